@@ -1,0 +1,11 @@
+"""trec_eval_py: a byte-exact, columnar reimplementation of NIST's trec_eval."""
+__version__ = "0.1.0"
+
+from .errors import InputError, MeasureError, TrecEvalError, UsageError  # noqa: E402
+from .parse import Qrels, Run, read_qrels, read_run  # noqa: E402
+from .pipeline import Evaluation, Options, evaluate  # noqa: E402
+
+__all__ = [
+    "__version__", "evaluate", "Evaluation", "Options", "read_qrels", "read_run", "Qrels", "Run",
+    "TrecEvalError", "InputError", "MeasureError", "UsageError",
+]

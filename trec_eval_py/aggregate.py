@@ -1,0 +1,56 @@
+"""Aggregation stage: per-topic values to the summary (``all``) values.
+
+Sums run over topics in evaluation order, one addition at a time, because
+that is what trec_eval does and pairwise summation can change the fourth
+decimal.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .measures import Agg
+
+#: trec_eval floors values at this before taking logs for geometric means
+MIN_GEO_MEAN = 0.00001
+
+
+def seq_total(values: np.ndarray) -> float:
+    """Left-to-right sum of a 1-D float array."""
+    if len(values) == 0:
+        return 0.0
+    return float(np.cumsum(values.astype(np.float64))[-1])
+
+
+def num_averaged(num_topics: int, num_qrels_topics: int, complete: bool) -> int:
+    """How many topics the summary averages over (``-c``: every judged topic)."""
+    return num_qrels_topics if complete else num_topics
+
+
+def aggregate(agg: Agg, values: np.ndarray, filled: np.ndarray, n_avg: int, compat: str, runid: str):
+    """The summary value of one output column.
+
+    ``filled`` marks topics that had no results and were evaluated as empty
+    rankings under ``-c``.
+    """
+    if agg is Agg.MEAN:
+        return seq_total(values) / n_avg if n_avg else 0.0
+    if agg is Agg.SUM:
+        return int(np.sum(values.astype(np.int64)))
+    if agg is Agg.NUM_Q:
+        return n_avg
+    if agg is Agg.RUNID:
+        return runid
+    if agg is Agg.GMEAN:
+        if not n_avg:
+            return 0.0
+        logs = np.log(np.maximum(values.astype(np.float64), MIN_GEO_MEAN))
+        if compat == "9.0.8":
+            # 9.0.8 never evaluates the filled-in topics: it adds their floor
+            # after the loop, in one product.
+            total = seq_total(logs[~filled]) + (n_avg - int(np.count_nonzero(~filled))) * math.log(MIN_GEO_MEAN)
+        else:
+            total = seq_total(logs) + (n_avg - len(values)) * math.log(MIN_GEO_MEAN)
+        return math.exp(total / n_avg)
+    return None

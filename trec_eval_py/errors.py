@@ -1,0 +1,62 @@
+"""Exceptions raised for bad input, bad options and unknown measures.
+
+Every error is a ``ValueError`` subclass so callers of the Python API can catch
+them broadly; the CLI turns each one into a single line on stderr and a
+non-zero exit code. Input errors always point at the offending file and line.
+"""
+from __future__ import annotations
+
+
+class TrecEvalError(ValueError):
+    """Base class of every error this package raises on purpose."""
+
+    exit_code = 2
+
+
+class InputError(TrecEvalError):
+    """A qrels, run or other input file cannot be read as its format requires.
+
+    Attributes
+    ----------
+    path : str
+        The file's name as given by the user (``-`` for stdin).
+    line : int or None
+        1-based line number of the offending line, when there is one.
+    text : str or None
+        The offending line (or field), shortened for display.
+    reason : str
+        What is wrong, in a few words.
+    """
+
+    def __init__(self, path: str, reason: str, line: int | None = None, text: str | None = None):
+        self.path = str(path)
+        self.line = line
+        self.text = text
+        self.reason = reason
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        where = self.path if self.line is None else f"{self.path}, line {self.line}"
+        msg = f"{where}: {self.reason}"
+        if self.text is not None:
+            shown = self.text if len(self.text) <= 120 else self.text[:117] + "..."
+            msg += f": {shown!r}"
+        return msg
+
+
+class MeasureError(TrecEvalError):
+    """An unknown measure name, or parameters a measure cannot accept."""
+
+    exit_code = 1
+
+
+class UsageError(TrecEvalError):
+    """Options that do not fit together, or a missing argument."""
+
+    exit_code = 1
+
+
+class NoTopicsError(TrecEvalError):
+    """No topic has both relevance judgments and results."""
+
+    exit_code = 7

@@ -1,0 +1,38 @@
+"""Formatting stage: evaluation results to trec_eval's text layout.
+
+Lines are ``"%-22s\\t%s\\t%6.4f\\n"`` for real values, whole numbers for
+counts, and text for strings, exactly as trec_eval prints them.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from .measures import Kind
+
+
+def format_value(kind: Kind, value) -> str:
+    if kind is Kind.FLOAT:
+        return "%6.4f" % value
+    if kind is Kind.INT:
+        return "%d" % int(value)
+    return str(value)
+
+
+def line(name: str, qid: str, kind: Kind, value) -> str:
+    return "%-22s\t%s\t%s\n" % (name, qid, format_value(kind, value))
+
+
+def trec_lines(result, *, query: bool, summary: bool) -> Iterator[str]:
+    """The lines trec_eval would print for ``result`` (an :class:`Evaluation`)."""
+    if query:
+        cols = [c for c in result.columns if c.measure.per_topic]
+        for t, qid in enumerate(result.topics):
+            if not result.printable[t]:
+                continue
+            for c in cols:
+                yield line(c.name, qid, c.kind, result.values[c.name][t])
+    if summary:
+        for c in result.columns:
+            v = result.summary.get(c.name)
+            if v is not None:
+                yield line(c.name, "all", c.summary_kind, v)

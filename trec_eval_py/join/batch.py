@@ -1,0 +1,183 @@
+"""Rectangular views of a range of topics, the input of every measure kernel.
+
+A :class:`TopicBatch` holds a block of consecutive topics as padded 2-D arrays
+(one row per topic, one column per rank) so measure kernels are plain numpy
+expressions over whole blocks. Row sums that trec_eval accumulates in rank
+order must be taken with :meth:`TopicBatch.seq_sum` (a cumulative sum along
+the row, i.e. the same left-to-right additions), never ``np.sum`` (pairwise).
+
+Batches are sized so ``rows * width`` stays bounded, which keeps memory flat
+on large runs.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Iterator
+
+import numpy as np
+
+from .context import EvalContext
+from .rankings import NONPOOL, UNJUDGED, Rankings
+
+#: relevance code of the padding beyond a topic's last document
+PAD = -(1 << 40)
+
+DEFAULT_MAX_CELLS = 4_000_000
+
+
+def _pad_rows(flat: np.ndarray, offsets: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    counts = np.diff(offsets[lo : hi + 1])
+    width = max(int(counts.max()) if len(counts) else 0, 1)
+    out = np.full((hi - lo, width), PAD, dtype=np.int64)
+    start = offsets[lo]
+    seg = flat[start : offsets[hi]]
+    rows = np.repeat(np.arange(hi - lo), counts)
+    cols = np.arange(len(seg)) - np.repeat(offsets[lo:hi] - start, counts)
+    out[rows, cols] = seg
+    return out
+
+
+class TopicBatch:
+    """Topics ``lo`` to ``hi - 1`` of a :class:`Rankings`, as padded arrays.
+
+    Attributes (all per topic, rows in evaluation order)
+    ---------------------------------------------------
+    qids : topic ids
+    rel : int64 (n, W), relevance code at rank ``j + 1``; ``PAD`` past the end
+    num_ret : int64 (n,), documents ranked (after ``-M``/``-J``)
+    judged : int64 (n, J), qrels levels of the topic sorted descending (``PAD`` padded),
+             including negative (pooled but unjudged) entries
+    filled : bool (n,), topic had no results (``-c``)
+    ctx : the :class:`EvalContext`
+    runid : run id
+    """
+
+    def __init__(self, rankings: Rankings, lo: int, hi: int):
+        self.qids = rankings.qids[lo:hi]
+        self.n = hi - lo
+        self.ctx: EvalContext = rankings.ctx
+        self.runid = rankings.runid
+        self.rel = _pad_rows(rankings.rel, rankings.offsets, lo, hi)
+        self.num_ret = np.diff(rankings.offsets[lo : hi + 1])
+        self.judged = _pad_rows(rankings.judged_rel, rankings.judged_offsets, lo, hi)
+        self.num_judged = np.diff(rankings.judged_offsets[lo : hi + 1])
+        self.filled = rankings.filled[lo:hi]
+        self.num_qrels_topics = rankings.num_qrels_topics
+
+    @classmethod
+    def from_lists(cls, rels: list[list[int]], judged: list[list[int]], ctx: EvalContext | None = None,
+                   qids: list[str] | None = None) -> "TopicBatch":
+        """A batch from plain lists: ``rels[i]`` is topic i's ranking as relevance
+        codes, ``judged[i]`` its qrels levels. For tests and hand-worked examples."""
+        ctx = ctx or EvalContext()
+        n = len(rels)
+        offs = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum([len(r) for r in rels], out=offs[1:])
+        joffs = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum([len(j) for j in judged], out=joffs[1:])
+        flat = np.array([x for r in rels for x in r], dtype=np.int64)
+        jflat = np.array([x for j in judged for x in sorted(j, reverse=True)], dtype=np.int64)
+        rk = Rankings(
+            qids=qids or [str(i + 1) for i in range(n)],
+            offsets=offs, rel=flat, judged_offsets=joffs, judged_rel=jflat,
+            filled=np.array([len(r) == 0 for r in rels], dtype=bool),
+            num_qrels_topics=n, runid="test", ctx=ctx,
+        )
+        return cls(rk, 0, n)
+
+    # ---- shared intermediate arrays (computed once, used by many measures) ----
+    @property
+    def width(self) -> int:
+        return self.rel.shape[1]
+
+    @property
+    def level(self) -> int:
+        return self.ctx.relevance_level
+
+    @cached_property
+    def valid(self) -> np.ndarray:
+        """bool (n, W): a document is ranked at this position."""
+        return np.arange(self.width) < self.num_ret[:, None]
+
+    @cached_property
+    def ranks(self) -> np.ndarray:
+        """float64 (W,): 1, 2, ..., W."""
+        return np.arange(1, self.width + 1, dtype=np.float64)
+
+    @cached_property
+    def is_rel(self) -> np.ndarray:
+        """bool (n, W): the document at this rank is relevant."""
+        return (self.rel >= self.level) & self.valid
+
+    @cached_property
+    def is_judged(self) -> np.ndarray:
+        """bool (n, W): the document at this rank has a judgment (level >= 0)."""
+        return self.rel >= 0
+
+    @cached_property
+    def is_nonrel_judged(self) -> np.ndarray:
+        """bool (n, W): judged and below the relevance level."""
+        return (self.rel >= 0) & (self.rel < self.level)
+
+    @cached_property
+    def cum_rel(self) -> np.ndarray:
+        """int64 (n, W): relevant documents among the top ``j + 1``."""
+        return np.cumsum(self.is_rel, axis=1, dtype=np.int64)
+
+    @cached_property
+    def num_rel_ret(self) -> np.ndarray:
+        return self.cum_rel[:, -1].copy()
+
+    @cached_property
+    def num_rel(self) -> np.ndarray:
+        """int64 (n,): judged relevant documents in the qrels."""
+        return np.count_nonzero(self.judged >= self.level, axis=1).astype(np.int64)
+
+    @cached_property
+    def num_nonrel(self) -> np.ndarray:
+        """int64 (n,): judged non-relevant documents (0 <= level < relevance level) in the qrels."""
+        j = self.judged
+        return np.count_nonzero((j >= 0) & (j < self.level), axis=1).astype(np.int64)
+
+    @cached_property
+    def num_nonpool(self) -> np.ndarray:
+        return np.count_nonzero(self.rel == NONPOOL, axis=1).astype(np.int64)
+
+    @cached_property
+    def num_unjudged_in_pool(self) -> np.ndarray:
+        return np.count_nonzero(self.rel == UNJUDGED, axis=1).astype(np.int64)
+
+    @cached_property
+    def prec_at_rank(self) -> np.ndarray:
+        """float64 (n, W): precision after each rank (cum_rel / rank)."""
+        return self.cum_rel / self.ranks
+
+    # ---- helpers ----
+    def cum_rel_at(self, k: int) -> np.ndarray:
+        """int64 (n,): relevant documents among the top ``k`` (k >= 1)."""
+        return self.cum_rel[:, min(k, self.width) - 1]
+
+    @staticmethod
+    def seq_sum(x: np.ndarray) -> np.ndarray:
+        """Row sums added left to right, as a C loop over ranks would."""
+        if x.shape[1] == 0:
+            return np.zeros(x.shape[0], dtype=x.dtype)
+        return np.cumsum(x, axis=1)[:, -1]
+
+
+def iter_batches(rankings: Rankings, max_cells: int = DEFAULT_MAX_CELLS) -> Iterator[TopicBatch]:
+    """Split ``rankings`` into consecutive batches of bounded padded size."""
+    n = rankings.num_topics
+    counts = np.maximum(rankings.num_ret, np.diff(rankings.judged_offsets))
+    lo = 0
+    while lo < n:
+        hi = lo
+        width = 1
+        while hi < n:
+            w = max(width, int(counts[hi]), 1)
+            if hi > lo and w * (hi - lo + 1) > max_cells:
+                break
+            width = w
+            hi += 1
+        yield TopicBatch(rankings, lo, hi)
+        lo = hi

@@ -1,0 +1,30 @@
+"""The evaluation options that measures and the join stage need."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+COMPAT_VERSIONS = ("9.0.8", "10.0")
+
+
+@dataclass(frozen=True)
+class EvalContext:
+    """Settings that change what a measure computes.
+
+    relevance_level : ``-l``; a judged document is relevant when its level is at least this.
+    num_docs_in_coll : ``-N``; collection size, 0 when unknown.
+    max_docs : ``-M``; only the top ``max_docs`` documents of each topic count (None: all).
+    judged_only : ``-J``; drop unjudged documents from each ranking first.
+    complete : ``-c``; topics in the qrels without results are evaluated as empty rankings.
+    compat : the trec_eval version whose behaviour to reproduce.
+    """
+
+    relevance_level: int = 1
+    num_docs_in_coll: int = 0
+    max_docs: int | None = None
+    judged_only: bool = False
+    complete: bool = False
+    compat: str = "9.0.8"
+
+    @property
+    def v10(self) -> bool:
+        return self.compat == "10.0"

@@ -1,0 +1,73 @@
+"""Run-level bookkeeping: run id, number of topics, and document counts.
+
+These are trec_eval's ``runid``, ``num_q``, ``num_ret``, ``num_rel`` and
+``num_rel_ret``. The counts are summed (not averaged) over topics.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._base import Agg, Kind, Measure
+
+_BASIC = frozenset({"official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg"})
+_TREC = frozenset({"official", "all_trec", "set"})
+
+runid = Measure(
+    name="runid",
+    help="The run's name: the sixth field of the run file's last line. Summary only.",
+    kernel=lambda b, p: np.zeros(b.n),
+    order=0,
+    kind=Kind.STR,
+    aggregate=Agg.RUNID,
+    per_topic=False,
+    nicknames=_BASIC,
+    rel_formats=None,
+)
+
+num_q = Measure(
+    name="num_q",
+    help=(
+        "Number of topics evaluated: those with both judgments and results, or with -c "
+        "every topic of the judgments. Summary only."
+    ),
+    kernel=lambda b, p: np.zeros(b.n),
+    order=1,
+    kind=Kind.INT,
+    aggregate=Agg.NUM_Q,
+    per_topic=False,
+    nicknames=_BASIC,
+    rel_formats=None,
+)
+
+num_ret = Measure(
+    name="num_ret",
+    help="Number of documents retrieved for the topic (after -M and -J). Summed over topics.",
+    kernel=lambda b, p: b.num_ret,
+    order=2,
+    kind=Kind.INT,
+    aggregate=Agg.SUM,
+    nicknames=_TREC,
+)
+
+num_rel = Measure(
+    name="num_rel",
+    help=(
+        "Number of relevant documents in the judgments for the topic (level at least -l), "
+        "retrieved or not. Summed over topics."
+    ),
+    kernel=lambda b, p: b.num_rel,
+    order=3,
+    kind=Kind.INT,
+    aggregate=Agg.SUM,
+    nicknames=_TREC,
+)
+
+num_rel_ret = Measure(
+    name="num_rel_ret",
+    help="Number of relevant documents retrieved. Summed over topics.",
+    kernel=lambda b, p: b.num_rel_ret,
+    order=4,
+    kind=Kind.INT,
+    aggregate=Agg.SUM,
+    nicknames=_TREC,
+)
