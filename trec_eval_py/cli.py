@@ -86,9 +86,17 @@ def _fail(message: str, code: int) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``trec_eval_py`` command."""
+    from . import commands
+
     argv = list(sys.argv[1:] if argv is None else argv)
+    target, prog = app, "trec_eval_py"
+    if argv and argv[0] in commands.names():
+        target, prog = commands.load(argv[0]), f"trec_eval_py {argv[0]}"
+        argv = argv[1:]
     try:
-        app(args=argv, prog_name="trec_eval_py", standalone_mode=False)
+        result = target(args=argv, prog_name=prog, standalone_mode=False)
+        if isinstance(result, int) and result:
+            sys.exit(result)
     except TrecEvalError as e:
         _fail(str(e), e.exit_code)
     except click.ClickException as e:

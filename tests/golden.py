@@ -1,0 +1,30 @@
+"""Shared loader for the golden corpus copied into fixtures/golden."""
+from __future__ import annotations
+
+import pathlib
+
+GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "golden"
+
+
+def load_cases():
+    cases = []
+    for line in (GOLDEN / "cases.tsv").read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, args = line.split("\t", 1)
+        cases.append((name, args.split()))
+    return cases
+
+
+def expectation(version: str, name: str):
+    """('skip'|'deviation'|'error'|'output', payload) for a case in a compat version."""
+    base = GOLDEN / "expected" / version / name
+    skip = base.with_suffix(".skip")
+    if skip.exists():
+        note = skip.read_text().splitlines()[0]
+        if note.startswith("deliberate deviation"):
+            return "deviation", note
+        return "skip", note
+    if base.with_suffix(".rc").exists():
+        return "error", int(base.with_suffix(".rc").read_text().strip())
+    return "output", base.with_suffix(".out").read_bytes()

@@ -1,0 +1,59 @@
+"""The golden corpus: trec_eval 9.0.8 and 10.0 outputs, byte for byte.
+
+Each case runs the real command line in-process (``cli.main``) from the
+corpus folder, so paths in cases.tsv resolve as they do for trec_eval.
+"""
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+import pytest
+
+from golden import GOLDEN, expectation, load_cases
+from trec_eval_py import cli
+
+# Cases that belong to the other judgment formats (their own issue).
+PREFS_CASES = {"te_prefs", "te_prefs_comment", "te_qrels_prefs", "te_qrels_jg", "te_qrels_jg_comments", "te_prefs_trec"}
+
+
+def run_cli(args, monkeypatch, capsysbinary):
+    monkeypatch.chdir(GOLDEN)
+    code = 0
+    try:
+        cli.main(list(args))
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsysbinary.readouterr()
+    return code, out.out, out.err.decode(errors="replace")
+
+
+CASES = load_cases()
+
+
+@pytest.mark.parametrize("version", ["9.0.8", "10.0"])
+@pytest.mark.parametrize("name,args", CASES, ids=[c[0] for c in CASES])
+def test_golden(name, args, version, monkeypatch, capsysbinary):
+    kind, payload = expectation(version, name)
+    if kind == "skip":
+        pytest.skip(payload)
+    if name in PREFS_CASES and os.environ.get("TREC_EVAL_PY_PREFS") is None:
+        try:
+            import trec_eval_py.parse.prefs  # noqa: F401
+        except ImportError:
+            pytest.skip("judgment formats other than qrels are not implemented yet")
+    argv = list(args) if version == "9.0.8" else ["--compat", version, *args]
+    code, out, err = run_cli(argv, monkeypatch, capsysbinary)
+    assert "Traceback" not in err
+    if kind == "output":
+        assert code == 0, err
+        assert out.decode(errors="replace") == payload.decode(errors="replace")
+        assert out == payload
+    else:
+        assert code != 0
+        assert err.strip(), "an error must say why on stderr"
+        if kind == "deviation":
+            files = [a for a in args if "/" in a]
+            assert any(os.path.basename(f) in err for f in files), err
+            assert "line" in err.lower(), err
