@@ -12,6 +12,10 @@ from . import __version__
 from .errors import TrecEvalError
 from .help import help_text
 
+# Newer typer releases carry their own copy of click; catch both families.
+_CLI_ERRORS = tuple({click.ClickException, getattr(typer, "TyperException", click.ClickException)})
+_ABORTS = tuple({click.exceptions.Abort, typer.Abort})
+
 CONTEXT = {"help_option_names": [], "ignore_unknown_options": False, "allow_interspersed_args": True}
 
 app = typer.Typer(add_completion=False, context_settings=CONTEXT)
@@ -99,10 +103,11 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(result)
     except TrecEvalError as e:
         _fail(str(e), e.exit_code)
-    except click.ClickException as e:
-        _fail(e.format_message(), 1)
-    except click.exceptions.Abort:
+    except _ABORTS:
         _fail("aborted", 1)
+    except _CLI_ERRORS as e:
+        message = e.format_message() if hasattr(e, "format_message") else str(e)
+        _fail(" ".join(message.split()), 1)
     except BrokenPipeError:
         sys.stderr.close()
         sys.exit(0)

@@ -1,0 +1,111 @@
+"""The command line: trec_eval's flags, spellings, help, and one-line errors."""
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+
+import pytest
+
+from golden import GOLDEN
+from trec_eval_py import cli
+
+QRELS = str(GOLDEN / "inputs" / "qrels.test")
+RUN = str(GOLDEN / "inputs" / "results.test")
+
+
+def run(args, capsysbinary):
+    code = 0
+    try:
+        cli.main(list(args))
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsysbinary.readouterr()
+    return code, out.out.decode(), out.err.decode()
+
+
+def test_default_is_official(capsysbinary):
+    code, out, _ = run([QRELS, RUN], capsysbinary)
+    assert code == 0
+    assert out == (GOLDEN / "expected" / "9.0.8" / "te_default.out").read_text()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-q", "-mmap", "-M100", "-l2"],
+        ["-q", "-m", "map", "-M", "100", "-l", "2"],
+        ["--query_eval_wanted", "--measure", "map", "--Max_retrieved_per_topic", "100", "--level_for_rel", "2"],
+        ["--query_eval_wanted", "--measure=map", "--Max_retrieved_per_topic=100", "--level_for_rel=2"],
+    ],
+)
+def test_spellings_agree(args, capsysbinary):
+    code, out, _ = run(args + [QRELS, RUN], capsysbinary)
+    assert code == 0
+    ref_code, ref, _ = run(["-q", "-m", "map", "-M", "100", "-l", "2", QRELS, RUN], capsysbinary)
+    assert out == ref and out.count("\n") == 4
+
+
+def test_debug_flag_is_accepted(capsysbinary):
+    code, out, _ = run(["-D", "1", "-m", "map", QRELS, RUN], capsysbinary)
+    assert code == 0 and out.startswith("map")
+
+
+def test_no_summary(capsysbinary):
+    code, out, _ = run(["-n", "-q", "-m", "map", QRELS, RUN], capsysbinary)
+    assert code == 0 and "\tall\t" not in out and out.count("\n") == 3
+
+
+def test_version(capsysbinary):
+    code, out, _ = run(["-v"], capsysbinary)
+    assert code == 0 and "trec_eval_py" in out
+
+
+def test_help_describes_requested_measures(capsysbinary):
+    code, out, _ = run(["-h", "-m", "map", "-m", "P"], capsysbinary)
+    assert code == 0
+    assert "Usage" in out and "\nmap\n" in out and "\nP\n" in out
+
+
+def test_stdin_and_compressed(tmp_path, monkeypatch, capsysbinary):
+    gz = tmp_path / "run.gz"
+    gz.write_bytes(gzip.compress(open(RUN, "rb").read()))
+    code, out_gz, _ = run(["-m", "map", QRELS, str(gz)], capsysbinary)
+    assert code == 0
+    p = subprocess.run(
+        [sys.executable, "-m", "trec_eval_py", "-m", "map", QRELS, "-"],
+        input=open(RUN, "rb").read(), capture_output=True, check=True,
+    )
+    assert p.stdout.decode() == out_gz == "map                   \tall\t0.1785\n"
+
+
+@pytest.mark.parametrize(
+    "args,needle,code",
+    [
+        (["-m", "nope", QRELS, RUN], "unknown measure 'nope'", 1),
+        (["-m", "P.0", QRELS, RUN], "positive", 1),
+        (["-m", "P.5,5", QRELS, RUN], "duplicate", 1),
+        (["-m", "P.", QRELS, RUN], "empty parameter", 1),
+        (["-m", "P.x", QRELS, RUN], "not a number", 1),
+        (["-m", "map.3", QRELS, RUN], "no parameters", 1),
+        ([QRELS], "need two files", 2),
+        (["--compat", "11", QRELS, RUN], "--compat", 1),
+        (["-T", "other", QRELS, RUN], "results format", 1),
+        (["-l", "x", QRELS, RUN], "-l", 1),
+        ([QRELS, "/nonexistent/run"], "no such file", 2),
+    ],
+)
+def test_errors_are_one_line(args, needle, code, capsysbinary):
+    got, out, err = run(args, capsysbinary)
+    assert got == code
+    assert needle in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert out == ""
+
+
+def test_real_process_bad_input_has_no_traceback(tmp_path):
+    bad = tmp_path / "bad.run"
+    bad.write_text("301 Q0 a 1 high run\n")
+    p = subprocess.run([sys.executable, "-m", "trec_eval_py", QRELS, str(bad)], capture_output=True, text=True)
+    assert p.returncode != 0
+    assert p.stderr.strip() == f"trec_eval_py: {bad}, line 1: score is not a number ('high'): '301 Q0 a 1 high run'"

@@ -1,0 +1,126 @@
+"""Readers: what they accept, and the errors that point at the bad line."""
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+
+import numpy as np
+import pytest
+
+from trec_eval_py import InputError, read_qrels, read_run
+from trec_eval_py.parse import fields
+
+RUN = b"1 Q0 a 1 2.5 r1\n1 Q0 b 2 1e-3 r1\n2 Q0 c 1 +4 r2\n"
+
+
+def test_run_columns_and_runid_from_last_line():
+    r = read_run(RUN)
+    assert r.qid.tolist() == [b"1", b"1", b"2"]
+    assert r.docno.tolist() == [b"a", b"b", b"c"]
+    assert r.score.tolist() == [2.5, 1e-3, 4.0]
+    assert r.runid == "r2"
+    assert r.lineno.tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"1\tQ0\ta\t1\t2.5\tr1\n",
+        b"1  Q0   a 1 2.5   r1   \n",
+        b"1 Q0 a 1 2.5 r1\r\n",
+        b"   1 Q0 a 1 2.5 r1",  # leading blanks, no final newline
+        b"1 Q0 a 1 2.5 r1 extra fields here\n",
+    ],
+)
+def test_whitespace_variants(text):
+    r = read_run(text)
+    assert r.docno.tolist() == [b"a"] and r.score.tolist() == [2.5] and r.runid == "r1"
+
+
+def test_comments_and_blank_lines_are_skipped_but_hash_in_docno_is_data():
+    r = read_run(b"# a comment line\n\n  # indented comment\n1 Q0 doc#1 1 3 r\n")
+    assert r.docno.tolist() == [b"doc#1"]
+    assert r.lineno.tolist() == [4]
+
+
+@pytest.mark.parametrize("score", [b"-2.5", b"+4", b"1e-3", b"1E+2", b".5", b"5.", b"inf", b"-Infinity"])
+def test_scores_accepted(score):
+    r = read_run(b"1 Q0 a 1 " + score + b" r\n")
+    assert r.score[0] == float(score)
+
+
+@pytest.mark.parametrize("score", [b"abc", b"1.5x", b"1_000", b"nan", b"0x10", b"--1", b"1e", b"."])
+def test_bad_scores_name_file_and_line(score):
+    data = b"1 Q0 a 1 2 r\n1 Q0 b 2 " + score + b" r\n"
+    with pytest.raises(InputError) as e:
+        read_run(data, name="run.txt")
+    assert e.value.line == 2
+    assert "run.txt" in str(e.value) and "line 2" in str(e.value)
+
+
+@pytest.mark.parametrize("rel", [b"x", b"1.0", b"1_0", b""])
+def test_bad_relevance(rel):
+    data = b"1 0 a 1\n1 0 b " + rel + b"\n"
+    with pytest.raises(InputError) as e:
+        read_qrels(data, name="q.txt")
+    assert e.value.line == 2
+
+
+def test_qrels_needs_exactly_four_fields():
+    with pytest.raises(InputError) as e:
+        read_qrels(b"1 0 a 1\n1 0 b 1 extra\n", name="q")
+    assert e.value.line == 2 and "5 fields" in e.value.reason
+
+
+def test_short_run_line():
+    with pytest.raises(InputError) as e:
+        read_run(b"1 Q0 a 1 2 r\n1 Q0 b\n", name="r")
+    assert e.value.line == 2 and "3 fields" in e.value.reason
+
+
+def test_nul_byte():
+    with pytest.raises(InputError) as e:
+        read_run(b"1 Q0 a 1 2 r\n1 Q0 \0b 2 1 r\n", name="r")
+    assert e.value.line == 2 and "NUL" in e.value.reason
+
+
+@pytest.mark.parametrize("data", [b"", b"\n\n", b"# only a comment\n"])
+def test_empty_inputs(data):
+    with pytest.raises(InputError, match="empty"):
+        read_run(data)
+    with pytest.raises(InputError, match="empty"):
+        read_qrels(data)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        read_run(tmp_path / "nope.run")
+
+
+@pytest.mark.parametrize("compress,suffix", [(gzip.compress, ".gz"), (bz2.compress, ".bz2"), (lzma.compress, ".xz")])
+def test_compressed_files(tmp_path, compress, suffix):
+    p = tmp_path / ("run" + suffix)
+    p.write_bytes(compress(RUN))
+    assert read_run(p).docno.tolist() == [b"a", b"b", b"c"]
+
+
+def test_file_objects_and_dicts():
+    assert read_run(io.BytesIO(RUN)).runid == "r2"
+    assert read_run(io.StringIO(RUN.decode())).runid == "r2"
+    q = read_qrels({"1": {"a": 1, "b": 0}})
+    assert sorted(q.rel.tolist()) == [0, 1]
+    with pytest.raises(InputError):
+        read_qrels({"1": {"a": 0.5}})
+    with pytest.raises(InputError):
+        read_run({"1": {"a": "high"}})
+
+
+def test_chunking_gives_same_columns(monkeypatch):
+    lines = b"".join(b"%d Q0 doc%d 1 %d.25 run\n" % (i % 7, i, i) for i in range(5000))
+    whole = read_run(lines)
+    monkeypatch.setattr(fields, "CHUNK_BYTES", 257)
+    chunked = read_run(lines)
+    for col in ("qid", "docno", "score", "lineno"):
+        assert np.array_equal(getattr(whole, col), getattr(chunked, col))
