@@ -1,0 +1,26 @@
+"""Relative set precision (trec_eval ``set_relative_P``).
+
+Relevant documents retrieved divided by the most that could have been
+retrieved in a set of this size, ``min(retrieved, R)``. 0 when nothing is
+retrieved or the topic has no relevant documents. The summary is the
+arithmetic mean.
+
+Source: trec_eval ``m_set_rel_P.c``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._base import Measure, safe_div
+from ._set_counts import num_rel, num_rel_ret
+
+set_relative_P = Measure(
+    name="set_relative_P",
+    help=(
+        "Relative set precision: relevant retrieved / min(retrieved, relevant), i.e. precision "
+        "relative to the best possible for a set of that size. 0 if either is 0."
+    ),
+    kernel=lambda b, p: safe_div(num_rel_ret(b), np.minimum(b.num_ret, num_rel(b))),
+    order=31,
+    nicknames=frozenset({"all_trec", "set"}),
+)
