@@ -104,3 +104,44 @@ def test_batch_helpers():
     assert b.cum_rel_at(2).tolist() == [1, 0]
     assert b.cum_rel_at(100).tolist() == [2, 0]
     assert b.num_nonpool.tolist() == [1, 0]
+
+
+def _random_case(seed):
+    rnd = np.random.default_rng(seed)
+    qlines, rlines = [], []
+    for q in rnd.choice(40, size=12, replace=False):
+        docs = [f"d{x}" for x in rnd.choice(60, size=25, replace=False)]
+        for d in docs[:15]:
+            qlines.append(f"{q} 0 {d} {rnd.integers(-1, 3)}")
+        scores = np.sort(rnd.integers(0, 6, size=20))[::-1]  # many ties, in rank order
+        for d, s in zip(docs[5:], scores):
+            rlines.append(f"{q} Q0 {d} 0 {s} r")
+    return "\n".join(qlines).encode(), rlines
+
+
+def _arrays(r):
+    return (r.qids, r.offsets.tolist(), r.rel.tolist(), r.judged_rel.tolist(), r.filled.tolist())
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_fast_paths_agree_with_full_sort_and_exact_join(seed, monkeypatch):
+    from trec_eval_py.join import rankings as rmod
+
+    qrels, rlines = _random_case(seed)
+    ctx = EvalContext(max_docs=12, complete=True)
+    ordered = build_rankings(read_qrels(qrels), read_run("\n".join(rlines).encode()), ctx)
+    shuffled = list(rlines)
+    np.random.default_rng(seed).shuffle(shuffled)
+    via_full_sort = build_rankings(read_qrels(qrels), read_run("\n".join(shuffled).encode()), ctx)
+    # every hash collides: the exact join must take over and agree
+    monkeypatch.setattr(rmod, "row_hash", lambda t, w, *a: np.zeros(len(t), dtype=np.uint64))
+    via_exact = build_rankings(read_qrels(qrels), read_run("\n".join(shuffled).encode()), ctx)
+    assert _arrays(ordered) == _arrays(via_full_sort) == _arrays(via_exact)
+
+
+def test_exact_join_still_reports_duplicates(monkeypatch):
+    from trec_eval_py.join import rankings as rmod
+
+    monkeypatch.setattr(rmod, "row_hash", lambda t, w, *a: np.zeros(len(t), dtype=np.uint64))
+    with pytest.raises(InputError, match="duplicate docno 'a'"):
+        build_rankings(read_qrels(QRELS), read_run(RUN + b"10 Q0 a 9 0.1 r\n", name="r"), EvalContext())

@@ -12,6 +12,17 @@ import pytest
 from trec_eval_py import InputError, read_qrels, read_run
 from trec_eval_py.parse import fields
 
+
+
+@pytest.fixture(autouse=True, params=["c", "numpy"])
+def scanner(request, monkeypatch):
+    """Every reader test runs on both implementations of the field scanner."""
+    if request.param == "c" and fields._scan is None:
+        pytest.skip("the optional C scanner is not built")
+    monkeypatch.setattr(fields, "USE_C", request.param == "c")
+    return request.param
+
+
 RUN = b"1 Q0 a 1 2.5 r1\n1 Q0 b 2 1e-3 r1\n2 Q0 c 1 +4 r2\n"
 
 
@@ -118,9 +129,29 @@ def test_file_objects_and_dicts():
 
 
 def test_chunking_gives_same_columns(monkeypatch):
+    monkeypatch.setattr(fields, "USE_C", False)
     lines = b"".join(b"%d Q0 doc%d 1 %d.25 run\n" % (i % 7, i, i) for i in range(5000))
     whole = read_run(lines)
     monkeypatch.setattr(fields, "CHUNK_BYTES", 257)
     chunked = read_run(lines)
     for col in ("qid", "docno", "score", "lineno"):
         assert np.array_equal(getattr(whole, col), getattr(chunked, col))
+
+
+def test_scanners_agree_on_messy_input(monkeypatch):
+    data = (
+        b"  # comment\n\n3 Q0 doc#1\t1  -2.5e1 runA extra\r\n"
+        b"10 Q0 d\x0b2 2 +4 runB\n\t\n2 Q0 x 3 .5 last\f"
+    )
+    got = {}
+    for use_c in (False, True):
+        if use_c and fields._scan is None:
+            continue
+        monkeypatch.setattr(fields, "USE_C", use_c)
+        r = read_run(data)
+        got[use_c] = (r.qid.tolist(), r.docno.tolist(), r.score.tolist(), r.lineno.tolist(), r.runid)
+    vals = list(got.values())
+    assert got[False] == (
+        [b"3", b"10", b"2"], [b"doc#1", b"d", b"x"], [-25.0, 2.0, 0.5], [3, 4, 6], "last"
+    )
+    assert all(v == vals[0] for v in vals)

@@ -130,8 +130,8 @@ class TopicBatch:
 
     @cached_property
     def num_rel(self) -> np.ndarray:
-        """int64 (n,): judged relevant documents in the qrels."""
-        return np.count_nonzero(self.judged >= self.level, axis=1).astype(np.int64)
+        """int64 (n,): judged relevant documents in the qrels (negative levels never count)."""
+        return np.count_nonzero((self.judged >= self.level) & (self.judged >= 0), axis=1).astype(np.int64)
 
     @cached_property
     def num_nonrel(self) -> np.ndarray:

@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import InputError
 from ..parse import Qrels, Run
 from .context import EvalContext
+from .keys import codes_in, distinct_sorted, docno_words, row_hash, run_starts
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -62,24 +63,6 @@ class Rankings:
         return np.diff(self.judged_offsets)
 
 
-def _check_duplicates(keys: np.ndarray, lineno: np.ndarray, docno: np.ndarray, name: str, what: str):
-    order = np.argsort(keys, kind="stable")
-    sk = keys[order]
-    dup = np.flatnonzero(sk[1:] == sk[:-1])
-    if len(dup):
-        # report the duplicate that appears last in the file among the first pair found
-        pair = order[dup + 1]
-        i = int(pair[np.argmin(lineno[pair])])
-        first = int(order[dup[np.argmin(lineno[pair])]])
-        raise InputError(
-            name,
-            f"duplicate docno {docno[i].decode('utf-8', 'replace')!r} in the same topic "
-            f"(first seen on line {int(lineno[first])})",
-            int(lineno[i]),
-        )
-    return order, sk
-
-
 def _segment_positions(counts: np.ndarray) -> np.ndarray:
     """0-based position of each element within its segment, for segments of ``counts``."""
     total = int(counts.sum())
@@ -87,35 +70,150 @@ def _segment_positions(counts: np.ndarray) -> np.ndarray:
     return np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
 
 
+class _Collision(Exception):
+    """Two different keys share a 64-bit hash: use the exact path."""
+
+
+def _duplicate_error(a: np.ndarray, b: np.ndarray, lineno: np.ndarray, docno: np.ndarray, name: str):
+    """Raise for the duplicate pair (rows a[i], b[i]) whose later line comes first in the file."""
+    first = np.minimum(lineno[a], lineno[b])
+    later = np.maximum(lineno[a], lineno[b])
+    i = int(np.argmin(later))
+    row = a[i] if lineno[a[i]] == later[i] else b[i]
+    raise InputError(
+        name,
+        f"duplicate docno {docno[row].decode('utf-8', 'replace')!r} in the same topic "
+        f"(first seen on line {int(first[i])})",
+        int(later[i]),
+    )
+
+
+def _check_unique(h, topic, words, lineno, docno, name):
+    """Raise on a real duplicate (topic, docno); _Collision on a false one."""
+    hs = np.sort(h)
+    if not np.any(hs[1:] == hs[:-1]):
+        return
+    order = np.argsort(h, kind="stable")
+    hs = h[order]
+    eq = np.flatnonzero(hs[1:] == hs[:-1])
+    a, b = order[eq], order[eq + 1]
+    same = (topic[a] == topic[b]) & (words[a] == words[b]).all(axis=1)
+    if same.any():
+        _duplicate_error(a[same], b[same], lineno, docno, name)
+    raise _Collision()
+
+
+def _lookup_hashed(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
+    """Judgment code of every run row, by hash join (exact: every match is verified)."""
+    nt = int(max(qt.max(initial=0), rt.max(initial=0))) + 1
+    qh = row_hash(qt, qw, nt)
+    _check_unique(qh, qt, qw, qrels.lineno, qrels.docno, qrels.name)
+    rh = row_hash(rt, rw, nt)
+    _check_unique(rh, rt, rw, run.lineno, run.docno, run.name)
+    rel = np.full(len(rt), NONPOOL, dtype=np.int64)
+    if len(qh) == 0 or len(rh) == 0:
+        return rel
+    qo = np.argsort(qh)
+    qhs = qh[qo]
+    pos = np.searchsorted(qhs, rh)
+    np.minimum(pos, len(qhs) - 1, out=pos)
+    ri = np.flatnonzero(qhs[pos] == rh)
+    qi = qo[pos[ri]]
+    if not ((qt[qi] == rt[ri]) & (qw[qi] == rw[ri]).all(axis=1)).all():
+        raise _Collision()
+    r = qrels.rel[qi]
+    rel[ri] = np.where(r < 0, UNJUDGED, r)
+    return rel
+
+
+def _lookup_exact(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
+    """Judgment code of every run row, by sorting the full keys (no hashing)."""
+    def key_order(t, w):
+        return np.lexsort([w[:, j] for j in reversed(range(w.shape[1]))] + [t])
+
+    def dups(t, w, order, src):
+        tt, ww = t[order], w[order]
+        eq = np.flatnonzero((tt[1:] == tt[:-1]) & (ww[1:] == ww[:-1]).all(axis=1))
+        if len(eq):
+            _duplicate_error(order[eq], order[eq + 1], src.lineno, src.docno, src.name)
+
+    qo = key_order(qt, qw)
+    dups(qt, qw, qo, qrels)
+    dups(rt, rw, key_order(rt, rw), run)
+    # merge: sort qrels and run rows together, qrels first among equals
+    t = np.concatenate([qt[qo], rt])
+    w = np.concatenate([qw[qo], rw])
+    src = np.concatenate([np.zeros(len(qo), dtype=np.int8), np.ones(len(rt), dtype=np.int8)])
+    order = np.lexsort([src] + [w[:, j] for j in reversed(range(w.shape[1]))] + [t])
+    is_q = src[order] == 0
+    # index of the latest qrels row at or before each position
+    last_q = np.maximum.accumulate(np.where(is_q, np.arange(len(order)), -1))
+    rel = np.full(len(rt), NONPOOL, dtype=np.int64)
+    pos = np.flatnonzero(~is_q)
+    prev = last_q[pos]
+    ok = prev >= 0
+    prev_c = np.maximum(prev, 0)
+    same = ok & (t[order[prev_c]] == t[order[pos]]) & (w[order[prev_c]] == w[order[pos]]).all(axis=1)
+    run_rows = order[pos[same]] - len(qo)
+    r = qrels.rel[qo[order[prev_c[same]]]]
+    rel[run_rows] = np.where(r < 0, UNJUDGED, r)
+    return rel
+
+
+def _rank_order(rt: np.ndarray, score: np.ndarray, rw: np.ndarray) -> np.ndarray:
+    """Row order: topic code ascending, score descending, docno descending.
+
+    Runs are usually written topic by topic in rank order; then only groups of
+    tied scores need sorting, by docno. Anything else gets a full sort.
+    """
+    n = len(rt)
+    k = rw.shape[1]
+    desc_doc = [~rw[:, j] for j in reversed(range(k))]
+    starts = run_starts(rt)
+    seg_topic = rt[starts]
+    if n and len(np.unique(seg_topic)) == len(seg_topic):
+        lengths = np.diff(np.append(starts, n))
+        seg_order = np.argsort(seg_topic, kind="stable")
+        if np.all(seg_order[1:] > seg_order[:-1]):
+            perm = np.arange(n, dtype=np.int64)
+        else:
+            l2 = lengths[seg_order]
+            perm = np.arange(n, dtype=np.int64) - np.repeat(np.cumsum(l2) - l2, l2) + np.repeat(starts[seg_order], l2)
+        s = score[perm]
+        t = rt[perm]
+        same_topic = t[1:] == t[:-1]
+        if np.all(~same_topic | (s[1:] <= s[:-1])):
+            tie = same_topic & (s[1:] == s[:-1])
+            if tie.any():
+                gid = np.cumsum(np.concatenate([[True], ~tie])) - 1
+                sizes = np.bincount(gid)
+                idx = np.flatnonzero(sizes[gid] > 1)
+                rows = perm[idx]
+                sub = np.lexsort([d[rows] for d in desc_doc] + [gid[idx]])
+                perm[idx] = rows[sub]
+            return perm
+    return np.lexsort(desc_doc + [-score, rt])
+
+
 def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     """Rank, truncate (``-M``), filter (``-J``) and join a run with its qrels."""
-    nq, nr = len(qrels), len(run)
-    topics, tinv = np.unique(np.concatenate([qrels.qid, run.qid]), return_inverse=True)
-    qt, rt = tinv[:nq].astype(np.int64), tinv[nq:].astype(np.int64)
-    _, dinv = np.unique(np.concatenate([qrels.docno, run.docno]), return_inverse=True)
-    qd, rd = dinv[:nq].astype(np.int64), dinv[nq:].astype(np.int64)
-    nd = int(dinv.max()) + 1 if len(dinv) else 1
+    topics = np.unique(np.concatenate([distinct_sorted(qrels.qid), distinct_sorted(run.qid)]))
     nt = len(topics)
-
-    qkey = qt * nd + qd
-    qorder, qsorted = _check_duplicates(qkey, qrels.lineno, qrels.docno, qrels.name, "qrels")
-    rkey = rt * nd + rd
-    _check_duplicates(rkey, run.lineno, run.docno, run.name, "run")
-
-    # relevance of each run row
-    pos = np.searchsorted(qsorted, rkey)
-    pos_c = np.minimum(pos, max(nq - 1, 0))
-    found = (pos < nq) & (qsorted[pos_c] == rkey) if nq else np.zeros(nr, dtype=bool)
-    qrel_sorted = qrels.rel[qorder]
-    rel = np.where(found, qrel_sorted[pos_c], NONPOOL)
-    rel = np.where(found & (rel < 0), UNJUDGED, rel)
+    qt = codes_in(qrels.qid, topics)
+    rt = codes_in(run.qid, topics)
+    width = max(qrels.docno.dtype.itemsize, run.docno.dtype.itemsize)
+    qw = docno_words(qrels.docno.astype(f"S{width}"))
+    rw = docno_words(run.docno.astype(f"S{width}"))
+    try:
+        rel = _lookup_hashed(qt, qw, rt, rw, qrels, run)
+    except _Collision:
+        rel = _lookup_exact(qt, qw, rt, rw, qrels, run)
 
     q_has = np.bincount(qt, minlength=nt) > 0
     r_count = np.bincount(rt, minlength=nt)
     evaluated = q_has & ((r_count > 0) | ctx.complete)
 
-    # rank: topic ascending, score descending, docno descending
-    order = np.lexsort((-rd, -run.score, rt))
+    order = _rank_order(rt, run.score, rw)
     rel_sorted = rel[order]
     t_sorted = rt[order]
     keep = evaluated[t_sorted]

@@ -66,7 +66,83 @@ def _gather(arr: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
     return out.view(f"S{width}").ravel()
 
 
+TEXT, FLOAT, INT = "text", "float", "int"
+_C_KINDS = {TEXT: 0, FLOAT: 1, INT: 2}
+
+try:  # the optional C scanner (see _scan.c); same results, one pass
+    from . import _scan
+except ImportError:  # pragma: no cover - depends on the build
+    _scan = None
+
+#: set to False to force the numpy implementation (tests compare both)
+USE_C = True
+
+
+def _count_error(data, name, what, lineno, got, min_fields, max_fields):
+    s = "s" if got != 1 else ""
+    if got < min_fields:
+        need = f"{min_fields}" if max_fields == min_fields else f"at least {min_fields}"
+        reason = f"{what} line has {got} field{s}, needs {need}"
+    else:
+        reason = f"{what} line has {got} fields, needs {max_fields}"
+    return InputError(name, reason, lineno, line_text(data, lineno))
+
+
 def split_fields(
+    data: bytes,
+    name: str,
+    *,
+    min_fields: int,
+    max_fields: int | None,
+    wanted: dict[int, str] | tuple[int, ...],
+    labels: dict[int, str] | None = None,
+    what: str,
+) -> Fields:
+    """Split ``data`` into lines of fields and return the ``wanted`` columns.
+
+    ``wanted`` maps a field index to ``"text"`` (an S-dtype array), ``"float"``
+    or ``"int"`` (converted strictly, see numbers.py); a plain tuple of field
+    indexes asks for text columns. ``labels`` names numeric
+    fields in error messages. Raises :class:`InputError` naming the first line
+    that has too few (or too many, when ``max_fields`` is set) fields, a NUL
+    byte, or a field that is not a number.
+    """
+    from .numbers import number_error, parse_floats, parse_ints
+
+    if not isinstance(wanted, dict):
+        wanted = {f: TEXT for f in wanted}
+    labels = labels or {}
+    nul = data.find(b"\0")
+    if nul >= 0:
+        lineno = data.count(b"\n", 0, nul) + 1
+        raise InputError(name, "NUL byte in the input", lineno)
+    if _scan is not None and USE_C:
+        kinds = tuple((f, _C_KINDS[k]) for f, k in wanted.items())
+        res = _scan.scan(data, min_fields, -1 if max_fields is None else max_fields, kinds)
+        if res[0] == "fields":
+            raise _count_error(data, name, what, res[1], res[2], min_fields, max_fields)
+        if res[0] == "number":
+            f, kind = kinds[res[2]]
+            token = line_text(data, res[1]).split()[f]
+            raise number_error(token, res[1], data, name, labels.get(f, f"field {f + 1}"), wanted[f])
+        _, n, cols, widths, last = res
+        columns = {}
+        for (f, kind), buf, w in zip(kinds, cols, widths):
+            if kind == 0:
+                columns[f] = np.frombuffer(buf, dtype=f"S{w}") if n else np.zeros(0, dtype="S1")
+            else:
+                columns[f] = np.frombuffer(buf, dtype=np.float64 if kind == 1 else np.int64)
+        return Fields(columns, np.frombuffer(cols[-1], dtype=np.int64), last.split())
+    f = _split_numpy(data, name, min_fields=min_fields, max_fields=max_fields, wanted=tuple(wanted), what=what)
+    for field, kind in wanted.items():
+        if kind == FLOAT:
+            f.columns[field] = parse_floats(f.columns[field], f.lineno, data, name, labels.get(field, ""))
+        elif kind == INT:
+            f.columns[field] = parse_ints(f.columns[field], f.lineno, data, name, labels.get(field, ""))
+    return f
+
+
+def _split_numpy(
     data: bytes,
     name: str,
     *,
@@ -75,15 +151,7 @@ def split_fields(
     wanted: tuple[int, ...],
     what: str,
 ) -> Fields:
-    """Split ``data`` into lines of fields and return the ``wanted`` columns.
-
-    Raises :class:`InputError` naming the first line that has too few (or too
-    many, when ``max_fields`` is set) fields, or that holds a NUL byte.
-    """
-    nul = data.find(b"\0")
-    if nul >= 0:
-        lineno = data.count(b"\n", 0, nul) + 1
-        raise InputError(name, "NUL byte in the input", lineno)
+    """The numpy implementation of :func:`split_fields` (text columns only)."""
     if data and not data.endswith(b"\n"):
         data = data + b"\n"
     parts: dict[int, list[np.ndarray]] = {f: [] for f in wanted}
@@ -121,15 +189,7 @@ def split_fields(
             bad |= content & (counts > max_fields)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            lineno = line_base + i + 1
-            got = int(counts[i])
-            if got < min_fields:
-                reason = f"{what} line has {got} field{'s' if got != 1 else ''}, needs at least {min_fields}"
-                if max_fields == min_fields:
-                    reason = f"{what} line has {got} field{'s' if got != 1 else ''}, needs {min_fields}"
-            else:
-                reason = f"{what} line has {got} fields, needs {max_fields}"
-            raise InputError(name, reason, lineno, line_text(data, lineno))
+            raise _count_error(data, name, what, line_base + i + 1, int(counts[i]), min_fields, max_fields)
         rows = np.flatnonzero(content)
         if len(rows):
             ftok = first_tok[rows]

@@ -32,11 +32,16 @@ def _first_bad(col: np.ndarray, pattern: re.Pattern) -> int:
     return -1
 
 
+def number_error(token, lineno: int, data: bytes, name: str, what: str, kind: str) -> InputError:
+    """The error for a field that should be a number (``kind`` "float" or "int")."""
+    if isinstance(token, bytes):
+        token = token.decode("utf-8", "replace")
+    noun = "a number" if kind == "float" else "an integer"
+    return InputError(name, f"{what} is not {noun} ({token!r})", lineno, line_text(data, lineno))
+
+
 def _fail(col, i, lineno, data, name, what, kind):
-    ln = int(lineno[i])
-    raise InputError(
-        name, f"{what} is not {kind} ({col[i].decode('utf-8', 'replace')!r})", ln, line_text(data, ln)
-    )
+    raise number_error(col[i], int(lineno[i]), data, name, what, "float" if kind == "a number" else "int")
 
 
 def _all_allowed(col: np.ndarray, table: np.ndarray) -> bool:
@@ -69,5 +74,6 @@ def parse_ints(col, lineno, data: bytes, name: str, what: str) -> np.ndarray:
     if i < 0:  # well-formed but out of range
         vals = [int(t) for t in col.tolist()]
         i = next(k for k, v in enumerate(vals) if not -(2**63) <= v < 2**63)
-        _fail(col, i, lineno, data, name, what, "an integer in range")
+        raise InputError(name, f"{what} is out of range ({col[i].decode()!r})", int(lineno[i]),
+                         line_text(data, int(lineno[i])))
     _fail(col, i, lineno, data, name, what, "an integer")

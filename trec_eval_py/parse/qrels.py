@@ -12,8 +12,7 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import InputError
-from .fields import split_fields
-from .numbers import parse_ints
+from .fields import INT, TEXT, split_fields
 from .source import Source, read_source, source_name
 
 
@@ -76,8 +75,10 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
         return Qrels.from_dict(source, name or "<qrels dict>")
     name = name or source_name(source)
     data = read_source(source)
-    f = split_fields(data, name, min_fields=4, max_fields=4, wanted=(0, 2, 3), what="qrels")
+    f = split_fields(
+        data, name, min_fields=4, max_fields=4, what="qrels",
+        wanted={0: TEXT, 2: TEXT, 3: INT}, labels={3: "relevance"},
+    )
     if len(f.lineno) == 0:
         raise InputError(name, "empty qrels file: no judgment lines")
-    rel = parse_ints(f.columns[3], f.lineno, data, name, "relevance")
-    return Qrels(f.columns[0], f.columns[2], rel, f.lineno, name)
+    return Qrels(f.columns[0], f.columns[2], f.columns[3], f.lineno, name)

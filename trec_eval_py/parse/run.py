@@ -12,8 +12,7 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import InputError
-from .fields import split_fields
-from .numbers import parse_floats
+from .fields import FLOAT, TEXT, split_fields
 from .source import Source, read_source, source_name
 
 
@@ -70,10 +69,13 @@ def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: 
         return Run.from_dict(source, runid, name or "<run dict>")
     name = name or source_name(source)
     data = read_source(source)
-    f = split_fields(data, name, min_fields=6, max_fields=None, wanted=(0, 2, 4), what="run")
+    f = split_fields(
+        data, name, min_fields=6, max_fields=None, what="run",
+        wanted={0: TEXT, 2: TEXT, 4: FLOAT}, labels={4: "score"},
+    )
     if len(f.lineno) == 0:
         raise InputError(name, "empty run file: no result lines")
-    score = parse_floats(f.columns[4], f.lineno, data, name, "score")
+    score = f.columns[4]
     if np.isnan(score).any():
         i = int(np.flatnonzero(np.isnan(score))[0])
         raise InputError(name, "score is not a number (NaN)", int(f.lineno[i]))

@@ -1,0 +1,79 @@
+"""Numeric stand-ins for text keys, so ranking and joining sort numbers.
+
+* Topic codes: rows of one topic are usually contiguous, so the distinct ids
+  are found from the few places where the id changes (cheap), then sorted.
+* Docno words: a docno's bytes read as big-endian 64-bit words compare in the
+  same order as the bytes themselves (``strcmp`` order; shorter strings pad
+  with NUL, which sorts first), so ties can be broken with integer sorts.
+* Row hashes: a 64-bit mix of topic code and docno words, to find a run
+  document's judgment by sorting and binary search. Every hash match is
+  checked against the real key, so a collision can never give a wrong answer
+  (the caller falls back to an exact path).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def run_starts(col: np.ndarray) -> np.ndarray:
+    """Indices where a new run of equal values begins (always includes 0)."""
+    if len(col) == 0:
+        return np.zeros(0, dtype=np.int64)
+    change = np.flatnonzero(col[1:] != col[:-1]) + 1
+    return np.concatenate([np.zeros(1, dtype=np.int64), change])
+
+
+def distinct_sorted(col: np.ndarray) -> np.ndarray:
+    """The distinct values of ``col`` in byte order, cheaply when runs are long."""
+    if len(col) == 0:
+        return col[:0]
+    return np.unique(col[run_starts(col)])
+
+
+def codes_in(col: np.ndarray, universe: np.ndarray) -> np.ndarray:
+    """Position of each value of ``col`` in the sorted array ``universe``."""
+    starts = run_starts(col)
+    if len(starts) == 0:
+        return np.zeros(0, dtype=np.int64)
+    seg = np.searchsorted(universe, col[starts]).astype(np.int64)
+    lengths = np.diff(np.append(starts, len(col)))
+    return np.repeat(seg, lengths)
+
+
+def docno_words(col: np.ndarray) -> np.ndarray:
+    """(n, k) uint64 words whose lexicographic order is the docnos' byte order."""
+    n = len(col)
+    width = col.dtype.itemsize
+    k = max(1, -(-width // 8))
+    raw = np.zeros((n, k * 8), dtype=np.uint8)
+    if n:
+        raw[:, :width] = col.view(np.uint8).reshape(n, width)
+    return raw.view(">u8").astype(np.uint64)
+
+
+def _mix(h: np.ndarray) -> np.ndarray:
+    h = (h ^ (h >> np.uint64(30))) * _MIX1
+    h = (h ^ (h >> np.uint64(27))) * _MIX2
+    return h ^ (h >> np.uint64(31))
+
+
+def row_hash(topic: np.ndarray, words: np.ndarray, num_topics: int | None = None) -> np.ndarray:
+    """64-bit key of (topic code, docno) per row: the topic code in the high
+    bits, a hash of the docno in the rest.
+
+    Keeping a topic's keys together makes lookups of a topic-grouped run walk
+    one small region of the sorted qrels keys at a time (cache friendly).
+    """
+    nt = int(topic.max()) + 1 if num_topics is None and len(topic) else (num_topics or 1)
+    tbits = max(1, int(nt).bit_length())
+    with np.errstate(over="ignore"):
+        h = np.full(len(topic), np.uint64(0x632BE59BD9B4E019))
+        for j in range(words.shape[1]):
+            h = _mix(h ^ words[:, j])
+        if tbits >= 40:  # very many topics: mix the topic in instead
+            return _mix(h ^ (topic.astype(np.uint64) * _GOLDEN))
+        return (topic.astype(np.uint64) << np.uint64(64 - tbits)) | (h >> np.uint64(tbits))
