@@ -1,0 +1,40 @@
+"""Area under the ROC curve (``auc_roc``).
+
+With P relevant documents and n negatives (see below), each relevant document
+has a false-positive rate fpr_i, the share of negatives ranked above it. The
+area under the ROC step curve (true-positive rate against false-positive rate)
+is
+
+    auc_roc = (1/P) * sum_i (1 - fpr_i)
+
+i.e. the share of (relevant, negative) pairs ranked in the right order.
+Relevant documents that were not retrieved are ranked after every negative
+and add 0. Topics without relevant documents score 0; with no negatives,
+every retrieved relevant document adds 1.
+
+Negatives: by default the retrieved non-relevant documents (LingPipe's
+convention: missed relevant documents are misses at the end). With ``-N``, the
+non-relevant documents of the whole collection, the unretrieved ones ranked
+last (the CROC paper's full ranking). LingPipe's interpolated ROC area is the
+same number, since rejection recall never rises down a ranking.
+
+Sources: LingPipe ``ScoredPrecisionRecallEvaluation.areaUnderRocCurve``;
+Swamidass et al., "A CROC stronger than ROC", Bioinformatics 26(10), 2010.
+"""
+from __future__ import annotations
+
+from ._base import Measure
+from ._ranked_curves import NEGATIVES_HELP, croc_area
+
+auc_roc = Measure(
+    name="auc_roc",
+    help=(
+        "Area under the ROC step curve (LingPipe areaUnderRocCurve): the mean, over the "
+        "relevant documents, of the share of negatives ranked below each one; relevant "
+        "documents not retrieved add 0. " + NEGATIVES_HELP
+    ),
+    kernel=lambda b, p: croc_area(b),
+    order=102,
+    nicknames=frozenset({"extra"}),
+    since="extra",
+)
