@@ -37,15 +37,19 @@ def aggregate(agg: Agg, values: np.ndarray, filled: np.ndarray, n_avg: int, comp
     if agg is Agg.MEAN:
         return seq_total(values) / n_avg if n_avg else 0.0
     if agg is Agg.SUM:
+        if values.dtype.kind == "f":  # real-valued totals (z-scores under -Z) add in topic order
+            return seq_total(values)
         return int(np.sum(values.astype(np.int64)))
     if agg is Agg.NUM_Q:
         return n_avg
     if agg is Agg.RUNID:
         return runid
-    if agg is Agg.GMEAN:
+    if agg is Agg.GMEAN or agg is Agg.GMEAN_LOGS:
         if not n_avg:
             return 0.0
-        logs = np.log(np.maximum(values.astype(np.float64), MIN_GEO_MEAN))
+        logs = values.astype(np.float64)
+        if agg is Agg.GMEAN:
+            logs = np.log(np.maximum(logs, MIN_GEO_MEAN))
         if compat == "9.0.8":
             # 9.0.8 never evaluates the filled-in topics: it adds their floor
             # after the loop, in one product.

@@ -18,8 +18,9 @@ def format_value(kind: Kind, value) -> str:
     return str(value)
 
 
-def line(name: str, qid: str, kind: Kind, value) -> str:
-    return "%-22s\t%s\t%s\n" % (name, qid, format_value(kind, value))
+def line(name: str, qid: str, kind: Kind, value, prefix: str = "") -> str:
+    # a prefix (-Z's "Z") goes before the padded name, so it widens the field
+    return "%s%-22s\t%s\t%s\n" % (prefix, name, qid, format_value(kind, value))
 
 
 def trec_lines(result, *, query: bool, summary: bool) -> Iterator[str]:
@@ -30,9 +31,9 @@ def trec_lines(result, *, query: bool, summary: bool) -> Iterator[str]:
             if not result.printable[t]:
                 continue
             for c in cols:
-                yield line(c.name, qid, c.kind, result.values[c.name][t])
+                yield line(c.name, qid, c.kind, result.values[c.name][t], c.prefix)
     if summary:
         for c in result.columns:
             v = result.summary.get(c.name)
             if v is not None:
-                yield line(c.name, "all", c.summary_kind, v)
+                yield line(c.name, "all", c.summary_kind, v, c.prefix)

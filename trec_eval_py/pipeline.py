@@ -17,6 +17,8 @@ from .join import EvalContext, build_rankings, iter_batches
 from .join.context import COMPAT_VERSIONS
 from .measures import Agg, Kind, Measure, registry
 from .parse import read_qrels, read_run
+from .parse.zscores import read_zscores
+from .zscore import apply_zscores
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class Column:
     index: int
     kind: Kind
     summary_kind: Kind
+    prefix: str = ""  # printed before the padded name ("Z" under -Z)
 
 
 @dataclass
@@ -123,6 +126,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
         raise UsageError(f"relevance format '-R {opts.rel_format}' is not supported yet")
     q = read_qrels(qrels)
     r = read_run(run)
+    zs = read_zscores(opts.zscore_file) if opts.zscore_file is not None else None
     ctx = opts.context
     rankings = build_rankings(q, r, ctx)
     if rankings.num_topics == 0 or (not ctx.complete and rankings.num_topics == 0):
@@ -142,6 +146,8 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
             for i, name in enumerate(s.names):
                 parts[name].append(out[:, i])
     values = {name: (np.concatenate(p) if p else np.zeros(0)) for name, p in parts.items()}
+    if zs is not None:  # -Z: per-topic values become z-scores before aggregation
+        columns, values = apply_zscores(zs, columns, values, rankings.qids, rankings.filled, ctx)
 
     n_avg = num_averaged(int(np.count_nonzero(~rankings.filled)), rankings.num_qrels_topics, ctx.complete)
     summary = {}

@@ -24,6 +24,7 @@ class Agg(enum.Enum):
 
     MEAN = "mean"  # sum in topic order, divided by the number of topics
     GMEAN = "gmean"  # geometric mean, values floored at 1e-5 (trec_eval's MIN_GEO_MEAN)
+    GMEAN_LOGS = "gmean_logs"  # like GMEAN for values that are already logs (z-scores under -Z)
     SUM = "sum"  # plain total (counts such as num_ret)
     NUM_Q = "num_q"  # the number of topics averaged over
     RUNID = "runid"  # the run id, as text
