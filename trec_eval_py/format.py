@@ -5,6 +5,7 @@ counts, and text for strings, exactly as trec_eval prints them.
 """
 from __future__ import annotations
 
+import math
 from typing import Iterator
 
 from .measures import Kind
@@ -12,6 +13,9 @@ from .measures import Kind
 
 def format_value(kind: Kind, value) -> str:
     if kind is Kind.FLOAT:
+        if value != value:
+            # C's printf keeps a NaN's sign ("-nan", as 0.0/0.0 gives on x86); Python's drops it
+            return "%6s" % ("-nan" if math.copysign(1.0, value) < 0 else "nan")
         return "%6.4f" % value
     if kind is Kind.INT:
         return "%d" % int(value)

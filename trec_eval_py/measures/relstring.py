@@ -1,0 +1,48 @@
+"""The relevance of the top documents as a string (trec_eval ``relstring``).
+
+One character per document for the first N retrieved (default 10; ``-m
+relstring.20``): the judged level when it is 0-9, ``>`` above 9, ``-`` for a
+document not in the judgments, ``.`` for one pooled but left unjudged, ``<``
+for any other value. Printed between single quotes (``'0000011000'``), for
+each topic only; there is no summary line. A shorter ranking gives a shorter
+string, an empty one ``''``. Source: trec_eval ``m_relstring.c``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..join.rankings import NONPOOL, UNJUDGED
+from ._base import Agg, Kind, Measure
+from ._params import FloatParams
+
+
+def _relstring(b, p):
+    length = max(int(p.values[0]), 0)  # C casts the parameter to long
+    shown = min(length, b.width)
+    codes = b.rel[:, :shown]
+    chars = np.select(
+        [codes > 9, codes >= 0, codes == NONPOOL, codes == UNJUDGED],
+        [ord(">"), codes + ord("0"), ord("-"), ord(".")],
+        default=ord("<"),
+    ).astype(np.uint8)
+    lens = np.minimum(b.num_ret, length)
+    out = np.empty(b.n, dtype=object)
+    for i in range(b.n):
+        out[i] = "'" + chars[i, : lens[i]].tobytes().decode("ascii") + "'"
+    return out
+
+
+relstring = Measure(
+    name="relstring",
+    help=(
+        "The judged levels of the first N documents (default 10, -m relstring.20) as a "
+        "quoted string: digits 0-9, '>' above 9, '-' not judged (not in the pool), '.' "
+        "pooled but unjudged, '<' any other value. Per topic only."
+    ),
+    kernel=_relstring,
+    order=12,
+    kind=Kind.STR,
+    params=FloatParams((10.0,)),
+    aggregate=Agg.NONE,
+    nicknames=frozenset({"all_trec"}),
+)
