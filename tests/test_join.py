@@ -145,3 +145,12 @@ def test_exact_join_still_reports_duplicates(monkeypatch):
     monkeypatch.setattr(rmod, "row_hash", lambda t, w, *a: np.zeros(len(t), dtype=np.uint64))
     with pytest.raises(InputError, match="duplicate docno 'a'"):
         build_rankings(read_qrels(QRELS), read_run(RUN + b"10 Q0 a 9 0.1 r\n", name="r"), EvalContext())
+
+
+def test_scores_compare_in_single_precision_before_10():
+    qrels = b"1 0 a 1\n1 0 b 0\n"
+    run = b"1 Q0 a 1 1.000000000001 r\n1 Q0 b 2 1.0 r\n"
+    old = build_rankings(read_qrels(qrels), read_run(run), EvalContext(compat="9.0.8"))
+    new = build_rankings(read_qrels(qrels), read_run(run), EvalContext(compat="10.0"))
+    assert old.rel.tolist() == [0, 1]  # a tie in float: docno descending puts b first
+    assert new.rel.tolist() == [1, 0]

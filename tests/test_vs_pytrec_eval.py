@@ -173,10 +173,6 @@ def test_hand_example_with_ties_and_unjudged():
         assert compare(qrels, run, 1, False, specs) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "trec_eval 9.0.8 stores scores as single-precision floats (TEXT_RESULTS.sim is a "
-    "C float until 10.0), so scores equal in float32 tie and are ordered by docno; the "
-    "ranking join still compares them in double precision"))
 def test_scores_tie_at_single_precision_in_9_0_8():
     qrels = {"1": {"a": 1, "b": 0}}
     # as doubles a ranks first; as floats they tie and docno order puts b first

@@ -283,9 +283,6 @@ def test_golden_te_aqZ_for_the_measures_that_exist(compat, monkeypatch, capsysbi
     assert out.splitlines() == want
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known bug while num_rel's own summary (measures/counts.py) adds the values as integers, "
-    "which truncates z-scores; trec_eval sums them as doubles (its -c override still applies)"))
 def test_num_rel_summary_sums_zscores(tmp_path):
     qrels = {"1": {"a": 1, "b": 1, "c": 0}, "2": {"x": 1}}
     run = {"1": {"a": 1.0}, "2": {"x": 1.0}}

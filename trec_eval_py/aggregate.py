@@ -7,6 +7,7 @@ decimal.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -26,6 +27,25 @@ def seq_total(values: np.ndarray) -> float:
 def num_averaged(num_topics: int, num_qrels_topics: int, complete: bool) -> int:
     """How many topics the summary averages over (``-c``: every judged topic)."""
     return num_qrels_topics if complete else num_topics
+
+
+@dataclass(frozen=True)
+class SummaryInfo:
+    """What a measure's own ``summary`` function may look at besides its values."""
+
+    filled: np.ndarray  # topics evaluated as empty rankings under -c
+    n_avg: int  # topics averaged over
+    complete: bool  # -c given
+    compat: str
+    runid: str
+    num_positive_judgments: int  # judgments with level >= 1 in the whole qrels file
+
+
+def summarize(measure, values: np.ndarray, info: SummaryInfo):
+    """The summary value of one output column of ``measure``."""
+    if measure.summary is not None:
+        return measure.summary(values, info)
+    return aggregate(measure.aggregate, values, info.filled, info.n_avg, info.compat, info.runid)
 
 
 def aggregate(agg: Agg, values: np.ndarray, filled: np.ndarray, n_avg: int, compat: str, runid: str):
@@ -49,7 +69,8 @@ def aggregate(agg: Agg, values: np.ndarray, filled: np.ndarray, n_avg: int, comp
             return 0.0
         logs = values.astype(np.float64)
         if agg is Agg.GMEAN:
-            logs = np.log(np.maximum(logs, MIN_GEO_MEAN))
+            # C's log(), not numpy's vectorised one, which can differ in the last bit
+            logs = np.array([math.log(max(v, MIN_GEO_MEAN)) for v in logs.tolist()], dtype=np.float64)
         if compat == "9.0.8":
             # 9.0.8 never evaluates the filled-in topics: it adds their floor
             # after the loop, in one product.

@@ -36,6 +36,7 @@ class Rankings:
     judged_offsets, judged_rel : the topic's qrels levels (negatives included), sorted descending.
     filled : bool (n,), the topic had no results and is evaluated as an empty ranking (``-c``).
     num_qrels_topics : number of topics in the qrels (the ``-c`` divisor).
+    num_positive_judgments : judgments with level >= 1 in the whole qrels.
     runid : the run's id.
     ctx : the evaluation settings.
     """
@@ -49,6 +50,7 @@ class Rankings:
     num_qrels_topics: int
     runid: str
     ctx: EvalContext
+    num_positive_judgments: int = 0
 
     @property
     def num_topics(self) -> int:
@@ -213,7 +215,10 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     r_count = np.bincount(rt, minlength=nt)
     evaluated = q_has & ((r_count > 0) | ctx.complete)
 
-    order = _rank_order(rt, run.score, rw)
+    # trec_eval before 10.0 keeps scores as C floats: scores equal in single
+    # precision tie there and fall back to the docno order.
+    score = run.score if ctx.v10 else run.score.astype(np.float32)
+    order = _rank_order(rt, score, rw)
     rel_sorted = rel[order]
     t_sorted = rt[order]
     keep = evaluated[t_sorted]
@@ -246,4 +251,5 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         num_qrels_topics=int(q_has.sum()),
         runid=run.runid,
         ctx=ctx,
+        num_positive_judgments=int(np.count_nonzero(qrels.rel >= 1)),
     )

@@ -55,6 +55,9 @@ class Measure:
     nicknames : nicknames (``official``, ``all_trec``, ``set``...) that include it
     since : first trec_eval version that has it ("9.0.8", "10.0"), or "extra"
     rel_formats : the judgment formats (``-R``) that can feed it; None for any
+    summary : optional ``summary(values, info)`` that replaces ``aggregate`` for the
+        ``all`` line, for the few measures whose summary is not a function of the
+        per-topic values alone; ``info`` is an :class:`~trec_eval_py.aggregate.SummaryInfo`
     """
 
     name: str
@@ -68,6 +71,7 @@ class Measure:
     nicknames: frozenset = frozenset()
     since: str = "9.0.8"
     rel_formats: frozenset | None = frozenset({"qrels"})
+    summary: Callable | None = None
 
     def output_names(self, params: Params) -> list[str]:
         return self.params.output_names(self.name, params)

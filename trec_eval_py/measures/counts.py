@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..aggregate import aggregate
 from ._base import Agg, Kind, Measure
 
 _BASIC = frozenset({"official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg"})
@@ -49,12 +50,22 @@ num_ret = Measure(
     nicknames=_TREC,
 )
 
+def _num_rel_summary(values, info):
+    # With -c trec_eval's total counts every judgment of level >= 1 in the
+    # qrels, whatever -l says (observed in both 9.0.8 and 10.0).
+    if info.complete:
+        return info.num_positive_judgments
+    return aggregate(Agg.SUM, values, info.filled, info.n_avg, info.compat, info.runid)
+
+
 num_rel = Measure(
     name="num_rel",
     help=(
         "Number of relevant documents in the judgments for the topic (level at least -l), "
-        "retrieved or not. Summed over topics."
+        "retrieved or not. Summed over topics; with -c the total is instead every judgment "
+        "of level 1 or more in the qrels, whatever -l is, as trec_eval reports it."
     ),
+    summary=_num_rel_summary,
     kernel=lambda b, p: b.num_rel,
     order=3,
     kind=Kind.INT,
