@@ -9,6 +9,7 @@ import io
 import os
 import sys
 
+import numpy as np
 import pytest
 
 from golden import GOLDEN, expectation, load_cases
@@ -32,9 +33,24 @@ def run_cli(args, monkeypatch, capsysbinary):
 CASES = load_cases()
 
 
+@pytest.fixture(params=["fast", "portable"])
+def code_path(request, monkeypatch):
+    """Run every case twice: on the default code path, and on the portable one
+    (numpy field scanner, exact sort-based join, batches of a few cells), so
+    both give trec_eval's bytes."""
+    if request.param == "portable":
+        from trec_eval_py.join import batch, rankings
+        from trec_eval_py.parse import fields
+
+        monkeypatch.setattr(fields, "USE_C", False)
+        monkeypatch.setattr(batch, "DEFAULT_MAX_CELLS", 64)
+        monkeypatch.setattr(rankings, "row_hash", lambda t, w, *a: np.zeros(len(t), dtype=np.uint64))
+    return request.param
+
+
 @pytest.mark.parametrize("version", ["9.0.8", "10.0"])
 @pytest.mark.parametrize("name,args", CASES, ids=[c[0] for c in CASES])
-def test_golden(name, args, version, monkeypatch, capsysbinary):
+def test_golden(name, args, version, code_path, monkeypatch, capsysbinary):
     kind, payload = expectation(version, name)
     if kind == "skip":
         pytest.skip(payload)

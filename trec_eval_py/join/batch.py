@@ -165,8 +165,9 @@ class TopicBatch:
         return np.cumsum(x, axis=1)[:, -1]
 
 
-def iter_batches(rankings: Rankings, max_cells: int = DEFAULT_MAX_CELLS) -> Iterator[TopicBatch]:
+def iter_batches(rankings: Rankings, max_cells: int | None = None) -> Iterator[TopicBatch]:
     """Split ``rankings`` into consecutive batches of bounded padded size."""
+    max_cells = max_cells or DEFAULT_MAX_CELLS
     n = rankings.num_topics
     counts = np.maximum(rankings.num_ret, np.diff(rankings.judged_offsets))
     lo = 0
