@@ -97,8 +97,12 @@ def split_fields(
     wanted: dict[int, str] | tuple[int, ...],
     labels: dict[int, str] | None = None,
     what: str,
+    first_line: int = 1,
 ) -> Fields:
     """Split ``data`` into lines of fields and return the ``wanted`` columns.
+
+    ``first_line`` is the line number of ``data``'s first line in its file
+    (for pieces of a file read in chunks); line numbers count from it.
 
     ``wanted`` maps a field index to ``"text"`` (an S-dtype array), ``"float"``
     or ``"int"`` (converted strictly, see numbers.py); a plain tuple of field
@@ -107,6 +111,18 @@ def split_fields(
     that has too few (or too many, when ``max_fields`` is set) fields, a NUL
     byte, or a field that is not a number.
     """
+    try:
+        f = _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what)
+    except InputError as e:
+        if first_line == 1 or e.line is None:
+            raise
+        raise InputError(e.path, e.reason, e.line + first_line - 1, e.text) from None
+    if first_line != 1:
+        f.lineno = f.lineno + (first_line - 1)
+    return f
+
+
+def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -> Fields:
     from .numbers import number_error, parse_floats, parse_ints
 
     if not isinstance(wanted, dict):

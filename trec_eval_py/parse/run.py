@@ -56,6 +56,74 @@ class Run:
         )
 
 
+CHUNK_BYTES = 32 << 20
+
+
+def _pieces(source: Source, chunk_bytes: int):
+    """(bytes, first line number) pieces of ``source``, each ending at a line end."""
+    import os
+
+    plain = isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-"
+    if plain:
+        try:
+            f = open(source, "rb")
+        except OSError:
+            plain = False
+        else:
+            with f:
+                head = f.read(6)
+                if head.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zXZ")):
+                    plain = False
+                else:
+                    carry, line = head, 1
+                    while True:
+                        block = f.read(chunk_bytes)
+                        if not block:
+                            break
+                        block = carry + block
+                        cut = block.rfind(b"\n") + 1
+                        if cut == 0:
+                            carry = block
+                            continue
+                        piece, carry = block[:cut], block[cut:]
+                        yield piece, line
+                        line += piece.count(b"\n")
+                    if carry:
+                        yield carry, line
+                    return
+    data = read_source(source)
+    line = 1
+    pos = 0
+    while pos < len(data):
+        end = data.rfind(b"\n", pos, pos + chunk_bytes) + 1 if pos + chunk_bytes < len(data) else len(data)
+        if end <= pos:
+            end = data.find(b"\n", pos + chunk_bytes) + 1 or len(data)
+        piece = data[pos:end]
+        yield piece, line
+        line += piece.count(b"\n")
+        pos = end
+
+
+def iter_run_chunks(source: Source, *, chunk_bytes: int = CHUNK_BYTES, name: str | None = None):
+    """Read a run file piece by piece (for large runs): yields :class:`Run` values
+    of consecutive lines, each with the run id of its own last line. Raises the
+    same errors as :func:`read_run`, with line numbers counted in the whole file."""
+    name = name or source_name(source)
+    any_rows = False
+    for piece, first_line in _pieces(source, chunk_bytes):
+        f = split_fields(
+            piece, name, min_fields=6, max_fields=None, what="run",
+            wanted={0: TEXT, 2: TEXT, 4: FLOAT}, labels={4: "score"}, first_line=first_line,
+        )
+        if len(f.lineno) == 0:
+            continue
+        any_rows = True
+        rid = f.last_line_fields[5].decode("utf-8", "surrogateescape")
+        yield Run(f.columns[0], f.columns[2], f.columns[4], f.lineno, rid, name)
+    if not any_rows:
+        raise InputError(name, "empty run file: no result lines")
+
+
 def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: str = "") -> Run:
     """Read a run from a path, ``-`` (stdin), a file object, bytes, or a dict.
 

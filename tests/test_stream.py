@@ -1,0 +1,60 @@
+"""Reading big runs in pieces: same rankings as reading them whole."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from golden import GOLDEN
+from trec_eval_py import InputError, read_qrels, read_run
+from trec_eval_py.join import EvalContext, build_rankings
+from trec_eval_py.join.stream import Interleaved, stream_rankings
+from trec_eval_py.parse.run import iter_run_chunks
+
+IN = GOLDEN / "inputs"
+
+
+def flatten(parts):
+    """(qids, per-topic rels, filled) of several Rankings, in topic byte order."""
+    qids = [q for p in parts for q in p.qids]
+    rels = [p.rel[p.offsets[i]: p.offsets[i + 1]].tolist() for p in parts for i in range(p.num_topics)]
+    filled = [bool(f) for p in parts for f in p.filled]
+    order = np.argsort(np.array([q.encode() for q in qids], dtype="S"), kind="stable")
+    return [qids[i] for i in order], [rels[i] for i in order], [filled[i] for i in order]
+
+
+@pytest.mark.parametrize("qrels,run", [
+    ("qrels.test", "results.test"), ("qrels.test", "results-302.test"), ("mid/qrels", "mid/run"),
+    ("qids.qrels", "qids.run"), ("graded.qrels", "graded.run"), ("ties.qrels", "ties.run"),
+])
+@pytest.mark.parametrize("complete", [False, True])
+@pytest.mark.parametrize("chunk", [200, 5000])
+def test_pieces_give_the_whole_rankings(qrels, run, complete, chunk):
+    q = read_qrels(IN / qrels)
+    ctx = EvalContext(complete=complete, max_docs=50)
+    parts = list(stream_rankings(q, iter_run_chunks(IN / run, chunk_bytes=chunk), ctx))
+    whole = build_rankings(q, read_run(IN / run), ctx)
+    assert flatten(parts) == flatten([whole])
+    assert parts[-1].runid == whole.runid
+
+
+def test_interleaved_topics_are_detected():
+    q = read_qrels(IN / "qrels.test")
+    with pytest.raises(Interleaved):
+        list(stream_rankings(q, iter_run_chunks(IN / "results.trunc", chunk_bytes=300), EvalContext()))
+
+
+def test_errors_count_lines_in_the_whole_file(tmp_path):
+    lines = [f"1 Q0 d{i} {i} {100 - i} r" for i in range(500)]
+    lines[321] = "1 Q0 bad 1 x r"
+    p = tmp_path / "run"
+    p.write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputError) as e:
+        list(iter_run_chunks(p, chunk_bytes=256))
+    assert e.value.line == 322 and "'x'" in str(e.value)
+
+
+def test_empty_run_in_pieces(tmp_path):
+    p = tmp_path / "run"
+    p.write_text("# nothing\n\n")
+    with pytest.raises(InputError, match="empty"):
+        list(iter_run_chunks(p, chunk_bytes=4))
