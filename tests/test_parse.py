@@ -155,3 +155,21 @@ def test_scanners_agree_on_messy_input(monkeypatch):
         [b"3", b"10", b"2"], [b"doc#1", b"d", b"x"], [-25.0, 2.0, 0.5], [3, 4, 6], "last"
     )
     assert all(v == vals[0] for v in vals)
+
+
+def test_scores_are_bit_exact_decimal_conversions(scanner):
+    """Whatever path converts a score, it must equal the correctly rounded double."""
+    import random
+
+    rnd = random.Random(5)
+    toks = ["0.1", "-0.0", "0.3", "2.675", "1.0000000000000002", "123456789012345", "1234567890123456",
+            ".000000000000001", "9007199254740993", "1e22", "1e23", "-4.5e-300"]
+    for _ in range(20000):
+        d = rnd.randint(1, 17)
+        digits = "".join(rnd.choice("0123456789") for _ in range(d))
+        pos = rnd.randint(0, d)
+        toks.append(rnd.choice(["", "-", "+"]) + digits[:pos] + "." + digits[pos:])
+    data = "".join(f"1 Q0 d{i} 1 {t} r\n" for i, t in enumerate(toks)).encode()
+    got = read_run(data).score
+    want = np.array([float(t) for t in toks])
+    assert np.array_equal(got.view(np.uint64), want.view(np.uint64))

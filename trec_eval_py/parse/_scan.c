@@ -67,6 +67,39 @@ static int valid_int(const char *p, Py_ssize_t n)
     return d > 0 && i == n;
 }
 
+static const double pow10[23] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Exact fast path for plain decimals (Clinger): with at most 2^53 as the
+   digit string's value and a power of ten up to 1e22, both exactly
+   representable, one IEEE multiplication or division rounds correctly, so
+   the result equals strtod's. Returns 0 when the token needs the slow path. */
+static int fast_decimal(const char *p, Py_ssize_t n, double *out)
+{
+    Py_ssize_t i = 0;
+    int neg = 0, exp10 = 0, digits = 0;
+    uint64_t m = 0;
+    if (i < n && (p[i] == '+' || p[i] == '-')) neg = p[i++] == '-';
+    while (i < n && is_digit(p[i])) {
+        if (++digits > 15) return 0;
+        m = m * 10 + (uint64_t)(p[i++] - '0');
+    }
+    if (i < n && p[i] == '.') {
+        i++;
+        while (i < n && is_digit(p[i])) {
+            if (++digits > 15) return 0;
+            m = m * 10 + (uint64_t)(p[i++] - '0');
+            exp10--;
+        }
+    }
+    if (i != n || digits == 0) return 0;
+    if (exp10 < -22) return 0;
+    *out = exp10 ? (double)m / pow10[-exp10] : (double)m;
+    if (neg) *out = -*out;
+    return 1;
+}
+
 static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row)
 {
     char buf[NUM_BUF];
@@ -77,6 +110,10 @@ static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row)
     if (w->kind == 1) {
         double v;
         if (!valid_float(p, n)) return 0;
+        if (fast_decimal(p, n, &v)) {
+            memcpy(w->out + row * 8, &v, 8);
+            return 1;
+        }
         v = PyOS_string_to_double(buf, &end, NULL);
         if (v == -1.0 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
         memcpy(w->out + row * 8, &v, 8);
