@@ -29,7 +29,8 @@ Options (trec_eval's own, with its long spellings):
   -J, --Judged_docs_only         drop unjudged documents from every ranking
                                  first (numbers are then not comparable with
                                  ordinary ones)
-  -R, --Rel_info_format FORMAT   judgments format: qrels (default)
+  -R, --Rel_info_format FORMAT   judgments format: qrels (default), prefs,
+                                 qrels_prefs, qrels_jg (see -h -R FORMAT)
   -T, --Results_format FORMAT    results format: trec_results (default)
   -Z, --Zscore FILE              print z-scores: FILE has lines
                                  'topic measure mean stddev'
@@ -50,10 +51,14 @@ unless -c is given.
 
 def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = "9.0.8") -> str:
     from .errors import MeasureError
+    from .join.judgments import FORMAT_HELP, check_rel_format
     from .measures import registry
 
+    check_rel_format(rel_format)
     reg = registry()
     parts = [USAGE, "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
+    if rel_format in FORMAT_HELP:
+        parts.append("\n" + FORMAT_HELP[rel_format])
     if not measure_specs:
         parts.append("\nName measures with -m to see what they mean, e.g. trec_eval_py -h -m all_trec\n")
         return "".join(parts)

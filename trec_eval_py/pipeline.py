@@ -15,6 +15,7 @@ from .errors import NoTopicsError, UsageError
 from .format import trec_lines
 from .join import EvalContext, build_rankings, iter_batches
 from .join.context import COMPAT_VERSIONS
+from .join.judgments import check_rel_format, join_judgments
 from .measures import Agg, Kind, Measure, registry
 from .parse import read_qrels, read_run
 from .parse.zscores import read_zscores
@@ -40,6 +41,7 @@ class Options:
     def __post_init__(self):
         if self.compat not in COMPAT_VERSIONS:
             raise UsageError(f"unknown --compat {self.compat!r}; choose one of {', '.join(COMPAT_VERSIONS)}")
+        check_rel_format(self.rel_format)
         if self.results_format != "trec_results":
             raise UsageError(f"unknown results format '-T {self.results_format}'; only 'trec_results' is read")
 
@@ -122,13 +124,15 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
         opts = replace(opts, measures=tuple(measures))
     reg = registry()
     selected = reg.resolve(list(opts.measures), opts.compat, opts.rel_format)
-    if opts.rel_format != "qrels":
-        raise UsageError(f"relevance format '-R {opts.rel_format}' is not supported yet")
-    q = read_qrels(qrels)
-    r = read_run(run)
+    if opts.rel_format == "qrels":
+        q = read_qrels(qrels)
+        r = read_run(run)
+    else:  # other judgment formats have their own readers, join and batches
+        rankings = join_judgments(opts.rel_format, qrels, run, opts.context)
     zs = read_zscores(opts.zscore_file) if opts.zscore_file is not None else None
     ctx = opts.context
-    rankings = build_rankings(q, r, ctx)
+    if opts.rel_format == "qrels":
+        rankings = build_rankings(q, r, ctx)
     if rankings.num_topics == 0 or (not ctx.complete and rankings.num_topics == 0):
         raise NoTopicsError("no topic has both judgments and results")
     if not np.any(~rankings.filled):
@@ -140,7 +144,8 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
             columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind))
     parts: dict[str, list[np.ndarray]] = {c.name: [] for c in columns}
     kw = {} if opts.max_cells is None else {"max_cells": opts.max_cells}
-    for batch in iter_batches(rankings, **kw):
+    batches = iter_batches(rankings, **kw) if opts.rel_format == "qrels" else rankings.batches(**kw)
+    for batch in batches:
         for s in selected:
             out = s.measure.compute(batch, s.params)
             for i, name in enumerate(s.names):
