@@ -33,11 +33,18 @@ def run_cli(args, monkeypatch, capsysbinary):
 CASES = load_cases()
 
 
-@pytest.fixture(params=["fast", "portable"])
+@pytest.fixture(params=["fast", "portable", "streaming"])
 def code_path(request, monkeypatch):
-    """Run every case twice: on the default code path, and on the portable one
-    (numpy field scanner, exact sort-based join, batches of a few cells), so
-    both give trec_eval's bytes."""
+    """Run every case on three code paths: the default one for small files; the
+    portable one (numpy field scanner, exact sort-based join, batches of a few
+    cells); and the big-file one (the run read in small pieces, topic groups
+    ranked as they complete). All must give trec_eval's bytes."""
+    if request.param == "streaming":
+        from trec_eval_py import pipeline
+        from trec_eval_py.parse import run
+
+        monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+        monkeypatch.setattr(run, "CHUNK_BYTES", 700)
     if request.param == "portable":
         from trec_eval_py.join import batch, rankings
         from trec_eval_py.parse import fields

@@ -5,15 +5,17 @@ the stages together.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 import numpy as np
 
-from .aggregate import aggregate, num_averaged
+from .aggregate import SummaryInfo, num_averaged, summarize
 from .errors import NoTopicsError, UsageError
 from .format import trec_lines
 from .join import EvalContext, build_rankings, iter_batches
+from .join.keys import distinct_sorted
 from .join.context import COMPAT_VERSIONS
 from .join.judgments import check_rel_format, join_judgments
 from .measures import Agg, Kind, Measure, registry
@@ -124,42 +126,92 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
         opts = replace(opts, measures=tuple(measures))
     reg = registry()
     selected = reg.resolve(list(opts.measures), opts.compat, opts.rel_format)
-    if opts.rel_format == "qrels":
-        q = read_qrels(qrels)
-        r = read_run(run)
-    else:  # other judgment formats have their own readers, join and batches
-        rankings = join_judgments(opts.rel_format, qrels, run, opts.context)
+    ctx = replace(opts.context, measures=tuple(s.measure.name for s in selected))
     zs = read_zscores(opts.zscore_file) if opts.zscore_file is not None else None
-    ctx = opts.context
-    if opts.rel_format == "qrels":
-        rankings = build_rankings(q, r, ctx)
-    if rankings.num_topics == 0 or (not ctx.complete and rankings.num_topics == 0):
-        raise NoTopicsError("no topic has both judgments and results")
-    if not np.any(~rankings.filled):
-        raise NoTopicsError("no topic has both judgments and results")
-
     columns: list[Column] = []
     for s in selected:
         for i, name in enumerate(s.names):
             columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind))
-    parts: dict[str, list[np.ndarray]] = {c.name: [] for c in columns}
-    kw = {} if opts.max_cells is None else {"max_cells": opts.max_cells}
-    batches = iter_batches(rankings, **kw) if opts.rel_format == "qrels" else rankings.batches(**kw)
-    for batch in batches:
-        for s in selected:
-            out = s.measure.compute(batch, s.params)
-            for i, name in enumerate(s.names):
-                parts[name].append(out[:, i])
-    values = {name: (np.concatenate(p) if p else np.zeros(0)) for name, p in parts.items()}
-    if zs is not None:  # -Z: per-topic values become z-scores before aggregation
-        columns, values = apply_zscores(zs, columns, values, rankings.qids, rankings.filled, ctx)
 
-    n_avg = num_averaged(int(np.count_nonzero(~rankings.filled)), rankings.num_qrels_topics, ctx.complete)
+    if opts.rel_format == "qrels":
+        q = read_qrels(qrels)
+        num_qrels_topics = len(distinct_sorted(q.qid))
+        num_positive = int(np.count_nonzero(q.rel >= 1))
+        if _worth_streaming(run):
+            from .join.stream import Interleaved, stream_rankings
+            from .parse.run import iter_run_chunks
+
+            try:
+                done = _compute(stream_rankings(q, iter_run_chunks(run), ctx), selected, columns, opts)
+            except Interleaved:  # topics not grouped: read the run whole after all
+                done = _compute([build_rankings(q, read_run(run), ctx)], selected, columns, opts)
+        else:
+            done = _compute([build_rankings(q, read_run(run), ctx)], selected, columns, opts)
+    else:  # other judgment formats have their own readers, join and batches
+        rankings = join_judgments(opts.rel_format, qrels, run, ctx)
+        num_qrels_topics, num_positive = rankings.num_qrels_topics, 0
+        done = _compute([rankings], selected, columns, opts)
+    topics, filled, values, runid = done
+    if not np.any(~filled):
+        raise NoTopicsError("no topic has both judgments and results")
+    if zs is not None:  # -Z: per-topic values become z-scores before aggregation
+        columns, values = apply_zscores(zs, columns, values, topics, filled, ctx)
+
+    n_avg = num_averaged(int(np.count_nonzero(~filled)), num_qrels_topics, ctx.complete)
+    info = SummaryInfo(filled, n_avg, ctx.complete, ctx.compat, runid, num_positive)
     summary = {}
     for c in columns:
-        v = aggregate(c.measure.aggregate, values[c.name], rankings.filled, n_avg, ctx.compat, rankings.runid)
+        v = summarize(c.measure, values[c.name], info)
         if v is not None:
             summary[c.name] = v
     # 9.0.8 never prints the topics it filled in for -c; 10.0 does.
-    printable = np.ones(rankings.num_topics, dtype=bool) if ctx.v10 else ~rankings.filled
-    return Evaluation(rankings.qids, columns, values, summary, rankings.filled, printable, rankings.runid, opts)
+    printable = np.ones(len(topics), dtype=bool) if ctx.v10 else ~filled
+    return Evaluation(topics, columns, values, summary, filled, printable, runid, opts)
+
+
+#: runs at least this large (in bytes, uncompressed files on disk) are read in pieces
+STREAM_MIN_BYTES = 64 << 20
+
+
+def _worth_streaming(run) -> bool:
+    if not isinstance(run, (str, os.PathLike)) or os.fspath(run) == "-":
+        return False
+    try:
+        return os.path.getsize(run) >= STREAM_MIN_BYTES
+    except OSError:
+        return False  # the reader reports the problem
+
+
+def _compute(parts, selected, columns, opts):
+    """Run the measure kernels over every batch of every part (groups of topics).
+
+    Returns topics, filled flags, per-topic values (topics in byte order of
+    their ids) and the run id.
+    """
+    values: dict[str, list[np.ndarray]] = {c.name: [] for c in columns}
+    qids: list[str] = []
+    filled: list[np.ndarray] = []
+    runid = ""
+    n_parts = 0
+    for rankings in parts:
+        n_parts += 1
+        runid = rankings.runid
+        qids.extend(rankings.qids)
+        filled.append(np.asarray(rankings.filled, dtype=bool))
+        kw = {} if opts.max_cells is None else {"max_cells": opts.max_cells}
+        batches = iter_batches(rankings, **kw) if opts.rel_format == "qrels" else rankings.batches(**kw)
+        for batch in batches:
+            for s in selected:
+                out = s.measure.compute(batch, s.params)
+                for i, name in enumerate(s.names):
+                    values[name].append(out[:, i])
+    flat = {name: (np.concatenate(v) if v else np.zeros(0)) for name, v in values.items()}
+    fill = np.concatenate(filled) if filled else np.zeros(0, dtype=bool)
+    if n_parts > 1:  # pieces come in run order; topics are reported in byte order
+        order = sorted(range(len(qids)), key=lambda i: qids[i].encode("utf-8", "surrogateescape"))
+        qids = [qids[i] for i in order]
+        fill = fill[order]
+        flat = {name: v[order] for name, v in flat.items()}
+    if not qids:
+        raise NoTopicsError("no topic has both judgments and results")
+    return qids, fill, flat, runid

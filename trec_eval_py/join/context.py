@@ -16,6 +16,8 @@ class EvalContext:
     judged_only : ``-J``; drop unjudged documents from each ranking first.
     complete : ``-c``; topics in the qrels without results are evaluated as empty rankings.
     compat : the trec_eval version whose behaviour to reproduce.
+    measures : names of the measures being computed, in computing order (a few
+               trec_eval measures depend on what was computed before them).
     """
 
     relevance_level: int = 1
@@ -24,6 +26,7 @@ class EvalContext:
     judged_only: bool = False
     complete: bool = False
     compat: str = "9.0.8"
+    measures: tuple[str, ...] = ()
 
     @property
     def v10(self) -> bool:

@@ -104,13 +104,13 @@ def _pieces(source: Source, chunk_bytes: int):
         pos = end
 
 
-def iter_run_chunks(source: Source, *, chunk_bytes: int = CHUNK_BYTES, name: str | None = None):
+def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str | None = None):
     """Read a run file piece by piece (for large runs): yields :class:`Run` values
     of consecutive lines, each with the run id of its own last line. Raises the
     same errors as :func:`read_run`, with line numbers counted in the whole file."""
     name = name or source_name(source)
     any_rows = False
-    for piece, first_line in _pieces(source, chunk_bytes):
+    for piece, first_line in _pieces(source, chunk_bytes or CHUNK_BYTES):
         f = split_fields(
             piece, name, min_fields=6, max_fields=None, what="run",
             wanted={0: TEXT, 2: TEXT, 4: FLOAT}, labels={4: "score"}, first_line=first_line,
