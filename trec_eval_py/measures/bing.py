@@ -1,0 +1,40 @@
+"""Binary G (trec_eval ``binG``), an experimental gain measure.
+
+Each relevant retrieved document (level >= ``-l``) earns
+``1 / log2(2 + number of non-relevant documents ranked above it)``; unjudged
+documents count as non-relevant. The sum is divided by the number of
+relevant documents in the qrels, so unretrieved relevant documents earn 0.
+A topic with no relevant document retrieved scores 0 (so does an empty
+ranking). Summary: mean over topics. Source: trec_eval ``m_binG.c``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._base import Measure
+from ._gains import log2_rank1
+
+
+def _bing(b, p) -> np.ndarray:
+    # non-relevant documents above rank j+1 = j - (relevant above it)
+    nonrel_above = np.arange(b.width)[None, :] - (b.cum_rel - b.is_rel)
+    disc = log2_rank1(b.width)[np.clip(nonrel_above, 0, None)]  # log2(2 + nonrel_above)
+    terms = np.where(b.is_rel, 1.0 / disc, 0.0)
+    total = b.seq_sum(terms)
+    out = np.zeros(b.n)
+    found = b.num_rel_ret > 0
+    np.divide(total, b.num_rel.astype(np.float64), out=out, where=found)
+    return out
+
+
+BING = Measure(
+    name="binG",
+    help=(
+        "Binary G (experimental): each relevant document retrieved earns "
+        "1/log2(2 + non-relevant documents ranked above it); the total is divided by "
+        "the number of relevant documents. 0 when none is retrieved."
+    ),
+    kernel=_bing,
+    order=19,
+    nicknames=frozenset({"all_trec"}),
+)

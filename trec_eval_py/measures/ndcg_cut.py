@@ -1,0 +1,48 @@
+"""nDCG at fixed cutoffs (trec_eval ``ndcg_cut``).
+
+``ndcg_cut_k`` is the dcg of the top ``k`` documents divided by the dcg of
+the top ``k`` of the ideal ranking. Unlike :mod:`.ndcg`, the gains cannot be
+changed: a document's gain is its relevance level (levels 0 and below, and
+unjudged documents, gain nothing), whatever ``-l`` is; the ideal ranking is
+the qrels documents with positive level, highest level first. Ranks past the
+end of a short ranking gain nothing. A topic without positive levels scores
+0. Default cutoffs 5, 10, 15, 20, 30, 100, 200, 500, 1000. Summary: mean over
+topics. Source: trec_eval ``m_ndcg_cut.c``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._base import Measure
+from ._gains import discounted, running
+from ._params import IntCutoffs
+
+DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+
+def _ndcg_cut(b, p) -> np.ndarray:
+    gains = np.where(b.valid & (b.rel > 0), b.rel, 0).astype(np.float64)
+    dcg_run = running(discounted(gains))
+    ideal = np.where(b.judged > 0, b.judged, 0).astype(np.float64)  # sorted best first
+    ideal_run = running(discounted(ideal))
+    cols = []
+    for k in p.values:
+        dcg = dcg_run[:, min(k, dcg_run.shape[1]) - 1]
+        best = ideal_run[:, min(k, ideal_run.shape[1]) - 1]
+        out = dcg.copy()
+        np.divide(dcg, best, out=out, where=best > 0.0)
+        cols.append(out)
+    return np.stack(cols, axis=1)
+
+
+NDCG_CUT = Measure(
+    name="ndcg_cut",
+    help=(
+        "nDCG at cutoffs: dcg of the top k over the dcg of the ideal top k, with the "
+        "relevance level as gain. Cutoffs: -m ndcg_cut.5,10"
+    ),
+    kernel=_ndcg_cut,
+    order=26,
+    params=IntCutoffs(DEFAULT_CUTOFFS),
+    nicknames=frozenset({"all_trec"}),
+)
