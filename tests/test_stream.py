@@ -58,3 +58,27 @@ def test_empty_run_in_pieces(tmp_path):
     p.write_text("# nothing\n\n")
     with pytest.raises(InputError, match="empty"):
         list(iter_run_chunks(p, chunk_bytes=4))
+
+
+def test_prefetch_keeps_order_and_passes_errors_on():
+    from trec_eval_py.join.stream import prefetch
+
+    assert list(prefetch(iter(range(50)))) == list(range(50))
+
+    def failing():
+        yield 1
+        raise InputError("run", "bad line", 7)
+
+    got = []
+    with pytest.raises(InputError, match="line 7"):
+        for x in prefetch(failing()):
+            got.append(x)
+    assert got == [1]
+
+
+def test_prefetch_consumer_may_stop_early():
+    from trec_eval_py.join.stream import prefetch
+
+    it = prefetch(iter(range(10_000)))
+    assert next(it) == 0
+    it.close()  # the producer thread notices and ends

@@ -138,11 +138,13 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
         num_qrels_topics = len(distinct_sorted(q.qid))
         num_positive = int(np.count_nonzero(q.rel >= 1))
         if _worth_streaming(run):
-            from .join.stream import Interleaved, stream_rankings
+            from .join.stream import Interleaved, prefetch, stream_rankings
             from .parse.run import iter_run_chunks
 
             try:
-                done = _compute(stream_rankings(q, iter_run_chunks(run), ctx), selected, columns, opts)
+                # a reader thread scans and ranks the next piece while this one is measured
+                parts = prefetch(stream_rankings(q, iter_run_chunks(run), ctx))
+                done = _compute(parts, selected, columns, opts)
             except Interleaved:  # topics not grouped: read the run whole after all
                 done = _compute([build_rankings(q, read_run(run), ctx)], selected, columns, opts)
         else:

@@ -153,6 +153,15 @@ class TopicBatch:
         return self.cum_rel / self.ranks
 
     # ---- helpers ----
+    def memo(self, fn, *args):
+        """``fn(self, *args)``, computed once per batch: measures that share an
+        intermediate result (map and gm_map, bpref and gm_bpref) pay for it once."""
+        cache = self.__dict__.setdefault("_memo", {})
+        key = (fn, args)
+        if key not in cache:
+            cache[key] = fn(self, *args)
+        return cache[key]
+
     def cum_rel_at(self, k: int) -> np.ndarray:
         """int64 (n,): relevant documents among the top ``k`` (k >= 1)."""
         return self.cum_rel[:, min(k, self.width) - 1]

@@ -90,37 +90,34 @@ def _duplicate_error(a: np.ndarray, b: np.ndarray, lineno: np.ndarray, docno: np
     )
 
 
-def _check_unique(h, topic, words, lineno, docno, name):
-    """Raise on a real duplicate (topic, docno); _Collision on a false one."""
-    hs = np.sort(h)
-    if not np.any(hs[1:] == hs[:-1]):
-        return
+def _sorted_unique(h, topic, words, lineno, docno, name):
+    """Sort keys (stable: keys are topic-major, so runs are nearly sorted already);
+    raise on a real duplicate (topic, docno), _Collision on a false one."""
     order = np.argsort(h, kind="stable")
     hs = h[order]
     eq = np.flatnonzero(hs[1:] == hs[:-1])
-    a, b = order[eq], order[eq + 1]
-    same = (topic[a] == topic[b]) & (words[a] == words[b]).all(axis=1)
-    if same.any():
-        _duplicate_error(a[same], b[same], lineno, docno, name)
-    raise _Collision()
+    if len(eq):
+        a, b = order[eq], order[eq + 1]
+        same = (topic[a] == topic[b]) & (words[a] == words[b]).all(axis=1)
+        if same.any():
+            _duplicate_error(a[same], b[same], lineno, docno, name)
+        raise _Collision()
+    return order, hs
 
 
 def _lookup_hashed(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
     """Judgment code of every run row, by hash join (exact: every match is verified)."""
     nt = int(max(qt.max(initial=0), rt.max(initial=0))) + 1
-    qh = row_hash(qt, qw, nt)
-    _check_unique(qh, qt, qw, qrels.lineno, qrels.docno, qrels.name)
-    rh = row_hash(rt, rw, nt)
-    _check_unique(rh, rt, rw, run.lineno, run.docno, run.name)
+    qo, qhs = _sorted_unique(row_hash(qt, qw, nt), qt, qw, qrels.lineno, qrels.docno, qrels.name)
+    ro, rhs = _sorted_unique(row_hash(rt, rw, nt), rt, rw, run.lineno, run.docno, run.name)
     rel = np.full(len(rt), NONPOOL, dtype=np.int64)
-    if len(qh) == 0 or len(rh) == 0:
+    if len(qhs) == 0 or len(rhs) == 0:
         return rel
-    qo = np.argsort(qh)
-    qhs = qh[qo]
-    pos = np.searchsorted(qhs, rh)
+    pos = np.searchsorted(qhs, rhs)  # sorted needles: one sweep through the qrels keys
     np.minimum(pos, len(qhs) - 1, out=pos)
-    ri = np.flatnonzero(qhs[pos] == rh)
-    qi = qo[pos[ri]]
+    hit = np.flatnonzero(qhs[pos] == rhs)
+    qi = qo[pos[hit]]
+    ri = ro[hit]
     if not ((qt[qi] == rt[ri]) & (qw[qi] == rw[ri]).all(axis=1)).all():
         raise _Collision()
     r = qrels.rel[qi]

@@ -22,6 +22,49 @@ from .keys import run_starts
 from .rankings import Rankings, build_rankings
 
 
+def prefetch(items: Iterable, depth: int = 1) -> Iterator:
+    """Iterate over ``items`` while a background thread already produces the next ones.
+
+    Reading and scanning a piece of the run (I/O and C code that releases
+    the GIL) then overlaps with ranking and measuring the previous piece, so
+    both cores of a machine work. Exceptions reach the consumer in order.
+    """
+    import queue
+    import threading
+
+    q: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    done = object()
+
+    def produce():
+        try:
+            for item in items:
+                while not stop.is_set():
+                    try:
+                        q.put((item, None), timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            q.put((done, None))
+        except BaseException as e:  # handed to the consumer
+            q.put((done, e))
+
+    t = threading.Thread(target=produce, name="trec_eval_py-reader", daemon=True)
+    t.start()
+    try:
+        while True:
+            item, err = q.get()
+            if item is done:
+                if err is not None:
+                    raise err
+                return
+            yield item
+    finally:
+        stop.set()
+
+
 class Interleaved(Exception):
     """A topic's lines are not contiguous in the run."""
 

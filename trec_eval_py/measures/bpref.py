@@ -45,7 +45,7 @@ bpref = Measure(
         "ranked above it (counted up to R, divided by min(R, judged non-relevant)); summed and "
         "divided by R. 0 for topics without relevant documents. Buckley & Voorhees, SIGIR 2004."
     ),
-    kernel=lambda b, p: bpref_values(b),
+    kernel=lambda b, p: b.memo(bpref_values),
     order=8,
     nicknames=frozenset({"official", "all_trec"}),
 )

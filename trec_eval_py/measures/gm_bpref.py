@@ -17,7 +17,7 @@ gm_bpref = Measure(
         "bpref combined over topics with a geometric mean (each topic floored at 0.00001), "
         "which rewards consistency across topics. Summary only."
     ),
-    kernel=lambda b, p: bpref_values(b),
+    kernel=lambda b, p: b.memo(bpref_values),
     order=15,
     aggregate=Agg.GMEAN,
     per_topic=False,

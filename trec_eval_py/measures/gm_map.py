@@ -18,7 +18,7 @@ gm_map = Measure(
         "Geometric mean of per-topic average precision, each floored at 0.00001 before "
         "averaging. Favours consistency across topics. Summary only."
     ),
-    kernel=lambda b, p: average_precision(b),
+    kernel=lambda b, p: b.memo(average_precision),
     order=6,
     aggregate=Agg.GMEAN,
     per_topic=False,

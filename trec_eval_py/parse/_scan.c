@@ -100,7 +100,9 @@ static int fast_decimal(const char *p, Py_ssize_t n, double *out)
     return 1;
 }
 
-static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row)
+/* Runs without the GIL; takes it back only for the rare slow path, since
+   CPython's own strtod (locale-independent) wants it. */
+static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row, PyThreadState **save)
 {
     char buf[NUM_BUF];
     char *end;
@@ -114,8 +116,14 @@ static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row)
             memcpy(w->out + row * 8, &v, 8);
             return 1;
         }
+        PyEval_RestoreThread(*save);
         v = PyOS_string_to_double(buf, &end, NULL);
-        if (v == -1.0 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+        if (v == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            *save = PyEval_SaveThread();
+            return 0;
+        }
+        *save = PyEval_SaveThread();
         memcpy(w->out + row * 8, &v, 8);
     } else {
         long long v;
@@ -128,6 +136,75 @@ static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row)
     return 1;
 }
 
+typedef struct {
+    const char *data;
+    Py_ssize_t size;
+    int min_fields, max_fields;
+    want_t *want;
+    Py_ssize_t nw;
+    int64_t *lineno_out;
+    Py_ssize_t last_lo, last_hi;
+    /* failure report */
+    int err;            /* 0 none, 1 field count, 2 number */
+    Py_ssize_t err_line, err_arg;
+} scan_t;
+
+/* One pass over the data without the GIL. Pass 0 measures (rows, widths);
+   pass 1 fills the columns. Returns the number of content rows. */
+static Py_ssize_t run_pass(scan_t *st, int pass)
+{
+    const char *data = st->data;
+    Py_ssize_t size = st->size, pos = 0, lineno = 0, row = 0, i;
+    want_t *want = st->want;
+    Py_ssize_t nw = st->nw;
+    PyThreadState *save = PyEval_SaveThread();
+    while (pos < size) {
+        Py_ssize_t lo = pos, hi, p;
+        Py_ssize_t starts[MAX_WANTED], lens[MAX_WANTED];
+        int count = 0;
+        const char *nl = memchr(data + pos, '\n', size - pos);
+        hi = nl ? nl - data : size;
+        pos = hi + 1;
+        lineno++;
+        p = lo;
+        while (p < hi && cls[(unsigned char)data[p]]) p++;
+        if (p == hi || data[p] == '#') continue;
+        while (p < hi) {
+            Py_ssize_t s = p;
+            while (p < hi && !cls[(unsigned char)data[p]]) p++;
+            for (i = 0; i < nw; i++) {
+                if (want[i].field == count) { starts[i] = s; lens[i] = p - s; }
+            }
+            count++;
+            while (p < hi && cls[(unsigned char)data[p]]) p++;
+        }
+        if (count < st->min_fields || (st->max_fields >= 0 && count > st->max_fields)) {
+            st->err = 1; st->err_line = lineno; st->err_arg = count;
+            break;
+        }
+        if (pass == 0) {
+            for (i = 0; i < nw; i++)
+                if (want[i].kind == 0 && lens[i] > want[i].width) want[i].width = lens[i];
+            st->last_lo = lo;
+            st->last_hi = hi;
+        } else {
+            for (i = 0; i < nw; i++) {
+                if (want[i].kind == 0) {
+                    memcpy(want[i].out + row * want[i].width, data + starts[i], lens[i]);
+                } else if (!convert(&want[i], data + starts[i], lens[i], row, &save)) {
+                    st->err = 2; st->err_line = lineno; st->err_arg = i;
+                    break;
+                }
+            }
+            if (st->err) break;
+            st->lineno_out[row] = lineno;
+        }
+        row++;
+    }
+    PyEval_RestoreThread(save);
+    return row;
+}
+
 static PyObject *scan(PyObject *self, PyObject *args)
 {
     Py_buffer view;
@@ -137,9 +214,8 @@ static PyObject *scan(PyObject *self, PyObject *args)
     Py_ssize_t nw, i;
     int pass;
     Py_ssize_t n_rows = 0;
-    Py_ssize_t last_lo = 0, last_hi = 0;
+    scan_t st;
     PyObject *cols = NULL, *widths = NULL, *linenos = NULL, *result = NULL;
-    int64_t *lineno_out = NULL;
 
     if (!PyArg_ParseTuple(args, "y*iiO!", &view, &min_fields, &max_fields, &PyTuple_Type, &kinds))
         return NULL;
@@ -157,52 +233,21 @@ static PyObject *scan(PyObject *self, PyObject *args)
         want[i].out = NULL;
     }
 
+    st.data = (const char *)view.buf;
+    st.size = view.len;
+    st.min_fields = min_fields;
+    st.max_fields = max_fields;
+    st.want = want;
+    st.nw = nw;
+    st.lineno_out = NULL;
+    st.last_lo = st.last_hi = 0;
+    st.err = 0;
     for (pass = 0; pass < 2; pass++) {
-        const char *data = (const char *)view.buf;
-        Py_ssize_t size = view.len, pos = 0, lineno = 0, row = 0;
-        while (pos < size) {
-            Py_ssize_t lo = pos, hi, p;
-            Py_ssize_t starts[MAX_WANTED], lens[MAX_WANTED];
-            int count = 0;
-            const char *nl = memchr(data + pos, '\n', size - pos);
-            hi = nl ? nl - data : size;
-            pos = hi + 1;
-            lineno++;
-            p = lo;
-            while (p < hi && cls[(unsigned char)data[p]]) p++;
-            if (p == hi || data[p] == '#') continue;
-            while (p < hi) {
-                Py_ssize_t s = p;
-                while (p < hi && !cls[(unsigned char)data[p]]) p++;
-                for (i = 0; i < nw; i++) {
-                    if (want[i].field == count) { starts[i] = s; lens[i] = p - s; }
-                }
-                count++;
-                while (p < hi && cls[(unsigned char)data[p]]) p++;
-            }
-            if (count < min_fields || (max_fields >= 0 && count > max_fields)) {
-                PyBuffer_Release(&view);
-                Py_XDECREF(cols);
-                return Py_BuildValue("(snn)", "fields", lineno, (Py_ssize_t)count);
-            }
-            if (pass == 0) {
-                for (i = 0; i < nw; i++)
-                    if (want[i].kind == 0 && lens[i] > want[i].width) want[i].width = lens[i];
-                last_lo = lo;
-                last_hi = hi;
-            } else {
-                for (i = 0; i < nw; i++) {
-                    if (want[i].kind == 0) {
-                        memcpy(want[i].out + row * want[i].width, data + starts[i], lens[i]);
-                    } else if (!convert(&want[i], data + starts[i], lens[i], row)) {
-                        PyBuffer_Release(&view);
-                        Py_XDECREF(cols);
-                        return Py_BuildValue("(snn)", "number", lineno, i);
-                    }
-                }
-                lineno_out[row] = lineno;
-            }
-            row++;
+        Py_ssize_t row = run_pass(&st, pass);
+        if (st.err) {
+            PyBuffer_Release(&view);
+            Py_XDECREF(cols);
+            return Py_BuildValue("(snn)", st.err == 1 ? "fields" : "number", st.err_line, st.err_arg);
         }
         if (pass == 0) {
             n_rows = row;
@@ -218,7 +263,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
             }
             linenos = PyBytes_FromStringAndSize(NULL, n_rows * 8);
             if (!linenos) goto fail;
-            lineno_out = (int64_t *)PyBytes_AS_STRING(linenos);
+            st.lineno_out = (int64_t *)PyBytes_AS_STRING(linenos);
             PyTuple_SET_ITEM(cols, nw, linenos);
         }
     }
@@ -227,7 +272,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
     for (i = 0; i < nw; i++)
         PyTuple_SET_ITEM(widths, i, PyLong_FromSsize_t(want[i].kind == 0 ? want[i].width : 8));
     result = Py_BuildValue("(snOOy#)", "ok", n_rows, cols, widths,
-                           (const char *)view.buf + last_lo, last_hi - last_lo);
+                           (const char *)view.buf + st.last_lo, st.last_hi - st.last_lo);
     Py_DECREF(cols);
     Py_DECREF(widths);
     PyBuffer_Release(&view);
