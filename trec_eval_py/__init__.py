@@ -9,3 +9,12 @@ __all__ = [
     "__version__", "evaluate", "Evaluation", "Options", "read_qrels", "read_run", "Qrels", "Run",
     "TrecEvalError", "InputError", "MeasureError", "UsageError",
 ]
+
+
+def __getattr__(name):
+    # the pytrec_eval drop-in loads the measure registry, so only on first use
+    if name == "RelevanceEvaluator":
+        from .compat_pytrec import RelevanceEvaluator
+
+        return RelevanceEvaluator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -54,6 +54,7 @@ def evaluate_cmd(
     results_format: str = typer.Option("trec_results", "-T", "--Results_format", help="Results format: trec_results."),
     zscore: Optional[str] = typer.Option(None, "-Z", "--Zscore", help="Print z-scores using this file of per-topic means and deviations."),
     compat: str = typer.Option("9.0.8", "--compat", help="trec_eval version to reproduce: 9.0.8 (default) or 10.0."),
+    output_format: str = typer.Option("trec", "--format", help="Output: trec (trec_eval's text), json, or csv (runid,topic,measure,value)."),
 ) -> None:
     """Evaluate a TREC run against relevance judgments, printing what trec_eval prints."""
     from .pipeline import evaluate
@@ -66,6 +67,9 @@ def evaluate_cmd(
         return
     if rel_info_file is None or results_file is None:
         raise TrecEvalError("need two files: QRELS RUN (see -h)")
+    from .format import check_output_format, render_evaluation
+
+    check_output_format(output_format)
     result = evaluate(
         rel_info_file,
         results_file,
@@ -80,7 +84,7 @@ def evaluate_cmd(
         results_format=results_format,
         zscore_file=zscore,
     )
-    _write(result.lines(query=query, summary=not nosummary))
+    _write(render_evaluation(result, output_format, query=query, summary=not nosummary))
 
 
 def _fail(message: str, code: int) -> None:

@@ -1,0 +1,187 @@
+"""``trec_eval_py batch``: one qrels, many runs, a leaderboard.
+
+The central property: every number on the board is the number the main
+command prints for that run alone (text as printed, csv/json at full
+precision, per-topic values included).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+
+import pytest
+
+from trec_eval_py import cli
+from trec_eval_py.leaderboard import build_leaderboard
+
+
+def run_cli(args, capsysbinary):
+    code = 0
+    try:
+        cli.main([str(a) for a in args])
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsysbinary.readouterr()
+    return code, out.out.decode(), out.err.decode()
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    """A qrels and four runs of different quality (seeded), plus one broken run."""
+    rng = random.Random(7)
+    topics = ["1", "2", "10", "7"]
+    docs = [f"D{i}" for i in range(40)]
+    qrels = []
+    for t in topics:
+        for d in rng.sample(docs, 20):
+            qrels.append(f"{t} 0 {d} {rng.choice([0, 0, 1, 2])}\n")
+    (tmp_path / "qrels").write_text("".join(qrels))
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for k, name in enumerate(["alice", "bob", "carol", "dave"]):
+        lines = []
+        for t in topics[: 4 - (k == 3)]:  # dave leaves out a topic
+            for rank, d in enumerate(rng.sample(docs, 15), 1):
+                lines.append(f"{t} Q0 {d} {rank} {round(20 - rank + rng.random() * k * 4, 2)} {name}_run\n")
+        (runs / f"{name}.txt").write_text("".join(lines))
+    (runs / "eve.txt").write_text("1 Q0 D1 1 0.5 eve\n1 Q0 D2 2 high eve\n")
+    return tmp_path
+
+
+def good_runs(corpus):
+    return sorted(p for p in (corpus / "runs").iterdir() if p.name != "eve.txt")
+
+
+def main_output(corpus, run, capsysbinary, *extra):
+    code, out, err = run_cli([*extra, corpus / "qrels", run], capsysbinary)
+    assert code == 0, err
+    return out
+
+
+def test_text_board_equals_main_command_per_run(corpus, capsysbinary):
+    code, out, err = run_cli(["batch", corpus / "qrels", *good_runs(corpus), "-m", "map", "-m", "P.10",
+                              "-m", "num_rel_ret"], capsysbinary)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split() == ["rank", "run", "runid", "map", "P_10", "num_rel_ret"]
+    rows = [ln.split() for ln in lines[1:]]
+    assert len(rows) == 4
+    for rank, path, runid, *cells in rows:
+        printed = main_output(corpus, path, capsysbinary, "-m", "map", "-m", "P.10", "-m", "num_rel_ret", "-m", "runid")
+        want = {ln.split()[0]: ln.split()[2] for ln in printed.splitlines()}
+        assert runid == want["runid"]
+        assert cells == [want["map"], want["P_10"], want["num_rel_ret"]]
+    # best map first
+    maps = [float(r[3]) for r in rows]
+    assert maps == sorted(maps, reverse=True)
+    assert [r[0] for r in rows] == ["1", "2", "3", "4"]
+
+
+def test_per_topic_csv_equals_main_command_csv(corpus, capsysbinary):
+    code, out, err = run_cli(["batch", corpus / "qrels", corpus / "runs", "-m", "P.5", "-m", "map",
+                              "--per-topic", "--format", "csv", "-c"], capsysbinary)
+    assert code == 1  # eve's run is broken
+    rows = list(csv.DictReader(io.StringIO(out)))
+    for path in good_runs(corpus):
+        printed = main_output(corpus, path, capsysbinary, "-m", "P.5", "-m", "map", "-q", "-c", "--format", "csv")
+        want = {(r["topic"], r["measure"]): r["value"] for r in csv.DictReader(io.StringIO(printed))}
+        got = {(r["topic"], r["measure"]): r["value"] for r in rows if r["run"] == str(path)}
+        assert got == want
+    # the order of measures is the order asked for
+    first = [r["measure"] for r in rows if r["run"] == str(good_runs(corpus)[0]) and r["topic"] == "1"]
+    assert first == ["P_5", "map"]
+
+
+def test_json_board_equals_main_command_json(corpus, capsysbinary):
+    code, out, err = run_cli(["batch", corpus / "qrels", *good_runs(corpus), "-m", "map", "-m", "num_ret",
+                              "--format", "json", "--per-topic"], capsysbinary)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["sort_by"] == "map" and doc["measures"] == ["map", "num_ret"]
+    for item in doc["runs"]:
+        printed = json.loads(main_output(corpus, item["run"], capsysbinary, "-m", "map", "-m", "num_ret", "-q",
+                                         "--format", "json"))
+        assert item["runid"] == printed["runid"]
+        assert item["summary"] == {k: printed["summary"][k] for k in ("map", "num_ret")}
+        assert item["per_topic"] == printed["per_topic"]
+        assert item["error"] is None
+
+
+def test_sort_by_first_measure_as_asked(corpus, capsysbinary):
+    code, out, _ = run_cli(["batch", corpus / "qrels", *good_runs(corpus), "-m", "num_ret", "-m", "map"], capsysbinary)
+    rows = [ln.split() for ln in out.splitlines()[1:]]
+    assert out.splitlines()[0].split()[3:] == ["num_ret", "map"]
+    rets = [int(r[3]) for r in rows]
+    assert rets == sorted(rets, reverse=True)
+    # equal values share a rank; dave (one topic fewer) is last
+    assert [r[0] for r in rows] == ["1", "1", "1", "4"]
+    assert rows[-1][1].endswith("dave.txt")
+
+
+def test_broken_run_is_reported_and_others_still_evaluated(corpus, capsysbinary):
+    code, out, err = run_cli(["batch", corpus / "qrels", corpus / "runs", corpus / "missing.txt"], capsysbinary)
+    assert code == 1
+    assert "Traceback" not in err
+    lines = out.splitlines()
+    assert len(lines) == 1 + 4 + 2
+    eve = next(ln for ln in lines if "eve.txt" in ln)
+    assert eve.startswith("-") and "error: line 2: score is not a number" in eve
+    missing = next(ln for ln in lines if "missing.txt" in ln)
+    assert "error: no such file" in missing
+    # failures come last; default measures are map and P_10
+    assert lines[0].split()[3:] == ["map", "P_10"]
+    assert all(not ln.startswith("-") for ln in lines[1:5])
+
+
+def test_run_without_common_topics_is_a_failed_row(corpus, capsysbinary, tmp_path):
+    other = tmp_path / "other.txt"
+    other.write_text("99 Q0 D1 1 1.0 x\n")
+    code, out, _ = run_cli(["batch", corpus / "qrels", good_runs(corpus)[0], other], capsysbinary)
+    assert code == 1
+    assert "error: no topic has both judgments and results" in out
+
+
+def test_markdown_and_csv_tables(corpus, capsysbinary):
+    code, out, _ = run_cli(["batch", corpus / "qrels", corpus / "runs", "--format", "md"], capsysbinary)
+    lines = out.splitlines()
+    assert lines[0] == "| rank | run | runid | map | P_10 |"
+    assert lines[1] == "|---|---|---|---|---|"
+    assert len(lines) == 2 + 5 and all(ln.startswith("| ") and ln.endswith(" |") for ln in lines[2:])
+    assert "error: line 2" in lines[-1]
+    code, out, _ = run_cli(["batch", corpus / "qrels", corpus / "runs", "--format", "csv"], capsysbinary)
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["rank", "run", "runid", "map", "P_10", "error"]
+    assert rows[-1][1].endswith("eve.txt") and rows[-1][-1].startswith("line 2:")
+    assert all(r[-1] == "" for r in rows[1:-1])
+
+
+@pytest.mark.parametrize(
+    "args,code,message",
+    [
+        (["-m", "no_such_measure"], 1, "unknown measure"),
+        (["--format", "xml"], 1, "unknown --format"),
+        (["--compat", "8.0"], 1, "unknown --compat"),
+    ],
+)
+def test_bad_options(corpus, capsysbinary, args, code, message):
+    got, out, err = run_cli(["batch", corpus / "qrels", *good_runs(corpus), *args], capsysbinary)
+    assert got == code and message in err and out == "" and "Traceback" not in err
+
+
+def test_bad_qrels_stops_the_board(corpus, capsysbinary, tmp_path):
+    bad = tmp_path / "bad.qrels"
+    bad.write_text("1 0 D1 x\n")
+    code, out, err = run_cli(["batch", bad, *good_runs(corpus)], capsysbinary)
+    assert code == 2 and out == "" and "bad.qrels, line 1" in err
+
+
+def test_qrels_read_once(corpus, monkeypatch):
+    import trec_eval_py.leaderboard as lb
+
+    calls = []
+    real = lb.read_qrels
+    monkeypatch.setattr(lb, "read_qrels", lambda src: calls.append(src) or real(src))
+    board = build_leaderboard(str(corpus / "qrels"), [str(p) for p in good_runs(corpus)], ["map"])
+    assert len(calls) == 1 and len(board.entries) == 4 and not board.failed

@@ -1,0 +1,179 @@
+"""``trec_eval_py validate``: every check fires on a run built to trigger it,
+names the right file and line, and stays quiet on a clean run."""
+from __future__ import annotations
+
+import pytest
+
+from golden import GOLDEN
+from trec_eval_py import cli
+from trec_eval_py.validate import ERROR, WARNING, validate_run
+
+QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 0\n1 0 e -1\n2 0 a 1\n2 0 x 0\n"
+
+
+def run_cli(args, capsysbinary):
+    code = 0
+    try:
+        cli.main([str(a) for a in args])
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsysbinary.readouterr()
+    return code, out.out.decode(), out.err.decode()
+
+
+def lines(*rows):
+    return "".join(r + "\n" for r in rows)
+
+
+CLEAN = lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys", "1 Q0 c 3 1.0 sys", "2 Q0 a 1 5.0 sys", "2 Q0 x 2 4.0 sys")
+
+
+def check(tmp_path, text, qrels=QRELS, **kw):
+    run = tmp_path / "run.txt"
+    run.write_bytes(text.encode() if isinstance(text, str) else text)
+    q = None
+    if qrels is not None:
+        q = tmp_path / "qrels.txt"
+        q.write_text(qrels)
+    return validate_run(str(run), None if q is None else str(q), **kw)
+
+
+def only(report, code):
+    found = [f for f in report.findings if f.code == code]
+    assert found, f"no {code} finding in {[str(f) for f in report.findings]}"
+    return found
+
+
+def test_clean_run_has_no_findings(tmp_path):
+    report = check(tmp_path, CLEAN)
+    assert report.findings == [] and report.passed(strict=True)
+    assert (report.results, report.topics) == (5, 2)
+
+
+def test_trec_eval_test_run_is_clean():
+    inputs = GOLDEN / "inputs"
+    assert validate_run(str(inputs / "results.test"), str(inputs / "qrels.test")).findings == []
+
+
+# (code, severity, run text, line of the finding)
+CASES = [
+    ("nul", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b\0 2 2.0 sys"), 2),
+    ("fields", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0"), 2),
+    ("rank-type", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b two 2.0 sys"), 2),
+    ("rank-type", ERROR, lines("1 Q0 a 1.0 3.0 sys"), 1),
+    ("score-type", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2,5 sys"), 2),
+    ("score-type", ERROR, lines("1 Q0 a 1 nan sys"), 1),
+    ("duplicate-docno", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys", "1 Q0 a 3 1.0 sys"), 3),
+    ("runid", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys2", "1 Q0 c 3 1.0 sys"), 2),
+    ("rank-sequence", ERROR, lines("1 Q0 a 0 3.0 sys", "1 Q0 b 1 2.0 sys"), 1),
+    ("rank-sequence", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 1 2.0 sys"), 2),
+    ("rank-sequence", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 3 2.0 sys"), 2),
+    ("encoding", WARNING, lines("1 Q0 a 1 3.0 sys").encode() + b"1 Q0 \xe9t\xe9 2 2.0 sys\n", 2),
+    ("extra-fields", WARNING, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys extra"), 2),
+    ("comment", WARNING, lines("# submitted by team x", "1 Q0 a 1 3.0 sys"), 1),
+    ("score-order", WARNING, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys", "1 Q0 c 3 2.5 sys"), 3),
+    # equal scores: trec_eval puts 'b' before 'a' (docno descending), the ranks say otherwise
+    ("rank-order", WARNING, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 3.0 sys"), 2),
+    ("topic-not-in-qrels", WARNING, lines("1 Q0 a 1 3.0 sys", "3 Q0 a 1 3.0 sys"), 2),
+]
+
+
+@pytest.mark.parametrize("code,severity,text,line", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_each_check_fires(tmp_path, code, severity, text, line):
+    report = check(tmp_path, text)
+    f = only(report, code)[0]
+    assert (f.severity, f.line, f.path) == (severity, line, str(tmp_path / "run.txt"))
+    assert str(f).startswith(f"{tmp_path / 'run.txt'}:{line}: {severity}: ")
+    assert report.passed() == (severity == WARNING)
+
+
+def test_empty_run(tmp_path):
+    report = check(tmp_path, "\n# nothing\n")
+    assert only(report, "empty")[0].severity == ERROR and not report.passed()
+
+
+def test_too_many_documents(tmp_path):
+    text = lines(*(f"1 Q0 d{i} {i} {100 - i} sys" for i in range(1, 8)))
+    report = check(tmp_path, text, max_docs=5)
+    f = only(report, "too-many-docs")[0]
+    assert f.severity == ERROR and f.line == 6 and "7 documents" in f.message
+    assert "too-many-docs" not in check(tmp_path, text, max_docs=7).codes()
+    assert "too-many-docs" not in check(tmp_path, text, max_docs=0).codes()
+
+
+def test_judged_topic_missing_from_run_points_at_the_qrels(tmp_path):
+    report = check(tmp_path, lines("1 Q0 a 1 3.0 sys"))
+    f = only(report, "topic-not-in-run")[0]
+    assert (f.path, f.line, f.severity) == (str(tmp_path / "qrels.txt"), 6, WARNING)
+    assert "'2'" in f.message
+
+
+def test_unjudged_share_of_top_ten(tmp_path):
+    # topic 1: 'e' is pooled but unjudged (-1), 'z*' are not in the qrels at all
+    text = lines("1 Q0 z1 1 9 sys", "1 Q0 a 2 8 sys", "1 Q0 z2 3 7 sys", "1 Q0 e 4 6 sys",
+                 "2 Q0 a 1 5.0 sys", "2 Q0 x 2 4.0 sys")
+    report = check(tmp_path, text)
+    f = only(report, "unjudged")[0]
+    assert f.line == 1 and "3 of the top 4" in f.message and f.severity == WARNING
+    assert "unjudged" not in check(tmp_path, text, max_unjudged=0.75).codes()
+    assert "unjudged" not in check(tmp_path, text, qrels=None).codes()
+
+
+def test_ties_straddling_cutoffs(tmp_path):
+    # ranks 1..12 with equal scores at 5/6 and 10/11
+    scores = [12, 11, 10, 9, 8, 8, 7, 6, 5, 4, 4, 1]
+    text = lines(*(f"1 Q0 d{r:02d} {r} {s} sys" for r, s in enumerate(scores, 1)))
+    report = check(tmp_path, text, qrels=None)
+    f = only(report, "cutoff-tie")[0]
+    assert "cutoffs 5, 10" in f.message and f.severity == WARNING
+    # the 5th document in trec_eval's order is d06 (docno descending among the tie), line 6
+    assert f.line == 6
+    assert "cutoff-tie" not in check(tmp_path, text, qrels=None, cutoffs=(20,)).codes()
+
+
+def test_linter_does_not_stop_at_the_first_error(tmp_path):
+    text = lines("1 Q0 a 1 3.0 sys", "1 Q0 b x 2.0 sys", "1 Q0 c 3 y sys", "1 Q0 a 4 1.0 sys", "1 Q0", "1 Q0 d 5 0.5 other")
+    report = check(tmp_path, text, qrels=None)
+    assert {"rank-type", "score-type", "duplicate-docno", "fields", "runid"} <= report.codes()
+    assert [f.line for f in report.findings] == sorted(f.line for f in report.findings)
+
+
+def test_repeated_findings_are_capped(tmp_path):
+    text = lines(*(f"1 Q0 d{i} {i} {100 - i} sys extra" for i in range(1, 31)))
+    report = check(tmp_path, text, qrels=None, max_per_check=5)
+    found = only(report, "extra-fields")
+    assert len(found) == 6 and "25 more like this" in found[-1].message and found[-1].line == 6
+    assert len(only(check(tmp_path, text, qrels=None, max_per_check=0), "extra-fields")) == 30
+
+
+def test_cli_exit_codes_and_strict(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    clean = tmp_path / "clean.txt"
+    clean.write_text(CLEAN)
+    code, out, _ = run_cli(["validate", clean, "--qrels", tmp_path / "qrels.txt", "--strict"], capsysbinary)
+    assert code == 0 and out.strip().endswith(": ok") and "0 errors, 0 warnings" in out
+
+    warn = tmp_path / "warn.txt"
+    warn.write_text(CLEAN + "1 Q0 z 4 0.5 sys extra\n")
+    code, out, _ = run_cli(["validate", warn], capsysbinary)
+    assert code == 0 and f"{warn}:6: warning:" in out
+    code, out, _ = run_cli(["validate", warn, "--strict"], capsysbinary)
+    assert code == 1 and out.strip().endswith("FAILED")
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text(CLEAN + "1 Q0 a 4 0.5 sys\n")
+    code, out, _ = run_cli(["validate", bad, "-q"], capsysbinary)
+    assert code == 1 and out.count("\n") == 1 and "1 error" in out
+
+
+def test_cli_bad_inputs(tmp_path, capsysbinary):
+    code, out, err = run_cli(["validate", tmp_path / "nope.txt"], capsysbinary)
+    assert code == 2 and "no such file" in err and "Traceback" not in err
+    run = tmp_path / "r.txt"
+    run.write_text(CLEAN)
+    bad_qrels = tmp_path / "q.txt"
+    bad_qrels.write_text("1 0 a\n")
+    code, out, err = run_cli(["validate", run, "--qrels", bad_qrels], capsysbinary)
+    assert code == 2 and "q.txt, line 1" in err
+    code, out, err = run_cli(["validate", run, "--max-unjudged", "2"], capsysbinary)
+    assert code == 1 and "between 0 and 1" in err
