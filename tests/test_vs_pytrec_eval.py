@@ -57,9 +57,15 @@ CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 #: summary-only or text outputs that pytrec_eval reports as meaningless per-topic numbers
 NOT_COMPARED = {"runid", "num_q", "relstring"}
 
+#: pytrec_eval's G, ndcg and ndcg_rel can hang or crash once many evaluators
+#: have been built in one process (never in a fresh one), which would stall
+#: the suite; tests/test_compat_pytrec.py compares them in a fresh process
+#: per case instead, and their own tests compare them with references.
+FRESH_PROCESS_ONLY = {"G", "ndcg", "ndcg_rel"}
+
 #: measure sets, each evaluated by one pytrec_eval evaluator and one evaluate() call
 MEASURE_SETS = [
-    sorted(set(pytrec_eval.supported_measures) - NOT_COMPARED),
+    sorted(set(pytrec_eval.supported_measures) - NOT_COMPARED - FRESH_PROCESS_ONLY),
     ["P.1,2,3", "recall.1,2,3", "ndcg_cut.1,2,3", "map_cut.1,2,3", "relative_P.1,2,3", "success.2,3",
      "iprec_at_recall.0.25,0.33,0.75", "Rprec_mult.0.5,1.5,3"],
 ]
