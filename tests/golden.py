@@ -28,3 +28,22 @@ def expectation(version: str, name: str):
     if base.with_suffix(".rc").exists():
         return "error", int(base.with_suffix(".rc").read_text().strip())
     return "output", base.with_suffix(".out").read_bytes()
+
+
+def run_cli(args, capsysbinary, monkeypatch=None, *, cwd=None, binary=False):
+    """Run the command line in-process: (exit code, stdout, stderr).
+
+    ``cwd`` (with ``monkeypatch``) runs it from that folder; ``binary`` keeps
+    stdout as bytes.
+    """
+    from trec_eval_py import cli
+
+    if cwd is not None:
+        monkeypatch.chdir(cwd)
+    code = 0
+    try:
+        cli.main([str(a) for a in args])
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsysbinary.readouterr()
+    return code, (out.out if binary else out.out.decode()), out.err.decode(errors="replace")

@@ -8,20 +8,11 @@ import sys
 import pytest
 
 from golden import GOLDEN
-from trec_eval_py import cli
+from golden import run_cli as run  # noqa: E402
 
 QRELS = str(GOLDEN / "inputs" / "qrels.test")
 RUN = str(GOLDEN / "inputs" / "results.test")
 
-
-def run(args, capsysbinary):
-    code = 0
-    try:
-        cli.main(list(args))
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsysbinary.readouterr()
-    return code, out.out.decode(), out.err.decode()
 
 
 def test_default_is_official(capsysbinary):

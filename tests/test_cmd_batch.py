@@ -13,18 +13,9 @@ import random
 
 import pytest
 
-from trec_eval_py import cli
 from trec_eval_py.leaderboard import build_leaderboard
+from golden import run_cli  # noqa: E402
 
-
-def run_cli(args, capsysbinary):
-    code = 0
-    try:
-        cli.main([str(a) for a in args])
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsysbinary.readouterr()
-    return code, out.out.decode(), out.err.decode()
 
 
 @pytest.fixture

@@ -6,20 +6,11 @@ from decimal import Decimal
 import pytest
 
 from golden import GOLDEN
-from trec_eval_py import cli
 from trec_eval_py.diff import CHANGED, ONLY_NEW, ONLY_OLD, diff_outputs
+from golden import run_cli  # noqa: E402
 
 EXPECTED = GOLDEN / "expected"
 
-
-def run_cli(args, capsysbinary):
-    code = 0
-    try:
-        cli.main([str(a) for a in args])
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsysbinary.readouterr()
-    return code, out.out.decode(), out.err.decode()
 
 
 def write(tmp_path, name, rows):

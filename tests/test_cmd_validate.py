@@ -5,20 +5,11 @@ from __future__ import annotations
 import pytest
 
 from golden import GOLDEN
-from trec_eval_py import cli
 from trec_eval_py.validate import ERROR, WARNING, validate_run
+from golden import run_cli  # noqa: E402
 
 QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 0\n1 0 e -1\n2 0 a 1\n2 0 x 0\n"
 
-
-def run_cli(args, capsysbinary):
-    code = 0
-    try:
-        cli.main([str(a) for a in args])
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsysbinary.readouterr()
-    return code, out.out.decode(), out.err.decode()
 
 
 def lines(*rows):

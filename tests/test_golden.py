@@ -5,29 +5,16 @@ corpus folder, so paths in cases.tsv resolve as they do for trec_eval.
 """
 from __future__ import annotations
 
-import io
 import os
-import sys
 
 import numpy as np
 import pytest
 
-from golden import GOLDEN, expectation, load_cases
-from trec_eval_py import cli
+from golden import GOLDEN, expectation, load_cases, run_cli
 
 # Cases that belong to the other judgment formats (their own issue).
 PREFS_CASES = {"te_prefs", "te_prefs_comment", "te_qrels_prefs", "te_qrels_jg", "te_qrels_jg_comments", "te_prefs_trec"}
 
-
-def run_cli(args, monkeypatch, capsysbinary):
-    monkeypatch.chdir(GOLDEN)
-    code = 0
-    try:
-        cli.main(list(args))
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsysbinary.readouterr()
-    return code, out.out, out.err.decode(errors="replace")
 
 
 CASES = load_cases()
@@ -67,7 +54,7 @@ def test_golden(name, args, version, code_path, monkeypatch, capsysbinary):
         except ImportError:
             pytest.skip("judgment formats other than qrels are not implemented yet")
     argv = list(args) if version == "9.0.8" else ["--compat", version, *args]
-    code, out, err = run_cli(argv, monkeypatch, capsysbinary)
+    code, out, err = run_cli(argv, capsysbinary, monkeypatch, cwd=GOLDEN, binary=True)
     assert "Traceback" not in err
     if kind == "output":
         assert code == 0, err

@@ -9,20 +9,14 @@ import json
 import pytest
 
 from golden import GOLDEN
-from trec_eval_py import cli
-
-ARGS = ["-m", "runid", "-m", "num_q", "-m", "num_ret", "-m", "map", "-m", "P.5,10"]
+from golden import run_cli as _run_cli  # noqa: E402
 
 
 def run_cli(args, capsysbinary, monkeypatch):
-    monkeypatch.chdir(GOLDEN)
-    code = 0
-    try:
-        cli.main([str(a) for a in args])
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsysbinary.readouterr()
-    return code, out.out.decode(), out.err.decode()
+    return _run_cli(args, capsysbinary, monkeypatch, cwd=GOLDEN)
+
+ARGS = ["-m", "runid", "-m", "num_q", "-m", "num_ret", "-m", "map", "-m", "P.5,10"]
+
 
 
 def trec_values(text):

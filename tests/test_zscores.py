@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from golden import GOLDEN
-from trec_eval_py import InputError, cli, evaluate
+from trec_eval_py import InputError, evaluate
 from trec_eval_py.measures import registry
 from trec_eval_py.parse.zscores import read_zscores
 from trec_eval_py.zscore import MISSING_ZSCORE, zscores
+from golden import run_cli  # noqa: E402
 
 QRELS = {
     "1": {"a": 1, "b": 0, "c": 2, "d": 1},
@@ -244,15 +245,6 @@ def test_without_zscores_nothing_changes(tmp_path):
 
 # ---------------------------------------------------------------- command line
 
-
-def run_cli(args, capsysbinary):
-    code = 0
-    try:
-        cli.main(list(args))
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsysbinary.readouterr()
-    return code, out.out.decode(), out.err.decode()
 
 
 def test_cli_bad_zscore_file_is_one_line_naming_file_and_line(tmp_path, capsysbinary):

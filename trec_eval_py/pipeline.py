@@ -18,7 +18,7 @@ from .join import EvalContext, build_rankings, iter_batches
 from .join.keys import distinct_sorted
 from .join.context import COMPAT_VERSIONS
 from .join.judgments import check_rel_format, join_judgments
-from .measures import Agg, Kind, Measure, registry
+from .measures import Kind, Measure, registry
 from .parse import read_qrels, read_run
 from .parse.zscores import read_zscores
 from .zscore import apply_zscores

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import bz2
 import gzip
-import io
 import lzma
 import os
 import sys
