@@ -119,8 +119,7 @@ def test_all_tests_and_json_keys(tmp_path, capsysbinary):
         assert JSON_KEYS <= set(r)
         assert r["wins"] + r["ties"] + r["losses"] == 30
         assert 0 <= r["p_value"] <= r["p_value_corrected"] <= 1
-    t_rows = [r for r in recs if r["test"] in ("t", "bootstrap")]
-    assert all(r["ci_low"] <= r["delta"] <= r["ci_high"] for r in t_rows)
+    assert all(r["ci_low"] <= r["delta"] <= r["ci_high"] for r in recs)
 
 
 def test_text_csv_latex(tmp_path, capsysbinary):
@@ -179,3 +178,20 @@ def test_run_labels():
     assert run_labels(["a", "a"], ["x/1", "y/2"]) == ["1", "2"]
     assert run_labels(["a", "a"], ["x/r", "y/r"]) == ["x/r", "y/r"]
     assert run_labels(["a", "a"], ["r", "r"]) == ["r (1)", "r (2)"]
+
+
+def test_every_row_has_an_interval_of_the_mean_difference(tmp_path):
+    """Tests without an interval of their own (rank, sign, randomization) report
+    the paired bootstrap interval, the same one for each such test of a pair."""
+    from trec_eval_py.significance import bootstrap
+
+    qrels, runs = write_collection(tmp_path, seed=4)
+    c = compare_runs(qrels, runs, ["map"], "all", permutations=3000, seed=9)
+    for r in c.rows:
+        assert r.ci_low is not None and r.ci_low <= r.delta <= r.ci_high
+        assert r.ci_method == ("t" if r.test == "t" else "bootstrap")
+    for run in ("sys1", "sys2"):
+        rows = [r for r in c.rows if r.run == run and r.test in ("wilcoxon", "randomization", "sign")]
+        base, other = c.values["sys0"]["map"], c.values[run]["map"]
+        boot = bootstrap(base, other, resamples=3000, seed=9)
+        assert {(r.ci_low, r.ci_high) for r in rows} == {(boot.ci_low, boot.ci_high)}

@@ -31,6 +31,7 @@ from .significance import (
     CORRECTIONS,
     TEST_NAMES,
     TESTS,
+    bootstrap,
     correct,
     run_test,
     wins_ties_losses,
@@ -63,6 +64,7 @@ class Row:
     ci_low: float | None
     ci_high: float | None
     ci_level: float
+    ci_method: str | None
     method: str
     resamples: int | None
     topics: int
@@ -228,6 +230,18 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
     names = list(values[labels[0]])
     base = labels[0]
     rows: list[Row] = []
+    intervals: dict = {}
+
+    def interval(lab, m, a, b, res):
+        """The test's own interval of the mean difference, or else (for the rank,
+        sign and randomization tests, which give none) a paired bootstrap one."""
+        if res.ci_low is not None:
+            return res.ci_low, res.ci_high, "bootstrap" if res.test == "bootstrap" else "t"
+        if (lab, m) not in intervals:
+            boot = bootstrap(a, b, resamples=permutations, seed=seed, alpha=alpha)
+            intervals[(lab, m)] = (boot.ci_low, boot.ci_high, "bootstrap")
+        return intervals[(lab, m)]
+
     for test in tests:
         pending = []
         for lab, f in zip(labels[1:], files[1:]):
@@ -242,6 +256,7 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
             rm = seq_total(b) / n if n else 0.0
             delta = rm - bm
             w, t_, l_ = wins_ties_losses(a, b)
+            ci_low, ci_high, ci_method = interval(lab, m, a, b, res)
             rows.append(Row(
                 run=lab, measure=m, test=test, baseline=base,
                 baseline_mean=bm, mean=rm, delta=delta,
@@ -250,7 +265,7 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
                 correction=correction, alpha=alpha,
                 significant=bool(p_adj <= alpha),
                 wins=w, ties=t_, losses=l_,
-                ci_low=res.ci_low, ci_high=res.ci_high, ci_level=1.0 - alpha,
+                ci_low=ci_low, ci_high=ci_high, ci_level=1.0 - alpha, ci_method=ci_method,
                 method=res.method, resamples=res.resamples,
                 topics=n, filled=filled[lab], filled_baseline=filled[base], file=f,
             ))
