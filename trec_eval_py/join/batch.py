@@ -62,7 +62,6 @@ class TopicBatch:
         self.judged = _pad_rows(rankings.judged_rel, rankings.judged_offsets, lo, hi)
         self.num_judged = np.diff(rankings.judged_offsets[lo : hi + 1])
         self.filled = rankings.filled[lo:hi]
-        self.num_qrels_topics = rankings.num_qrels_topics
 
     @classmethod
     def from_lists(cls, rels: list[list[int]], judged: list[list[int]], ctx: EvalContext | None = None,
@@ -113,11 +112,6 @@ class TopicBatch:
     def is_judged(self) -> np.ndarray:
         """bool (n, W): the document at this rank has a judgment (level >= 0)."""
         return self.rel >= 0
-
-    @cached_property
-    def is_nonrel_judged(self) -> np.ndarray:
-        """bool (n, W): judged and below the relevance level."""
-        return (self.rel >= 0) & (self.rel < self.level)
 
     @cached_property
     def cum_rel(self) -> np.ndarray:

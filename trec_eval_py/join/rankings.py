@@ -36,7 +36,6 @@ class Rankings:
     judged_offsets, judged_rel : the topic's qrels levels (negatives included), sorted descending.
     filled : bool (n,), the topic had no results and is evaluated as an empty ranking (``-c``).
     num_qrels_topics : number of topics in the qrels (the ``-c`` divisor).
-    num_positive_judgments : judgments with level >= 1 in the whole qrels.
     runid : the run's id.
     ctx : the evaluation settings.
     """
@@ -50,7 +49,6 @@ class Rankings:
     num_qrels_topics: int
     runid: str
     ctx: EvalContext
-    num_positive_judgments: int = 0
 
     @property
     def num_topics(self) -> int:
@@ -248,5 +246,4 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         num_qrels_topics=int(q_has.sum()),
         runid=run.runid,
         ctx=ctx,
-        num_positive_judgments=int(np.count_nonzero(qrels.rel >= 1)),
     )

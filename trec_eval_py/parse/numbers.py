@@ -41,7 +41,7 @@ def number_error(token, lineno: int, data: bytes, name: str, what: str, kind: st
 
 
 def _fail(col, i, lineno, data, name, what, kind):
-    raise number_error(col[i], int(lineno[i]), data, name, what, "float" if kind == "a number" else "int")
+    raise number_error(col[i], int(lineno[i]), data, name, what, kind)
 
 
 def _all_allowed(col: np.ndarray, table: np.ndarray) -> bool:
@@ -55,12 +55,12 @@ def parse_floats(col, lineno, data: bytes, name: str, what: str) -> np.ndarray:
     if not _all_allowed(col, _FLOAT_OK):
         i = _first_bad(col, _FLOAT_RE)
         if i >= 0:
-            _fail(col, i, lineno, data, name, what, "a number")
+            _fail(col, i, lineno, data, name, what, "float")
     try:
         return col.astype(np.float64)
     except ValueError:
         i = _first_bad(col, _FLOAT_RE)
-        _fail(col, max(i, 0), lineno, data, name, what, "a number")
+        _fail(col, max(i, 0), lineno, data, name, what, "float")
 
 
 def parse_ints(col, lineno, data: bytes, name: str, what: str) -> np.ndarray:
@@ -76,4 +76,4 @@ def parse_ints(col, lineno, data: bytes, name: str, what: str) -> np.ndarray:
         i = next(k for k, v in enumerate(vals) if not -(2**63) <= v < 2**63)
         raise InputError(name, f"{what} is out of range ({col[i].decode()!r})", int(lineno[i]),
                          line_text(data, int(lineno[i])))
-    _fail(col, i, lineno, data, name, what, "an integer")
+    _fail(col, i, lineno, data, name, what, "int")
