@@ -16,7 +16,7 @@ import math
 
 from hypothesis import strategies as st
 
-from trec_eval_py.join import EvalContext, TopicBatch
+from trec_eval_py.engine.join import EvalContext, TopicBatch
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -276,7 +276,7 @@ def ref_rr_cut(codes, judged, ctx, k: int):
 
 def run_measure(name: str, tops, ctx=None, params: str | None = None):
     """(n_topics, n_outputs) values of measure ``name`` (with ``-m name.params``)."""
-    from trec_eval_py.measures import registry
+    from trec_eval_py.engine.measures import registry
 
     m = registry()[name]
     return m.compute(make_batch(tops, ctx), m.params.parse(name, params))

@@ -1,9 +1,9 @@
 """Running one measure of the gain family on plain lists, for the unit tests."""
 from __future__ import annotations
 
-from trec_eval_py.join import EvalContext
-from trec_eval_py.join.batch import TopicBatch
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.join import EvalContext
+from trec_eval_py.engine.join.batch import TopicBatch
+from trec_eval_py.engine.measures import registry
 
 
 def compute(name, rels, judged, params=None, **ctx):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from trec_eval_py.pipeline import evaluate
+from trec_eval_py.engine.pipeline import evaluate
 
 
 def prefs_bytes(lines) -> bytes:

@@ -2,7 +2,7 @@
 
 Written from trec_eval's description of the formats and measures, with plain
 Python lists and nested loops and no numpy, so the vectorised join stage
-(trec_eval_py.join.prefs / qrels_jg) and kernels can be compared against it
+(trec_eval_py.engine.join.prefs / qrels_jg) and kernels can be compared against it
 on random inputs.
 """
 from __future__ import annotations

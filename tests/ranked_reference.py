@@ -12,8 +12,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from trec_eval_py.join import EvalContext, TopicBatch
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.join import EvalContext, TopicBatch
+from trec_eval_py.engine.measures import registry
 
 NONPOOL = -1
 UNJUDGED = -2

@@ -8,9 +8,9 @@ def counts(codes, judged, level=1):
 
 
 def compute(name, rels, judged, text=None, **ctx):
-    from trec_eval_py.join import EvalContext
-    from trec_eval_py.join.batch import TopicBatch
-    from trec_eval_py.measures import registry
+    from trec_eval_py.engine.join import EvalContext
+    from trec_eval_py.engine.join.batch import TopicBatch
+    from trec_eval_py.engine.measures import registry
 
     m = registry()[name]
     b = TopicBatch.from_lists(rels, judged, EvalContext(**ctx))

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from trec_eval_py.leaderboard import build_leaderboard
+from trec_eval_py.tools.leaderboard import build_leaderboard
 from golden import run_cli  # noqa: E402
 
 
@@ -169,7 +169,7 @@ def test_bad_qrels_stops_the_board(corpus, capsysbinary, tmp_path):
 
 
 def test_qrels_read_once(corpus, monkeypatch):
-    import trec_eval_py.leaderboard as lb
+    import trec_eval_py.tools.leaderboard as lb
 
     calls = []
     real = lb.read_qrels

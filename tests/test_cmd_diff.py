@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from golden import GOLDEN
-from trec_eval_py.diff import CHANGED, ONLY_NEW, ONLY_OLD, diff_outputs
+from trec_eval_py.tools.diff import CHANGED, ONLY_NEW, ONLY_OLD, diff_outputs
 from golden import run_cli  # noqa: E402
 
 EXPECTED = GOLDEN / "expected"

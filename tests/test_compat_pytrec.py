@@ -27,9 +27,9 @@ import pytest
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
 import trec_eval_py  # noqa: E402
-from trec_eval_py import compat_pytrec  # noqa: E402
-from trec_eval_py.compat_pytrec import RelevanceEvaluator  # noqa: E402
-from trec_eval_py.measures import registry  # noqa: E402
+from trec_eval_py.compat import pytrec_eval as compat_pytrec  # noqa: E402
+from trec_eval_py.compat.pytrec_eval import RelevanceEvaluator  # noqa: E402
+from trec_eval_py.engine.measures import registry  # noqa: E402
 
 COMPARED = sorted(m for m in pytrec_eval.supported_measures if m in registry() and m != "runid")
 # parameter spellings pytrec_eval accepts, for the families that take cutoffs

@@ -1,4 +1,4 @@
-"""Curve points (trec_eval_py.curves and the ``curves`` subcommand): LingPipe's
+"""Curve points (trec_eval_py.tools.curves and the ``curves`` subcommand): LingPipe's
 documented curves, areas that agree with the measures, averages, the CLI."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from extra_reference import LINGPIPE, batches, close, make_batch, run_measure, step_area
 from trec_eval_py import cli
-from trec_eval_py.curves import batch_levels, batch_points, compute_curves, parse_curve
+from trec_eval_py.tools.curves import batch_levels, batch_points, compute_curves, parse_curve
 from trec_eval_py.errors import UsageError
 
 SEEDS = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "seeds_examples"

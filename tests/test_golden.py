@@ -27,14 +27,14 @@ def code_path(request, monkeypatch):
     cells); and the big-file one (the run read in small pieces, topic groups
     ranked as they complete). All must give trec_eval's bytes."""
     if request.param == "streaming":
-        from trec_eval_py import pipeline
-        from trec_eval_py.parse import run
+        from trec_eval_py.engine import pipeline
+        from trec_eval_py.engine.parse import run
 
         monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
         monkeypatch.setattr(run, "CHUNK_BYTES", 700)
     if request.param == "portable":
-        from trec_eval_py.join import batch, rankings
-        from trec_eval_py.parse import fields
+        from trec_eval_py.engine.join import batch, rankings
+        from trec_eval_py.engine.parse import fields
 
         monkeypatch.setattr(fields, "USE_C", False)
         monkeypatch.setattr(batch, "DEFAULT_MAX_CELLS", 64)
@@ -50,7 +50,7 @@ def test_golden(name, args, version, code_path, monkeypatch, capsysbinary):
         pytest.skip(payload)
     if name in PREFS_CASES and os.environ.get("TREC_EVAL_PY_PREFS") is None:
         try:
-            import trec_eval_py.parse.prefs  # noqa: F401
+            import trec_eval_py.engine.parse.prefs  # noqa: F401
         except ImportError:
             pytest.skip("judgment formats other than qrels are not implemented yet")
     argv = list(args) if version == "9.0.8" else ["--compat", version, *args]

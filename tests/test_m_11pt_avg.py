@@ -24,7 +24,7 @@ def test_hand_worked():
 
 
 def test_three_point_params_and_name():
-    from trec_eval_py.measures import registry
+    from trec_eval_py.engine.measures import registry
     m = registry()["11pt_avg"]
     p = m.params.parse(m.name, ".25,.5,.75")
     assert m.output_names(p) == ["11pt_avg_.25,.5,.75"]

@@ -5,8 +5,8 @@ from hypothesis import given, settings
 
 from extra_reference import (LINGPIPE, batches, close, make_batch, one, ranks_to_codes, ref_auc_ipr,
                              ref_auc_pr, run_measure)
-from trec_eval_py.join import EvalContext
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.join import EvalContext
+from trec_eval_py.engine.measures import registry
 
 
 def test_lingpipe_ten_cases():

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 
 from extra_reference import (LINGPIPE, batches, close, one, ranks_to_codes, ref_auc_roc_pairs, ref_croc,
                              run_measure)
-from trec_eval_py.join import EvalContext
+from trec_eval_py.engine.join import EvalContext
 
 
 def test_lingpipe_ten_cases():

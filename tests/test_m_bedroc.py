@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extra_reference import batches, close, one, ranks_to_codes, ref_bedroc, ref_rie, run_measure
-from trec_eval_py.join import EvalContext
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.join import EvalContext
+from trec_eval_py.engine.measures import registry
 
 
 def test_best_and_worst_rankings():

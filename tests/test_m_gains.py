@@ -4,8 +4,8 @@ import random
 
 import numpy as np
 
-from trec_eval_py.measures import _gains
-from trec_eval_py.measures._params import PairParams
+from trec_eval_py.engine.measures import _gains
+from trec_eval_py.engine.measures._params import PairParams
 
 
 def pairs(text, strict):

@@ -1,8 +1,8 @@
 """gm_bpref: per-topic bpref, geometric mean summary, no per-topic lines."""
 import math
 
-from trec_eval_py.measures import Agg, registry
-from trec_eval_py.pipeline import evaluate
+from trec_eval_py.engine.measures import Agg, registry
+from trec_eval_py.engine.pipeline import evaluate
 
 QRELS = {"1": {"a": 1, "b": 0, "c": 1}, "2": {"d": 1, "e": 0}, "3": {"f": 1}}
 RUN = {"1": {"a": 3.0, "b": 2.0, "c": 1.0}, "2": {"e": 2.0, "d": 1.0}, "3": {"x": 1.0}}

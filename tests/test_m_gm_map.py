@@ -3,7 +3,7 @@ import math
 
 from ranked_reference import average_precision, random_topics, run
 from trec_eval_py import evaluate
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.measures import registry
 
 
 def test_per_topic_value_is_average_precision():

@@ -55,7 +55,7 @@ def test_filled_topic_is_zero():
 
 
 def test_names():
-    from trec_eval_py.measures import registry
+    from trec_eval_py.engine.measures import registry
     m = registry()["iprec_at_recall"]
     assert m.output_names(m.params.parse(m.name, None))[:2] == ["iprec_at_recall_0.00", "iprec_at_recall_0.10"]
     assert m.output_names(m.params.parse(m.name, ".75,.25")) == ["iprec_at_recall_0.25", "iprec_at_recall_0.75"]

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extra_reference import batches, one, ref_judged, run_measure
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.measures import registry
 
 
 def test_hand_worked():

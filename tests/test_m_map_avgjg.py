@@ -17,7 +17,7 @@ def test_mean_over_groups():
 
 def test_one_group_is_map():
     from prefs_cases import run_bytes
-    from trec_eval_py.pipeline import evaluate
+    from trec_eval_py.engine.pipeline import evaluate
 
     q = [x for x in QRELS if x[1] == "a"]
     v = eval_jg(q, RUN, ["map_avgjg"])["1"]["map_avgjg"]

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from extra_reference import LINGPIPE, batches, close, one, ref_max_f, run_measure
 from trec_eval_py.errors import MeasureError
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.measures import registry
 
 
 def test_lingpipe_ten_cases():

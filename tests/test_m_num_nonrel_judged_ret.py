@@ -1,6 +1,6 @@
 """num_nonrel_judged_ret: retrieved documents judged below the relevance level."""
 from ranked_reference import random_topics, run
-from trec_eval_py.measures import Agg, Kind, registry
+from trec_eval_py.engine.measures import Agg, Kind, registry
 
 
 def test_hand_worked():

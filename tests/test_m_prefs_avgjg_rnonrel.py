@@ -53,8 +53,8 @@ def test_a_group_with_nothing_to_count_zeroes_the_topic():
 
 
 def test_group_ratio_nan_rule():
-    from trec_eval_py.join.prefs import JudgmentGroup, TopicPrefs
-    from trec_eval_py.measures.prefs_avgjg_rnonrel import _group_ratio
+    from trec_eval_py.engine.join.prefs import JudgmentGroup, TopicPrefs
+    from trec_eval_py.engine.measures.prefs_avgjg_rnonrel import _group_ratio
 
     import numpy as np
 

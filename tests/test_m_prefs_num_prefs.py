@@ -57,7 +57,7 @@ def test_max_docs_drops_documents_before_counting():
 
 def test_summary_is_a_total():
     from prefs_cases import prefs_bytes, run_bytes
-    from trec_eval_py.pipeline import evaluate
+    from trec_eval_py.engine.pipeline import evaluate
 
     lines = [("1", "a", "s", "A", 1), ("1", "a", "s", "B", 0),
              ("2", "a", "s", "A", 2), ("2", "a", "s", "B", 1), ("2", "a", "s", "C", 0)]

@@ -4,7 +4,7 @@ import pytest
 import gain_reference as ref
 from gain_helpers import column
 from judged_topics import random_topics
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.measures import registry
 
 AFTER_NONREL = ("num_nonrel_judged_ret", "rbp")
 

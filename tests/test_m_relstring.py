@@ -1,7 +1,7 @@
 """relstring: the relevance of the top documents, as a quoted string."""
 from ranked_reference import random_topics, run
 from trec_eval_py import evaluate
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.measures import registry
 
 
 def reference(codes, n=10):

@@ -32,7 +32,7 @@ def test_no_relevant_is_zero():
 
 
 def test_names():
-    from trec_eval_py.measures import registry
+    from trec_eval_py.engine.measures import registry
     m = registry()["Rprec_mult"]
     assert m.output_names(m.params.parse(m.name, "5.0,0.2,0.35")) == [
         "Rprec_mult_0.20", "Rprec_mult_0.35", "Rprec_mult_5.00"]

@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extra_reference import LINGPIPE, batches, one, ref_rr_cut, run_measure
-from trec_eval_py.join import EvalContext
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.join import EvalContext
+from trec_eval_py.engine.measures import registry
 
 
 def test_lingpipe_reciprocal_rank():

@@ -3,7 +3,7 @@ import pytest
 
 from judged_topics import random_topics
 from set_reference import compute, counts
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.measures import registry
 
 
 def test_hand_worked_f1():

@@ -3,9 +3,9 @@ import pytest
 
 from judged_topics import random_topics
 from trec_eval_py.errors import MeasureError
-from trec_eval_py.join import EvalContext
-from trec_eval_py.join.batch import TopicBatch
-from trec_eval_py.measures import registry
+from trec_eval_py.engine.join import EvalContext
+from trec_eval_py.engine.join.batch import TopicBatch
+from trec_eval_py.engine.measures import registry
 
 
 def utility(rels, judged, text=None, **ctx):

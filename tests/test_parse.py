@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from trec_eval_py import InputError, read_qrels, read_run
-from trec_eval_py.parse import fields
+from trec_eval_py.engine.parse import fields
 
 
 

@@ -15,7 +15,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")  # never open a window
 
 from golden import run_cli
 
-from trec_eval_py import plotting
+from trec_eval_py.tools import plotting
 from trec_eval_py.errors import UsageError
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"

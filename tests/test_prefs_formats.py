@@ -7,13 +7,13 @@ import pytest
 from prefs_cases import eval_prefs, prefs_bytes, run_bytes
 from trec_eval_py import cli
 from trec_eval_py.errors import InputError, MeasureError, UsageError
-from trec_eval_py.join import EvalContext
-from trec_eval_py.join.prefs import build_prefs, transitive_closure
-from trec_eval_py.join.qrels_jg import build_qrels_jg
-from trec_eval_py.parse.prefs import read_prefs, read_qrels_prefs
-from trec_eval_py.parse.qrels_jg import read_qrels_jg
-from trec_eval_py.parse.run import read_run
-from trec_eval_py.pipeline import evaluate
+from trec_eval_py.engine.join import EvalContext
+from trec_eval_py.engine.join.prefs import build_prefs, transitive_closure
+from trec_eval_py.engine.join.qrels_jg import build_qrels_jg
+from trec_eval_py.engine.parse.prefs import read_prefs, read_qrels_prefs
+from trec_eval_py.engine.parse.qrels_jg import read_qrels_jg
+from trec_eval_py.engine.parse.run import read_run
+from trec_eval_py.engine.pipeline import evaluate
 
 # ---------------------------------------------------------------- readers
 
@@ -184,7 +184,7 @@ def test_measure_and_format_must_fit():
 
 
 def test_nicknames():
-    from trec_eval_py.measures import registry
+    from trec_eval_py.engine.measures import registry
 
     reg = registry()
     names = lambda nick: [m.name for m in reg.nickname_members(nick, "9.0.8")]  # noqa: E731

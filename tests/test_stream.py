@@ -6,9 +6,9 @@ import pytest
 
 from golden import GOLDEN
 from trec_eval_py import InputError, read_qrels, read_run
-from trec_eval_py.join import EvalContext, build_rankings
-from trec_eval_py.join.stream import Interleaved, stream_rankings
-from trec_eval_py.parse.run import iter_run_chunks
+from trec_eval_py.engine.join import EvalContext, build_rankings
+from trec_eval_py.engine.join.stream import Interleaved, stream_rankings
+from trec_eval_py.engine.parse.run import iter_run_chunks
 
 IN = GOLDEN / "inputs"
 
@@ -61,7 +61,7 @@ def test_empty_run_in_pieces(tmp_path):
 
 
 def test_prefetch_keeps_order_and_passes_errors_on():
-    from trec_eval_py.join.stream import prefetch
+    from trec_eval_py.engine.join.stream import prefetch
 
     assert list(prefetch(iter(range(50)))) == list(range(50))
 
@@ -77,7 +77,7 @@ def test_prefetch_keeps_order_and_passes_errors_on():
 
 
 def test_prefetch_consumer_may_stop_early():
-    from trec_eval_py.join.stream import prefetch
+    from trec_eval_py.engine.join.stream import prefetch
 
     it = prefetch(iter(range(10_000)))
     assert next(it) == 0

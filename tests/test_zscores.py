@@ -9,9 +9,9 @@ import pytest
 
 from golden import GOLDEN
 from trec_eval_py import InputError, evaluate
-from trec_eval_py.measures import registry
-from trec_eval_py.parse.zscores import read_zscores
-from trec_eval_py.zscore import MISSING_ZSCORE, zscores
+from trec_eval_py.engine.measures import registry
+from trec_eval_py.engine.parse.zscores import read_zscores
+from trec_eval_py.engine.zscore import MISSING_ZSCORE, zscores
 from golden import run_cli  # noqa: E402
 
 QRELS = {

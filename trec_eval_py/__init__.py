@@ -2,8 +2,8 @@
 __version__ = "0.1.0"
 
 from .errors import InputError, MeasureError, TrecEvalError, UsageError  # noqa: E402
-from .parse import Qrels, Run, read_qrels, read_run  # noqa: E402
-from .pipeline import Evaluation, Options, evaluate  # noqa: E402
+from .engine.parse import Qrels, Run, read_qrels, read_run  # noqa: E402
+from .engine.pipeline import Evaluation, Options, evaluate  # noqa: E402
 
 __all__ = [
     "__version__", "evaluate", "Evaluation", "Options", "read_qrels", "read_run", "Qrels", "Run",
@@ -14,7 +14,7 @@ __all__ = [
 def __getattr__(name):
     # the pytrec_eval drop-in loads the measure registry, so only on first use
     if name == "RelevanceEvaluator":
-        from .compat_pytrec import RelevanceEvaluator
+        from .compat.pytrec_eval import RelevanceEvaluator
 
         return RelevanceEvaluator
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

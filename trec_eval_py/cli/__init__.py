@@ -1,0 +1,119 @@
+"""Command-line interface: flags to :class:`~trec_eval_py.engine.pipeline.Options`,
+errors to one line on stderr and an exit code. No evaluation logic here."""
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import click
+import typer
+
+from .. import __version__
+from ..errors import TrecEvalError
+from .help import help_text
+
+# Newer typer releases carry their own copy of click; catch both families.
+_CLI_ERRORS = tuple({click.ClickException, getattr(typer, "TyperException", click.ClickException)})
+_ABORTS = tuple({click.exceptions.Abort, typer.Abort})
+
+CONTEXT = {"help_option_names": [], "ignore_unknown_options": False, "allow_interspersed_args": True}
+
+app = typer.Typer(add_completion=False, context_settings=CONTEXT)
+
+
+def _write(text_iter) -> None:
+    out = sys.stdout.buffer
+    buf: list[str] = []
+    size = 0
+    for s in text_iter:
+        buf.append(s)
+        size += len(s)
+        if size > 1 << 16:
+            out.write("".join(buf).encode("utf-8", "surrogateescape"))
+            buf, size = [], 0
+    out.write("".join(buf).encode("utf-8", "surrogateescape"))
+    out.flush()
+
+
+@app.command()
+def evaluate_cmd(
+    rel_info_file: Optional[str] = typer.Argument(None, metavar="QRELS"),
+    results_file: Optional[str] = typer.Argument(None, metavar="RUN"),
+    help_: bool = typer.Option(False, "-h", "--help", help="Full help, with the requested measures' descriptions."),
+    version: bool = typer.Option(False, "-v", "--version", help="Print the version and exit."),
+    query: bool = typer.Option(False, "-q", "--query_eval_wanted", help="Also print each topic's values."),
+    measure: List[str] = typer.Option([], "-m", "--measure", help="Measure or nickname, with .params (repeatable)."),
+    complete: bool = typer.Option(False, "-c", "--complete_rel_info_wanted", help="Average over every judged topic; missing ones score 0."),
+    level: int = typer.Option(1, "-l", "--level_for_rel", help="Lowest judgment level that counts as relevant."),
+    nosummary: bool = typer.Option(False, "-n", "--nosummary", help="Do not print the summary ('all') lines."),
+    debug: Optional[str] = typer.Option(None, "-D", "--Debug_level", help="Accepted for compatibility; ignored."),
+    judged_only: bool = typer.Option(False, "-J", "--Judged_docs_only", help="Drop unjudged documents before evaluating."),
+    num_docs: int = typer.Option(0, "-N", "--Number_docs_in_coll", help="Number of documents in the collection."),
+    max_docs: Optional[int] = typer.Option(None, "-M", "--Max_retrieved_per_topic", help="Only the top N documents of each topic count."),
+    rel_format: str = typer.Option("qrels", "-R", "--Rel_info_format", help="Judgment format: qrels (default), prefs, qrels_prefs, qrels_jg."),
+    results_format: str = typer.Option("trec_results", "-T", "--Results_format", help="Results format: trec_results."),
+    zscore: Optional[str] = typer.Option(None, "-Z", "--Zscore", help="Print z-scores using this file of per-topic means and deviations."),
+    compat: str = typer.Option("9.0.8", "--compat", help="trec_eval version to reproduce: 9.0.8 (default) or 10.0."),
+    output_format: str = typer.Option("trec", "--format", help="Output: trec (trec_eval's text), json, or csv (runid,topic,measure,value)."),
+) -> None:
+    """Evaluate a TREC run against relevance judgments, printing what trec_eval prints."""
+    from ..engine.pipeline import evaluate
+
+    if version:
+        print(f"trec_eval_py {__version__} (reproduces trec_eval 9.0.8 and 10.0)")
+        return
+    if help_:
+        _write([help_text(measure or [], rel_format, compat)])
+        return
+    if rel_info_file is None or results_file is None:
+        raise TrecEvalError("need two files: QRELS RUN (see -h)")
+    from ..engine.format import check_output_format, render_evaluation
+
+    check_output_format(output_format)
+    result = evaluate(
+        rel_info_file,
+        results_file,
+        measures=measure or ["official"],
+        relevance_level=level,
+        num_docs_in_coll=num_docs,
+        max_docs=max_docs,
+        judged_only=judged_only,
+        complete=complete,
+        compat=compat,
+        rel_format=rel_format,
+        results_format=results_format,
+        zscore_file=zscore,
+    )
+    _write(render_evaluation(result, output_format, query=query, summary=not nosummary))
+
+
+def _fail(message: str, code: int) -> None:
+    sys.stderr.write(f"trec_eval_py: {message}\n")
+    sys.exit(code)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``trec_eval_py`` command."""
+    from . import commands
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    target, prog = app, "trec_eval_py"
+    if argv and argv[0] in commands.names():
+        target, prog = commands.load(argv[0]), f"trec_eval_py {argv[0]}"
+        argv = argv[1:]
+    try:
+        result = target(args=argv, prog_name=prog, standalone_mode=False)
+        if isinstance(result, int) and result:
+            sys.exit(result)
+    except TrecEvalError as e:
+        _fail(str(e), e.exit_code)
+    except _ABORTS:
+        _fail("aborted", 1)
+    except _CLI_ERRORS as e:
+        message = e.format_message() if hasattr(e, "format_message") else str(e)
+        _fail(" ".join(message.split()), 1)
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(0)
+    except KeyboardInterrupt:
+        _fail("interrupted", 130)

@@ -1,0 +1,63 @@
+"""``trec_eval_py curves``: a run's precision/recall, ROC or CROC curve points.
+
+Prints, per topic and (where meaningful) averaged over topics, the points of
+the chosen curve as TSV (``topic<TAB>x<TAB>y`` with a header line) or JSON,
+ready to plot. The computation lives in :mod:`trec_eval_py.tools.curves`.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from ...tools.curves import DEFAULT_LEVELS, KINDS, compute_curves
+from ...errors import UsageError
+
+app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
+
+
+@app.command()
+def curves(
+    rel_info_file: str = typer.Argument(..., metavar="QRELS"),
+    results_file: str = typer.Argument(..., metavar="RUN"),
+    curve: str = typer.Option("pr", "--curve", help="pr, ipr, roc, or croc_exp / croc_pow / croc_log with an optional .alpha (e.g. croc_exp.7)."),
+    topic: Optional[str] = typer.Option(None, "--topic", help="Only this topic's points; 'all' for only the average."),
+    fmt: str = typer.Option("tsv", "--format", help="tsv (topic, x, y with a header line) or json."),
+    levels: int = typer.Option(DEFAULT_LEVELS, "--levels", help="Number of evenly spaced x levels of the averaged curve (ipr, roc, croc)."),
+    level: int = typer.Option(1, "-l", "--level_for_rel", help="Lowest judgment level that counts as relevant."),
+    num_docs: int = typer.Option(0, "-N", "--Number_docs_in_coll", help="Collection size: every unretrieved document is a negative ranked last (roc, croc)."),
+    max_docs: Optional[int] = typer.Option(None, "-M", "--Max_retrieved_per_topic", help="Only the top N documents of each topic count."),
+    judged_only: bool = typer.Option(False, "-J", "--Judged_docs_only", help="Drop unjudged documents before evaluating."),
+    complete: bool = typer.Option(False, "-c", "--complete_rel_info_wanted", help="Average over every judged topic; missing ones count as empty rankings."),
+) -> None:
+    """Print the points of a ranking curve (pr, ipr, roc, croc_*), per topic and averaged.
+
+    pr: (recall, precision) at each retrieved relevant document. ipr: the
+    corners of the interpolated precision/recall step curve; its average is the
+    interpolated precision at evenly spaced recall levels. roc: vertices of the
+    ROC step curve (fpr, tpr) from (0,0) to (1,1); croc_*: the same with fpr
+    magnified by the CROC function. Their average is the mean tpr at evenly
+    spaced x levels. Negatives are the retrieved non-relevant documents, or with
+    -N the collection's non-relevant documents.
+    """
+    if fmt not in ("tsv", "json"):
+        raise UsageError(f"unknown --format {fmt!r}; choose tsv or json")
+    only_avg = topic == "all"
+    result = compute_curves(
+        rel_info_file, results_file, curve, levels=levels,
+        topics=None if topic is None or only_avg else [topic],
+        relevance_level=level, num_docs_in_coll=num_docs, max_docs=max_docs,
+        judged_only=judged_only, complete=complete,
+    )
+    if only_avg and result.average is None:
+        raise UsageError(f"curve '{result.name}' has no average over topics; pick a topic")
+    per_topic = not only_avg
+    summary = topic is None or only_avg
+    text = result.to_tsv(per_topic=per_topic, summary=summary) if fmt == "tsv" else result.to_json(per_topic=per_topic, summary=summary)
+    out = sys.stdout.buffer
+    out.write(text.encode("utf-8", "surrogateescape"))
+    out.flush()
+
+
+__all__ = ["app", "KINDS"]

@@ -1,0 +1,74 @@
+"""The text of ``-h``: usage, flags, and the requested measures explained."""
+from __future__ import annotations
+
+import textwrap
+
+USAGE = """\
+Usage: trec_eval_py [options] QRELS RUN
+       trec_eval_py -h [-m MEASURE ...] [-R FORMAT]
+
+Evaluates the ranked results in RUN against the relevance judgments in QRELS
+and prints one line per measure: name, topic ('all' for the summary), value.
+RUN may be '-' to read standard input. Files may be gzip, bzip2 or xz
+compressed.
+
+Options (trec_eval's own, with its long spellings):
+  -q, --query_eval_wanted        also print every topic's values
+  -m, --measure NAME[.PARAMS]    measure or nickname to compute; repeatable.
+                                 Parameters follow a '.', comma separated:
+                                 P.5,10  ndcg_cut.10  utility.2,-1,0,0
+                                 ndcg.1=3,2=9.  Nicknames: official (the
+                                 default), all_trec, set, and others below.
+  -c, --complete_rel_info_wanted average over every topic of QRELS; a topic
+                                 without results counts as an empty ranking
+  -l, --level_for_rel N          lowest judgment level that counts as
+                                 relevant (default 1)
+  -n, --nosummary                leave out the summary ('all') lines
+  -N, --Number_docs_in_coll N    size of the collection (for set measures)
+  -M, --Max_retrieved_per_topic N  only the top N documents of a topic count
+  -J, --Judged_docs_only         drop unjudged documents from every ranking
+                                 first (numbers are then not comparable with
+                                 ordinary ones)
+  -R, --Rel_info_format FORMAT   judgments format: qrels (default), prefs,
+                                 qrels_prefs, qrels_jg (see -h -R FORMAT)
+  -T, --Results_format FORMAT    results format: trec_results (default)
+  -Z, --Zscore FILE              print z-scores: FILE has lines
+                                 'topic measure mean stddev'
+  -D, --Debug_level N            accepted and ignored
+  -v, --version                  print the version
+  -h, --help                     this text, plus a description of every
+                                 measure named with -m
+  --compat 9.0.8|10.0            trec_eval version to reproduce (default
+                                 9.0.8)
+
+Ranking: documents are ordered by score, highest first; equal scores are
+ordered by docno, in descending byte order. The rank column is ignored.
+Topics are reported in byte order of their ids. A document missing from
+QRELS is not relevant. Topics with judgments but no results are skipped
+unless -c is given.
+"""
+
+
+def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = "9.0.8") -> str:
+    from ..errors import MeasureError
+    from ..engine.join.judgments import FORMAT_HELP, check_rel_format
+    from ..engine.measures import registry
+
+    check_rel_format(rel_format)
+    reg = registry()
+    parts = [USAGE, "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
+    if rel_format in FORMAT_HELP:
+        parts.append("\n" + FORMAT_HELP[rel_format])
+    if not measure_specs:
+        parts.append("\nName measures with -m to see what they mean, e.g. trec_eval_py -h -m all_trec\n")
+        return "".join(parts)
+    try:
+        selected = reg.resolve(measure_specs, compat)
+    except MeasureError as e:
+        raise e
+    parts.append("\nMeasures:\n")
+    for s in selected:
+        m = s.measure
+        parts.append(f"\n{m.name}\n")
+        parts.append(textwrap.indent(textwrap.fill(m.help, 74), "    ") + "\n")
+    return "".join(parts)

@@ -1,0 +1,277 @@
+"""A drop-in for ``pytrec_eval.RelevanceEvaluator``.
+
+Scripts written for pytrec_eval switch by changing one import::
+
+    from trec_eval_py import RelevanceEvaluator          # was: from pytrec_eval import ...
+    import trec_eval_py.compat.pytrec_eval as pytrec_eval     # or the whole module
+
+The constructor, :meth:`RelevanceEvaluator.evaluate`, the accepted measure
+names and the shape of the results are pytrec_eval's (it wraps trec_eval
+9.0.8, so values follow 9.0.8's arithmetic):
+
+* measures are names or nicknames (``official``, ``all_trec``, ``set``...);
+  a bare family name takes trec_eval's default parameters (``P`` gives
+  ``P_5`` ... ``P_1000``), and ``P.5,10``, ``P_5`` or ``ndcg_cut.10`` choose
+  them. Parameters given for one measure in several entries are merged (as
+  text, so they come out sorted as text) and replace the defaults.
+* results are ``{topic: {name: float}}``, topics in the run's order, only
+  those with judgments; names are the printed output names for cutoff
+  families (``P_5``, ``iprec_at_recall_0.10``) and the bare measure name
+  otherwise (``utility``, ``ndcg``). Every value is a float, counts included.
+* per topic, ``num_q`` is 1, ``runid`` and ``relstring`` are 0, and the
+  geometric-mean measures (``gm_map``, ``gm_bpref``) hold the log of the
+  topic's value floored at 0.00001, as trec_eval stores them before taking
+  the mean.
+* topics whose judgment dict is empty are dropped; run topics without
+  judgments are skipped.
+
+Two deliberate differences: a run topic given with no documents is evaluated
+as an empty ranking (as trec_eval does under ``-c``), where pytrec_eval's
+result is not defined (it varies with the order of topics and can crash);
+and ``runid`` is 0.0, where pytrec_eval returns whatever memory holds.
+Measures this package has beyond trec_eval's can be asked for by name too.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from ..engine.aggregate import MIN_GEO_MEAN
+from ..errors import NoTopicsError
+from ..engine.measures import Agg, FloatCutoffs, IntCutoffs, Kind, registry
+from ..engine.parse import Qrels, Run
+
+COMPAT = "9.0.8"
+_TREC_NICKNAMES = ("official", "set", "all_trec", "all_prefs", "prefs", "qrels_jg")
+#: a measure name followed by '.' or '_' and numeric parameters (``P_5``, ``ndcg_cut.5,10``)
+_PARAM_SUFFIX = r"[._](\d+(?:\.\d+)?(?:,\d+(?:\.\d+)?)*)"
+
+
+def _supported_measures() -> set[str]:
+    return {m.name for m in registry().nickname_members("all_trec", COMPAT)}
+
+
+def _supported_nicknames() -> dict[str, set[str]]:
+    reg = registry()
+    return {n: {m.name for m in reg.nickname_members(n, COMPAT)} for n in _TREC_NICKNAMES if n in reg.nicknames}
+
+
+#: trec_eval's measures (its ``all_trec`` list), as pytrec_eval lists them
+supported_measures = _supported_measures()
+#: nickname -> measure names
+supported_nicknames = _supported_nicknames()
+
+
+def _known_nicknames() -> dict[str, set[str]]:
+    reg = registry()
+    return {n: {m.name for m in reg.nickname_members(n, COMPAT)} for n in reg.nicknames}
+
+
+def _measure_specs(measures: Iterable[str]) -> list[str]:
+    """pytrec_eval's measure list as ``-m`` specs: nicknames expanded, parameters merged."""
+    if isinstance(measures, str):
+        measures = [measures]
+    reg = registry()
+    nicknames = _known_nicknames()
+    names: list[str] = []
+    for m in measures:
+        if not isinstance(m, str):
+            raise TypeError(f"measure names must be strings, not {type(m).__name__}")
+        names.extend(sorted(nicknames[m]) if m in nicknames and m not in reg else [m])
+    params: dict[str, set[str]] = {}
+    known = sorted((m.name for m in reg), key=len, reverse=True)
+    for m in names:
+        if m in reg:
+            params.setdefault(m, set())
+            continue
+        for base in known:
+            hit = re.match(re.escape(base) + _PARAM_SUFFIX, m)
+            if hit:
+                params.setdefault(base, set()).update(hit.group(1).split(","))
+                break
+        else:
+            raise ValueError(f"unsupported measure {m}")
+    return [f"{m}.{','.join(sorted(p))}" if p else m for m, p in params.items()]
+
+
+def _check_str(x, what: str) -> None:
+    if not isinstance(x, str):
+        raise TypeError(f"expected a string as {what}, got {type(x).__name__} {x!r}")
+
+
+class RelevanceEvaluator:
+    """Evaluates runs against fixed relevance judgments, as pytrec_eval does.
+
+    Parameters
+    ----------
+    query_relevance : ``{topic: {docno: level}}`` with integer levels.
+    measures : measure names and nicknames (see the module documentation).
+    relevance_level : lowest level that counts as relevant.
+    judged_docs_only_flag : drop unjudged documents from every ranking first.
+    """
+
+    def __init__(self, query_relevance: Mapping[str, Mapping[str, int]], measures: Iterable[str],
+                 relevance_level: int = 1, judged_docs_only_flag: bool = False):
+        if not isinstance(query_relevance, Mapping):
+            raise TypeError("query_relevance must be a dict {topic: {docno: level}}")
+        if isinstance(relevance_level, bool) or not isinstance(relevance_level, int):
+            raise TypeError("relevance_level must be an integer")
+        self.relevance_level = relevance_level
+        self.judged_docs_only_flag = bool(judged_docs_only_flag)
+        self._specs = _measure_specs(measures)
+        selected = registry().resolve(self._specs, COMPAT, "qrels")
+        self._outputs = []  # (column name, result key, per-topic transform)
+        for s in selected:
+            cut = isinstance(s.measure.params, (IntCutoffs, FloatCutoffs)) or len(s.names) > 1
+            for name in s.names:
+                self._outputs.append((name, name if cut else s.measure.name, _transform(s.measure)))
+        self._qrels = _qrels_from_dict(query_relevance)
+        self._judged_topics = set() if self._qrels is None else set(np.unique(self._qrels.qid).tolist())
+
+    def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
+        """``{topic: {measure: value}}`` for the run ``scores`` (``{topic: {docno: score}}``)."""
+        if not scores:
+            return {}
+        if not isinstance(scores, Mapping):
+            raise TypeError("scores must be a dict {topic: {docno: score}}")
+        run, topics, empty = _run_from_dict(scores)
+        wanted = [t for t in topics if t.encode() in self._judged_topics]
+        if not wanted or self._qrels is None:
+            return {}
+        qrels = self._qrels
+        if empty & set(wanted):
+            # topics without documents: evaluate them as empty rankings (-c), over the run's topics only
+            keep = np.isin(qrels.qid, np.array([t.encode() for t in wanted], dtype="S"))
+            qrels = Qrels(qrels.qid[keep], qrels.docno[keep], qrels.rel[keep], qrels.lineno[keep], qrels.name)
+            if len(run) == 0:
+                qrels, run = _with_placeholder(qrels, run)
+        try:
+            ev = _evaluate(qrels, run, self._specs, relevance_level=self.relevance_level,
+                           judged_only=self.judged_docs_only_flag, complete=bool(empty), compat=COMPAT)
+        except NoTopicsError:
+            return {}
+        index = {t: i for i, t in enumerate(ev.topics)}
+        columns = [(ev.values[name], key, f) for name, key, f in self._outputs]
+        out: dict[str, dict[str, float]] = {}
+        for t in wanted:
+            i = index.get(t)
+            if i is not None:
+                out[t] = {key: f(vals[i]) for vals, key, f in columns}
+        return out
+
+
+def _evaluate(qrels, run, specs, **options):
+    from ..engine.pipeline import evaluate
+
+    return evaluate(qrels, run, specs, **options)
+
+
+#: a topic id no str can encode to (UTF-8 never has byte 0xff)
+_PLACEHOLDER = b"\xff"
+
+
+def _with_placeholder(qrels: Qrels, run: Run) -> tuple[Qrels, Run]:
+    """Add a one-document topic, so a run of empty topics only is still evaluated."""
+    one = np.ones(1, dtype=np.int64)
+    q = Qrels(np.concatenate([qrels.qid, [_PLACEHOLDER]]), np.concatenate([qrels.docno, [b"x"]]),
+              np.concatenate([qrels.rel, one]), np.concatenate([qrels.lineno, one]), qrels.name)
+    r = Run(np.array([_PLACEHOLDER]), np.array([b"x"]), np.ones(1), one, run.runid, run.name)
+    return q, r
+
+
+def _transform(measure):
+    if measure.aggregate is Agg.NUM_Q:
+        return lambda v: 1.0
+    if measure.kind is Kind.STR or measure.aggregate is Agg.RUNID:
+        return lambda v: 0.0
+    if measure.aggregate is Agg.GMEAN:
+        return lambda v: math.log(max(float(v), MIN_GEO_MEAN))
+    return float
+
+
+def _qrels_from_dict(qrels: Mapping) -> Qrels | None:
+    qids, docs, rels = [], [], []
+    for q, judged in qrels.items():
+        _check_str(q, "topic id")
+        if not isinstance(judged, Mapping):
+            raise TypeError(f"judgments of topic {q!r} must be a dict {{docno: level}}")
+        qb = q.encode()
+        for d, r in judged.items():
+            _check_str(d, "docno")
+            if not isinstance(r, int):
+                raise TypeError(f"relevance of {q}/{d} must be an integer, not {type(r).__name__}")
+            qids.append(qb)
+            docs.append(d.encode())
+            rels.append(int(r))
+    if not rels:
+        return None
+    return Qrels(np.array(qids, dtype="S"), np.array(docs, dtype="S"), np.array(rels, dtype=np.int64),
+                 np.arange(1, len(rels) + 1, dtype=np.int64), "<query_relevance>")
+
+
+def _run_from_dict(scores: Mapping) -> tuple[Run, list[str], set[str]]:
+    qids, docs, vals = [], [], []
+    topics, empty = [], set()
+    for q, ranked in scores.items():
+        _check_str(q, "topic id")
+        if not isinstance(ranked, Mapping):
+            raise TypeError(f"scores of topic {q!r} must be a dict {{docno: score}}")
+        topics.append(q)
+        if not ranked:
+            empty.add(q)
+            continue
+        qb = q.encode()
+        for d, s in ranked.items():
+            _check_str(d, "docno")
+            if not isinstance(s, (int, float)):
+                raise TypeError(f"score of {q}/{d} must be an int or float, not {type(s).__name__}")
+            qids.append(qb)
+            docs.append(d.encode())
+            vals.append(float(s))
+    run = Run(
+        np.array(qids, dtype="S") if qids else np.zeros(0, "S1"),
+        np.array(docs, dtype="S") if docs else np.zeros(0, "S1"),
+        np.array(vals, dtype=np.float64),
+        np.arange(1, len(vals) + 1, dtype=np.int64),
+        "",
+        "<scores>",
+    )
+    return run, topics, empty
+
+
+def parse_qrel(lines: Iterable[str]) -> dict[str, dict[str, int]]:
+    """``{topic: {docno: level}}`` from qrels lines (``topic iter docno level``)."""
+    out: dict[str, dict[str, int]] = {}
+    for line in lines:
+        topic, _, docno, level = line.split()
+        judged = out.setdefault(topic, {})
+        if docno in judged:
+            raise ValueError(f"docno {docno} judged twice for topic {topic}")
+        judged[docno] = int(level)
+    return out
+
+
+def parse_run(lines: Iterable[str]) -> dict[str, dict[str, float]]:
+    """``{topic: {docno: score}}`` from run lines (``topic iter docno rank score runid``)."""
+    out: dict[str, dict[str, float]] = {}
+    for line in lines:
+        topic, _, docno, _, score, _ = line.split()
+        ranked = out.setdefault(topic, {})
+        if docno in ranked:
+            raise ValueError(f"docno {docno} listed twice for topic {topic}")
+        ranked[docno] = float(score)
+    return out
+
+
+def compute_aggregated_measure(measure: str, values: list[float]) -> float:
+    """Combine per-topic values of ``measure`` from :meth:`RelevanceEvaluator.evaluate`:
+    counts (``num_*``) add up, ``gm_*`` values (logs) give a geometric mean,
+    everything else an arithmetic mean."""
+    if measure.startswith("num_"):
+        return float(np.sum(values))
+    if measure.startswith("gm_"):
+        return float(np.exp(np.sum(values) / len(values)))
+    return float(np.mean(values))

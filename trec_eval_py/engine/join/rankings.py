@@ -1,0 +1,249 @@
+"""Join stage: rank each topic's documents and look up their relevance.
+
+The result is columnar: one flat array of relevance values in rank order for
+all evaluated topics, with topic offsets, plus each topic's judged levels.
+Topics are in byte order of their ids, as trec_eval processes them.
+
+Relevance codes of a retrieved document:
+  >= 0      its judged level in the qrels
+  NONPOOL   (-1) not in the qrels at all
+  UNJUDGED  (-2) in the qrels with a negative level (pooled but not judged)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...errors import InputError
+from ..parse import Qrels, Run
+from .context import EvalContext
+from .keys import codes_in, distinct_sorted, docno_words, row_hash, run_starts
+
+NONPOOL = -1
+UNJUDGED = -2
+
+
+@dataclass(eq=False)
+class Rankings:
+    """Every evaluated topic's ranking, as flat arrays with offsets.
+
+    Attributes
+    ----------
+    qids : list of str, topics in evaluation order.
+    offsets : int64 (n+1,), topic i's documents are ``rel[offsets[i]:offsets[i+1]]``.
+    rel : int64, relevance code of each ranked document (see module doc).
+    judged_offsets, judged_rel : the topic's qrels levels (negatives included), sorted descending.
+    filled : bool (n,), the topic had no results and is evaluated as an empty ranking (``-c``).
+    num_qrels_topics : number of topics in the qrels (the ``-c`` divisor).
+    runid : the run's id.
+    ctx : the evaluation settings.
+    """
+
+    qids: list[str]
+    offsets: np.ndarray
+    rel: np.ndarray
+    judged_offsets: np.ndarray
+    judged_rel: np.ndarray
+    filled: np.ndarray
+    num_qrels_topics: int
+    runid: str
+    ctx: EvalContext
+
+    @property
+    def num_topics(self) -> int:
+        return len(self.qids)
+
+    @property
+    def num_ret(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    @property
+    def num_judged(self) -> np.ndarray:
+        return np.diff(self.judged_offsets)
+
+
+def _segment_positions(counts: np.ndarray) -> np.ndarray:
+    """0-based position of each element within its segment, for segments of ``counts``."""
+    total = int(counts.sum())
+    starts = np.cumsum(counts) - counts
+    return np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
+
+
+class _Collision(Exception):
+    """Two different keys share a 64-bit hash: use the exact path."""
+
+
+def _duplicate_error(a: np.ndarray, b: np.ndarray, lineno: np.ndarray, docno: np.ndarray, name: str):
+    """Raise for the duplicate pair (rows a[i], b[i]) whose later line comes first in the file."""
+    first = np.minimum(lineno[a], lineno[b])
+    later = np.maximum(lineno[a], lineno[b])
+    i = int(np.argmin(later))
+    row = a[i] if lineno[a[i]] == later[i] else b[i]
+    raise InputError(
+        name,
+        f"duplicate docno {docno[row].decode('utf-8', 'replace')!r} in the same topic "
+        f"(first seen on line {int(first[i])})",
+        int(later[i]),
+    )
+
+
+def _sorted_unique(h, topic, words, lineno, docno, name):
+    """Sort keys (stable: keys are topic-major, so runs are nearly sorted already);
+    raise on a real duplicate (topic, docno), _Collision on a false one."""
+    order = np.argsort(h, kind="stable")
+    hs = h[order]
+    eq = np.flatnonzero(hs[1:] == hs[:-1])
+    if len(eq):
+        a, b = order[eq], order[eq + 1]
+        same = (topic[a] == topic[b]) & (words[a] == words[b]).all(axis=1)
+        if same.any():
+            _duplicate_error(a[same], b[same], lineno, docno, name)
+        raise _Collision()
+    return order, hs
+
+
+def _lookup_hashed(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
+    """Judgment code of every run row, by hash join (exact: every match is verified)."""
+    nt = int(max(qt.max(initial=0), rt.max(initial=0))) + 1
+    qo, qhs = _sorted_unique(row_hash(qt, qw, nt), qt, qw, qrels.lineno, qrels.docno, qrels.name)
+    ro, rhs = _sorted_unique(row_hash(rt, rw, nt), rt, rw, run.lineno, run.docno, run.name)
+    rel = np.full(len(rt), NONPOOL, dtype=np.int64)
+    if len(qhs) == 0 or len(rhs) == 0:
+        return rel
+    pos = np.searchsorted(qhs, rhs)  # sorted needles: one sweep through the qrels keys
+    np.minimum(pos, len(qhs) - 1, out=pos)
+    hit = np.flatnonzero(qhs[pos] == rhs)
+    qi = qo[pos[hit]]
+    ri = ro[hit]
+    if not ((qt[qi] == rt[ri]) & (qw[qi] == rw[ri]).all(axis=1)).all():
+        raise _Collision()
+    r = qrels.rel[qi]
+    rel[ri] = np.where(r < 0, UNJUDGED, r)
+    return rel
+
+
+def _lookup_exact(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
+    """Judgment code of every run row, by sorting the full keys (no hashing)."""
+    def key_order(t, w):
+        return np.lexsort([w[:, j] for j in reversed(range(w.shape[1]))] + [t])
+
+    def dups(t, w, order, src):
+        tt, ww = t[order], w[order]
+        eq = np.flatnonzero((tt[1:] == tt[:-1]) & (ww[1:] == ww[:-1]).all(axis=1))
+        if len(eq):
+            _duplicate_error(order[eq], order[eq + 1], src.lineno, src.docno, src.name)
+
+    qo = key_order(qt, qw)
+    dups(qt, qw, qo, qrels)
+    dups(rt, rw, key_order(rt, rw), run)
+    # merge: sort qrels and run rows together, qrels first among equals
+    t = np.concatenate([qt[qo], rt])
+    w = np.concatenate([qw[qo], rw])
+    src = np.concatenate([np.zeros(len(qo), dtype=np.int8), np.ones(len(rt), dtype=np.int8)])
+    order = np.lexsort([src] + [w[:, j] for j in reversed(range(w.shape[1]))] + [t])
+    is_q = src[order] == 0
+    # index of the latest qrels row at or before each position
+    last_q = np.maximum.accumulate(np.where(is_q, np.arange(len(order)), -1))
+    rel = np.full(len(rt), NONPOOL, dtype=np.int64)
+    pos = np.flatnonzero(~is_q)
+    prev = last_q[pos]
+    ok = prev >= 0
+    prev_c = np.maximum(prev, 0)
+    same = ok & (t[order[prev_c]] == t[order[pos]]) & (w[order[prev_c]] == w[order[pos]]).all(axis=1)
+    run_rows = order[pos[same]] - len(qo)
+    r = qrels.rel[qo[order[prev_c[same]]]]
+    rel[run_rows] = np.where(r < 0, UNJUDGED, r)
+    return rel
+
+
+def _rank_order(rt: np.ndarray, score: np.ndarray, rw: np.ndarray) -> np.ndarray:
+    """Row order: topic code ascending, score descending, docno descending.
+
+    Runs are usually written topic by topic in rank order; then only groups of
+    tied scores need sorting, by docno. Anything else gets a full sort.
+    """
+    n = len(rt)
+    k = rw.shape[1]
+    desc_doc = [~rw[:, j] for j in reversed(range(k))]
+    starts = run_starts(rt)
+    seg_topic = rt[starts]
+    if n and len(np.unique(seg_topic)) == len(seg_topic):
+        lengths = np.diff(np.append(starts, n))
+        seg_order = np.argsort(seg_topic, kind="stable")
+        if np.all(seg_order[1:] > seg_order[:-1]):
+            perm = np.arange(n, dtype=np.int64)
+        else:
+            l2 = lengths[seg_order]
+            perm = np.arange(n, dtype=np.int64) - np.repeat(np.cumsum(l2) - l2, l2) + np.repeat(starts[seg_order], l2)
+        s = score[perm]
+        t = rt[perm]
+        same_topic = t[1:] == t[:-1]
+        if np.all(~same_topic | (s[1:] <= s[:-1])):
+            tie = same_topic & (s[1:] == s[:-1])
+            if tie.any():
+                gid = np.cumsum(np.concatenate([[True], ~tie])) - 1
+                sizes = np.bincount(gid)
+                idx = np.flatnonzero(sizes[gid] > 1)
+                rows = perm[idx]
+                sub = np.lexsort([d[rows] for d in desc_doc] + [gid[idx]])
+                perm[idx] = rows[sub]
+            return perm
+    return np.lexsort(desc_doc + [-score, rt])
+
+
+def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
+    """Rank, truncate (``-M``), filter (``-J``) and join a run with its qrels."""
+    topics = np.unique(np.concatenate([distinct_sorted(qrels.qid), distinct_sorted(run.qid)]))
+    nt = len(topics)
+    qt = codes_in(qrels.qid, topics)
+    rt = codes_in(run.qid, topics)
+    width = max(qrels.docno.dtype.itemsize, run.docno.dtype.itemsize)
+    qw = docno_words(qrels.docno.astype(f"S{width}"))
+    rw = docno_words(run.docno.astype(f"S{width}"))
+    try:
+        rel = _lookup_hashed(qt, qw, rt, rw, qrels, run)
+    except _Collision:
+        rel = _lookup_exact(qt, qw, rt, rw, qrels, run)
+
+    q_has = np.bincount(qt, minlength=nt) > 0
+    r_count = np.bincount(rt, minlength=nt)
+    evaluated = q_has & ((r_count > 0) | ctx.complete)
+
+    # trec_eval before 10.0 keeps scores as C floats: scores equal in single
+    # precision tie there and fall back to the docno order.
+    score = run.score if ctx.v10 else run.score.astype(np.float32)
+    order = _rank_order(rt, score, rw)
+    rel_sorted = rel[order]
+    t_sorted = rt[order]
+    keep = evaluated[t_sorted]
+    if ctx.max_docs is not None:
+        keep &= _segment_positions(r_count) < ctx.max_docs
+    if ctx.judged_only:
+        keep &= rel_sorted >= 0
+    rel_kept = rel_sorted[keep]
+    counts = np.bincount(t_sorted[keep], minlength=nt)[evaluated]
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+
+    # judged levels per evaluated topic, descending
+    jmask = evaluated[qt]
+    jorder = np.lexsort((-qrels.rel[jmask], qt[jmask]))
+    judged_rel = qrels.rel[jmask][jorder]
+    jcounts = np.bincount(qt[jmask], minlength=nt)[evaluated]
+    joffsets = np.zeros(len(jcounts) + 1, dtype=np.int64)
+    np.cumsum(jcounts, out=joffsets[1:])
+
+    qids = [t.decode("utf-8", "surrogateescape") for t in topics[evaluated].tolist()]
+    filled = (r_count == 0)[evaluated]
+    return Rankings(
+        qids=qids,
+        offsets=offsets,
+        rel=rel_kept.astype(np.int64),
+        judged_offsets=joffsets,
+        judged_rel=judged_rel.astype(np.int64),
+        filled=filled,
+        num_qrels_topics=int(q_has.sum()),
+        runid=run.runid,
+        ctx=ctx,
+    )

@@ -1,0 +1,105 @@
+"""What a measure is: a small immutable description plus a vectorised kernel.
+
+Each measure module defines one or more :class:`Measure` values at module
+level; the registry finds them there. A kernel takes a
+:class:`~trec_eval_py.engine.join.TopicBatch` and the parsed :class:`Params` and
+returns one value per topic (shape ``(n,)``) or, for measures with several
+outputs such as cutoffs, shape ``(n, k)`` in the order of ``output_names``.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ._params import NoParams, ParamSpec, Params
+
+Kernel = Callable[["TopicBatch", Params], np.ndarray]  # noqa: F821
+
+
+class Agg(enum.Enum):
+    """How per-topic values become the summary (``all``) line."""
+
+    MEAN = "mean"  # sum in topic order, divided by the number of topics
+    GMEAN = "gmean"  # geometric mean, values floored at 1e-5 (trec_eval's MIN_GEO_MEAN)
+    GMEAN_LOGS = "gmean_logs"  # like GMEAN for values that are already logs (z-scores under -Z)
+    SUM = "sum"  # plain total (counts such as num_ret)
+    NUM_Q = "num_q"  # the number of topics averaged over
+    RUNID = "runid"  # the run id, as text
+    NONE = "none"  # no summary line (e.g. relstring)
+
+
+class Kind(enum.Enum):
+    FLOAT = "float"  # printed %6.4f
+    INT = "int"  # printed as a whole number
+    STR = "str"  # printed as text
+
+
+VERSIONS = ("9.0.8", "10.0")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One measure (or one family sharing a name and parameters).
+
+    name : what users type after ``-m``
+    help : what it means, its edge cases and its source, in our words
+    kernel : computes per-topic values from a batch
+    order : print position; trec_eval's measure-table order for its measures
+    kind : value type (float, int, str)
+    params : parameter shape and defaults
+    aggregate : how topics are combined into the summary
+    per_topic : printed for each topic with ``-q``
+    nicknames : nicknames (``official``, ``all_trec``, ``set``...) that include it
+    since : first trec_eval version that has it ("9.0.8", "10.0"), or "extra"
+    rel_formats : the judgment formats (``-R``) that can feed it; None for any
+    summary : optional ``summary(values, info)`` that replaces ``aggregate`` for the
+        ``all`` line, for the few measures whose summary is not a function of the
+        per-topic values alone; ``info`` is an :class:`~trec_eval_py.engine.aggregate.SummaryInfo`
+    """
+
+    name: str
+    help: str
+    kernel: Kernel
+    order: float
+    kind: Kind = Kind.FLOAT
+    params: ParamSpec = field(default_factory=NoParams)
+    aggregate: Agg = Agg.MEAN
+    per_topic: bool = True
+    nicknames: frozenset = frozenset()
+    since: str = "9.0.8"
+    rel_formats: frozenset | None = frozenset({"qrels"})
+    summary: Callable | None = None
+
+    def output_names(self, params: Params) -> list[str]:
+        return self.params.output_names(self.name, params)
+
+    def compute(self, batch, params: Params) -> np.ndarray:
+        """Per-topic values as a 2-D array ``(n_topics, n_outputs)``."""
+        out = np.asarray(self.kernel(batch, params))
+        if out.ndim == 1:
+            out = out[:, None]
+        return out
+
+    def available_in(self, compat: str) -> bool:
+        """Whether a run in ``compat`` mode offers this measure (by name)."""
+        return True
+
+    def in_nickname(self, nickname: str, compat: str) -> bool:
+        """Whether ``nickname`` includes this measure in ``compat`` mode."""
+        if nickname not in self.nicknames:
+            return False
+        if self.since in VERSIONS:
+            return VERSIONS.index(self.since) <= VERSIONS.index(compat)
+        return True
+
+
+def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` where ``den > 0``, else 0 (trec_eval leaves such values at 0)."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
+    np.divide(num, den, out=out, where=den > 0)
+    return out

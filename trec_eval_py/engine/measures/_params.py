@@ -1,0 +1,116 @@
+"""Measure parameters as typed after ``-m name.params``.
+
+Four shapes, as trec_eval has them:
+
+* :class:`IntCutoffs` -- ``P.5,10``: one value per cutoff, named ``P_5``, ``P_10``;
+  cutoffs are sorted, must be positive and distinct; ``23.4`` counts as 23.
+* :class:`FloatCutoffs` -- ``iprec_at_recall..1,.25``: one value per cutoff,
+  named with two decimals (``iprec_at_recall_0.10``); sorted, distinct.
+* :class:`FloatParams` -- ``utility.2,-1,0,0``: one value; the name gets the
+  parameter text as typed (``utility_2,-1,0,0``) when parameters are given.
+* :class:`PairParams` -- ``ndcg.1=3,2=9``: ``name=value`` pairs, one value, named
+  like :class:`FloatParams`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...errors import MeasureError
+
+_NUM = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _float(measure: str, text: str) -> float:
+    if not _NUM.fullmatch(text.strip()):
+        raise MeasureError(f"measure '{measure}': parameter {text!r} is not a number")
+    return float(text)
+
+
+@dataclass(frozen=True)
+class Params:
+    """Parsed parameters: ``values`` (a tuple) and the text typed, if any."""
+
+    values: tuple
+    text: str | None = None
+
+
+class ParamSpec:
+    """How a measure reads its parameters and names its outputs."""
+
+    default: tuple = ()
+
+    def parse(self, measure: str, text: str | None) -> Params:
+        if text is None:
+            return Params(tuple(self.default), None)
+        if text == "":
+            raise MeasureError(f"measure '{measure}': empty parameter list after '.'")
+        return Params(self._parse(measure, text), text)
+
+    def _parse(self, measure: str, text: str) -> tuple:
+        raise MeasureError(f"measure '{measure}' takes no parameters (got {text!r})")
+
+    def output_names(self, name: str, params: Params) -> list[str]:
+        return [name]
+
+
+class NoParams(ParamSpec):
+    pass
+
+
+@dataclass(frozen=True)
+class IntCutoffs(ParamSpec):
+    default: tuple = ()
+
+    def _parse(self, measure: str, text: str) -> tuple:
+        vals = sorted(int(_float(measure, t)) for t in text.split(","))
+        if vals[0] <= 0:
+            raise MeasureError(f"measure '{measure}': cutoffs must be positive (got {text!r})")
+        if len(set(vals)) != len(vals):
+            raise MeasureError(f"measure '{measure}': duplicate cutoffs in {text!r}")
+        return tuple(vals)
+
+    def output_names(self, name: str, params: Params) -> list[str]:
+        return [f"{name}_{c}" for c in params.values]
+
+
+@dataclass(frozen=True)
+class FloatCutoffs(ParamSpec):
+    default: tuple = ()
+
+    def _parse(self, measure: str, text: str) -> tuple:
+        vals = sorted(_float(measure, t) for t in text.split(","))
+        if len(set(vals)) != len(vals):
+            raise MeasureError(f"measure '{measure}': duplicate cutoffs in {text!r}")
+        return tuple(vals)
+
+    def output_names(self, name: str, params: Params) -> list[str]:
+        return [f"{name}_{c:3.2f}" for c in params.values]
+
+
+@dataclass(frozen=True)
+class FloatParams(ParamSpec):
+    default: tuple = ()
+
+    def _parse(self, measure: str, text: str) -> tuple:
+        return tuple(_float(measure, t) for t in text.split(","))
+
+    def output_names(self, name: str, params: Params) -> list[str]:
+        return [name if params.text is None else f"{name}_{params.text}"]
+
+
+@dataclass(frozen=True)
+class PairParams(ParamSpec):
+    default: tuple = ()
+
+    def _parse(self, measure: str, text: str) -> tuple:
+        pairs = []
+        for item in text.split(","):
+            key, sep, value = item.partition("=")
+            if not sep or not key:
+                raise MeasureError(f"measure '{measure}': expected name=value pairs, got {text!r}")
+            pairs.append((key, _float(measure, value)))
+        return tuple(pairs)
+
+    def output_names(self, name: str, params: Params) -> list[str]:
+        return [name if params.text is None else f"{name}_{params.text}"]

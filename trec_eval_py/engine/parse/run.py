@@ -1,0 +1,151 @@
+"""Reader for TREC runs: ``qid iter docno rank score runid [ignored...]`` lines.
+
+The rank column is ignored: documents are ranked by score, higher first, ties
+broken by docno in descending byte order, as trec_eval does. The run id is
+taken from the last line of the file.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+
+from ...errors import InputError
+from .fields import FLOAT, TEXT, split_fields
+from .source import Source, read_source, source_name
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """Retrieved documents as flat columns, one row per line of the run."""
+
+    qid: np.ndarray
+    docno: np.ndarray
+    score: np.ndarray
+    lineno: np.ndarray
+    runid: str = ""
+    name: str = "<run>"
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    @classmethod
+    def from_dict(cls, run: Mapping[str, Mapping[str, float]], runid: str = "", name: str = "<run dict>") -> "Run":
+        """Build from ``{qid: {docno: score}}`` (pytrec_eval's layout)."""
+        qids, docs, scores = [], [], []
+        for q, ranked in run.items():
+            for d, s in ranked.items():
+                try:
+                    s = float(s)
+                except (TypeError, ValueError):
+                    raise InputError(name, f"score of {q}/{d} is not a number ({s!r})") from None
+                qids.append(str(q).encode())
+                docs.append(str(d).encode())
+                scores.append(s)
+        sc = np.array(scores, dtype=np.float64)
+        if np.isnan(sc).any():
+            raise InputError(name, "a score is NaN")
+        return cls(
+            np.array(qids, dtype="S") if qids else np.zeros(0, "S1"),
+            np.array(docs, dtype="S") if docs else np.zeros(0, "S1"),
+            sc,
+            np.arange(1, len(scores) + 1, dtype=np.int64),
+            runid,
+            name,
+        )
+
+
+CHUNK_BYTES = 32 << 20
+
+
+def _pieces(source: Source, chunk_bytes: int):
+    """(bytes, first line number) pieces of ``source``, each ending at a line end."""
+    import os
+
+    plain = isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-"
+    if plain:
+        try:
+            f = open(source, "rb")
+        except OSError:
+            plain = False
+        else:
+            with f:
+                head = f.read(6)
+                if head.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zXZ")):
+                    plain = False
+                else:
+                    carry, line = head, 1
+                    while True:
+                        block = f.read(chunk_bytes)
+                        if not block:
+                            break
+                        block = carry + block
+                        cut = block.rfind(b"\n") + 1
+                        if cut == 0:
+                            carry = block
+                            continue
+                        piece, carry = block[:cut], block[cut:]
+                        yield piece, line
+                        line += piece.count(b"\n")
+                    if carry:
+                        yield carry, line
+                    return
+    data = read_source(source)
+    line = 1
+    pos = 0
+    while pos < len(data):
+        end = data.rfind(b"\n", pos, pos + chunk_bytes) + 1 if pos + chunk_bytes < len(data) else len(data)
+        if end <= pos:
+            end = data.find(b"\n", pos + chunk_bytes) + 1 or len(data)
+        piece = data[pos:end]
+        yield piece, line
+        line += piece.count(b"\n")
+        pos = end
+
+
+def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str | None = None):
+    """Read a run file piece by piece (for large runs): yields :class:`Run` values
+    of consecutive lines, each with the run id of its own last line. Raises the
+    same errors as :func:`read_run`, with line numbers counted in the whole file."""
+    name = name or source_name(source)
+    any_rows = False
+    for piece, first_line in _pieces(source, chunk_bytes or CHUNK_BYTES):
+        f = split_fields(
+            piece, name, min_fields=6, max_fields=None, what="run",
+            wanted={0: TEXT, 2: TEXT, 4: FLOAT}, labels={4: "score"}, first_line=first_line,
+        )
+        if len(f.lineno) == 0:
+            continue
+        any_rows = True
+        rid = f.last_line_fields[5].decode("utf-8", "surrogateescape")
+        yield Run(f.columns[0], f.columns[2], f.columns[4], f.lineno, rid, name)
+    if not any_rows:
+        raise InputError(name, "empty run file: no result lines")
+
+
+def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: str = "") -> Run:
+    """Read a run from a path, ``-`` (stdin), a file object, bytes, or a dict.
+
+    Raises :class:`~trec_eval_py.errors.InputError` for a missing or empty
+    file, a line with fewer than six fields, a NUL byte, or a score that is
+    not a decimal number (NaN included). Fields after the run id are ignored.
+    """
+    if isinstance(source, Run):
+        return source
+    if isinstance(source, Mapping):
+        return Run.from_dict(source, runid, name or "<run dict>")
+    name = name or source_name(source)
+    data = read_source(source)
+    f = split_fields(
+        data, name, min_fields=6, max_fields=None, what="run",
+        wanted={0: TEXT, 2: TEXT, 4: FLOAT}, labels={4: "score"},
+    )
+    if len(f.lineno) == 0:
+        raise InputError(name, "empty run file: no result lines")
+    score = f.columns[4]
+    if np.isnan(score).any():
+        i = int(np.flatnonzero(np.isnan(score))[0])
+        raise InputError(name, "score is not a number (NaN)", int(f.lineno[i]))
+    rid = f.last_line_fields[5].decode("utf-8", "surrogateescape")
+    return Run(f.columns[0], f.columns[2], score, f.lineno, rid, name)

@@ -1,0 +1,219 @@
+"""The one orchestrator: parse -> join/rank -> measures -> aggregate -> format.
+
+Both the CLI and the Python API call :func:`evaluate`; nothing else strings
+the stages together.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+import numpy as np
+
+from .aggregate import SummaryInfo, num_averaged, summarize
+from ..errors import NoTopicsError, UsageError
+from .format import trec_lines
+from .join import EvalContext, build_rankings, iter_batches
+from .join.keys import distinct_sorted
+from .join.context import COMPAT_VERSIONS
+from .join.judgments import check_rel_format, join_judgments
+from .measures import Kind, Measure, registry
+from .parse import read_qrels, read_run
+from .parse.zscores import read_zscores
+from .zscore import apply_zscores
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything that changes what is computed (the CLI's flags, as values)."""
+
+    measures: tuple[str, ...] = ("official",)
+    relevance_level: int = 1
+    num_docs_in_coll: int = 0
+    max_docs: int | None = None
+    judged_only: bool = False
+    complete: bool = False
+    compat: str = "9.0.8"
+    rel_format: str = "qrels"
+    results_format: str = "trec_results"
+    zscore_file: str | None = None
+    max_cells: int | None = None  # batch size bound (testing and tuning)
+
+    def __post_init__(self):
+        if self.compat not in COMPAT_VERSIONS:
+            raise UsageError(f"unknown --compat {self.compat!r}; choose one of {', '.join(COMPAT_VERSIONS)}")
+        check_rel_format(self.rel_format)
+        if self.results_format != "trec_results":
+            raise UsageError(f"unknown results format '-T {self.results_format}'; only 'trec_results' is read")
+
+    @property
+    def context(self) -> EvalContext:
+        return EvalContext(
+            relevance_level=self.relevance_level,
+            num_docs_in_coll=self.num_docs_in_coll,
+            max_docs=self.max_docs,
+            judged_only=self.judged_only,
+            complete=self.complete,
+            compat=self.compat,
+        )
+
+
+@dataclass(frozen=True)
+class Column:
+    """One printed measure name (e.g. ``P_5``) and how to print it."""
+
+    name: str
+    measure: Measure
+    index: int
+    kind: Kind
+    summary_kind: Kind
+    prefix: str = ""  # printed before the padded name ("Z" under -Z)
+
+
+@dataclass
+class Evaluation:
+    """Per-topic values and the summary of one run.
+
+    ``values[name][i]`` is the value of output ``name`` for ``topics[i]``;
+    ``summary[name]`` is its ``all`` value (absent for measures without one).
+    """
+
+    topics: list[str]
+    columns: list[Column]
+    values: dict[str, np.ndarray]
+    summary: dict[str, object]
+    filled: np.ndarray
+    printable: np.ndarray
+    runid: str
+    options: Options = field(default_factory=Options)
+
+    def per_topic(self) -> dict[str, dict[str, object]]:
+        """``{topic: {measure: value}}`` for the measures that have per-topic values."""
+        out: dict[str, dict[str, object]] = {}
+        cols = [c for c in self.columns if c.measure.per_topic]
+        for t, qid in enumerate(self.topics):
+            out[qid] = {c.name: _py(self.values[c.name][t], c.kind) for c in cols}
+        return out
+
+    def lines(self, *, query: bool = False, summary: bool = True) -> Iterable[str]:
+        return trec_lines(self, query=query, summary=summary)
+
+    def to_text(self, *, query: bool = False, summary: bool = True) -> str:
+        return "".join(self.lines(query=query, summary=summary))
+
+
+def _py(v, kind: Kind):
+    if kind is Kind.FLOAT:
+        return float(v)
+    if kind is Kind.INT:
+        return int(v)
+    return v
+
+
+def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options) -> Evaluation:
+    """Evaluate ``run`` against ``qrels``.
+
+    ``qrels`` and ``run`` may be paths, ``-``, file objects, bytes, dicts in
+    pytrec_eval's layout, or already-parsed :class:`~trec_eval_py.engine.parse.Qrels`
+    / :class:`~trec_eval_py.engine.parse.Run`. ``measures`` are ``-m`` specs
+    (default ``official``); the other keywords are the fields of :class:`Options`.
+    """
+    if isinstance(measures, str):
+        measures = [measures]
+    opts = Options(**options)
+    if measures is not None:
+        opts = replace(opts, measures=tuple(measures))
+    reg = registry()
+    selected = reg.resolve(list(opts.measures), opts.compat, opts.rel_format)
+    ctx = replace(opts.context, measures=tuple(s.measure.name for s in selected))
+    zs = read_zscores(opts.zscore_file) if opts.zscore_file is not None else None
+    columns: list[Column] = []
+    for s in selected:
+        for i, name in enumerate(s.names):
+            columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind))
+
+    if opts.rel_format == "qrels":
+        q = read_qrels(qrels)
+        num_qrels_topics = len(distinct_sorted(q.qid))
+        num_positive = int(np.count_nonzero(q.rel >= 1))
+        if _worth_streaming(run):
+            from .join.stream import Interleaved, prefetch, stream_rankings
+            from .parse.run import iter_run_chunks
+
+            try:
+                # a reader thread scans and ranks the next piece while this one is measured
+                parts = prefetch(stream_rankings(q, iter_run_chunks(run), ctx))
+                done = _compute(parts, selected, columns, opts)
+            except Interleaved:  # topics not grouped: read the run whole after all
+                done = _compute([build_rankings(q, read_run(run), ctx)], selected, columns, opts)
+        else:
+            done = _compute([build_rankings(q, read_run(run), ctx)], selected, columns, opts)
+    else:  # other judgment formats have their own readers, join and batches
+        rankings = join_judgments(opts.rel_format, qrels, run, ctx)
+        num_qrels_topics, num_positive = rankings.num_qrels_topics, 0
+        done = _compute([rankings], selected, columns, opts)
+    topics, filled, values, runid = done
+    if not np.any(~filled):
+        raise NoTopicsError("no topic has both judgments and results")
+    if zs is not None:  # -Z: per-topic values become z-scores before aggregation
+        columns, values = apply_zscores(zs, columns, values, topics, filled, ctx)
+
+    n_avg = num_averaged(int(np.count_nonzero(~filled)), num_qrels_topics, ctx.complete)
+    info = SummaryInfo(filled, n_avg, ctx.complete, ctx.compat, runid, num_positive)
+    summary = {}
+    for c in columns:
+        v = summarize(c.measure, values[c.name], info)
+        if v is not None:
+            summary[c.name] = v
+    # 9.0.8 never prints the topics it filled in for -c; 10.0 does.
+    printable = np.ones(len(topics), dtype=bool) if ctx.v10 else ~filled
+    return Evaluation(topics, columns, values, summary, filled, printable, runid, opts)
+
+
+#: runs at least this large (in bytes, uncompressed files on disk) are read in pieces
+STREAM_MIN_BYTES = 64 << 20
+
+
+def _worth_streaming(run) -> bool:
+    if not isinstance(run, (str, os.PathLike)) or os.fspath(run) == "-":
+        return False
+    try:
+        return os.path.getsize(run) >= STREAM_MIN_BYTES
+    except OSError:
+        return False  # the reader reports the problem
+
+
+def _compute(parts, selected, columns, opts):
+    """Run the measure kernels over every batch of every part (groups of topics).
+
+    Returns topics, filled flags, per-topic values (topics in byte order of
+    their ids) and the run id.
+    """
+    values: dict[str, list[np.ndarray]] = {c.name: [] for c in columns}
+    qids: list[str] = []
+    filled: list[np.ndarray] = []
+    runid = ""
+    n_parts = 0
+    for rankings in parts:
+        n_parts += 1
+        runid = rankings.runid
+        qids.extend(rankings.qids)
+        filled.append(np.asarray(rankings.filled, dtype=bool))
+        kw = {} if opts.max_cells is None else {"max_cells": opts.max_cells}
+        batches = iter_batches(rankings, **kw) if opts.rel_format == "qrels" else rankings.batches(**kw)
+        for batch in batches:
+            for s in selected:
+                out = s.measure.compute(batch, s.params)
+                for i, name in enumerate(s.names):
+                    values[name].append(out[:, i])
+    flat = {name: (np.concatenate(v) if v else np.zeros(0)) for name, v in values.items()}
+    fill = np.concatenate(filled) if filled else np.zeros(0, dtype=bool)
+    if n_parts > 1:  # pieces come in run order; topics are reported in byte order
+        order = sorted(range(len(qids)), key=lambda i: qids[i].encode("utf-8", "surrogateescape"))
+        qids = [qids[i] for i in order]
+        fill = fill[order]
+        flat = {name: v[order] for name, v in flat.items()}
+    if not qids:
+        raise NoTopicsError("no topic has both judgments and results")
+    return qids, fill, flat, runid

@@ -1,0 +1,317 @@
+"""Ranking curves, ready to plot: precision/recall, interpolated precision/recall,
+ROC and concentrated ROC, per topic and averaged over topics.
+
+Both ``trec_eval_py curves`` and Python callers use :func:`compute_curves`::
+
+    from trec_eval_py.tools.curves import compute_curves
+    c = compute_curves("qrels.txt", "run.txt", "croc_exp.7")
+    c.points["301"]      # (m, 2) array of (x, y) vertices for topic 301
+    c.average            # (levels, 2) array, or None for "pr"
+
+Rankings come from the same stages as every measure (parse, then
+:func:`~trec_eval_py.engine.join.build_rankings`, then batches), so ``-l``, ``-M``,
+``-J``, ``-c`` and ``-N`` mean what they mean for ``evaluate``.
+
+Curves (x, y):
+
+``pr``   (recall, precision) at each retrieved relevant document, in rank
+         order: the uninterpolated operating points (LingPipe's
+         ``prCurve(false)``). No average: topics reach different recalls.
+``ipr``  the points of ``pr`` not dominated by a point of higher recall and
+         precision at least as high: the corners of the interpolated step curve
+         (LingPipe's ``prCurve(true)``; BioCreative II.5). Averaged: the
+         interpolated precision (best precision at recall >= r, 0 if none) at
+         recall levels 0, 1/(L-1), ..., 1, averaged over topics.
+``roc``  (false-positive rate, true-positive rate): the vertices of the ROC step
+         curve from (0, 0) to (1, 1); joined by straight lines they draw it.
+         Averaged: the true-positive rate reached at false-positive rate x
+         (share of relevant documents with rate <= x) at x = 0, 1/(L-1), ..., 1
+         (vertical averaging).
+``croc_exp.A`` / ``croc_pow.A`` / ``croc_log.A``  as ``roc`` with x replaced
+         by f(false-positive rate), f the CROC magnification with parameter A
+         (defaults as for the measures); averaged at levels of f(x).
+
+Negatives follow the ROC-family measures (see
+:mod:`trec_eval_py.engine.measures._ranked_curves`): by default the retrieved
+non-relevant documents, with ``-N`` the collection's non-relevant documents.
+Missed relevant documents sit after every negative (rate 1). Topics without
+relevant documents have no points and count as 0 in averages (as in
+trec_eval's averages).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from ..errors import NoTopicsError, UsageError
+from ..engine.join import build_rankings, iter_batches
+from ..engine.measures._ranked_curves import MAGNIFIERS, format_param, num_negatives
+from ..engine.parse import read_qrels, read_run
+
+KINDS = ("pr", "ipr", "roc", "croc_exp", "croc_pow", "croc_log")
+DEFAULT_LEVELS = 11
+
+
+@dataclass(frozen=True)
+class CurveSpec:
+    """Which curve: ``kind`` (pr, ipr, roc, croc) and for croc the magnification
+    (exp, pow, log) and its alpha."""
+
+    kind: str
+    magnifier: str | None = None
+    alpha: float | None = None
+
+    @property
+    def name(self) -> str:
+        if self.kind == "croc":
+            return f"croc_{self.magnifier}_{format_param(self.alpha)}"
+        return self.kind
+
+    @property
+    def labels(self) -> tuple[str, str]:
+        if self.kind in ("pr", "ipr"):
+            return "recall", "precision"
+        if self.kind == "roc":
+            return "fpr", "tpr"
+        return "f_fpr", "tpr"
+
+    def magnify(self, x: np.ndarray) -> np.ndarray:
+        if self.kind != "croc":
+            return np.asarray(x, dtype=np.float64)
+        return MAGNIFIERS[self.magnifier](x, self.alpha)
+
+
+def parse_curve(spec: str) -> CurveSpec:
+    """``pr``, ``ipr``, ``roc``, ``croc_exp``, ``croc_exp.7`` ... to a :class:`CurveSpec`."""
+    from ..engine.measures.croc import DEFAULT_ALPHA
+
+    name, dot, text = spec.strip().partition(".")
+    if name not in KINDS:
+        raise UsageError(f"unknown curve {spec!r}; choose one of {', '.join(KINDS)} (croc ones take .alpha)")
+    if name in ("pr", "ipr", "roc"):
+        if dot:
+            raise UsageError(f"curve '{name}' takes no parameter (got {spec!r})")
+        return CurveSpec(name)
+    mag = name.split("_", 1)[1]
+    alpha = DEFAULT_ALPHA[mag]
+    if dot:
+        try:
+            alpha = float(text)
+        except ValueError:
+            raise UsageError(f"curve {spec!r}: alpha {text!r} is not a number") from None
+        if not np.isfinite(alpha) or alpha <= 0:
+            raise UsageError(f"curve {spec!r}: alpha must be positive")
+    return CurveSpec("croc", mag, alpha)
+
+
+# ---- one topic ----
+
+def _relevant_positions(b, t: int) -> np.ndarray:
+    return np.flatnonzero(b.is_rel[t])
+
+
+def _pr_points(b, t: int) -> np.ndarray:
+    num_rel = int(b.num_rel[t])
+    pos = _relevant_positions(b, t)
+    if num_rel == 0 or len(pos) == 0:
+        return np.zeros((0, 2))
+    i = np.arange(1, len(pos) + 1, dtype=np.float64)
+    return np.column_stack([i / num_rel, i / (pos + 1.0)])
+
+
+def _ipr_points(b, t: int) -> np.ndarray:
+    pts = _pr_points(b, t)
+    if len(pts) == 0:
+        return pts
+    prec = pts[:, 1]
+    later_best = np.concatenate([np.maximum.accumulate(prec[::-1])[::-1][1:], [-np.inf]])
+    return pts[prec > later_best]
+
+
+def _positive_rates(b, t: int, neg: int) -> np.ndarray:
+    """False-positive rate of each relevant document, in rank order; missed ones 1."""
+    num_rel = int(b.num_rel[t])
+    pos = _relevant_positions(b, t)
+    above = pos - np.arange(len(pos))
+    rates = above / float(neg) if neg > 0 else np.zeros(len(pos))
+    return np.concatenate([rates, np.ones(num_rel - len(pos))])
+
+
+def _roc_points(b, t: int, spec: CurveSpec, neg: int) -> np.ndarray:
+    num_rel = int(b.num_rel[t])
+    if num_rel == 0:
+        return np.zeros((0, 2))
+    xs = spec.magnify(_positive_rates(b, t, neg))
+    k = np.arange(num_rel, dtype=np.float64)
+    steps = np.empty((2 * num_rel, 2))
+    steps[0::2, 0] = xs
+    steps[0::2, 1] = k / num_rel
+    steps[1::2, 0] = xs
+    steps[1::2, 1] = (k + 1) / num_rel
+    pts = np.vstack([[0.0, 0.0], steps, [1.0, 1.0]])
+    return _vertices(pts)
+
+
+def _vertices(pts: np.ndarray) -> np.ndarray:
+    """Drop repeated points and points in the middle of a straight run."""
+    keep = np.ones(len(pts), dtype=bool)
+    keep[1:] = np.any(pts[1:] != pts[:-1], axis=1)
+    pts = pts[keep]
+    if len(pts) < 3:
+        return pts
+    prev, cur, nxt = pts[:-2], pts[1:-1], pts[2:]
+    mid = ((prev[:, 0] == cur[:, 0]) & (cur[:, 0] == nxt[:, 0])) | ((prev[:, 1] == cur[:, 1]) & (cur[:, 1] == nxt[:, 1]))
+    keep = np.concatenate([[True], ~mid, [True]])
+    return pts[keep]
+
+
+def _levels(levels: int) -> np.ndarray:
+    return np.arange(levels, dtype=np.float64) / (levels - 1)
+
+
+def _ipr_at_levels(b, t: int, xs: np.ndarray) -> np.ndarray:
+    pts = _pr_points(b, t)
+    out = np.zeros(len(xs))
+    if len(pts) == 0:
+        return out
+    best_after = np.maximum.accumulate(pts[::-1, 1])[::-1]
+    # first operating point with recall >= level
+    j = np.searchsorted(pts[:, 0], xs, side="left")
+    ok = j < len(pts)
+    out[ok] = best_after[j[ok]]
+    return out
+
+
+def _tpr_at_levels(b, t: int, spec: CurveSpec, neg: int, xs: np.ndarray) -> np.ndarray:
+    num_rel = int(b.num_rel[t])
+    if num_rel == 0:
+        return np.zeros(len(xs))
+    fx = np.sort(spec.magnify(_positive_rates(b, t, neg)))
+    return np.searchsorted(fx, xs, side="right") / float(num_rel)
+
+
+def batch_points(b, spec: CurveSpec) -> list[np.ndarray]:
+    """Each topic's (x, y) points, for the topics of batch ``b``."""
+    if spec.kind == "pr":
+        return [_pr_points(b, t) for t in range(b.n)]
+    if spec.kind == "ipr":
+        return [_ipr_points(b, t) for t in range(b.n)]
+    neg = num_negatives(b)
+    return [_roc_points(b, t, spec, int(neg[t])) for t in range(b.n)]
+
+
+def batch_levels(b, spec: CurveSpec, xs: np.ndarray) -> np.ndarray | None:
+    """(n, len(xs)) y values at the x levels, per topic; None for curves without an average."""
+    if spec.kind == "pr":
+        return None
+    if spec.kind == "ipr":
+        rows = [_ipr_at_levels(b, t, xs) for t in range(b.n)]
+    else:
+        neg = num_negatives(b)
+        rows = [_tpr_at_levels(b, t, spec, int(neg[t]), xs) for t in range(b.n)]
+    return np.array(rows, dtype=np.float64).reshape(b.n, len(xs))
+
+
+# ---- a whole run ----
+
+@dataclass
+class Curves:
+    """A run's curve: ``points[topic]`` is an (m, 2) array of (x, y); ``average``
+    an (levels, 2) array of (level, mean y), or None where no average is meaningful."""
+
+    spec: CurveSpec
+    topics: list[str]
+    points: dict[str, np.ndarray]
+    average: np.ndarray | None
+    runid: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def labels(self) -> tuple[str, str]:
+        return self.spec.labels
+
+    def rows(self, *, per_topic: bool = True, summary: bool = True) -> Iterable[tuple[str, float, float]]:
+        if per_topic:
+            for qid in self.topics:
+                for x, y in self.points[qid]:
+                    yield qid, float(x), float(y)
+        if summary and self.average is not None:
+            for x, y in self.average:
+                yield "all", float(x), float(y)
+
+    def to_tsv(self, *, per_topic: bool = True, summary: bool = True) -> str:
+        xl, yl = self.labels
+        lines = [f"topic\t{xl}\t{yl}\n"]
+        lines += ["%s\t%.6f\t%.6f\n" % r for r in self.rows(per_topic=per_topic, summary=summary)]
+        return "".join(lines)
+
+    def to_dict(self, *, per_topic: bool = True, summary: bool = True) -> dict:
+        xl, yl = self.labels
+        d: dict = {"curve": self.name, "x": xl, "y": yl, "runid": self.runid}
+        if self.spec.kind == "croc":
+            d["magnification"] = self.spec.magnifier
+            d["alpha"] = self.spec.alpha
+        if per_topic:
+            d["topics"] = {q: self.points[q].tolist() for q in self.topics}
+        if summary:
+            d["average"] = None if self.average is None else self.average.tolist()
+        return d
+
+    def to_json(self, *, per_topic: bool = True, summary: bool = True) -> str:
+        return json.dumps(self.to_dict(per_topic=per_topic, summary=summary)) + "\n"
+
+
+def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = DEFAULT_LEVELS,
+                   topics: Iterable[str] | None = None, **options) -> Curves:
+    """The ``curve`` of ``run`` against ``qrels``, per topic and averaged.
+
+    ``qrels`` and ``run`` are anything :func:`~trec_eval_py.evaluate` accepts.
+    ``curve`` is ``pr``, ``ipr``, ``roc`` or ``croc_{exp,pow,log}[.alpha]``.
+    ``levels`` (>= 2) is the number of evenly spaced x levels of the average.
+    ``topics`` keeps only these topics' points (the average still covers all).
+    Other keywords are :class:`~trec_eval_py.engine.pipeline.Options` fields
+    (``relevance_level``, ``num_docs_in_coll``, ``max_docs``, ``judged_only``,
+    ``complete``...).
+    """
+    from ..engine.pipeline import Options
+
+    spec = curve if isinstance(curve, CurveSpec) else parse_curve(curve)
+    if levels < 2:
+        raise UsageError(f"need at least 2 levels for an average (got {levels})")
+    opts = Options(**options)
+    ctx = opts.context
+    rankings = build_rankings(read_qrels(qrels), read_run(run), ctx)
+    if rankings.num_topics == 0 or not np.any(~rankings.filled):
+        raise NoTopicsError("no topic has both judgments and results")
+    wanted = None if topics is None else list(topics)
+    if wanted is not None:
+        unknown = [q for q in wanted if q not in set(rankings.qids)]
+        if unknown:
+            raise UsageError(f"topic {unknown[0]!r} was not evaluated (not in both the judgments and the run)")
+    xs = _levels(levels)
+    points: dict[str, np.ndarray] = {}
+    level_rows = []
+    for b in iter_batches(rankings):
+        for qid, pts in zip(b.qids, batch_points(b, spec)):
+            if wanted is None or qid in wanted:
+                points[qid] = pts
+        ys = batch_levels(b, spec, xs)
+        if ys is not None:
+            level_rows.append(ys)
+    average = None
+    if level_rows:
+        ys = np.concatenate(level_rows, axis=0)
+        # topics added one at a time, as the measures' summaries are
+        mean = np.cumsum(ys, axis=0)[-1] / ys.shape[0]
+        average = np.column_stack([xs, mean])
+    shown = [q for q in rankings.qids if q in points]
+    return Curves(spec, shown, points, average, rankings.runid)
+
+
+__all__ = ["KINDS", "CurveSpec", "Curves", "parse_curve", "compute_curves", "batch_points", "batch_levels"]

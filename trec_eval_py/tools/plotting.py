@@ -1,0 +1,238 @@
+"""Figures comparing runs: P/R, ROC and CROC curves, per-topic differences.
+
+Every figure is built on a :class:`matplotlib.figure.Figure` (no pyplot, no
+global backend), returned so callers can adjust it, and saved by
+:func:`save_plot`. matplotlib comes with the ``plot`` extra and is imported
+only here, when a figure is made.
+
+Topics are taken as ``compare`` and ``-c`` take them: every topic of the
+qrels, a topic without results counting as an empty ranking.
+
+``pr``
+    Interpolated precision at the recall levels 0, 0.1, ..., 1 of each run,
+    averaged over topics (``iprec_at_recall``), i.e. the classic TREC
+    recall-precision graph. The legend gives each run's MAP.
+``roc``
+    True-positive rate against false-positive rate, vertically averaged over
+    topics (for each false-positive rate, the mean of the topics' share of
+    relevant documents ranked with at most that rate), as computed by
+    :mod:`trec_eval_py.tools.curves`. Negatives are the retrieved non-relevant
+    documents, relevant documents not retrieved coming after all of them; with
+    ``num_docs_in_coll`` (``-N``) every non-relevant document of the
+    collection. The legend gives each run's ``auc_roc``.
+``croc``
+    The same curve with the false-positive axis magnified by
+    ``f(x) = (1 - exp(-alpha x)) / (1 - exp(-alpha))`` (Swamidass et al.,
+    Bioinformatics 2010), which stretches the early ranks; alpha defaults
+    to 7. The legend gives each run's ``croc_exp``.
+``per-topic``
+    For each run after the first, the per-topic difference from the first run
+    on one measure, as bars sorted from largest gain to largest loss.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import UsageError
+
+KINDS = ("pr", "roc", "croc", "per-topic")
+FORMATS = ("png", "svg", "pdf")
+
+#: evenly spaced (magnified) false-positive rates at which ROC/CROC curves are averaged
+GRID_POINTS = 501
+
+
+class MissingExtraError(UsageError):
+    """An optional dependency (an "extra") is not installed."""
+
+
+def _matplotlib():
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise MissingExtraError(
+            "plotting needs matplotlib, which comes with the 'plot' extra: "
+            "pip install 'trec_eval_py[plot]'"
+        ) from None
+    return Figure
+
+
+def require_matplotlib() -> None:
+    """Raise :class:`MissingExtraError` now if matplotlib cannot be imported."""
+    _matplotlib()
+
+
+def _figure(width: float = 6.4, height: float = 4.8):
+    return _matplotlib()(figsize=(width, height), layout="constrained")
+
+
+def _labels(evals_or_labels, labels):
+    return list(labels) if labels is not None else evals_or_labels
+
+
+# ---------------------------------------------------------------- P/R
+
+def plot_pr(qrels, runs: Sequence, *, labels: Sequence[str] | None = None, **options):
+    """Averaged interpolated precision/recall curves of ``runs``."""
+    _matplotlib()  # fail before evaluating
+    from .comparison import per_topic_values
+
+    topics, names, _files, _filled, values = per_topic_values(qrels, runs, ["iprec_at_recall", "map"], **options)
+    names = _labels(names, labels)
+    fig = _figure()
+    ax = fig.add_subplot()
+    for name, vals in zip(names, values.values()):
+        cols = [k for k in vals if k.startswith("iprec_at_recall_")]
+        recall = [float(k[len("iprec_at_recall_"):]) for k in cols]
+        prec = [_mean(vals[k]) for k in cols]
+        ax.plot(recall, prec, marker="o", markersize=4, label=f"{name} (MAP {_mean(vals['map']):.4f})")
+    ax.set_xlabel("Recall")
+    ax.set_ylabel("Interpolated precision")
+    ax.set_title(f"Interpolated precision/recall (iprec_at_recall)\nmean of {len(topics)} topics")
+    _unit_axes(ax)
+    ax.legend(loc="upper right")
+    return fig
+
+
+def _mean(v: np.ndarray) -> float:
+    return float(np.cumsum(v)[-1] / len(v)) if len(v) else 0.0
+
+
+def _unit_axes(ax) -> None:
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_axisbelow(True)
+    ax.grid(True, color="0.9")
+
+
+# ---------------------------------------------------------------- ROC / CROC
+
+def plot_roc(qrels, runs: Sequence, *, croc_alpha: float | None = None,
+             labels: Sequence[str] | None = None, levels: int = GRID_POINTS, **options):
+    """Averaged ROC curves, or CROC curves (exponential magnification) when ``croc_alpha`` is given.
+
+    The points come from :func:`trec_eval_py.tools.curves.compute_curves` (vertical
+    averaging at ``levels`` evenly spaced x values); the legend's areas are
+    the ``auc_roc`` / ``croc_exp`` measures averaged over the same topics.
+    """
+    _matplotlib()
+    from .comparison import _describe, run_labels
+    from .curves import CurveSpec, compute_curves
+    from ..engine.parse import read_qrels, read_run
+    from ..engine.pipeline import evaluate
+
+    options = dict(options)
+    options["complete"] = True
+    q = read_qrels(qrels)
+    parsed = [read_run(r) for r in runs]
+    names = _labels(run_labels([r.runid for r in parsed], [_describe(r, i) for i, r in enumerate(runs)]), labels)
+    if croc_alpha is None:
+        spec, measure = CurveSpec("roc"), "auc_roc"
+    else:
+        spec, measure = CurveSpec("croc", "exp", float(croc_alpha)), f"croc_exp.{float(croc_alpha)!r}"
+    fig = _figure()
+    ax = fig.add_subplot()
+    n = 0
+    for name, run in zip(names, parsed):
+        curve = compute_curves(q, run, spec, levels=levels, **options)
+        area = next(iter(evaluate(q, run, [measure], **options).summary.values()))
+        ax.step(curve.average[:, 0], curve.average[:, 1], where="post", label=f"{name} (AUC {area:.4f})")
+        n = len(curve.topics)
+    t = np.linspace(0.0, 1.0, levels)
+    ax.plot(spec.magnify(t), t, linestyle="--", color="0.6", label="random ranking")
+    if croc_alpha is None:
+        ax.set_xlabel("False-positive rate")
+        ax.set_title(f"ROC (area: auc_roc)\nvertical average of {n} topics")
+    else:
+        a = f"{croc_alpha:g}"
+        ax.set_xlabel(f"Magnified false-positive rate  f(x) = (1 - exp(-{a}x)) / (1 - exp(-{a}))")
+        ax.set_title(f"CROC, exponential magnification alpha {a} (area: {spec.name})\n"
+                     f"vertical average of {n} topics")
+    ax.set_ylabel("True-positive rate (recall)")
+    _unit_axes(ax)
+    ax.legend(loc="lower right")
+    return fig
+
+
+# ---------------------------------------------------------------- per topic
+
+def plot_per_topic(qrels, runs: Sequence, measure: str = "map", *,
+                   labels: Sequence[str] | None = None, **options):
+    """Per-topic differences from the first run on ``measure``, sorted, one panel per run."""
+    _matplotlib()
+    from matplotlib.patches import Patch
+
+    from .comparison import per_topic_values
+
+    topics, names, _files, _filled, values = per_topic_values(qrels, runs, [measure], **options)
+    cols = list(values[names[0]])
+    if len(cols) != 1:
+        raise UsageError(f"the per-topic plot shows one measure; {measure!r} gives {len(cols)}: {' '.join(cols)}")
+    col = cols[0]
+    shown = _labels(names, labels)
+    base = shown[0]
+    panels = len(names) - 1
+    if panels < 1:
+        raise UsageError("the per-topic plot needs a baseline run and at least one other run")
+    fig = _figure(max(6.4, min(16.0, 0.12 * len(topics) + 3)), 1.0 + 3.2 * panels)
+    axes = fig.subplots(panels, 1, squeeze=False, sharey=True)[:, 0]
+    base_vals = values[names[0]][col]
+    for ax, key, name in zip(axes, names[1:], shown[1:]):
+        d = values[key][col] - base_vals
+        order = np.argsort(-d, kind="stable")
+        ds = d[order]
+        pos = np.arange(len(ds))
+        colors = np.where(ds > 0, "tab:green", np.where(ds < 0, "tab:red", "0.5"))
+        ax.bar(pos, ds, color=colors)
+        ax.axhline(0, color="0.3", linewidth=0.8)
+        ax.use_sticky_edges = False  # leave room above and below the bars
+        ax.margins(x=0.01, y=0.08)
+        ax.set_axisbelow(True)
+        if len(topics) <= 60:
+            ax.set_xticks(pos, [topics[i] for i in order], rotation=90, fontsize=7)
+        ax.set_xlim(-0.6, len(ds) - 0.4)
+        wins, losses = int(np.count_nonzero(d > 0)), int(np.count_nonzero(d < 0))
+        ax.set_title(f"Per-topic {col}: {name} - {base}\n{wins} wins, {len(d) - wins - losses} ties, {losses} losses")
+        ax.set_ylabel(f"Difference in {col}")
+        ax.set_xlabel(f"Topics, sorted by difference ({len(topics)})")
+        ax.grid(True, axis="y", color="0.9")
+        ax.legend(handles=[Patch(color="tab:green", label=f"{name} better"),
+                           Patch(color="tab:red", label=f"{base} better")], loc="best")
+    return fig
+
+
+# ---------------------------------------------------------------- files
+
+def output_format(path: str) -> str:
+    ext = os.path.splitext(path)[1].lower().lstrip(".")
+    if ext not in FORMATS:
+        raise UsageError(f"cannot tell the figure format from {path!r}; end the name in .png, .svg or .pdf")
+    return ext
+
+
+def make_plot(kind: str, qrels, runs: Sequence, *, measure: str = "map", croc_alpha: float = 7.0,
+              labels: Sequence[str] | None = None, **options):
+    """The figure of ``kind`` (one of :data:`KINDS`)."""
+    if kind == "pr":
+        return plot_pr(qrels, runs, labels=labels, **options)
+    if kind == "roc":
+        return plot_roc(qrels, runs, labels=labels, **options)
+    if kind == "croc":
+        if not croc_alpha > 0:
+            raise UsageError(f"the CROC magnification alpha must be positive, not {croc_alpha}")
+        return plot_roc(qrels, runs, croc_alpha=croc_alpha, labels=labels, **options)
+    if kind == "per-topic":
+        return plot_per_topic(qrels, runs, measure, labels=labels, **options)
+    raise UsageError(f"unknown plot kind {kind!r}; choose one of {', '.join(KINDS)}")
+
+
+def save_plot(fig, path: str, dpi: int = 150) -> str:
+    """Write ``fig`` to ``path`` in the format its extension names."""
+    fmt = output_format(path)
+    meta = {"Software": None} if fmt == "png" else ({"Creator": None, "Producer": None, "CreationDate": None}
+                                                   if fmt == "pdf" else {"Date": None})
+    fig.savefig(path, format=fmt, dpi=dpi, metadata=meta)
+    return path
