@@ -100,3 +100,71 @@ def test_real_process_bad_input_has_no_traceback(tmp_path):
     p = subprocess.run([sys.executable, "-m", "trec_eval_py", QRELS, str(bad)], capture_output=True, text=True)
     assert p.returncode != 0
     assert p.stderr.strip() == f"trec_eval_py: {bad}, line 1: score is not a number ('high'): '301 Q0 a 1 high run'"
+
+
+# ---- shared evaluation flags ------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["-o"], ["--Output_old_results_format", "x"]])
+def test_obsolete_output_flag_is_accepted(args, capsysbinary):
+    # trec_eval keeps -o as a no-op; scripts that still pass it must get the same numbers
+    code, out, _ = run(args + ["-m", "map", QRELS, RUN], capsysbinary)
+    _, ref, _ = run(["-m", "map", QRELS, RUN], capsysbinary)
+    assert code == 0 and out == ref
+
+
+@pytest.mark.parametrize("spelling", [["-M", "-1"], ["-M-5"], ["--Max_retrieved_per_topic=-1"]])
+def test_negative_max_docs_is_a_usage_error(spelling, capsysbinary):
+    # trec_eval crashes or prints zeros here; a negative cut is a typo, not a request
+    code, out, err = run(spelling + ["-m", "map", QRELS, RUN], capsysbinary)
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "-M" in err and "0 or more" in err
+
+
+def test_negative_max_docs_is_rejected_by_the_api_too():
+    import trec_eval_py as te
+
+    with pytest.raises(te.UsageError, match="0 or more"):
+        te.evaluate(QRELS, RUN, ["map"], max_docs=-1)
+
+
+def test_max_docs_zero_is_allowed(capsysbinary):
+    code, out, _ = run(["-M0", "-m", "num_ret", QRELS, RUN], capsysbinary)
+    assert code == 0 and out.split() == ["num_ret", "all", "0"]
+
+
+def test_every_evaluating_command_declares_shared_flags_once():
+    """The spellings, types and defaults of -m/-l/-N/-M/-J/-c/--compat... come from
+    cli/flags.py in every command that takes them, so they cannot drift apart."""
+    import inspect
+
+    from trec_eval_py.cli import app as main_app
+    from trec_eval_py.cli import commands
+    from trec_eval_py.cli.flags import FLAGS
+
+    spelled = {decl: f for f in FLAGS.values() for decl in f.decls}
+    apps = {"": main_app} | {n: commands.load(n) for n in commands.names()}
+    seen = set()
+    for name, app in apps.items():
+        fn = app.registered_commands[0].callback
+        for p in inspect.signature(fn).parameters.values():
+            info = p.default
+            decls = set(getattr(info, "param_decls", None) or ())
+            shared = decls & set(spelled)
+            if not shared:
+                continue
+            flag = spelled[next(iter(shared))]
+            if name == "plot" and flag.field == "measures":
+                continue  # plot's -m names the one measure of its per-topic figure
+            assert p.name == f"flag_{flag.field}", (name, p.name)
+            assert decls == set(flag.decls) and info.default == flag.default, (name, decls)
+            seen.add((name, flag.field))
+    assert ("", "zscore_file") in seen and ("batch", "complete") in seen and ("compare", "compat") in seen
+
+
+@pytest.mark.parametrize("cmd", ["batch", "compare"])
+def test_subcommands_take_the_shared_spellings(cmd, capsysbinary):
+    long_form = [cmd, "--level_for_rel=2", "--Max_retrieved_per_topic=100", "--measure=map", QRELS, RUN, RUN]
+    short_form = [cmd, "-l2", "-M100", "-mmap", QRELS, RUN, RUN]
+    a = run(long_form, capsysbinary)
+    b = run(short_form, capsysbinary)
+    assert a[0] == b[0] == 0 and a[1] == b[1] and a[1]

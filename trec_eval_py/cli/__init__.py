@@ -3,13 +3,14 @@ errors to one line on stderr and an exit code. No evaluation logic here."""
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
+from typing import Optional
 
 import click
 import typer
 
 from .. import __version__
 from ..errors import TrecEvalError
+from .flags import evaluation_flags
 from .help import help_text
 
 # Newer typer releases carry their own copy of click; catch both families.
@@ -36,25 +37,21 @@ def _write(text_iter) -> None:
 
 
 @app.command()
+@evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only",
+                  "rel_format", "results_format", "zscore_file", "compat")
 def evaluate_cmd(
     rel_info_file: Optional[str] = typer.Argument(None, metavar="QRELS"),
     results_file: Optional[str] = typer.Argument(None, metavar="RUN"),
     help_: bool = typer.Option(False, "-h", "--help", help="Full help, with the requested measures' descriptions."),
     version: bool = typer.Option(False, "-v", "--version", help="Print the version and exit."),
     query: bool = typer.Option(False, "-q", "--query_eval_wanted", help="Also print each topic's values."),
-    measure: List[str] = typer.Option([], "-m", "--measure", help="Measure or nickname, with .params (repeatable)."),
-    complete: bool = typer.Option(False, "-c", "--complete_rel_info_wanted", help="Average over every judged topic; missing ones score 0."),
-    level: int = typer.Option(1, "-l", "--level_for_rel", help="Lowest judgment level that counts as relevant."),
     nosummary: bool = typer.Option(False, "-n", "--nosummary", help="Do not print the summary ('all') lines."),
     debug: Optional[str] = typer.Option(None, "-D", "--Debug_level", help="Accepted for compatibility; ignored."),
-    judged_only: bool = typer.Option(False, "-J", "--Judged_docs_only", help="Drop unjudged documents before evaluating."),
-    num_docs: int = typer.Option(0, "-N", "--Number_docs_in_coll", help="Number of documents in the collection."),
-    max_docs: Optional[int] = typer.Option(None, "-M", "--Max_retrieved_per_topic", help="Only the top N documents of each topic count."),
-    rel_format: str = typer.Option("qrels", "-R", "--Rel_info_format", help="Judgment format: qrels (default), prefs, qrels_prefs, qrels_jg."),
-    results_format: str = typer.Option("trec_results", "-T", "--Results_format", help="Results format: trec_results."),
-    zscore: Optional[str] = typer.Option(None, "-Z", "--Zscore", help="Print z-scores using this file of per-topic means and deviations."),
-    compat: str = typer.Option("9.0.8", "--compat", help="trec_eval version to reproduce: 9.0.8 (default) or 10.0."),
+    old_format: bool = typer.Option(False, "-o", help="trec_eval's obsolete output flag; accepted and ignored."),
+    old_format_long: Optional[str] = typer.Option(None, "--Output_old_results_format", help="trec_eval's obsolete output flag; accepted and ignored."),
     output_format: str = typer.Option("trec", "--format", help="Output: trec (trec_eval's text), json, or csv (runid,topic,measure,value)."),
+    *,
+    options: dict,
 ) -> None:
     """Evaluate a TREC run against relevance judgments, printing what trec_eval prints."""
     from ..engine.pipeline import evaluate
@@ -63,27 +60,14 @@ def evaluate_cmd(
         print(f"trec_eval_py {__version__} (reproduces trec_eval 9.0.8 and 10.0)")
         return
     if help_:
-        _write([help_text(measure or [], rel_format, compat)])
+        _write([help_text(options["measures"], options["rel_format"], options["compat"])])
         return
     if rel_info_file is None or results_file is None:
         raise TrecEvalError("need two files: QRELS RUN (see -h)")
     from ..engine.format import check_output_format, render_evaluation
 
     check_output_format(output_format)
-    result = evaluate(
-        rel_info_file,
-        results_file,
-        measures=measure or ["official"],
-        relevance_level=level,
-        num_docs_in_coll=num_docs,
-        max_docs=max_docs,
-        judged_only=judged_only,
-        complete=complete,
-        compat=compat,
-        rel_format=rel_format,
-        results_format=results_format,
-        zscore_file=zscore,
-    )
+    result = evaluate(rel_info_file, results_file, **{**options, "measures": options["measures"] or ["official"]})
     _write(render_evaluation(result, output_format, query=query, summary=not nosummary))
 
 

@@ -44,6 +44,9 @@ class Options:
         if self.compat not in COMPAT_VERSIONS:
             raise UsageError(f"unknown --compat {self.compat!r}; choose one of {', '.join(COMPAT_VERSIONS)}")
         check_rel_format(self.rel_format)
+        if self.max_docs is not None and self.max_docs < 0:
+            # trec_eval reads -M -1 as "no document counts" without a word; a negative cut is a typo
+            raise UsageError(f"-M (documents per topic) must be 0 or more, not {self.max_docs}")
         if self.results_format != "trec_results":
             raise UsageError(f"unknown results format '-T {self.results_format}'; only 'trec_results' is read")
 

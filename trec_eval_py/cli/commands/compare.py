@@ -12,16 +12,18 @@ import typer
 
 from ...tools.comparison import FORMATS, compare_runs
 from ...errors import UsageError
+from ..flags import evaluation_flags
 from ...tools.significance import CORRECTIONS, TESTS
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
 @app.command()
+@evaluation_flags("measures", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "compat",
+                  help={"measures": "Measure (repeatable): map, P.10, ndcg_cut.10... Default: map."})
 def compare(
     qrels: str = typer.Argument(..., metavar="QRELS"),
     runs: List[str] = typer.Argument(..., metavar="BASELINE RUN...", help="The baseline run, then the runs to compare with it."),
-    measure: List[str] = typer.Option([], "-m", "--measure", help="Measure (repeatable, trec_eval syntax: map, P.10, ndcg_cut.10). Default: map."),
     test: List[str] = typer.Option(["t"], "--test", help=f"Significance test (repeatable): {', '.join(TESTS)} or all."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level; also sets the confidence level 1 - alpha."),
     correction: str = typer.Option("holm", "--correction", help=f"Multiple-comparison correction across all (run, measure) pairs: {', '.join(CORRECTIONS)}."),
@@ -29,11 +31,8 @@ def compare(
     seed: int = typer.Option(1, "--seed", help="Seed of the random draws; the same seed gives the same p-values."),
     fmt: str = typer.Option("text", "--format", help=f"Output format: {', '.join(FORMATS)}."),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Write to this file instead of standard output."),
-    level: int = typer.Option(1, "-l", "--level_for_rel", help="Lowest judgment level that counts as relevant."),
-    num_docs: int = typer.Option(0, "-N", "--Number_docs_in_coll", help="Number of documents in the collection."),
-    max_docs: Optional[int] = typer.Option(None, "-M", "--Max_retrieved_per_topic", help="Only the top N documents of each topic count."),
-    judged_only: bool = typer.Option(False, "-J", "--Judged_docs_only", help="Drop unjudged documents before evaluating."),
-    compat: str = typer.Option("9.0.8", "--compat", help="trec_eval version whose measure definitions to use: 9.0.8 or 10.0."),
+    *,
+    options: dict,
 ) -> None:
     """Compare runs with a baseline (the first run) on every measure, topic by topic.
 
@@ -47,11 +46,10 @@ def compare(
     if fmt not in FORMATS:
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}")
     tests = [t.strip() for spec in test for t in spec.split(",") if t.strip()]
+    measures = options.pop("measures") or ["map"]
     result = compare_runs(
-        qrels, runs, measure or ["map"], tests,
-        alpha=alpha, correction=correction, permutations=permutations, seed=seed,
-        relevance_level=level, num_docs_in_coll=num_docs, max_docs=max_docs,
-        judged_only=judged_only, compat=compat,
+        qrels, runs, measures, tests,
+        alpha=alpha, correction=correction, permutations=permutations, seed=seed, **options,
     )
     text = result.format(fmt)
     if output:

@@ -13,11 +13,14 @@ import typer
 
 from ...tools.curves import DEFAULT_LEVELS, KINDS, compute_curves
 from ...errors import UsageError
+from ..flags import evaluation_flags
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
 @app.command()
+@evaluation_flags("complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only",
+                  help={"num_docs_in_coll": "Collection size: every unretrieved document is a negative ranked last (roc, croc)."})
 def curves(
     rel_info_file: str = typer.Argument(..., metavar="QRELS"),
     results_file: str = typer.Argument(..., metavar="RUN"),
@@ -25,11 +28,8 @@ def curves(
     topic: Optional[str] = typer.Option(None, "--topic", help="Only this topic's points; 'all' for only the average."),
     fmt: str = typer.Option("tsv", "--format", help="tsv (topic, x, y with a header line) or json."),
     levels: int = typer.Option(DEFAULT_LEVELS, "--levels", help="Number of evenly spaced x levels of the averaged curve (ipr, roc, croc)."),
-    level: int = typer.Option(1, "-l", "--level_for_rel", help="Lowest judgment level that counts as relevant."),
-    num_docs: int = typer.Option(0, "-N", "--Number_docs_in_coll", help="Collection size: every unretrieved document is a negative ranked last (roc, croc)."),
-    max_docs: Optional[int] = typer.Option(None, "-M", "--Max_retrieved_per_topic", help="Only the top N documents of each topic count."),
-    judged_only: bool = typer.Option(False, "-J", "--Judged_docs_only", help="Drop unjudged documents before evaluating."),
-    complete: bool = typer.Option(False, "-c", "--complete_rel_info_wanted", help="Average over every judged topic; missing ones count as empty rankings."),
+    *,
+    options: dict,
 ) -> None:
     """Print the points of a ranking curve (pr, ipr, roc, croc_*), per topic and averaged.
 
@@ -47,8 +47,7 @@ def curves(
     result = compute_curves(
         rel_info_file, results_file, curve, levels=levels,
         topics=None if topic is None or only_avg else [topic],
-        relevance_level=level, num_docs_in_coll=num_docs, max_docs=max_docs,
-        judged_only=judged_only, complete=complete,
+        **options,
     )
     if only_avg and result.average is None:
         raise UsageError(f"curve '{result.name}' has no average over topics; pick a topic")

@@ -1,0 +1,107 @@
+"""The evaluation flags every command shares, declared once.
+
+``-m``, ``-l``, ``-N``, ``-M``, ``-J``, ``-c``, ``-R``, ``-T``, ``-Z`` and
+``--compat`` mean the same in the main command and in every subcommand that
+evaluates runs. Each is declared here, once, as a :class:`Flag` whose
+``field`` is the keyword of :func:`~trec_eval_py.engine.pipeline.evaluate`
+(and of :class:`~trec_eval_py.engine.pipeline.Options`) it sets.
+
+A command takes the flags it needs with :func:`evaluation_flags`::
+
+    @app.command()
+    @evaluation_flags("measures", "relevance_level", "compat")
+    def batch(qrels: str = ..., *, options: dict) -> int:
+        evaluate(qrels, run, **options)
+
+The decorator adds the typer options to the command's signature and hands
+their values to the command as one dict, ``options``, keyed by field.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass
+from typing import List, Optional
+
+import typer
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One shared flag: the evaluation option it sets and how it is spelled."""
+
+    field: str  # keyword of evaluate() / Options
+    decls: tuple[str, ...]  # short and long spellings (trec_eval's)
+    annotation: object  # the type typer converts the value to
+    default: object
+    help: str
+    metavar: str | None = None
+
+    def option(self, help: str | None = None) -> typer.models.OptionInfo:
+        default = list(self.default) if isinstance(self.default, list) else self.default
+        return typer.Option(default, *self.decls, help=help or self.help, metavar=self.metavar)
+
+
+_FLAGS = (
+    Flag("measures", ("-m", "--measure"), List[str], [],
+         "Measure or nickname, with parameters after a dot (P.5,10); repeatable.", "MEASURE"),
+    Flag("complete", ("-c", "--complete_rel_info_wanted"), bool, False,
+         "Average over every topic of the qrels; a topic without results is an empty ranking."),
+    Flag("relevance_level", ("-l", "--level_for_rel"), int, 1,
+         "Lowest judgment level that counts as relevant.", "LEVEL"),
+    Flag("num_docs_in_coll", ("-N", "--Number_docs_in_coll"), int, 0,
+         "Number of documents in the collection (0: unknown).", "N"),
+    Flag("max_docs", ("-M", "--Max_retrieved_per_topic"), Optional[int], None,
+         "Only the top N documents of each topic count (N >= 0).", "N"),
+    Flag("judged_only", ("-J", "--Judged_docs_only"), bool, False,
+         "Drop unjudged documents from every ranking before evaluating."),
+    Flag("rel_format", ("-R", "--Rel_info_format"), str, "qrels",
+         "Judgment format: qrels (default), prefs, qrels_prefs, qrels_jg.", "FORMAT"),
+    Flag("results_format", ("-T", "--Results_format"), str, "trec_results",
+         "Results format: trec_results.", "FORMAT"),
+    Flag("zscore_file", ("-Z", "--Zscore"), Optional[str], None,
+         "Print z-scores against the per-topic means and deviations in this file.", "FILE"),
+    Flag("compat", ("--compat",), str, "9.0.8",
+         "trec_eval version to reproduce: 9.0.8 (default) or 10.0.", "VERSION"),
+)
+
+#: every shared flag by the evaluation option it sets
+FLAGS: dict[str, Flag] = {f.field: f for f in _FLAGS}
+
+
+def evaluation_flags(*fields: str, help: dict[str, str] | None = None):
+    """Add the shared flags ``fields`` (keys of :data:`FLAGS`) to a typer command.
+
+    The command must accept a keyword ``options``; it receives
+    ``{field: value}`` for the flags given here, ready for ``evaluate(**options)``.
+    ``help`` may override a flag's help text where a command gives it a
+    narrower meaning (its spelling, type and default stay the shared ones).
+    """
+    unknown = [f for f in fields if f not in FLAGS]
+    if unknown:
+        raise KeyError(f"no shared flag sets {unknown}")
+    help = help or {}
+
+    def decorate(command):
+        sig = inspect.signature(command)
+        own = [p for p in sig.parameters.values() if p.name != "options"]
+        added = [
+            inspect.Parameter(f"flag_{name}", inspect.Parameter.KEYWORD_ONLY,
+                              default=FLAGS[name].option(help.get(name)), annotation=FLAGS[name].annotation)
+            for name in fields
+        ]
+
+        @functools.wraps(command)
+        def wrapper(*args, **kwargs):
+            options = {name: kwargs.pop(f"flag_{name}") for name in fields}
+            return command(*args, options=options, **kwargs)
+
+        # typer reads the signature and the annotations: both must list the added flags
+        wrapper.__signature__ = sig.replace(parameters=own + added)
+        wrapper.__annotations__ = {
+            **{k: v for k, v in command.__annotations__.items() if k != "options"},
+            **{f"flag_{name}": FLAGS[name].annotation for name in fields},
+        }
+        return wrapper
+
+    return decorate
