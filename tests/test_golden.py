@@ -37,6 +37,7 @@ def code_path(request, monkeypatch):
         from trec_eval_py.engine.parse import fields
 
         monkeypatch.setattr(fields, "USE_C", False)
+        monkeypatch.setattr(rankings, "USE_C", False)
         monkeypatch.setattr(batch, "DEFAULT_MAX_CELLS", 64)
         monkeypatch.setattr(rankings, "row_hash", lambda t, w, *a: np.zeros(len(t), dtype=np.uint64))
     return request.param

@@ -192,12 +192,37 @@ def _rank_order(rt: np.ndarray, score: np.ndarray, rw: np.ndarray) -> np.ndarray
     return np.lexsort(desc_doc + [-score, rt])
 
 
-def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
-    """Rank, truncate (``-M``), filter (``-J``) and join a run with its qrels."""
-    topics = np.unique(np.concatenate([distinct_sorted(qrels.qid), distinct_sorted(run.qid)]))
-    nt = len(topics)
-    qt = codes_in(qrels.qid, topics)
-    rt = codes_in(run.qid, topics)
+try:  # the optional fused C join and ranking (see _joinrank.c); same results
+    from . import _joinrank
+except ImportError:  # pragma: no cover - depends on the build
+    _joinrank = None
+
+#: set to False to force the numpy join and ranking (tests compare both)
+USE_C = True
+
+
+def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, single: bool):
+    """(relevance codes in rank order, topic code of each) by the C extension,
+    or None when it is absent or a duplicate docno needs the reference path's message."""
+    if _joinrank is None or not USE_C:
+        return None
+    qdoc = np.ascontiguousarray(qrels.docno)
+    rdoc = np.ascontiguousarray(run.docno)
+    rel = np.empty(len(rt), dtype=np.int64)
+    count = np.empty(nt, dtype=np.int64)
+    status = _joinrank.join_rank(
+        np.ascontiguousarray(qt, dtype=np.int64), qdoc, qdoc.dtype.itemsize,
+        np.ascontiguousarray(qrels.rel, dtype=np.int64),
+        np.ascontiguousarray(rt, dtype=np.int64), rdoc, rdoc.dtype.itemsize,
+        np.ascontiguousarray(run.score, dtype=np.float64), nt, single, rel, count,
+    )
+    if status != 0:
+        return None
+    return rel, np.repeat(np.arange(nt, dtype=np.int64), count)
+
+
+def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, single: bool):
+    """The reference join and ranking: sorts and a verified hash join."""
     width = max(qrels.docno.dtype.itemsize, run.docno.dtype.itemsize)
     qw = docno_words(qrels.docno.astype(f"S{width}"))
     rw = docno_words(run.docno.astype(f"S{width}"))
@@ -205,17 +230,26 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         rel = _lookup_hashed(qt, qw, rt, rw, qrels, run)
     except _Collision:
         rel = _lookup_exact(qt, qw, rt, rw, qrels, run)
+    # trec_eval before 10.0 keeps scores as C floats: scores equal in single
+    # precision tie there and fall back to the docno order.
+    score = run.score.astype(np.float32) if single else run.score
+    order = _rank_order(rt, score, rw)
+    return rel[order], rt[order]
+
+
+def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
+    """Rank, truncate (``-M``), filter (``-J``) and join a run with its qrels."""
+    topics = np.unique(np.concatenate([distinct_sorted(qrels.qid), distinct_sorted(run.qid)]))
+    nt = len(topics)
+    qt = codes_in(qrels.qid, topics)
+    rt = codes_in(run.qid, topics)
+    single = not ctx.v10
+    joined = _join_rank_c(qt, rt, qrels, run, nt, single)
+    rel_sorted, t_sorted = joined if joined is not None else _join_rank_numpy(qt, rt, qrels, run, single)
 
     q_has = np.bincount(qt, minlength=nt) > 0
     r_count = np.bincount(rt, minlength=nt)
     evaluated = q_has & ((r_count > 0) | ctx.complete)
-
-    # trec_eval before 10.0 keeps scores as C floats: scores equal in single
-    # precision tie there and fall back to the docno order.
-    score = run.score if ctx.v10 else run.score.astype(np.float32)
-    order = _rank_order(rt, score, rw)
-    rel_sorted = rel[order]
-    t_sorted = rt[order]
     keep = evaluated[t_sorted]
     if ctx.max_docs is not None:
         keep &= _segment_positions(r_count) < ctx.max_docs

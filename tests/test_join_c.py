@@ -1,0 +1,104 @@
+"""The C join and ranking against the numpy reference, on random inputs.
+
+Both paths must give the same rankings (relevance codes in rank order, topic
+offsets, judged levels) for any line order, docno lengths, tied scores (also
+scores that tie only in single precision), negative judgments, -M, -J, -c and
+both compat versions; and the same error for a duplicate docno.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from trec_eval_py import InputError
+from trec_eval_py.engine.join import EvalContext, build_rankings, rankings
+from trec_eval_py.engine.parse import Qrels, Run
+
+pytestmark = pytest.mark.skipif(rankings._joinrank is None, reason="C join not built")
+
+
+def random_case(seed: int):
+    rng = np.random.default_rng(seed)
+    n_topics = int(rng.integers(1, 30))
+    topics = [str(int(x)).encode() for x in rng.choice(1000, n_topics, replace=False)]
+    pool = [b"d" * int(rng.integers(0, 3)) + str(int(x)).encode() + b"x" * int(rng.integers(0, 12))
+            for x in rng.choice(100000, 400, replace=False)]
+    qq, qd, qr = [], [], []
+    rq, rd, rs = [], [], []
+    for t in topics:
+        docs = rng.choice(len(pool), int(rng.integers(0, 60)), replace=False)
+        judged = docs[: int(rng.integers(0, len(docs) + 1))] if len(docs) else docs
+        extra = rng.choice(len(pool), int(rng.integers(0, 10)), replace=False)
+        for d in set(judged.tolist()) | set(extra.tolist()):
+            qq.append(t), qd.append(pool[d]), qr.append(int(rng.integers(-1, 4)))
+        if rng.random() < 0.15:  # a judged topic without results
+            continue
+        base = rng.choice([1.0, 1e-9, 1e6])
+        for d in docs.tolist():
+            rq.append(t), rd.append(pool[d])
+            s = float(rng.integers(0, 5)) * base
+            if rng.random() < 0.3:  # differs from a tie only beyond single precision
+                s += s * 1e-9
+            rs.append(s)
+    if rng.random() < 0.5:  # a run sorted by topic and score, as runs usually are
+        order = sorted(range(len(rq)), key=lambda i: (rq[i], -rs[i]))
+    else:
+        order = rng.permutation(len(rq)).tolist()
+    rq, rd, rs = [rq[i] for i in order], [rd[i] for i in order], [rs[i] for i in order]
+    qperm = rng.permutation(len(qq)).tolist()
+    qrels = Qrels(np.array([qq[i] for i in qperm] or [b""], dtype="S")[: len(qq)],
+                  np.array([qd[i] for i in qperm] or [b""], dtype="S")[: len(qq)],
+                  np.array([qr[i] for i in qperm], dtype=np.int64),
+                  np.arange(1, len(qq) + 1, dtype=np.int64), "q")
+    run = Run(np.array(rq or [b""], dtype="S")[: len(rq)], np.array(rd or [b""], dtype="S")[: len(rd)],
+              np.array(rs, dtype=np.float64), np.arange(1, len(rq) + 1, dtype=np.int64), "r", "run")
+    return qrels, run, rng
+
+
+def both(qrels, run, ctx, monkeypatch):
+    out = []
+    for use_c in (True, False):
+        monkeypatch.setattr(rankings, "USE_C", use_c)
+        try:
+            r = build_rankings(qrels, run, ctx)
+        except InputError as e:
+            out.append(("error", str(e)))
+            continue
+        out.append((r.qids, r.offsets.tolist(), r.rel.tolist(), r.judged_offsets.tolist(),
+                    r.judged_rel.tolist(), r.filled.tolist(), r.num_qrels_topics))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_c_join_matches_numpy(seed, monkeypatch):
+    qrels, run, rng = random_case(seed)
+    ctx = EvalContext(
+        max_docs=int(rng.integers(1, 40)) if rng.random() < 0.3 else None,
+        judged_only=bool(rng.random() < 0.3),
+        complete=bool(rng.random() < 0.3),
+        compat=str(rng.choice(["9.0.8", "10.0"])),
+    )
+    c, ref = both(qrels, run, ctx, monkeypatch)
+    assert c == ref
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("which", ["qrels", "run"])
+def test_duplicates_give_the_reference_error(seed, which, monkeypatch):
+    qrels, run, rng = random_case(seed)
+    src = qrels if which == "qrels" else run
+    if len(src.qid) < 2:
+        pytest.skip("too small to duplicate a row")
+    i = int(rng.integers(0, len(src.qid)))
+    j = int(rng.integers(0, len(src.qid)))
+    qid = src.qid.copy()
+    doc = src.docno.astype(f"S{src.docno.dtype.itemsize}")
+    qid[j], doc[j] = qid[i], doc[i]
+    if which == "qrels":
+        qrels = Qrels(qid, doc, qrels.rel, qrels.lineno, qrels.name)
+    else:
+        run = Run(qid, doc, run.score, run.lineno, run.runid, run.name)
+    c, ref = both(qrels, run, EvalContext(), monkeypatch)
+    assert c == ref
+    if i != j:
+        assert c[0] == "error" and "duplicate docno" in c[1]
