@@ -140,11 +140,22 @@ def ref_max_f(codes, judged, ctx, beta: float):
 
 
 def ref_bep(codes, judged, ctx):
+    """Walk the interpolated curve drawn as a polyline through LingPipe's
+    corner points, from (0, y_1): a horizontal segment to each corner, then a
+    vertical drop to the next corner's height; the first segment that meets
+    the diagonal y = x gives the break-even point, 0 if none does."""
     if num_rel(judged, ctx.relevance_level) == 0:
         return 0.0
-    for r, p in prune_dominated(pr_points(codes, judged, ctx.relevance_level)):
-        if r > p:
-            return p
+    corners = prune_dominated(pr_points(codes, judged, ctx.relevance_level))
+    last_x = 0.0
+    for k, (x, y) in enumerate(corners):
+        if last_x <= y <= x:          # the flat part crosses
+            return y
+        if k + 1 < len(corners):
+            lower = corners[k + 1][1]
+            if lower <= x <= y:       # the drop after this corner crosses
+                return x
+        last_x = x
     return 0.0
 
 

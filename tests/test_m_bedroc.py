@@ -87,3 +87,54 @@ def test_matches_reference(case, alpha):
         # is small, which costs it three or four digits
         assert math.isclose(bed[i, 0], ref_bedroc(codes, judged, ctx, alpha), rel_tol=1e-11, abs_tol=1e-11)
         assert -1e-12 <= bed[i, 0] <= 1 + 1e-12
+
+
+def _mp_rie_bedroc(ranks, big_n, alpha):
+    """The textbook formulas at 60 digits: no overflow, no rounding."""
+    import mpmath
+
+    with mpmath.workdps(60):
+        a, n = mpmath.mpf(alpha), len(ranks)
+        ra = mpmath.mpf(n) / big_n
+        total = mpmath.fsum(mpmath.exp(-a * r / big_n) for r in ranks)
+        rie = total / (ra * (1 - mpmath.exp(-a)) / (mpmath.exp(a / big_n) - 1))
+        rie_max = (1 - mpmath.exp(-a * ra)) / (ra * (1 - mpmath.exp(-a)))
+        rie_min = rie_max * mpmath.exp(-a * (1 - ra))
+        return float(rie), float((rie - rie_min) / (rie_max - rie_min))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 12), st.data(), st.sampled_from([0.5, 1.0, 20.0, 500.0, 1500.0, 5000.0, 1e5]))
+def test_stable_for_large_alpha_over_n(big_n, data, alpha):
+    # alpha / N well beyond 709, where e^(alpha/N) - 1 overflows
+    ranks = sorted(data.draw(st.sets(st.integers(1, big_n), min_size=1, max_size=big_n - 1)))
+    codes = ranks_to_codes(big_n, ranks)
+    judged = [1] * len(ranks) + [0] * (big_n - len(ranks))
+    rie, bed = _mp_rie_bedroc(ranks, big_n, alpha)
+    got_rie = one("rie", codes, judged, None, repr(alpha))
+    got_bed = one("bedroc", codes, judged, None, repr(alpha))
+    assert math.isclose(got_rie, rie, rel_tol=1e-11, abs_tol=1e-300), (got_rie, rie)
+    assert math.isclose(got_bed, bed, rel_tol=1e-11, abs_tol=1e-12), (got_bed, bed)
+
+
+def test_large_alpha_best_ranking_is_not_zero():
+    # alpha/N = 1000: the textbook form overflowed to 0 here
+    codes, judged = [1, 0], [1, 0]
+    assert one("bedroc", codes, judged, None, "2000") == 1.0
+    assert math.isclose(one("rie", codes, judged, None, "2000"), 2.0, rel_tol=1e-15)
+
+
+def test_bedroc_clipped_to_the_unit_interval():
+    # worst and best rankings over many sizes and alphas: exactly 0 and at most 1,
+    # never -0.0 (prints -0.0000) nor 1.000000000000002 (JSON)
+    worst, best = [], []
+    for big_n in range(2, 40):
+        for k in range(1, big_n):
+            judged = [1] * k + [0] * (big_n - k)
+            worst.append((ranks_to_codes(big_n, range(big_n - k + 1, big_n + 1)), judged))
+            best.append((ranks_to_codes(big_n, range(1, k + 1)), judged))
+    for alpha in ("0.1", "1", "7", "20", "80", "321.5"):
+        for v in run_measure("bedroc", worst, None, alpha)[:, 0]:
+            assert 0.0 <= v < 1e-12 and math.copysign(1.0, v) == 1.0
+        for v in run_measure("bedroc", best, None, alpha)[:, 0]:
+            assert 0.0 <= v <= 1.0 and close(v, 1.0)

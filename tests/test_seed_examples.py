@@ -82,3 +82,18 @@ def test_help_documents_both_conventions(capsysbinary):
     text = " ".join(raw.split())
     assert "by default the retrieved non-relevant documents" in text
     assert "with -N D, every non-relevant document of a collection of D documents" in text
+
+
+def test_biocreative_roc_difference_against_the_whole_collection():
+    # BioCreative II.5's argument against ROC: against 7,569,677 UniProt
+    # accessions systems A and B differ in ROC area by almost nothing. The page
+    # estimates (1 / 7e6) x 1/4, "about one in 30 million", but B is ahead by
+    # a quarter of recall at six negatives (ranks 4-9), not one: the difference
+    # is 6 x 1/4 / (7569677 - 4) = 1.98e-7, about 2 in 10 million.
+    from trec_eval_py import evaluate as api
+
+    n = 7569677
+    a, b = (api(str(SEEDS / "biocreative.qrels"), str(SEEDS / f"biocreative_{s}.run"), ["auc_roc"],
+                num_docs_in_coll=n).summary["auc_roc"] for s in "AB")
+    assert math.isclose(b - a, 6 * 0.25 / (n - 4), rel_tol=1e-6)
+    assert 1.97e-7 < b - a < 1.99e-7

@@ -31,6 +31,12 @@ relevant documents taking its last ranks. Default alpha 20 (the authors'
 recommendation: about 80% of the score comes from the top 8% of the list).
 Parameters: ``bedroc.20,80``, outputs ``bedroc_20``, ``bedroc_80``.
 
+Numerics: both scores are computed from sum_i e^(-alpha (r_i - 1)/N) and
+expm1 terms (see :func:`_scaled_sum`), so they stay exact for large alpha/N,
+where the textbook form overflows (e^(alpha/N) - 1 is inf beyond about 709)
+and would print 0. BEDROC is clipped to [0, 1]: rounding can otherwise give
+-0.0000 for the worst ranking or 1.000000000000002 for the best.
+
 Sources: J.-F. Truchon and C. I. Bayly, "Evaluating virtual screening
 methods: good and bad metrics for the early recognition problem",
 J. Chem. Inf. Model. 47:488-508, 2007 (RIE after Sheridan et al. 2001);
@@ -51,23 +57,40 @@ def _no_negatives(b, values: np.ndarray) -> np.ndarray:
     return np.where(bare, safe_div(b.num_rel_ret, b.num_rel), values)
 
 
-def _rie_parts(b, alpha: float):
-    """Per topic: RIE, R_a, and a mask of topics with relevant documents."""
+def _scaled_sum(b, alpha: float):
+    """Per topic: S = sum over the relevant documents of e^(-s (r_i - 1)),
+    s = alpha/N, counting the missed ones at ranks N-m+1..N; also s, R_a and a
+    mask of topics with relevant documents.
+
+    Both scores are written with S instead of sum_i e^(-alpha r_i/N) so that
+    nothing overflows or underflows before it matters: the usual form divides
+    by e^(alpha/N) - 1, which is inf (and the score 0) once alpha/N > ~709,
+    while every term of S is at most 1 and only terms that are negligible
+    next to the others underflow.
+    """
     n = b.num_rel.astype(np.float64)
-    big_n = list_size(b).astype(np.float64)
     has = b.num_rel > 0
-    size = np.where(has, big_n, 1.0)
-    # retrieved relevant documents, in rank order
-    w = np.exp(-alpha * b.ranks[None, :] / size[:, None])
-    total = b.seq_sum(np.where(b.is_rel, w, 0.0))
-    # missed relevant documents at ranks N-m+1..N: a geometric series
-    m = (b.num_rel - b.num_rel_ret).astype(np.float64)
+    size = np.where(has, list_size(b).astype(np.float64), 1.0)
     step = alpha / size
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tail = np.exp(-alpha * (size - m + 1.0) / size) * safe_div(-np.expm1(-step * m), -np.expm1(-step))
-        ra = safe_div(n, size)
-        expected = ra * (-np.expm1(-alpha)) / np.expm1(step)
-        rie = safe_div(total + tail, expected)
+    # retrieved relevant documents, in rank order
+    w = np.exp(-step[:, None] * (b.ranks[None, :] - 1.0))
+    total = b.seq_sum(np.where(b.is_rel, w, 0.0))
+    # missed relevant documents at ranks N-m+1..N: a geometric series,
+    # e^(-s (N-m)) (1 - e^(-s m)) / (1 - e^(-s))
+    m = (b.num_rel - b.num_rel_ret).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        tail = np.exp(-step * (size - m)) * safe_div(-np.expm1(-step * m), -np.expm1(-step))
+    return total + tail, step, safe_div(n, size), has
+
+
+def _rie_parts(b, alpha: float):
+    """Per topic: RIE, R_a, and a mask of topics with relevant documents.
+
+    RIE = S (1 - e^-s) / (R_a (1 - e^-alpha)), the same quantity as the
+    module doc's formula (multiply its numerator and denominator by e^-s).
+    """
+    total, step, ra, has = _scaled_sum(b, alpha)
+    rie = safe_div(total * -np.expm1(-step), ra * -np.expm1(-alpha))
     return np.where(has, rie, 0.0), ra, has
 
 
@@ -75,14 +98,22 @@ def _rie(b, p) -> np.ndarray:
     return np.stack([_no_negatives(b, _rie_parts(b, a)[0]) for a in p.values], axis=1)
 
 
+def _unit_interval(x: np.ndarray) -> np.ndarray:
+    """``x`` clipped to [0, 1] with rounding noise removed: no -0.0 (which
+    would print as -0.0000) and nothing like 1.000000000000002 in JSON."""
+    return np.where(x > 0.0, np.minimum(x, 1.0), 0.0)
+
+
 def _bedroc(b, p) -> np.ndarray:
     cols = []
     for a in p.values:
-        rie, ra, has = _rie_parts(b, a)
-        rie_max = safe_div(-np.expm1(-a * ra), ra * -np.expm1(-a))
-        rie_min = rie_max * np.exp(-a * (1.0 - ra))
-        val = safe_div(rie - rie_min, rie_max - rie_min)
-        cols.append(_no_negatives(b, np.where(has, val, 0.0)))
+        total, step, ra, has = _scaled_sum(b, a)
+        # RIE / RIE_max = S (1 - e^-s) / (1 - e^(-alpha R_a)), alpha R_a = s n;
+        # BEDROC = (RIE/RIE_max - e^(-alpha (1 - R_a))) / (1 - e^(-alpha (1 - R_a)))
+        ratio = safe_div(total * -np.expm1(-step), -np.expm1(-a * ra))
+        floor = np.exp(-a * (1.0 - ra))
+        val = safe_div(ratio - floor, -np.expm1(-a * (1.0 - ra)))
+        cols.append(_unit_interval(_no_negatives(b, np.where(has, val, 0.0))))
     return np.stack(cols, axis=1)
 
 
