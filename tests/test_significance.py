@@ -319,3 +319,307 @@ def test_scipy_is_not_imported_by_evaluation(golden_dir):
         "assert 'scipy' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---------------------------------------------------------------- one-sided alternatives
+
+ALTS = ("two-sided", "greater", "less")
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("alternative", ALTS)
+def test_t_alternatives_match_scipy(seed, alternative):
+    a, b = _pairs(seed + 3000, 2 + seed * 2, ["continuous", "coarse", "sparse"][seed % 3])
+    if np.all(a == b) or np.var(b - a) == 0:
+        pytest.skip("no spread (scipy gives nan)")
+    ours = sig.paired_t(a, b, alpha=0.1, alternative=alternative)
+    ref = stats.ttest_rel(b, a, alternative=alternative)
+    assert ours.p_value == pytest.approx(ref.pvalue, rel=1e-11, abs=1e-300)
+    ci = ref.confidence_interval(0.9)
+    for got, want in ((ours.ci_low, ci.low), (ours.ci_high, ci.high)):
+        if math.isinf(want):
+            assert got == want
+        else:
+            assert got == pytest.approx(want, rel=1e-10, abs=1e-15)
+
+
+@pytest.mark.parametrize("seed,n,kind", WILCOXON_CASES[::2])
+@pytest.mark.parametrize("alternative", ("greater", "less"))
+def test_wilcoxon_alternatives_match_scipy(seed, n, kind, alternative):
+    a, b = _pairs(seed + 1000, n, kind)
+    if np.all(a == b):
+        pytest.skip("identical runs (scipy gives nan)")
+    ours = sig.wilcoxon(a, b, alternative=alternative)
+    ref = stats.wilcoxon(b, a, alternative=alternative)
+    assert ours.statistic == ref.statistic
+    assert ours.p_value == pytest.approx(ref.pvalue, rel=1e-12)
+
+
+@pytest.mark.parametrize("alternative", ALTS)
+def test_sign_alternatives_match_scipy(alternative):
+    for seed in range(30):
+        a, b = _pairs(seed + 200, 3 + seed, "coarse")
+        w, _, l_ = sig.wins_ties_losses(a, b)
+        ours = sig.sign_test(a, b, alternative=alternative).p_value
+        ref = 1.0 if w + l_ == 0 else stats.binomtest(w, w + l_, alternative=alternative).pvalue
+        assert ours == pytest.approx(ref, rel=1e-12)
+
+
+def _scipy_paired_permutation(a, b, alternative):
+    res = stats.permutation_test((b, a), lambda x, y: np.mean(x - y), permutation_type="samples",
+                                 n_resamples=np.inf, alternative=alternative, vectorized=False)
+    return res.pvalue
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("alternative", ALTS)
+def test_randomization_exact_matches_scipy_permutation_test(seed, alternative):
+    n = 2 + seed % 9
+    a, b = _pairs(seed + 4000, n, ["continuous", "coarse", "sparse"][seed % 3])
+    ours = sig.randomization(a, b, alternative=alternative)
+    assert ours.method == "exact"
+    assert ours.p_value == pytest.approx(_scipy_paired_permutation(a, b, alternative), rel=1e-12)
+
+
+def _randomization_one_sided_by_enumeration(d, alternative):
+    obs = sum(d)
+    hits = 0
+    for signs in itertools.product((1, -1), repeat=len(d)):
+        s = sum(x * y for x, y in zip(signs, d))
+        if (s >= obs - 1e-12) if alternative == "greater" else (s <= obs + 1e-12):
+            hits += 1
+    return Fraction(hits, 2 ** len(d))
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("alternative", ("greater", "less"))
+def test_randomization_one_sided_matches_enumeration(seed, alternative):
+    a, b = _pairs(seed + 5000, 1 + seed, "coarse")
+    ours = sig.randomization(a, b, alternative=alternative)
+    assert Fraction(ours.p_value) == _randomization_one_sided_by_enumeration((b - a).tolist(), alternative)
+    # Monte-Carlo agrees within its error
+    mc = sig.randomization(a, b, alternative=alternative, exact=False, permutations=20_000, seed=seed)
+    se = math.sqrt(ours.p_value * (1 - ours.p_value) / 20_000)
+    assert abs(mc.p_value - ours.p_value) < 5 * se + 2 / 20_000
+
+
+# a zero mean difference that floating point does not add up to exactly zero:
+# 0.1 + 0.2 - 0.3 = 5.6e-17
+ZERO_MEAN = ([0.0, 0.0, 0.3], [0.1, 0.2, 0.0])
+
+
+def test_zero_mean_difference_gives_p_one():
+    a, b = ZERO_MEAN
+    assert sum(np.subtract(b, a)) != 0.0  # the rounding noise is there
+    exact = sig.randomization(a, b)
+    assert exact.method == "exact" and exact.p_value == 1.0
+    assert sig.randomization(a, b, exact=False, permutations=2000).p_value == 1.0
+    assert sig.bootstrap(a, b, resamples=2000).p_value == 1.0
+    # one-sided: sums of +-0.1 +-0.2 +-0.3 are 0.6, 0, 0.2, -0.4, 0.4, -0.2, 0, -0.6;
+    # five of eight are >= 0 and five <= 0 (both zeros count)
+    assert sig.randomization(a, b, alternative="greater").p_value == 5 / 8
+    assert sig.randomization(a, b, alternative="less").p_value == 5 / 8
+
+
+@pytest.mark.parametrize("alternative", ALTS)
+def test_all_zero_differences_give_p_one(alternative):
+    z = [0.25, 0.5, 0.125, 0.0]
+    for test in sig.TESTS:
+        assert sig.run_test(test, z, z, permutations=64, alternative=alternative).p_value == 1.0
+    assert sig.randomization(z, z, exact=False, permutations=500, alternative=alternative).p_value == 1.0
+    assert sig.randomised_tukey_hsd(np.column_stack([z, z, z])).p_values.tolist() == [[1.0] * 3] * 3
+
+
+def test_zero_mean_by_full_enumeration():
+    # four topics whose differences cancel: every one of the 2^4 assignments
+    # has |sum| >= 0 in exact arithmetic, so p = 1 (it was 0.9375)
+    d = [0.1, 0.2, -0.3, 0.0]
+    a = [0.3, 0.3, 0.6, 0.5]
+    b = [x + y for x, y in zip(a, d)]
+    assert Fraction(sig.randomization(a, b).p_value) == Fraction(1)
+    assert _randomization_by_enumeration(a, b) == Fraction(1)
+
+
+@pytest.mark.parametrize("alternative", ("greater", "less"))
+def test_bootstrap_one_sided_agrees_with_exact_enumeration(alternative):
+    d = [0.05, -0.02, 0.11, 0.04, 0.0]
+    a = np.zeros(5)
+    exact = _bootstrap_by_enumeration(d)
+    m = float(np.mean(d))
+    shifted = exact - m
+    p_exact = float(np.mean(shifted >= m - 1e-12)) if alternative == "greater" else float(np.mean(shifted <= m + 1e-12))
+    draws = 60_000
+    r = sig.bootstrap(a, np.array(d), resamples=draws, seed=4, alpha=0.1, alternative=alternative)
+    se = math.sqrt(p_exact * (1 - p_exact) / draws)
+    assert abs(r.p_value - p_exact) < 5 * se + 2 / draws
+    if alternative == "greater":
+        assert r.ci_high == math.inf and np.quantile(exact, 0.09) <= r.ci_low <= np.quantile(exact, 0.11)
+    else:
+        assert r.ci_low == -math.inf and np.quantile(exact, 0.89) <= r.ci_high <= np.quantile(exact, 0.91)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("alternative", ALTS)
+def test_bootstrap_interval_matches_scipy(seed, alternative):
+    a, b = _pairs(seed + 6000, 15 + 5 * seed, "continuous")
+    d = b - a
+    ours = sig.bootstrap(a, b, resamples=20_000, seed=seed, alpha=0.05, alternative=alternative)
+    ref = stats.bootstrap((d,), np.mean, n_resamples=20_000, method="percentile", confidence_level=0.95,
+                          alternative=alternative, random_state=np.random.default_rng(seed + 99)).confidence_interval
+    spread = np.std(d, ddof=1) / math.sqrt(len(d))  # bootstrap standard error, roughly
+    for got, want in ((ours.ci_low, ref.low), (ours.ci_high, ref.high)):
+        if math.isinf(want):
+            assert got == want
+        else:
+            assert abs(got - want) < 0.15 * spread
+
+
+# ---------------------------------------------------------------- effect sizes
+
+@pytest.mark.parametrize("seed", range(20))
+def test_effect_sizes_match_scipy(seed):
+    from scipy import special
+
+    a, b = _pairs(seed + 7000, 3 + seed, "continuous")
+    d, g = sig.effect_sizes(a, b)
+    n = len(a)
+    t = stats.ttest_rel(b, a).statistic
+    assert d == pytest.approx(t / math.sqrt(n), rel=1e-12)  # d_z = t / sqrt(n)
+    df = n - 1
+    j = special.gamma(df / 2) / (math.sqrt(df / 2) * special.gamma((df - 1) / 2))
+    assert g == pytest.approx(d * j, rel=1e-12)
+    if df >= 4:
+        assert j == pytest.approx(1 - 3 / (4 * df - 1), abs=3e-3)
+
+
+def test_effect_sizes_textbook_and_edges():
+    # sleep data: mean difference 1.58, sd of the differences 1.2300 -> d_z = 1.2846
+    # (= t / sqrt(10) = 4.0621 / 3.1623); J(9) = Gamma(4.5) / (sqrt(4.5) Gamma(4)) = 0.9139
+    d, g = sig.effect_sizes(SLEEP_1, SLEEP_2)
+    assert round(d, 4) == 1.2846 and round(g / d, 4) == 0.9139
+    assert sig.effect_sizes([0.1, 0.2], [0.1, 0.2]) == (0.0, 0.0)
+    assert sig.effect_sizes([0.0, 0.5], [0.5, 1.0]) == (math.inf, math.inf)
+    assert all(math.isnan(x) for x in sig.effect_sizes([0.1], [0.3]))
+
+
+# ---------------------------------------------------------------- Tukey HSD
+
+@pytest.mark.parametrize("seed", range(10))
+def test_tukey_classic_one_way_matches_scipy(seed):
+    rng = np.random.default_rng(seed + 8000)
+    n, k = 5 + seed, 2 + seed % 4
+    x = rng.random((n, k)) + rng.normal(0, 0.1, k)
+    ours = sig.tukey_hsd_classic(x, blocks=False)
+    ref = stats.tukey_hsd(*[x[:, j] for j in range(k)])
+    assert ours.p_values == pytest.approx(ref.pvalue, rel=1e-6, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tukey_classic_blocked_by_least_squares(seed):
+    # two-way ANOVA residuals from an explicit design matrix (runs + topics)
+    rng = np.random.default_rng(seed + 8100)
+    n, k = 6 + seed, 3 + seed % 3
+    x = rng.random((n, 1)) + rng.random((n, k)) * 0.3 + np.linspace(0, 0.1, k)
+    y = x.reshape(-1)
+    rows = []
+    for t in range(n):
+        for r in range(k):
+            rows.append([1.0] + [float(r == j) for j in range(1, k)] + [float(t == j) for j in range(1, n)])
+    design = np.array(rows)
+    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+    resid = y - design @ coef
+    df = (k - 1) * (n - 1)
+    mse = float(resid @ resid) / df
+    means = x.mean(axis=0)
+    q = np.abs(means[:, None] - means[None, :]) / math.sqrt(mse / n)
+    want = stats.studentized_range.sf(q, k, df)
+    np.fill_diagonal(want, 1.0)
+    assert sig.tukey_hsd_classic(x).p_values == pytest.approx(want, rel=1e-9, abs=1e-12)
+
+
+def _tukey_brute_force(x):
+    n, k = x.shape
+    means = x.mean(axis=0)
+    obs = np.abs(means[:, None] - means[None, :])
+    hits = np.zeros((k, k), dtype=int)
+    total = 0
+    for arrangement in itertools.product(list(itertools.permutations(range(k))), repeat=n):
+        m = [sum(x[t][arrangement[t][j]] for t in range(n)) / n for j in range(k)]
+        rng_ = max(m) - min(m)
+        hits += rng_ >= obs - 1e-12
+        total += 1
+    p = hits / total
+    np.fill_diagonal(p, 1.0)
+    return p
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_randomised_tukey_exact_matches_brute_force(seed):
+    rng = np.random.default_rng(seed + 8200)
+    n, k = (4, 3) if seed % 2 else (3, 3)
+    x = np.round(rng.random((n, k)), 2)
+    ours = sig.randomised_tukey_hsd(x, permutations=10**6)
+    assert ours.method == "exact"
+    assert ours.p_values == pytest.approx(_tukey_brute_force(x), abs=0)
+    mc = sig.randomised_tukey_hsd(x, permutations=20_000, seed=seed, exact=False)
+    assert mc.method == "monte-carlo"
+    assert np.all(np.abs(mc.p_values - ours.p_values) < 5 * np.sqrt(ours.p_values * (1 - ours.p_values) / 20_000) + 3e-4)
+
+
+def test_randomised_tukey_identical_runs_and_seeding():
+    x = np.array([[0.2, 0.2, 0.2], [0.5, 0.5, 0.5], [0.1, 0.1, 0.1]])
+    assert np.all(sig.randomised_tukey_hsd(x).p_values == 1.0)
+    assert np.all(sig.randomised_tukey_hsd(x, exact=False, permutations=300).p_values == 1.0)
+    rng = np.random.default_rng(3)
+    y = rng.random((30, 4))
+    r1 = sig.randomised_tukey_hsd(y, permutations=3000, seed=7)
+    assert np.array_equal(r1.p_values, sig.randomised_tukey_hsd(y, permutations=3000, seed=7).p_values)
+    assert np.all(r1.p_values >= 1 / 3001) and np.allclose(r1.p_values, r1.p_values.T)
+    # family-wise: a pair's p is never below the unadjusted two-run randomization p
+    two = sig.randomization(y[:, 0], y[:, 1], permutations=3000, seed=7).p_value
+    assert r1.p_values[0, 1] >= two - 0.05
+
+
+# ---------------------------------------------------------------- BH and BY
+
+# Benjamini and Hochberg (1995), section 4: fifteen p-values from a
+# multiple-endpoint trial; at q = 0.05 the step-up procedure rejects the
+# four smallest, Bonferroni only the three below 0.05/15.
+BH_1995 = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344,
+           0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.0000]
+
+
+def _step_up_rejects(p, q, c=1.0):
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    k = 0
+    for rank, i in enumerate(order, start=1):
+        if p[i] <= rank * q / (m * c):
+            k = rank
+    return set(order[:k])
+
+
+def test_bh_textbook_example():
+    adj = sig.correct(BH_1995, "bh")
+    assert {i for i, v in enumerate(adj) if v <= 0.05} == {0, 1, 2, 3}
+    assert {i for i, v in enumerate(sig.correct(BH_1995, "bonferroni")) if v <= 0.05} == {0, 1, 2}
+    # adjusted value of the fourth: min over j >= 4 of 15 p_(j) / j = 15 * 0.0095 / 4
+    assert adj[3] == pytest.approx(15 * 0.0095 / 4)
+    # the fifth: 15 p_(j) / j for j = 5..9 is 0.0603, 0.0695, 0.0639, 0.0645, 0.0765: 0.0603 > 0.05
+    assert adj[4] == pytest.approx(15 * 0.0201 / 5)
+    # R's p.adjust(c(.01,.02,.03,.04,.05), "BH") is 0.05 for all; "BY" is 0.05 * (1 + 1/2 + ... + 1/5)
+    assert sig.correct([0.01, 0.02, 0.03, 0.04, 0.05], "bh").tolist() == pytest.approx([0.05] * 5)
+    assert sig.correct([0.01, 0.02, 0.03, 0.04, 0.05], "by").tolist() == pytest.approx([0.05 * 137 / 60] * 5)
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_bh_by_reproduce_the_step_up_procedure_and_scipy(seed):
+    rng = np.random.default_rng(seed)
+    p = (rng.random(1 + seed * 2) ** 3).tolist()
+    m = len(p)
+    cm = sum(1 / i for i in range(1, m + 1))
+    for method, c in (("bh", 1.0), ("by", cm)):
+        adj = sig.correct(p, method)
+        assert adj.tolist() == pytest.approx(stats.false_discovery_control(p, method=method).tolist(), rel=1e-12)
+        for q in (0.01, 0.05, 0.1, 0.3):
+            assert {i for i, v in enumerate(adj) if v <= q} == _step_up_rejects(p, q, c)
