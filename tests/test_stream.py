@@ -82,3 +82,21 @@ def test_prefetch_consumer_may_stop_early():
     it = prefetch(iter(range(10_000)))
     assert next(it) == 0
     it.close()  # the producer thread notices and ends
+
+
+@pytest.mark.parametrize("chunk", [8, 64, 1000])
+@pytest.mark.parametrize("tail", [b"\n", b""])
+def test_pieces_of_any_size_give_the_whole_run(tmp_path, chunk, tail):
+    """Lines longer than a piece, comments, blank lines and a last line
+    without a newline: the reused read buffer loses and repeats nothing."""
+    rows = [f"{t} Q0 {'d' * (i % 97)}{i} {i} {i * 0.5} run{t}".encode() for t in range(5) for i in range(40)]
+    rows[7] = b"# a comment line"
+    rows[30] = b""
+    p = tmp_path / "run"
+    p.write_bytes(b"\n".join(rows) + tail)
+    parts = list(iter_run_chunks(p, chunk_bytes=chunk))
+    whole = read_run(p)
+    for col in ("qid", "docno", "score", "lineno"):
+        got = np.concatenate([getattr(x, col).astype(getattr(whole, col).dtype) for x in parts])
+        assert got.tolist() == getattr(whole, col).tolist()
+    assert parts[-1].runid == whole.runid

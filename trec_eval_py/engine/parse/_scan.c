@@ -9,10 +9,13 @@
  *
  * scan(data, min_fields, max_fields, kinds) -> tuple
  *   kinds: tuple of (field_index, kind) with kind 0 = text, 1 = float, 2 = int
- *   success:  ("ok", n_rows, columns, widths, linenos, last_line)
+ *   success:  ("ok", n_rows, columns, widths, last_line, n_lines)
  *             columns[i] is bytes: n_rows * widths[i] bytes of NUL-padded text,
- *             or n_rows doubles / int64s in native byte order
- *   failure:  ("fields", lineno, count)     wrong number of fields
+ *             or n_rows doubles / int64s in native byte order; columns[-1]
+ *             the content rows' line numbers (int64); n_lines the number of
+ *             physical lines (a last line without '\n' counts)
+ *   failure:  ("nul", lineno, 0)            a NUL byte (checked before anything else)
+ *             ("fields", lineno, count)     wrong number of fields
  *             ("number", lineno, i)         kinds[i]'s field is not a number
  */
 #define PY_SSIZE_T_CLEAN
@@ -106,16 +109,17 @@ static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row,
 {
     char buf[NUM_BUF];
     char *end;
-    if (n >= NUM_BUF) return 0;
-    memcpy(buf, p, n);
-    buf[n] = '\0';
     if (w->kind == 1) {
         double v;
-        if (!valid_float(p, n)) return 0;
+        /* what fast_decimal accepts is a valid number: check the rest only */
         if (fast_decimal(p, n, &v)) {
             memcpy(w->out + row * 8, &v, 8);
             return 1;
         }
+        if (!valid_float(p, n)) return 0;
+        if (n >= NUM_BUF) return 0;
+        memcpy(buf, p, n);
+        buf[n] = '\0';
         PyEval_RestoreThread(*save);
         v = PyOS_string_to_double(buf, &end, NULL);
         if (v == -1.0 && PyErr_Occurred()) {
@@ -127,7 +131,9 @@ static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row,
         memcpy(w->out + row * 8, &v, 8);
     } else {
         long long v;
-        if (!valid_int(p, n)) return 0;
+        if (!valid_int(p, n) || n >= NUM_BUF) return 0;
+        memcpy(buf, p, n);
+        buf[n] = '\0';
         errno = 0;
         v = strtoll(buf, &end, 10);
         if (errno == ERANGE) return 0;
@@ -142,21 +148,34 @@ typedef struct {
     int min_fields, max_fields;
     want_t *want;
     Py_ssize_t nw;
+    /* outputs, room for one row per line: per text field the (offset,
+       length) of every row's token, per numeric field the converted values
+       (in want[i].out); line numbers */
+    int64_t *tok_start[MAX_WANTED];
+    int32_t *tok_len[MAX_WANTED];
     int64_t *lineno_out;
+    signed char field_want[16];  /* field index -> wanted slot, or -1 */
+    int enough;                  /* fields after which the rest of a line may be skipped */
+    Py_ssize_t n_lines;
     Py_ssize_t last_lo, last_hi;
     /* failure report */
     int err;            /* 0 none, 1 field count, 2 number */
     Py_ssize_t err_line, err_arg;
 } scan_t;
 
-/* One pass over the data without the GIL. Pass 0 measures (rows, widths);
-   pass 1 fills the columns. Returns the number of content rows. */
-static Py_ssize_t run_pass(scan_t *st, int pass)
+/* One pass over the data without the GIL: tokenises each line once,
+   records the wanted text fields' places and converts the numeric ones.
+   A field-count error anywhere is reported before a number error (the
+   numpy scanner's order), so after a bad number only counts are checked.
+   Returns the number of content rows. */
+static Py_ssize_t run_pass(scan_t *st)
 {
     const char *data = st->data;
     Py_ssize_t size = st->size, pos = 0, lineno = 0, row = 0, i;
     want_t *want = st->want;
     Py_ssize_t nw = st->nw;
+    int bad_number = 0;
+    Py_ssize_t num_line = 0, num_arg = 0;
     PyThreadState *save = PyEval_SaveThread();
     while (pos < size) {
         Py_ssize_t lo = pos, hi, p;
@@ -172,37 +191,53 @@ static Py_ssize_t run_pass(scan_t *st, int pass)
         while (p < hi) {
             Py_ssize_t s = p;
             while (p < hi && !cls[(unsigned char)data[p]]) p++;
-            for (i = 0; i < nw; i++) {
-                if (want[i].field == count) { starts[i] = s; lens[i] = p - s; }
+            if (count < 16) {
+                int k = st->field_want[count];
+                if (k >= 0) { starts[k] = s; lens[k] = p - s; }
+            } else {
+                for (i = 0; i < nw; i++)
+                    if (want[i].field == count) { starts[i] = s; lens[i] = p - s; }
             }
             count++;
+            if (count == st->enough) break; /* no upper bound: the rest is not needed */
             while (p < hi && cls[(unsigned char)data[p]]) p++;
         }
         if (count < st->min_fields || (st->max_fields >= 0 && count > st->max_fields)) {
             st->err = 1; st->err_line = lineno; st->err_arg = count;
             break;
         }
-        if (pass == 0) {
-            for (i = 0; i < nw; i++)
-                if (want[i].kind == 0 && lens[i] > want[i].width) want[i].width = lens[i];
-            st->last_lo = lo;
-            st->last_hi = hi;
-        } else {
-            for (i = 0; i < nw; i++) {
-                if (want[i].kind == 0) {
-                    memcpy(want[i].out + row * want[i].width, data + starts[i], lens[i]);
-                } else if (!convert(&want[i], data + starts[i], lens[i], row, &save)) {
-                    st->err = 2; st->err_line = lineno; st->err_arg = i;
-                    break;
-                }
+        if (bad_number) continue;
+        for (i = 0; i < nw; i++) {
+            if (want[i].kind == 0) {
+                if (lens[i] > want[i].width) want[i].width = lens[i];
+                st->tok_start[i][row] = starts[i];
+                st->tok_len[i][row] = (int32_t)lens[i];
+            } else if (!convert(&want[i], data + starts[i], lens[i], row, &save)) {
+                bad_number = 1; num_line = lineno; num_arg = i;
+                break;
             }
-            if (st->err) break;
-            st->lineno_out[row] = lineno;
         }
+        if (bad_number) continue;
+        st->lineno_out[row] = lineno;
+        st->last_lo = lo;
+        st->last_hi = hi;
         row++;
     }
     PyEval_RestoreThread(save);
+    st->n_lines = lineno;
+    if (!st->err && bad_number) {
+        st->err = 2; st->err_line = num_line; st->err_arg = num_arg;
+    }
     return row;
+}
+
+static void free_scan(scan_t *st)
+{
+    Py_ssize_t i;
+    for (i = 0; i < st->nw; i++) {
+        free(st->tok_start[i]);
+        free(st->tok_len[i]);
+    }
 }
 
 static PyObject *scan(PyObject *self, PyObject *args)
@@ -211,11 +246,10 @@ static PyObject *scan(PyObject *self, PyObject *args)
     int min_fields, max_fields;
     PyObject *kinds;
     want_t want[MAX_WANTED];
-    Py_ssize_t nw, i;
-    int pass;
+    Py_ssize_t nw, i, r, cap = 0;
     Py_ssize_t n_rows = 0;
     scan_t st;
-    PyObject *cols = NULL, *widths = NULL, *linenos = NULL, *result = NULL;
+    PyObject *cols = NULL, *widths = NULL, *result = NULL;
 
     if (!PyArg_ParseTuple(args, "y*iiO!", &view, &min_fields, &max_fields, &PyTuple_Type, &kinds))
         return NULL;
@@ -233,52 +267,104 @@ static PyObject *scan(PyObject *self, PyObject *args)
         want[i].out = NULL;
     }
 
+    memset(&st, 0, sizeof st);
     st.data = (const char *)view.buf;
     st.size = view.len;
     st.min_fields = min_fields;
     st.max_fields = max_fields;
     st.want = want;
     st.nw = nw;
-    st.lineno_out = NULL;
-    st.last_lo = st.last_hi = 0;
-    st.err = 0;
-    for (pass = 0; pass < 2; pass++) {
-        Py_ssize_t row = run_pass(&st, pass);
-        if (st.err) {
+    memset(st.field_want, -1, sizeof st.field_want);
+    st.enough = max_fields < 0 ? min_fields : -1;
+    for (i = 0; i < nw; i++) {
+        if (want[i].field < 16) st.field_want[want[i].field] = (signed char)i;
+        if (max_fields < 0 && want[i].field + 1 > st.enough) st.enough = want[i].field + 1;
+    }
+    {   /* a NUL byte anywhere is reported first, by line; count lines for room */
+        const char *z, *q = st.data, *stop = st.data + st.size;
+        Py_ssize_t lines = 1;
+        Py_BEGIN_ALLOW_THREADS
+        z = memchr(st.data, 0, st.size);
+        if (z) stop = z;
+        while ((q = memchr(q, '\n', stop - q)) != NULL) { lines++; q++; }
+        Py_END_ALLOW_THREADS
+        if (z) {
             PyBuffer_Release(&view);
-            Py_XDECREF(cols);
-            return Py_BuildValue("(snn)", st.err == 1 ? "fields" : "number", st.err_line, st.err_arg);
+            return Py_BuildValue("(snn)", "nul", lines, (Py_ssize_t)0);
         }
-        if (pass == 0) {
-            n_rows = row;
-            cols = PyTuple_New(nw + 1);
-            if (!cols) goto fail;
-            for (i = 0; i < nw; i++) {
-                Py_ssize_t item = want[i].kind == 0 ? want[i].width : 8;
-                PyObject *b = PyBytes_FromStringAndSize(NULL, n_rows * item);
-                if (!b) goto fail;
-                memset(PyBytes_AS_STRING(b), 0, n_rows * item);
-                want[i].out = PyBytes_AS_STRING(b);
-                PyTuple_SET_ITEM(cols, i, b);
-            }
-            linenos = PyBytes_FromStringAndSize(NULL, n_rows * 8);
-            if (!linenos) goto fail;
-            st.lineno_out = (int64_t *)PyBytes_AS_STRING(linenos);
-            PyTuple_SET_ITEM(cols, nw, linenos);
+        cap = lines;
+    }
+    cols = PyTuple_New(nw + 1);
+    if (!cols) goto fail;
+    for (i = 0; i < nw; i++) {
+        PyObject *b = NULL;
+        if (want[i].kind == 0) {
+            st.tok_start[i] = malloc(cap * sizeof(int64_t));
+            st.tok_len[i] = malloc(cap * sizeof(int32_t));
+            if (!st.tok_start[i] || !st.tok_len[i]) { PyErr_NoMemory(); goto fail; }
+            b = Py_None;
+            Py_INCREF(b);
+        } else {
+            b = PyBytes_FromStringAndSize(NULL, cap * 8);
+            if (!b) goto fail;
+            want[i].out = PyBytes_AS_STRING(b);
+        }
+        PyTuple_SET_ITEM(cols, i, b);
+    }
+    {
+        PyObject *b = PyBytes_FromStringAndSize(NULL, cap * 8);
+        if (!b) goto fail;
+        st.lineno_out = (int64_t *)PyBytes_AS_STRING(b);
+        PyTuple_SET_ITEM(cols, nw, b);
+    }
+    n_rows = run_pass(&st);
+    if (st.err) {
+        Py_DECREF(cols);
+        free_scan(&st);
+        PyBuffer_Release(&view);
+        return Py_BuildValue("(snn)", st.err == 1 ? "fields" : "number", st.err_line, st.err_arg);
+    }
+    for (i = 0; i <= nw; i++) {  /* text columns now that widths are known; trim the rest */
+        PyObject *b = PyTuple_GET_ITEM(cols, i);
+        if (i < nw && want[i].kind == 0) {
+            PyObject *t = PyBytes_FromStringAndSize(NULL, n_rows * want[i].width);
+            if (!t) goto fail;
+            PyTuple_SET_ITEM(cols, i, t);
+            Py_DECREF(b);
+        } else if (n_rows < cap) {
+            PyTuple_SET_ITEM(cols, i, NULL);
+            if (_PyBytes_Resize(&b, n_rows * 8) < 0) goto fail;
+            PyTuple_SET_ITEM(cols, i, b);
         }
     }
+    Py_BEGIN_ALLOW_THREADS
+    for (i = 0; i < nw; i++) {
+        if (want[i].kind != 0) continue;
+        char *out = PyBytes_AS_STRING(PyTuple_GET_ITEM(cols, i));
+        Py_ssize_t w = want[i].width;
+        const int64_t *ts = st.tok_start[i];
+        const int32_t *tl = st.tok_len[i];
+        for (r = 0; r < n_rows; r++) {
+            char *o = out + r * w;
+            memcpy(o, st.data + ts[r], tl[r]);
+            if (tl[r] < w) memset(o + tl[r], 0, w - tl[r]);
+        }
+    }
+    Py_END_ALLOW_THREADS
     widths = PyTuple_New(nw);
     if (!widths) goto fail;
     for (i = 0; i < nw; i++)
         PyTuple_SET_ITEM(widths, i, PyLong_FromSsize_t(want[i].kind == 0 ? want[i].width : 8));
-    result = Py_BuildValue("(snOOy#)", "ok", n_rows, cols, widths,
-                           (const char *)view.buf + st.last_lo, st.last_hi - st.last_lo);
+    result = Py_BuildValue("(snOOy#n)", "ok", n_rows, cols, widths,
+                           (const char *)view.buf + st.last_lo, st.last_hi - st.last_lo, st.n_lines);
     Py_DECREF(cols);
     Py_DECREF(widths);
+    free_scan(&st);
     PyBuffer_Release(&view);
     return result;
 fail:
     Py_XDECREF(cols);
+    free_scan(&st);
     PyBuffer_Release(&view);
     return NULL;
 }

@@ -32,6 +32,7 @@ class Fields:
     columns: dict[int, np.ndarray]  # field index -> S-dtype array
     lineno: np.ndarray  # 1-based physical line numbers (int64)
     last_line_fields: list[bytes]  # every field of the last content line
+    num_lines: int = 0  # physical lines in the data (a last line without a newline counts)
 
 
 def line_text(data: bytes, lineno: int) -> str:
@@ -128,27 +129,34 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
     if not isinstance(wanted, dict):
         wanted = {f: TEXT for f in wanted}
     labels = labels or {}
-    nul = data.find(b"\0")
-    if nul >= 0:
-        lineno = data.count(b"\n", 0, nul) + 1
-        raise InputError(name, "NUL byte in the input", lineno)
     if _scan is not None and USE_C:
+        # ``data`` may be any buffer (a view of the run reader's reused buffer):
+        # the scanner copies what it keeps; messages are built from a copy
         kinds = tuple((f, _C_KINDS[k]) for f, k in wanted.items())
         res = _scan.scan(data, min_fields, -1 if max_fields is None else max_fields, kinds)
+        if res[0] != "ok":
+            data = bytes(data)
+        if res[0] == "nul":
+            raise InputError(name, "NUL byte in the input", res[1])
         if res[0] == "fields":
             raise _count_error(data, name, what, res[1], res[2], min_fields, max_fields)
         if res[0] == "number":
             f, kind = kinds[res[2]]
             token = line_text(data, res[1]).split()[f]
             raise number_error(token, res[1], data, name, labels.get(f, f"field {f + 1}"), wanted[f])
-        _, n, cols, widths, last = res
+        _, n, cols, widths, last, n_lines = res
         columns = {}
         for (f, kind), buf, w in zip(kinds, cols, widths):
             if kind == 0:
                 columns[f] = np.frombuffer(buf, dtype=f"S{w}") if n else np.zeros(0, dtype="S1")
             else:
                 columns[f] = np.frombuffer(buf, dtype=np.float64 if kind == 1 else np.int64)
-        return Fields(columns, np.frombuffer(cols[-1], dtype=np.int64), last.split())
+        return Fields(columns, np.frombuffer(cols[-1], dtype=np.int64), last.split(), n_lines)
+    data = bytes(data)
+    nul = data.find(b"\0")
+    if nul >= 0:
+        lineno = data.count(b"\n", 0, nul) + 1
+        raise InputError(name, "NUL byte in the input", lineno)
     f = _split_numpy(data, name, min_fields=min_fields, max_fields=max_fields, wanted=tuple(wanted), what=what)
     for field, kind in wanted.items():
         if kind == FLOAT:
@@ -222,4 +230,4 @@ def _split_numpy(
         f: (np.concatenate(p) if p else np.zeros(0, dtype="S1")) for f, p in parts.items()
     }
     lineno = np.concatenate(linenos) if linenos else np.zeros(0, dtype=np.int64)
-    return Fields(columns, lineno, last_fields)
+    return Fields(columns, lineno, last_fields, line_base)
