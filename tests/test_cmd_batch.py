@@ -1,7 +1,8 @@
 """``trec_eval_py batch``: one qrels, many runs, a leaderboard.
 
 The central property: every number on the board is the number the main
-command prints for that run alone (text as printed, csv/json at full
+command prints for that run alone with -c (every judged topic counts), or
+without it under --only-answered (text as printed, csv/json at full
 precision, per-topic values included).
 """
 from __future__ import annotations
@@ -56,16 +57,16 @@ def test_text_board_equals_main_command_per_run(corpus, capsysbinary):
                               "-m", "num_rel_ret"], capsysbinary)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split() == ["rank", "run", "runid", "map", "P_10", "num_rel_ret"]
+    assert lines[0].split() == ["rank", "run", "runid", "topics", "warnings", "map", "P_10", "num_rel_ret"]
     rows = [ln.split() for ln in lines[1:]]
     assert len(rows) == 4
-    for rank, path, runid, *cells in rows:
-        printed = main_output(corpus, path, capsysbinary, "-m", "map", "-m", "P.10", "-m", "num_rel_ret", "-m", "runid")
+    for rank, path, runid, topics, warnings, *cells in rows:
+        printed = main_output(corpus, path, capsysbinary, "-c", "-m", "map", "-m", "P.10", "-m", "num_rel_ret", "-m", "runid")
         want = {ln.split()[0]: ln.split()[2] for ln in printed.splitlines()}
         assert runid == want["runid"]
         assert cells == [want["map"], want["P_10"], want["num_rel_ret"]]
     # best map first
-    maps = [float(r[3]) for r in rows]
+    maps = [float(r[5]) for r in rows]
     assert maps == sorted(maps, reverse=True)
     assert [r[0] for r in rows] == ["1", "2", "3", "4"]
 
@@ -78,10 +79,11 @@ def test_per_topic_csv_equals_main_command_csv(corpus, capsysbinary):
     for path in good_runs(corpus):
         printed = main_output(corpus, path, capsysbinary, "-m", "P.5", "-m", "map", "-q", "-c", "--format", "csv")
         want = {(r["topic"], r["measure"]): r["value"] for r in csv.DictReader(io.StringIO(printed))}
-        got = {(r["topic"], r["measure"]): r["value"] for r in rows if r["run"] == str(path)}
+        # a run in a folder is named by its path relative to the folder
+        got = {(r["topic"], r["measure"]): r["value"] for r in rows if r["run"] == path.name}
         assert got == want
     # the order of measures is the order asked for
-    first = [r["measure"] for r in rows if r["run"] == str(good_runs(corpus)[0]) and r["topic"] == "1"]
+    first = [r["measure"] for r in rows if r["run"] == good_runs(corpus)[0].name and r["topic"] == "1"]
     assert first == ["P_5", "map"]
 
 
@@ -93,22 +95,23 @@ def test_json_board_equals_main_command_json(corpus, capsysbinary):
     assert doc["sort_by"] == "map" and doc["measures"] == ["map", "num_ret"]
     for item in doc["runs"]:
         printed = json.loads(main_output(corpus, item["run"], capsysbinary, "-m", "map", "-m", "num_ret", "-q",
-                                         "--format", "json"))
+                                         "-c", "--format", "json"))
         assert item["runid"] == printed["runid"]
         assert item["summary"] == {k: printed["summary"][k] for k in ("map", "num_ret")}
         assert item["per_topic"] == printed["per_topic"]
         assert item["error"] is None
 
 
-def test_sort_by_first_measure_as_asked(corpus, capsysbinary):
-    code, out, _ = run_cli(["batch", corpus / "qrels", *good_runs(corpus), "-m", "num_ret", "-m", "map"], capsysbinary)
+def test_sort_by_a_count_when_asked(corpus, capsysbinary):
+    code, out, _ = run_cli(["batch", corpus / "qrels", *good_runs(corpus), "-m", "num_ret", "-m", "map",
+                            "--sort-by", "num_ret"], capsysbinary)
     rows = [ln.split() for ln in out.splitlines()[1:]]
-    assert out.splitlines()[0].split()[3:] == ["num_ret", "map"]
-    rets = [int(r[3]) for r in rows]
+    assert out.splitlines()[0].split()[5:] == ["num_ret", "map"]
+    rets = [int(r[5]) for r in rows]
     assert rets == sorted(rets, reverse=True)
     # equal values share a rank; dave (one topic fewer) is last
     assert [r[0] for r in rows] == ["1", "1", "1", "4"]
-    assert rows[-1][1].endswith("dave.txt")
+    assert rows[-1][1].endswith("dave.txt") and rows[-1][3] == "3/4"
 
 
 def test_broken_run_is_reported_and_others_still_evaluated(corpus, capsysbinary):
@@ -122,7 +125,7 @@ def test_broken_run_is_reported_and_others_still_evaluated(corpus, capsysbinary)
     missing = next(ln for ln in lines if "missing.txt" in ln)
     assert "error: no such file" in missing
     # failures come last; default measures are map and P_10
-    assert lines[0].split()[3:] == ["map", "P_10"]
+    assert lines[0].split()[5:] == ["map", "P_10"]
     assert all(not ln.startswith("-") for ln in lines[1:5])
 
 
@@ -131,19 +134,19 @@ def test_run_without_common_topics_is_a_failed_row(corpus, capsysbinary, tmp_pat
     other.write_text("99 Q0 D1 1 1.0 x\n")
     code, out, _ = run_cli(["batch", corpus / "qrels", good_runs(corpus)[0], other], capsysbinary)
     assert code == 1
-    assert "error: no topic has both judgments and results" in out
+    assert "error: line 1: no topic of the run is in" in out and "the run has '99'" in out
 
 
 def test_markdown_and_csv_tables(corpus, capsysbinary):
     code, out, _ = run_cli(["batch", corpus / "qrels", corpus / "runs", "--format", "md"], capsysbinary)
     lines = out.splitlines()
-    assert lines[0] == "| rank | run | runid | map | P_10 |"
-    assert lines[1] == "|---|---|---|---|---|"
+    assert lines[0] == "| rank | run | runid | topics | warnings | map | P_10 |"
+    assert lines[1] == "|---|---|---|---|---|---|---|"
     assert len(lines) == 2 + 5 and all(ln.startswith("| ") and ln.endswith(" |") for ln in lines[2:])
     assert "error: line 2" in lines[-1]
     code, out, _ = run_cli(["batch", corpus / "qrels", corpus / "runs", "--format", "csv"], capsysbinary)
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0] == ["rank", "run", "runid", "map", "P_10", "error"]
+    assert rows[0] == ["rank", "run", "runid", "topics", "warnings", "map", "P_10", "error"]
     assert rows[-1][1].endswith("eve.txt") and rows[-1][-1].startswith("line 2:")
     assert all(r[-1] == "" for r in rows[1:-1])
 
@@ -172,7 +175,7 @@ def test_qrels_read_once(corpus, monkeypatch):
     import trec_eval_py.tools.leaderboard as lb
 
     calls = []
-    real = lb.read_qrels
-    monkeypatch.setattr(lb, "read_qrels", lambda src: calls.append(src) or real(src))
+    real = lb.load_qrels
+    monkeypatch.setattr(lb, "load_qrels", lambda src: calls.append(src) or real(src))
     board = build_leaderboard(str(corpus / "qrels"), [str(p) for p in good_runs(corpus)], ["map"])
     assert len(calls) == 1 and len(board.entries) == 4 and not board.failed

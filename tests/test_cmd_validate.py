@@ -48,17 +48,20 @@ def test_trec_eval_test_run_is_clean():
 
 # (code, severity, run text, line of the finding)
 CASES = [
-    ("nul", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b\0 2 2.0 sys"), 2),
+    # a NUL byte near the start makes it a binary file; further down it is one bad line
+    ("binary", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b\0 2 2.0 sys"), None),
+    ("nul", ERROR, lines(*(f"1 Q0 d{i} {i} {1000 - i} sys" for i in range(1, 301)), "1 Q0 b\0 301 2.0 sys"), 301),
     ("fields", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0"), 2),
-    ("rank-type", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b two 2.0 sys"), 2),
-    ("rank-type", ERROR, lines("1 Q0 a 1.0 3.0 sys"), 1),
+    # the rank column is ignored: its problems are warnings
+    ("rank-type", WARNING, lines("1 Q0 a 1 3.0 sys", "1 Q0 b two 2.0 sys"), 2),
+    ("rank-type", WARNING, lines("1 Q0 a 1.0 3.0 sys"), 1),
     ("score-type", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2,5 sys"), 2),
     ("score-type", ERROR, lines("1 Q0 a 1 nan sys"), 1),
     ("duplicate-docno", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys", "1 Q0 a 3 1.0 sys"), 3),
     ("runid", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys2", "1 Q0 c 3 1.0 sys"), 2),
-    ("rank-sequence", ERROR, lines("1 Q0 a 0 3.0 sys", "1 Q0 b 1 2.0 sys"), 1),
-    ("rank-sequence", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 1 2.0 sys"), 2),
-    ("rank-sequence", ERROR, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 3 2.0 sys"), 2),
+    ("rank-sequence", WARNING, lines("1 Q0 a 0 3.0 sys", "1 Q0 b 1 2.0 sys"), 1),
+    ("rank-sequence", WARNING, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 1 2.0 sys"), 2),
+    ("rank-sequence", WARNING, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 3 2.0 sys"), 2),
     ("encoding", WARNING, lines("1 Q0 a 1 3.0 sys").encode() + b"1 Q0 \xe9t\xe9 2 2.0 sys\n", 2),
     ("extra-fields", WARNING, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys extra"), 2),
     ("comment", WARNING, lines("# submitted by team x", "1 Q0 a 1 3.0 sys"), 1),
@@ -74,7 +77,8 @@ def test_each_check_fires(tmp_path, code, severity, text, line):
     report = check(tmp_path, text)
     f = only(report, code)[0]
     assert (f.severity, f.line, f.path) == (severity, line, str(tmp_path / "run.txt"))
-    assert str(f).startswith(f"{tmp_path / 'run.txt'}:{line}: {severity}: ")
+    where = str(tmp_path / "run.txt") if line is None else f"{tmp_path / 'run.txt'}:{line}"
+    assert str(f).startswith(f"{where}: {severity}: ")
     assert report.passed() == (severity == WARNING)
 
 
@@ -130,11 +134,23 @@ def test_linter_does_not_stop_at_the_first_error(tmp_path):
 
 
 def test_repeated_findings_are_capped(tmp_path):
-    text = lines(*(f"1 Q0 d{i} {i} {100 - i} sys extra" for i in range(1, 31)))
+    text = lines(*(f"1 Q0 d{i} {i} {100 - i} sys extra" for i in range(1, 30)), "1 Q0 d30 30 70 sys")
     report = check(tmp_path, text, qrels=None, max_per_check=5)
     found = only(report, "extra-fields")
-    assert len(found) == 6 and "25 more like this" in found[-1].message and found[-1].line == 6
-    assert len(only(check(tmp_path, text, qrels=None, max_per_check=0), "extra-fields")) == 30
+    assert len(found) == 6 and "24 more like this" in found[-1].message and found[-1].line == 6
+    assert report.num_warnings == 29  # counts are of all findings, listed or not
+    assert len(only(check(tmp_path, text, qrels=None, max_per_check=0), "extra-fields")) == 29
+
+
+def test_a_check_firing_on_every_line_is_one_finding_first(tmp_path):
+    text = lines(*(f"{t} Q0 d{i} {i} {100 - i}" for t in range(1, 50) for i in range(1, 1001)))
+    report = check(tmp_path, text, qrels=None)
+    assert report.num_errors == 49_000 and report.results == 0
+    first = report.findings[0]
+    assert (first.code, first.line) == ("fields", 1)
+    assert "every one of the 49000 lines: 5 fields" in first.message
+    assert "empty" not in report.codes()
+    assert report.summary().endswith("49000 errors, 0 warnings (0 results, 0 topics)")
 
 
 def test_cli_exit_codes_and_strict(tmp_path, capsysbinary):
@@ -158,8 +174,12 @@ def test_cli_exit_codes_and_strict(tmp_path, capsysbinary):
 
 
 def test_cli_bad_inputs(tmp_path, capsysbinary):
-    code, out, err = run_cli(["validate", tmp_path / "nope.txt"], capsysbinary)
-    assert code == 2 and "no such file" in err and "Traceback" not in err
+    # a file that cannot be read is one failed file among the others, not the end of the check
+    run = tmp_path / "r.txt"
+    run.write_text(CLEAN)
+    code, out, err = run_cli(["validate", tmp_path / "nope.txt", run], capsysbinary)
+    assert code == 1 and f"{tmp_path / 'nope.txt'}: error: no such file [unreadable]" in out and "Traceback" not in err
+    assert f"{run}: 0 errors" in out and out.endswith("2 files: 1 ok, 1 failed\n")
     run = tmp_path / "r.txt"
     run.write_text(CLEAN)
     bad_qrels = tmp_path / "q.txt"

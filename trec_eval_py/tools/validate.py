@@ -1,26 +1,38 @@
-"""Checking a run file the way an evaluation campaign does before accepting it.
+"""Checking run files the way an evaluation campaign does before accepting them.
 
 Unlike the readers, which stop at the first bad line, this is a linter: it
 reads every line with its own tolerant scanner and reports every problem it
 finds, each with the file, the line and what is wrong. Fields are split as
-the readers split them (runs of blanks; lines whose first field starts with
-``#`` are comments), and numbers must have the shape the readers accept.
+the readers split them (runs of blanks, CR included; lines whose first field
+starts with ``#`` are comments), and numbers must have the shape the readers
+accept. Many files and folders are checked in one go (walked as ``batch``
+walks them, see :mod:`trec_eval_py.tools.submissions`).
 
 Errors are things that make the file malformed or make trec_eval (or this
 package) refuse it or read it differently from what was meant; warnings are
-well-formed but suspicious. The checks, by code:
+well-formed but suspicious. The first finding names the real problem: a
+file that is not a run at all (a zip, a binary, a qrels file, CR-only line
+endings) gets one error saying so instead of one per line. The checks, by
+code:
 
 errors
+  ``zip``              a zip archive (or a zip-based document such as .docx), not a text file
+  ``binary``           another binary file (a PDF, NUL bytes near the start)
   ``nul``              a NUL byte in a line
+  ``line-endings``     lines end in CR alone (classic Mac): every reader sees one long line
+  ``looks-like-qrels`` every line is ``qid iter docno rel``: qrels and run given in swapped order
+  ``header``           the first line is a header (its rank and score are words)
   ``fields``           fewer than the six fields ``qid iter docno rank score runid``
-  ``rank-type``        the rank is not an integer
   ``score-type``       the score is not a decimal number (NaN included)
   ``duplicate-docno``  a document listed twice for one topic
   ``runid``            more than one run id in the file
-  ``rank-sequence``    a topic's ranks are not 1, 2, ... n
   ``too-many-docs``    a topic has more documents than allowed (default 1000)
-  ``empty``            no result lines at all
+  ``empty``            no result lines (nothing, or only comments)
+  ``no-common-topics`` no topic of the run is in the qrels (or ``--topics``), with a hint
+                       when the ids differ by a pattern (a prefix, zero padding, case)
 warnings
+  ``rank-type``        the rank is not an integer (the rank column is ignored)
+  ``rank-sequence``    a topic's ranks are not 1, 2, ... n (the rank column is ignored)
   ``encoding``         a line that is not valid UTF-8
   ``extra-fields``     more than six fields (the extra ones are ignored)
   ``comment``          a ``#`` line (trec_eval 10.0 skips it; 9.0.8 reads it as a result)
@@ -31,21 +43,27 @@ warnings
   ``cutoff-tie``       equal scores straddle a common cutoff (5, 10, 20, 100, 1000), so
                        the docno tie-break decides what falls inside it
   ``topic-not-in-qrels``  a run topic without judgments (trec_eval ignores it)
-  ``topic-not-in-run``    a judged topic the run lacks (skipped unless -c, which
-                          raises the average of a run that leaves out hard topics)
+  ``topic-not-in-run``    a judged topic the run lacks (it scores 0 on the board;
+                          trec_eval skips it unless -c)
   ``unjudged``         too many unjudged documents in a topic's top 10 (default:
                        more than half), so its scores are underestimates
 
-The last three need the qrels. Checks that would fire on every line of a
-large file are capped (``max_per_check``); a final finding counts the rest.
+The topic checks need the qrels (``qrels``) or just their topic ids
+(``topics``: one id per line, or a qrels file, whose first column is read), so
+students can check their runs without seeing the judgments; ``unjudged``
+needs the qrels. Windows (CRLF) line endings are not a finding: every reader
+takes CR for a blank. Checks that would fire on every line of a large file
+list at most ``max_per_check`` findings, and a last one counts the rest;
+the totals of a :class:`Report` count every finding, listed or not.
 """
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..engine.parse import Qrels, read_qrels
 from ..engine.parse.numbers import _FLOAT_RE, _INT_RE
 from ..engine.parse.source import read_source, source_name
@@ -59,6 +77,10 @@ DEFAULT_MAX_DOCS = 1000
 DEFAULT_MAX_UNJUDGED = 0.5
 UNJUDGED_DEPTH = 10
 DEFAULT_MAX_PER_CHECK = 20
+#: checks that say the file is not a run at all (nothing else is reported for it)
+NOT_A_RUN = ("zip", "binary", "looks-like-qrels")
+#: errors that name a cause a student can fix at once; ``batch`` prefers them as a failed run's reason
+HINTS = ("zip", "binary", "line-endings", "looks-like-qrels", "header", "no-common-topics")
 
 
 @dataclass(frozen=True)
@@ -75,16 +97,34 @@ class Finding:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
         return f"{where}: {self.severity}: {self.message} [{self.code}]"
 
+    def short(self, run: str | None = None) -> str:
+        """Without the path when it is the run's own, ``run`` (for a board or a student's feedback)."""
+        if self.path != run and run is not None:
+            where = f"{self.path}: " if self.line is None else f"{self.path}:{self.line}: "
+        else:
+            where = "" if self.line is None else f"line {self.line}: "
+        return f"{where}{self.severity}: {self.message} [{self.code}]"
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "line": self.line, "severity": self.severity,
+                "code": self.code, "message": self.message}
+
 
 @dataclass
 class Report:
-    """Every finding for one run file, in line order, plus what was read."""
+    """Every finding for one run file (problems first, then in line order), plus what was read.
+
+    ``findings`` lists at most ``max_per_check`` findings of a check that
+    fires line by line; ``num_errors`` and ``num_warnings`` count them all.
+    """
 
     path: str
     findings: list[Finding] = field(default_factory=list)
     lines: int = 0
     results: int = 0
     topics: int = 0
+    num_errors: int = 0
+    num_warnings: int = 0
 
     @property
     def errors(self) -> list[Finding]:
@@ -99,12 +139,21 @@ class Report:
 
     def passed(self, strict: bool = False) -> bool:
         """No errors (and with ``strict``, no warnings either)."""
-        return not self.findings if strict else not self.errors
+        return not (self.num_errors or (strict and self.num_warnings))
+
+    def hint(self) -> Finding | None:
+        """The first error that names a cause a person can fix at once, if any."""
+        return next((f for f in self.findings if f.severity == ERROR and f.code in HINTS), None)
 
     def summary(self) -> str:
-        ne, nw = len(self.errors), len(self.warnings)
+        ne, nw = self.num_errors, self.num_warnings
         return (f"{self.path}: {ne} error{'s' * (ne != 1)}, {nw} warning{'s' * (nw != 1)} "
                 f"({self.results} results, {self.topics} topics)")
+
+    def to_dict(self, strict: bool = False) -> dict:
+        return {"path": self.path, "ok": self.passed(strict), "errors": self.num_errors,
+                "warnings": self.num_warnings, "lines": self.lines, "results": self.results,
+                "topics": self.topics, "findings": [f.to_dict() for f in self.findings]}
 
 
 @dataclass
@@ -129,30 +178,100 @@ class _Collector:
         self.cap = max_per_check
         self.items: list[Finding] = []
         self.counts: dict[str, int] = {}
+        self.totals = {ERROR: 0, WARNING: 0}
         self.first_dropped: dict[str, tuple[int | None, str]] = {}
 
     def add(self, line, severity, code, message, path=None, capped=True):
         n = self.counts.get(code, 0) + 1
         self.counts[code] = n
+        self.totals[severity] += 1
         if capped and self.cap and n > self.cap:
             self.first_dropped.setdefault(code, (line, severity))
             return
         self.items.append(Finding(path or self.path, line, severity, code, message))
 
-    def done(self) -> list[Finding]:
+    def collapse(self, code: str, lines: int) -> None:
+        """A check that fired on each of ``lines`` (> 1) lines becomes one finding saying so."""
+        if lines < 2 or self.counts.get(code, 0) != lines:
+            return
+        listed = [f for f in self.items if f.code == code]
+        first = listed[0]
+        self.items = [f for f in self.items if f.code != code]
+        self.first_dropped.pop(code, None)
+        self.items.append(Finding(first.path, first.line, first.severity, code,
+                                  f"every one of the {lines} lines: {first.message}"))
+
+    def done(self, report: "Report") -> None:
         for code, (line, severity) in self.first_dropped.items():
             more = self.counts[code] - self.cap
             self.items.append(Finding(self.path, line, severity, code,
                                       f"{more} more like this from here on (not listed)"))
-        return sorted(self.items, key=lambda f: (f.path != self.path, f.path, f.line or 0))
+        # what makes the file unusable as a whole first, then line by line
+        report.findings = sorted(self.items, key=lambda f: (f.code not in HINTS or f.severity != ERROR,
+                                                            f.path != self.path, f.path, f.line or 0))
+        report.num_errors = self.totals[ERROR]
+        report.num_warnings = self.totals[WARNING]
 
 
-def _scan(data: bytes, out: _Collector) -> tuple[list[_Row], int]:
-    """Every content line as a row; problems with single lines go to ``out``."""
-    rows: list[_Row] = []
+# ---- what kind of file is it? ----
+
+_PDF = b"%PDF"
+_ZIP = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def _not_text(data: bytes, out: _Collector) -> bool:
+    """One error for a file that is no text at all; True if so."""
+    if data.startswith(_ZIP):
+        out.add(None, ERROR, "zip",
+                "this is a zip archive (or a zip-based document such as .docx or .odt), not a text run file; "
+                "hand in the run file itself (batch and validate do read the members of an archive named *.zip)")
+        return True
+    head = data[:4096]
+    if data.startswith(_PDF) or b"\0" in head:
+        kind = "a PDF document" if data.startswith(_PDF) else "a binary file"
+        out.add(None, ERROR, "binary", f"this is {kind}, not a text run file: save the run as plain text")
+        return True
+    return False
+
+
+def _split_lines(data: bytes, out: _Collector) -> list[bytes]:
+    if b"\r" in data and b"\n" not in data.rstrip(b"\r\n") and data.rstrip(b"\r\n").count(b"\r") >= 1:
+        out.add(None, ERROR, "line-endings",
+                "lines end in CR alone (an old Mac convention): trec_eval and every reader here see the whole "
+                "file as one line; save it with LF or CRLF line endings")
+        data = data.replace(b"\r", b"\n")
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
+    return lines
+
+
+def sniff(data: bytes, probe: int = 20) -> str | None:
+    """``'run'``, ``'qrels'`` or None: what the first content lines look like."""
+    shapes = []
+    for raw in data.split(b"\n", 200)[:200]:
+        f = raw.split()
+        if not f or f[0].startswith(b"#"):
+            continue
+        if len(f) == 4 and _INT_RE.fullmatch(f[3]):
+            shapes.append("qrels")
+        elif len(f) >= 6 and _FLOAT_RE.fullmatch(f[4]):
+            shapes.append("run")
+        else:
+            shapes.append(None)
+        if len(shapes) >= probe:
+            break
+    if shapes and all(s == shapes[0] for s in shapes):
+        return shapes[0]
+    return None
+
+
+# ---- line by line ----
+
+def _scan(lines: list[bytes], out: _Collector) -> list[_Row]:
+    """Every content line as a row; problems with single lines go to ``out``."""
+    rows: list[_Row] = []
+    first_content = True
     for no, raw in enumerate(lines, 1):
         if b"\0" in raw:
             out.add(no, ERROR, "nul", "NUL byte in the line; the file cannot be read")
@@ -168,6 +287,12 @@ def _scan(data: bytes, out: _Collector) -> tuple[list[_Row], int]:
             out.add(no, WARNING, "comment",
                     "comment line: skipped by trec_eval 10.0 and this package, read as a result by trec_eval 9.0.8")
             continue
+        was_first, first_content = first_content, False
+        if was_first and len(f) >= 5 and not _FLOAT_RE.fullmatch(f[4]) and not _INT_RE.fullmatch(f[3]):
+            out.add(no, ERROR, "header",
+                    f"this looks like a header line ({raw.decode('utf-8', 'replace').strip()!r}); "
+                    "a run has no header: every line is read as a result, so delete this one")
+            continue
         if len(f) < 6:
             out.add(no, ERROR, "fields",
                     f"{len(f)} field{'s' * (len(f) != 1)}; a result line needs 6: qid iter docno rank score runid")
@@ -176,12 +301,13 @@ def _scan(data: bytes, out: _Collector) -> tuple[list[_Row], int]:
             out.add(no, WARNING, "extra-fields", f"{len(f)} fields; everything after the 6th (run id) is ignored")
         rank = int(f[3]) if _INT_RE.fullmatch(f[3]) else None
         if rank is None:
-            out.add(no, ERROR, "rank-type", f"rank {_show(f[3])} is not an integer")
+            out.add(no, WARNING, "rank-type",
+                    f"rank {_show(f[3])} is not an integer (the rank column is ignored: documents are ranked by score)")
         score = float(f[4]) if _FLOAT_RE.fullmatch(f[4]) else None
         if score is None:
             out.add(no, ERROR, "score-type", f"score {_show(f[4])} is not a number")
         rows.append(_Row(no, f[0], f[2], rank, score, f[5]))
-    return rows, len(lines)
+    return rows
 
 
 def _check_runids(rows: list[_Row], out: _Collector) -> None:
@@ -234,7 +360,8 @@ def _check_topic(qid: bytes, rows: list[_Row], out: _Collector, max_docs: int, c
                 msg = f"rank {r.rank} of topic {t} is used again (first on line {by_rank[i - 1].line})"
             else:
                 msg = f"rank {i + 1} of topic {t} is missing: ranks jump from {by_rank[i - 1].rank} to {r.rank}"
-            out.add(r.line, ERROR, "rank-sequence", msg + "; ranks must run 1, 2, ... without gaps")
+            out.add(r.line, WARNING, "rank-sequence",
+                    msg + "; ranks should run 1, 2, ... (the rank column is ignored: documents are ranked by score)")
             break
 
     scored = [r for r in unique if r.score is not None]
@@ -275,69 +402,89 @@ def _check_topic(qid: bytes, rows: list[_Row], out: _Collector, max_docs: int, c
     return order
 
 
-def validate_run(
-    run,
-    qrels=None,
-    *,
-    name: str | None = None,
-    max_docs: int = DEFAULT_MAX_DOCS,
-    max_unjudged: float = DEFAULT_MAX_UNJUDGED,
-    cutoffs: Iterable[int] = COMMON_CUTOFFS,
-    max_per_check: int = DEFAULT_MAX_PER_CHECK,
-) -> Report:
-    """Check the run file ``run`` (a path, ``-``, bytes or a file object).
+# ---- topic ids ----
 
-    ``qrels`` (anything :func:`~trec_eval_py.engine.parse.read_qrels` reads) enables
-    the topic coverage and unjudged-document checks; it must itself be
-    valid. ``max_docs`` (0: no limit) bounds the documents per topic;
-    ``max_unjudged`` is the largest acceptable share of unjudged documents
-    in a topic's top 10; ``max_per_check`` caps the findings listed for a
-    check that fires line by line (0: no cap).
-    """
-    if max_docs < 0:
-        raise UsageError("the document limit must be 0 (none) or positive")
-    if not 0.0 <= max_unjudged <= 1.0:
-        raise UsageError("the unjudged share must be between 0 and 1")
-    cutoffs = tuple(int(k) for k in cutoffs)
-    path = name or source_name(run)
-    q: Qrels | None = read_qrels(qrels) if qrels is not None else None
-    data = read_source(run)
-    out = _Collector(path, max_per_check)
-    rows, nlines = _scan(data, out)
-    report = Report(path, lines=nlines, results=len(rows))
-    if not rows:
-        out.add(None, ERROR, "empty", "no result lines: the run is empty", capped=False)
-        report.findings = out.done()
-        return report
-    _check_runids(rows, out)
+@dataclass(frozen=True)
+class TopicSet:
+    """Topic ids to check a run against, and where each is first listed."""
 
-    topics: dict[bytes, list[_Row]] = {}
-    for r in rows:
-        topics.setdefault(r.qid, []).append(r)
-    report.topics = len(topics)
-    ordered = {qid: _check_topic(qid, rs, out, max_docs, cutoffs) for qid, rs in topics.items()}
-
-    if q is not None:
-        _check_against_qrels(topics, ordered, q, out, max_unjudged)
-    report.findings = out.done()
-    return report
+    name: str
+    first_line: dict  # bytes -> line
 
 
-def _check_against_qrels(topics, ordered, q: Qrels, out: _Collector, max_unjudged: float) -> None:
-    judged: dict[bytes, dict[bytes, int]] = {}
-    first_line: dict[bytes, int] = {}
-    for qid, docno, rel, line in zip(q.qid.tolist(), q.docno.tolist(), q.rel.tolist(), q.lineno.tolist()):
-        judged.setdefault(qid, {})[docno] = rel
-        first_line.setdefault(qid, line)
+def read_topics(source) -> TopicSet:
+    """Topic ids from ``source``: the first field of every non-blank, non-comment line
+    (a file of ids, one a line, or a qrels file)."""
+    data = read_source(source)
+    first: dict[bytes, int] = {}
+    for no, raw in enumerate(data.splitlines(), 1):
+        f = raw.split()
+        if f and not f[0].startswith(b"#"):
+            first.setdefault(f[0], no)
+    if not first:
+        raise InputError(source_name(source), "no topic ids")
+    return TopicSet(source_name(source), first)
+
+
+def _qrels_topics(q: Qrels) -> TopicSet:
+    first: dict[bytes, int] = {}
+    for qid, line in zip(q.qid.tolist(), q.lineno.tolist()):
+        first.setdefault(qid, line)
+    return TopicSet(q.name, first)
+
+
+def _id_hint(run_ids: list[bytes], known: list[bytes]) -> str:
+    """How the run's topic ids differ from the known ones, if by a simple pattern."""
+    known_set = set(known)
+    ks, rs = sorted(known_set)[:3], sorted(set(run_ids))
+    example = f"the run has {', '.join(_show(r) for r in rs[:3])}; expected ids such as {', '.join(_show(k) for k in ks)}"
+
+    def share(f) -> float:
+        return sum(1 for r in rs if f(r) in known_set) / len(rs)
+
+    # a prefix on the run's side (q401 vs 401) or on the known side (401 vs q401)
+    for pre in sorted({r[:n] for r in rs for n in range(1, min(len(r), 8)) if not r[:n].isdigit()},
+                      key=len, reverse=True):
+        if share(lambda r: r[len(pre):] if r.startswith(pre) else None) >= 0.5:
+            return f"{example}: remove the prefix {_show(pre)}"
+    for pre in sorted({k[:n] for k in ks for n in range(1, min(len(k), 8)) if not k[:n].isdigit()}, key=len):
+        if share(lambda r: pre + r) >= 0.5:
+            return f"{example}: add the prefix {_show(pre)}"
+    if share(lambda r: r.lstrip(b"0") or b"0") >= 0.5:
+        return f"{example}: remove the leading zeros"
+    padded = {k.lstrip(b"0") or b"0": k for k in known_set}
+    if share(lambda r: padded.get(r.lstrip(b"0") or b"0")) >= 0.5:
+        return f"{example}: pad the ids with zeros as the qrels do"
+    lower = {k.lower(): k for k in known_set}
+    if share(lambda r: lower.get(r.lower())) >= 0.5:
+        return f"{example}: the ids differ in upper/lower case"
+    return example
+
+
+def _check_topics(topics: dict[bytes, list[_Row]], ts: TopicSet, out: _Collector) -> bool:
+    """Coverage of ``ts`` by the run; False if they share no topic (one error, nothing else)."""
+    if not any(qid in ts.first_line for qid in topics):
+        first = min(rs[0].line for rs in topics.values())
+        out.add(first, ERROR, "no-common-topics",
+                f"no topic of the run is in {ts.name}, so nothing can be evaluated; "
+                f"{_id_hint(list(topics), list(ts.first_line))}", capped=False)
+        return False
     for qid, rs in topics.items():
-        if qid not in judged:
+        if qid not in ts.first_line:
             out.add(rs[0].line, WARNING, "topic-not-in-qrels",
-                    f"topic {_show(qid)} has no judgments in {q.name}; trec_eval ignores it")
-    for qid, line in first_line.items():
+                    f"topic {_show(qid)} is not in {ts.name}; trec_eval ignores it")
+    for qid, line in ts.first_line.items():
         if qid not in topics:
             out.add(line, WARNING, "topic-not-in-run",
-                    f"judged topic {_show(qid)} is missing from the run; it is skipped unless -c is given",
-                    path=q.name)
+                    f"topic {_show(qid)} of {ts.name} is missing from the run; it scores 0 on a board "
+                    "(trec_eval skips it unless -c is given)", path=ts.name)
+    return True
+
+
+def _check_unjudged(ordered, q: Qrels, out: _Collector, max_unjudged: float) -> None:
+    judged: dict[bytes, dict[bytes, int]] = {}
+    for qid, docno, rel in zip(q.qid.tolist(), q.docno.tolist(), q.rel.tolist()):
+        judged.setdefault(qid, {})[docno] = rel
     for qid, order in ordered.items():
         levels = judged.get(qid)
         if levels is None or not order:
@@ -350,3 +497,149 @@ def _check_against_qrels(topics, ordered, q: Qrels, out: _Collector, max_unjudge
             out.add(unj[0].line, WARNING, "unjudged",
                     f"topic {_show(qid)}: {len(unj)} of the top {len(top)} documents are unjudged "
                     f"({math.floor(share * 100 + 0.5)}%); the scores of this topic are underestimates")
+
+
+def _swapped_hint(qrels) -> None:
+    """Reading the qrels failed: say so plainly if they look like a run."""
+    try:
+        data = read_source(qrels, allow_stdin=False) if isinstance(qrels, (str, bytes)) else None
+    except InputError:
+        return
+    if data is not None and sniff(data) == "run":
+        raise UsageError(f"{source_name(qrels)} looks like a run (6 fields a line), not qrels: "
+                         "were the qrels and the run given in swapped order?")
+
+
+def load_qrels(qrels) -> Qrels:
+    """:func:`read_qrels`, with a hint when the file given as qrels is a run."""
+    if isinstance(qrels, Qrels):
+        return qrels
+    try:
+        return read_qrels(qrels)
+    except InputError:
+        _swapped_hint(qrels)
+        raise
+
+
+def validate_run(
+    run,
+    qrels=None,
+    *,
+    topics=None,
+    name: str | None = None,
+    max_docs: int = DEFAULT_MAX_DOCS,
+    max_unjudged: float = DEFAULT_MAX_UNJUDGED,
+    cutoffs: Iterable[int] = COMMON_CUTOFFS,
+    max_per_check: int = DEFAULT_MAX_PER_CHECK,
+) -> Report:
+    """Check the run file ``run`` (a path, ``-``, bytes or a file object).
+
+    ``qrels`` (anything :func:`~trec_eval_py.engine.parse.read_qrels` reads, or a
+    parsed :class:`~trec_eval_py.engine.parse.Qrels`) enables the topic and
+    unjudged-document checks; it must itself be valid. ``topics`` (a
+    :class:`TopicSet` or a file for :func:`read_topics`) enables the topic
+    checks alone. ``max_docs`` (0: no limit) bounds the documents per topic;
+    ``max_unjudged`` is the largest acceptable share of unjudged documents
+    in a topic's top 10; ``max_per_check`` caps the findings listed for a
+    check that fires line by line (0: no cap).
+    """
+    if max_docs < 0:
+        raise UsageError("the document limit must be 0 (none) or positive")
+    if not 0.0 <= max_unjudged <= 1.0:
+        raise UsageError("the unjudged share must be between 0 and 1")
+    cutoffs = tuple(int(k) for k in cutoffs)
+    path = name or source_name(run)
+    q: Qrels | None = load_qrels(qrels) if qrels is not None else None
+    ts: TopicSet | None = None
+    if topics is not None:
+        ts = topics if isinstance(topics, TopicSet) else read_topics(topics)
+    elif q is not None:
+        ts = _qrels_topics(q)
+    data = read_source(run)
+    out = _Collector(path, max_per_check)
+    report = Report(path)
+    if _not_text(data, out):
+        out.done(report)
+        return report
+    lines = _split_lines(data, out)
+    report.lines = len(lines)
+    if sniff(data) == "qrels":
+        out.add(None, ERROR, "looks-like-qrels",
+                "every line has 4 fields (qid iter docno relevance), as a qrels file does, not the 6 of a run: "
+                "were the qrels and the run given in swapped order?")
+        out.done(report)
+        return report
+    rows = _scan(lines, out)
+    report.results = len(rows)
+    content = sum(1 for ln in lines if ln.split() and not ln.split()[0].startswith(b"#"))
+    for code in ("fields", "score-type", "rank-type", "extra-fields"):
+        out.collapse(code, content)
+    if not rows and not out.totals[ERROR]:
+        what = "only comments" if any(ln.strip() for ln in lines) else "nothing"
+        out.add(None, ERROR, "empty", f"no result lines: the file holds {what}", capped=False)
+    if not rows:
+        out.done(report)
+        return report
+    _check_runids(rows, out)
+
+    by_topic: dict[bytes, list[_Row]] = {}
+    for r in rows:
+        by_topic.setdefault(r.qid, []).append(r)
+    report.topics = len(by_topic)
+    ordered = {qid: _check_topic(qid, rs, out, max_docs, cutoffs) for qid, rs in by_topic.items()}
+
+    if ts is not None and _check_topics(by_topic, ts, out) and q is not None:
+        _check_unjudged(ordered, q, out, max_unjudged)
+    out.done(report)
+    return report
+
+
+def validate_runs(paths, qrels=None, *, topics=None, **kw) -> list[Report]:
+    """:func:`validate_run` for every submission ``paths`` stand for (files, folders,
+    zips, walked as ``batch`` walks them). The qrels or topics are read once; a
+    file that cannot be read is a report with one error."""
+    from .submissions import find_submissions
+
+    q = load_qrels(qrels) if qrels is not None else None
+    ts = (topics if isinstance(topics, TopicSet) else read_topics(topics)) if topics is not None else None
+    reports = []
+    for sub in find_submissions(paths):
+        try:
+            reports.append(validate_run(sub.source(), q, topics=ts, name=sub.name, **kw))
+        except InputError as e:
+            rep = Report(sub.name)
+            out = _Collector(sub.name, 0)
+            out.add(e.line, ERROR, "unreadable", e.reason)
+            out.done(rep)
+            reports.append(rep)
+    return reports
+
+
+FORMATS = ("text", "json", "csv")
+
+
+def render_reports(reports: list[Report], fmt: str = "text", *, strict: bool = False, quiet: bool = False) -> str:
+    """Reports as text (findings, then a summary line per file), JSON or CSV (one finding a row)."""
+    if fmt == "json":
+        import json
+
+        return json.dumps({"ok": all(r.passed(strict) for r in reports),
+                           "files": [r.to_dict(strict) for r in reports]}, indent=1) + "\n"
+    if fmt == "csv":
+        from ..engine.format import csv_text
+
+        rows = [("file", "path", "line", "severity", "code", "message")]
+        rows += [(r.path, f.path, "" if f.line is None else f.line, f.severity, f.code, f.message)
+                 for r in reports for f in r.findings]
+        return csv_text(rows)
+    if fmt != "text":
+        raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    text = []
+    for r in reports:
+        if not quiet:
+            text += [f"{f}\n" for f in r.findings]
+        text.append(f"{r.summary()}: {'ok' if r.passed(strict) else 'FAILED'}\n")
+    if len(reports) > 1:
+        bad = sum(not r.passed(strict) for r in reports)
+        text.append(f"{len(reports)} files: {len(reports) - bad} ok, {bad} failed\n")
+    return "".join(text)

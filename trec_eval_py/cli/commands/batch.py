@@ -1,8 +1,9 @@
-"""``trec_eval_py batch QRELS RUN...``: a leaderboard of many runs against one qrels."""
+"""``trec_eval_py batch QRELS RUN...``: grade many runs against one qrels."""
 from __future__ import annotations
 
+import os
 import sys
-from typing import List
+from typing import List, Optional
 
 import typer
 
@@ -13,33 +14,66 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 @app.command()
 @evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only",
-                  "compat", help={"measures": "Measure or nickname (repeatable); the first one orders the board. Default: map, P.10."})
+                  "compat", help={"measures": "Measure or nickname (repeatable). Default: map, P.10.",
+                                  "complete": "Every judged topic counts: batch's default, kept for trec_eval's flag."})
 def batch(
     qrels: str = typer.Argument(..., metavar="QRELS", help="Relevance judgments, read once for all runs."),
-    runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files; a directory stands for every file in it."),
+    runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files, folders (walked recursively; hidden files skipped) and .zip archives (read member by member)."),
+    sort_by: Optional[str] = typer.Option(None, "--sort-by", metavar="MEASURE", help="Measure that orders the board. Default: map if shown, else the first measure that is not a count or the run id."),
+    only_answered: bool = typer.Option(False, "--only-answered", help="Average each run over the topics it answers (trec_eval's default) instead of over every judged topic."),
     fmt: str = typer.Option("text", "--format", help="text (default), md, csv or json."),
     per_topic: bool = typer.Option(False, "--per-topic", help="One row per run, topic and measure instead of one per run."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the board to FILE instead of standard output."),
+    report: Optional[str] = typer.Option(None, "--report", metavar="DIR", help="Also write a self-contained report into DIR: index.html, a page per run, leaderboard.csv and .md, feedback/<run>.txt."),
+    hide_judgments: bool = typer.Option(False, "--hide-judgments", help="Leave every judged docno out of the board and the report (to publish them to students)."),
+    title: str = typer.Option("Leaderboard", "--title", help="Title of the report's pages."),
+    jobs: Optional[int] = typer.Option(None, "-j", "--jobs", metavar="N", help="Evaluate runs in N processes. Default: the number of cores."),
+    no_validate: bool = typer.Option(False, "--no-validate", help="Skip the validator's checks (faster on very large runs; no findings reach the board)."),
     *,
     options: dict,
 ) -> int:
-    """Evaluate many runs against one set of judgments and rank them.
+    """Grade many runs against one set of judgments: a leaderboard, and with
+    --report a report for the class.
 
-    Values are those the main command prints for each run. A run that cannot
-    be read is listed with the reason and the others are still evaluated; the
-    exit status is then 1.
+    Every judged topic counts: a topic a run does not answer scores 0 (as with
+    trec_eval -c), so leaving out hard topics does not pay; --only-answered
+    averages each run over the topics it answers instead. Each row shows the
+    topics answered and a count of warnings (the validator's findings, and a
+    note when a run answers fewer topics than others). Values are those
+    `trec_eval_py -c QRELS RUN` prints for each run (without -c under
+    --only-answered). A run that cannot be graded is listed with the reason and
+    the others are still graded; the exit status is then 1.
     """
-    from ...engine.format import LEADERBOARD_FORMATS, render_leaderboard
     from ...errors import UsageError
-    from ...tools.leaderboard import build_leaderboard, expand_run_paths
+    from ...tools.leaderboard import LEADERBOARD_FORMATS, build_leaderboard, render_leaderboard
+    from ...tools.submissions import find_submissions
+    from ..progress import Progress
 
     if fmt not in LEADERBOARD_FORMATS:
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(LEADERBOARD_FORMATS)}")
-    paths = expand_run_paths(runs)
-    if not paths:
-        raise UsageError("no run files given")
+    if options.pop("complete") and only_answered:
+        raise UsageError("-c and --only-answered contradict each other")
+    subs = find_submissions(runs)
+    if not subs:
+        raise UsageError("no run files found")
     measures = options.pop("measures") or None
-    board = build_leaderboard(qrels, paths, measures, **options)
-    out = render_leaderboard(board, fmt, per_topic=per_topic)
-    sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))
-    sys.stdout.flush()
+    n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    with Progress(len(subs), "grading", unit="runs") as bar:
+        board = build_leaderboard(
+            qrels, subs, measures, sort_by=sort_by, jobs=n_jobs, check=not no_validate,
+            curves=report is not None, hide_judgments=hide_judgments,
+            progress=lambda done, total, name: bar.update(1),
+            complete=not only_answered, **options,
+        )
+    out = render_leaderboard(board, fmt, per_topic=per_topic).encode("utf-8", "surrogateescape")
+    if report is not None:
+        from ...tools.report import write_report
+
+        write_report(board, report, title=title)
+    if output:
+        with open(output, "wb") as f:
+            f.write(out)
+    else:
+        sys.stdout.buffer.write(out)
+        sys.stdout.flush()
     return 1 if board.failed else 0

@@ -1,8 +1,8 @@
-"""``trec_eval_py validate RUN``: check a run file before it is evaluated or accepted."""
+"""``trec_eval_py validate RUN...``: check run files before they are evaluated or accepted."""
 from __future__ import annotations
 
 import sys
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -13,25 +13,28 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 @app.command()
 def validate(
-    run: str = typer.Argument(..., metavar="RUN", help="The run file ('-' for standard input)."),
-    qrels: Optional[str] = typer.Option(None, "--qrels", help="Judgments: also check topic coverage and unjudged documents."),
+    runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files, folders (walked recursively) and .zip archives; '-' for standard input."),
+    qrels: Optional[str] = typer.Option(None, "--qrels", help="Judgments: also check topic ids and unjudged documents."),
+    topics: Optional[str] = typer.Option(None, "--topics", metavar="FILE", help="Topic ids (one a line, or a qrels file's first column): check topic ids without the judgments."),
+    fmt: str = typer.Option("text", "--format", help="text (default), json or csv (one finding a row)."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
     max_docs: int = typer.Option(DEFAULT_MAX_DOCS, "--max-docs", help="Most documents allowed per topic (0: no limit)."),
     max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help="Largest acceptable share of unjudged documents in a topic's top 10."),
-    max_per_check: int = typer.Option(DEFAULT_MAX_PER_CHECK, "--max-per-check", help="List at most this many findings of one kind (0: all)."),
-    quiet: bool = typer.Option(False, "-q", "--quiet", help="Print only the summary line."),
+    max_per_check: int = typer.Option(DEFAULT_MAX_PER_CHECK, "--max-per-check", help="List at most this many findings of one kind per file (0: all); counts include the rest."),
+    quiet: bool = typer.Option(False, "-q", "--quiet", help="Text: print only the summary line of each file."),
 ) -> int:
-    """Check a run the way an evaluation campaign does: format, ranks, scores, run id,
-    topic coverage and ties. Every finding gives file, line and what is wrong.
+    """Check runs the way an evaluation campaign does: format, scores, run id, topic ids,
+    ranks and ties. Every finding gives file, line and what is wrong; the first names
+    the real problem (a zip or binary file, a header line, qrels given as the run,
+    topic ids that match none of the qrels', with the pattern when there is one).
 
-    Exit status 1 when there are errors (or, with --strict, warnings), else 0.
+    Exit status 1 when any file has errors (or, with --strict, warnings), else 0.
     """
-    from ...tools.validate import validate_run
+    from ...tools.validate import render_reports, validate_runs
 
-    report = validate_run(run, qrels, max_docs=max_docs, max_unjudged=max_unjudged, max_per_check=max_per_check)
-    text = "" if quiet else "".join(f"{f}\n" for f in report.findings)
-    verdict = "ok" if report.passed(strict) else "FAILED"
-    text += f"{report.summary()}: {verdict}\n"
+    reports = validate_runs(runs, qrels, topics=topics, max_docs=max_docs, max_unjudged=max_unjudged,
+                            max_per_check=max_per_check)
+    text = render_reports(reports, fmt, strict=strict, quiet=quiet)
     sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
     sys.stdout.flush()
-    return 0 if report.passed(strict) else 1
+    return 0 if all(r.passed(strict) for r in reports) else 1

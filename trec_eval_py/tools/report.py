@@ -1,0 +1,509 @@
+"""A grading report for a class: one folder a teacher can open or publish.
+
+:func:`write_report` turns a :class:`~trec_eval_py.tools.leaderboard.Leaderboard`
+(built with ``curves=True`` for the precision/recall figures) into:
+
+``index.html``
+    the leaderboard (every column sorts on a click), each run's coverage,
+    warnings and, for a run that could not be graded, the reason; the
+    distribution of each measure over the class;
+``runs/<run>.html``
+    a page per run: its validation findings with their line numbers, its
+    per-topic values against the class median and best, and its interpolated
+    precision/recall curve against the class median;
+``leaderboard.csv``, ``leaderboard.md``
+    the board as ``batch --format csv|md`` prints it;
+``feedback/<run>.txt``
+    plain text for the student: scores and rank, coverage, findings, and the
+    topics where the run falls furthest below the class median.
+
+Pages are self-contained: CSS, SVG figures and the sorting script are inline,
+nothing is fetched from the network or from another file (links between the
+report's own pages are the only references). The markup is well-formed XML as
+well as HTML. What the board says about documents has already been redacted
+when the board was built with ``hide_judgments``; the report adds no docno of
+its own.
+"""
+from __future__ import annotations
+
+import html
+import math
+import os
+import re
+
+import numpy as np
+
+from ..engine.format import format_value
+from ..engine.measures import Kind
+from .leaderboard import Entry, Leaderboard, coverage, render_leaderboard
+
+#: weakest topics listed in a student's feedback
+WEAKEST = 5
+
+
+def _e(s) -> str:
+    return html.escape(str(s), quote=True)
+
+
+def slugs(names: list[str]) -> dict[str, str]:
+    """A distinct, file-name-safe stem for each run name (``alice/run.txt`` -> ``alice_run.txt``)."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for n in names:
+        base = re.sub(r"[^A-Za-z0-9._-]+", "_", n).strip("._") or "run"
+        s, k = base, 2
+        while s.lower() in used:
+            s, k = f"{base}-{k}", k + 1
+        used.add(s.lower())
+        out[n] = s
+    return out
+
+
+# ---- numbers ----
+
+def _num(kind: Kind, v) -> float | None:
+    if kind is Kind.STR or v is None:
+        return None
+    v = float(v)
+    return None if v != v else v
+
+
+def _show(kind: Kind, v) -> str:
+    return "" if v is None else format_value(kind, v)
+
+
+def _numeric_columns(board: Leaderboard) -> list[str]:
+    return [c for c in board.columns if board.kinds[c] is not Kind.STR]
+
+
+def _topic_columns(board: Leaderboard) -> list[str]:
+    """Board measures that have numeric per-topic values."""
+    graded = board.graded
+    if not graded:
+        return []
+    cols = {c.name: c for c in graded[0].evaluation.columns}
+    return [n for n in board.columns if n in cols and cols[n].measure.per_topic and cols[n].kind is not Kind.STR]
+
+
+def class_topic_stats(board: Leaderboard, measure: str) -> dict[str, tuple[float, float]]:
+    """``{topic: (median, best)}`` of a measure over the graded runs that have the topic."""
+    per: dict[str, list[float]] = {}
+    for e in board.graded:
+        ev = e.evaluation
+        vals = ev.values[measure]
+        for t, qid in enumerate(ev.topics):
+            v = float(vals[t])
+            if v == v:
+                per.setdefault(qid, []).append(v)
+    return {q: (float(np.median(v)), float(max(v))) for q, v in per.items()}
+
+
+def median_curve(board: Leaderboard) -> np.ndarray | None:
+    curves = [e.curve for e in board.graded if e.curve is not None]
+    if not curves:
+        return None
+    stack = np.stack(curves)
+    return np.column_stack([stack[0, :, 0], np.median(stack[:, :, 1], axis=0)])
+
+
+# ---- inline SVG figures ----
+
+_W, _H = 560, 260
+
+
+def _axis_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    if hi <= lo:
+        return [lo]
+    return [lo + (hi - lo) * i / (n - 1) for i in range(n)]
+
+
+def svg_distribution(board: Leaderboard, measure: str, highlight: str | None = None) -> str:
+    """Every graded run's value of ``measure`` as a dot on one axis, with the class median."""
+    kind = board.kinds[measure]
+    pts = [(e, _num(kind, e.evaluation.summary.get(measure))) for e in board.graded]
+    pts = [(e, v) for e, v in pts if v is not None]
+    w, h, pad = 520, 64, 24
+    if not pts:
+        return f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="24" role="img"><text x="0" y="16" class="muted">no values</text></svg>'
+    vals = [v for _, v in pts]
+    lo, hi = min(0.0, min(vals)), max(vals)
+    if kind is Kind.FLOAT and 0.0 <= min(vals) and hi <= 1.0:
+        lo, hi = 0.0, 1.0
+    span = (hi - lo) or 1.0
+
+    def x(v):
+        return pad + (v - lo) / span * (w - 2 * pad)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-label="distribution of {_e(measure)}">',
+             f'<line x1="{pad}" y1="40" x2="{w - pad}" y2="40" class="axis"/>']
+    for t in _axis_ticks(lo, hi):
+        parts.append(f'<line x1="{x(t):.1f}" y1="37" x2="{x(t):.1f}" y2="43" class="axis"/>'
+                     f'<text x="{x(t):.1f}" y="58" text-anchor="middle" class="tick">{_e(_fmt_tick(t, kind))}</text>')
+    med = float(np.median(vals))
+    parts.append(f'<line x1="{x(med):.1f}" y1="12" x2="{x(med):.1f}" y2="46" class="median"/>'
+                 f'<text x="{x(med):.1f}" y="10" text-anchor="middle" class="tick">median {_e(_fmt_tick(med, kind))}</text>')
+    for e, v in pts:
+        cls = "dot hl" if e.path == highlight else "dot"
+        parts.append(f'<circle cx="{x(v):.1f}" cy="30" r="{6 if e.path == highlight else 4}" class="{cls}">'
+                     f'<title>{_e(e.path)}: {_e(_show(kind, v))}</title></circle>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _fmt_tick(v: float, kind: Kind) -> str:
+    if kind is Kind.INT:
+        return str(int(round(v)))
+    return f"{v:.2f}"
+
+
+def svg_curve(run: np.ndarray | None, median: np.ndarray | None, label: str) -> str:
+    """Interpolated precision at recall levels: the run against the class median."""
+    w, h, l, r, t, b = _W, _H, 44, 130, 12, 34
+    pw, ph = w - l - r, h - t - b
+
+    def xy(px, py):
+        return l + px * pw, t + (1 - py) * ph
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-label="precision/recall curve of {_e(label)} against the class median">',
+             f'<rect x="{l}" y="{t}" width="{pw}" height="{ph}" class="frame"/>']
+    for k in range(6):
+        v = k / 5
+        x0, _ = xy(v, 0)
+        _, y0 = xy(0, v)
+        parts.append(f'<line x1="{x0:.1f}" y1="{t}" x2="{x0:.1f}" y2="{t + ph}" class="grid"/>'
+                     f'<text x="{x0:.1f}" y="{t + ph + 14}" text-anchor="middle" class="tick">{v:.1f}</text>'
+                     f'<line x1="{l}" y1="{y0:.1f}" x2="{l + pw}" y2="{y0:.1f}" class="grid"/>'
+                     f'<text x="{l - 6}" y="{y0 + 4:.1f}" text-anchor="end" class="tick">{v:.1f}</text>')
+    parts.append(f'<text x="{l + pw / 2:.1f}" y="{h - 4}" text-anchor="middle" class="tick">recall</text>'
+                 f'<text x="12" y="{t + ph / 2:.1f}" text-anchor="middle" class="tick" '
+                 f'transform="rotate(-90 12 {t + ph / 2:.1f})">precision</text>')
+    for curve, cls, name, ly in ((median, "line-median", "class median", 40), (run, "line-run", label, 20)):
+        if curve is None:
+            continue
+        pts = " ".join("%.1f,%.1f" % xy(float(px), float(py)) for px, py in curve)
+        parts.append(f'<polyline points="{pts}" class="{cls}"/>')
+        short = name if len(name) <= 16 else name[:15] + "\u2026"
+        parts.append(f'<line x1="{l + pw + 10}" y1="{t + ly}" x2="{l + pw + 30}" y2="{t + ly}" class="{cls}"/>'
+                     f'<text x="{l + pw + 34}" y="{t + ly + 4}" class="tick">{_e(short)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def svg_topics(topics: list[str], values: list[float | None], stats: dict, measure: str) -> str:
+    """One bar per topic (the run's value) with the class median and best as ticks."""
+    n = max(len(topics), 1)
+    bw = max(6, min(28, 520 // n))
+    w, h, l, t, b = 44 + bw * n + 10, 200, 44, 10, 40
+    ph = h - t - b
+    allv = [v for v in values if v is not None] + [s[1] for s in stats.values()]
+    hi = max([1.0] + allv) if all(0 <= v <= 1 for v in allv) else max(allv + [1e-9])
+
+    def y(v):
+        return t + ph * (1 - v / hi)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" '
+             f'aria-label="{_e(measure)} per topic against the class median and best">',
+             f'<line x1="{l}" y1="{t + ph}" x2="{w - 10}" y2="{t + ph}" class="axis"/>']
+    for k in range(5):
+        v = hi * k / 4
+        parts.append(f'<line x1="{l}" y1="{y(v):.1f}" x2="{w - 10}" y2="{y(v):.1f}" class="grid"/>'
+                     f'<text x="{l - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="tick">{v:.2f}</text>')
+    for i, (q, v) in enumerate(zip(topics, values)):
+        x0 = l + i * bw
+        med, best = stats.get(q, (None, None))
+        if v is not None:
+            parts.append(f'<rect x="{x0 + 1}" y="{y(v):.1f}" width="{bw - 2}" height="{t + ph - y(v):.1f}" class="bar">'
+                         f'<title>topic {_e(q)}: {v:.4f}</title></rect>')
+        if med is not None:
+            parts.append(f'<line x1="{x0}" y1="{y(med):.1f}" x2="{x0 + bw}" y2="{y(med):.1f}" class="median"/>'
+                         f'<line x1="{x0}" y1="{y(best):.1f}" x2="{x0 + bw}" y2="{y(best):.1f}" class="best"/>')
+        if n <= 40:
+            cx = x0 + bw / 2
+            parts.append(f'<text x="{cx:.1f}" y="{t + ph + 12}" text-anchor="end" class="tick" '
+                         f'transform="rotate(-60 {cx:.1f} {t + ph + 12})">{_e(q)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# ---- pages ----
+
+_CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px auto;max-width:1200px;padding:0 16px;color:#1d2330;background:#fff}
+h1{font-size:1.5em;margin-bottom:4px}h2{font-size:1.15em;margin-top:28px;border-bottom:1px solid #d8dce4;padding-bottom:4px}
+.muted{color:#667085;fill:#667085}.meta{color:#4a5263;margin:4px 0 16px}
+table{border-collapse:collapse;font-size:14px}th,td{padding:5px 10px;border-bottom:1px solid #e4e7ec;text-align:left;vertical-align:top}
+th{background:#f3f5f9;position:sticky;top:0}
+table.sortable th{cursor:pointer;user-select:none;white-space:nowrap}
+table.sortable th:hover{background:#e5eaf3}
+th[aria-sort=descending]::after{content:" \\25BE"}th[aria-sort=ascending]::after{content:" \\25B4"}
+td.id{white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tr.failed td{background:#fff4f2}.err{color:#b42318}.warn{color:#a15c07}
+.badge{display:inline-block;min-width:1.6em;text-align:center;border-radius:9px;padding:0 6px;font-size:12px}
+.badge.w{background:#fef0c7;color:#7a4a00}.badge.z{background:#ecfdf3;color:#05603a}
+.cov{display:inline-block;width:60px;height:8px;background:#e4e7ec;border-radius:4px;margin-right:6px;vertical-align:middle}
+.cov i{display:block;height:8px;border-radius:4px;background:#2e90fa}.cov.low i{background:#f79009}
+.dist{display:flex;flex-wrap:wrap;gap:10px 28px}.dist figure{margin:0}.dist figcaption{font-weight:600;font-size:13px}
+svg text{font-size:11px;fill:#4a5263}.axis{stroke:#98a2b3;stroke-width:1}.grid{stroke:#eaecf0;stroke-width:1}
+.frame{fill:none;stroke:#d0d5dd}.dot{fill:#2e90fa;fill-opacity:.75}.dot.hl{fill:#d92d20;fill-opacity:1}
+.median{stroke:#f79009;stroke-width:2}.best{stroke:#12b76a;stroke-width:2}.bar{fill:#84adff}
+.line-run{fill:none;stroke:#2e90fa;stroke-width:2.5}.line-median{fill:none;stroke:#f79009;stroke-width:2;stroke-dasharray:5 3}
+.legend span{margin-right:16px}.key{display:inline-block;width:14px;height:4px;vertical-align:middle;margin-right:4px}
+code{background:#f3f5f9;padding:0 3px;border-radius:3px}
+"""
+
+#: sorting by a click on a column head; wrapped so that the page is well-formed XML too
+_SORT_JS = """//<![CDATA[
+(function(){
+  function key(td){var v=td.getAttribute('data-v');if(v===null){v=td.textContent.trim();}return v;}
+  function sort(table,col,th){
+    var num=th.getAttribute('data-type')==='num';
+    var cur=th.getAttribute('aria-sort');
+    var dir=cur?(cur==='descending'?'ascending':'descending'):(th.getAttribute('data-first')||(num?'descending':'ascending'));
+    var heads=table.tHead.rows[0].cells;
+    for(var i=0;i<heads.length;i++){heads[i].removeAttribute('aria-sort');}
+    th.setAttribute('aria-sort',dir);
+    var body=table.tBodies[0];var rows=Array.prototype.slice.call(body.rows);
+    var sign=dir==='ascending'?1:-1;
+    rows.sort(function(a,b){
+      var x=key(a.cells[col]),y=key(b.cells[col]);
+      if(num){
+        var ex=(x===''),ey=(y==='');
+        if(ex||ey){return ex===ey?0:(ex?1:-1);}
+        return sign*(parseFloat(x)-parseFloat(y));
+      }
+      return sign*x.localeCompare(y);
+    });
+    rows.forEach(function(r){body.appendChild(r);});
+  }
+  var tables=document.querySelectorAll('table.sortable');
+  Array.prototype.forEach.call(tables,function(table){
+    var heads=table.tHead.rows[0].cells;
+    Array.prototype.forEach.call(heads,function(th,col){
+      th.setAttribute('tabindex','0');
+      th.addEventListener('click',function(){sort(table,col,th);});
+      th.addEventListener('keydown',function(ev){if(ev.key==='Enter'){sort(table,col,th);}});
+    });
+  });
+})();
+//]]>"""
+
+
+def _page(title: str, body: str, script: bool = False) -> str:
+    js = f"<script>{_SORT_JS}</script>" if script else ""
+    return ("<!DOCTYPE html>\n"
+            '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"/>'
+            f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>{body}{js}</body></html>\n")
+
+
+def _averaging(board: Leaderboard) -> str:
+    if board.complete:
+        return "every judged topic counts; a topic a run does not answer scores 0"
+    return "each run is averaged over the topics it answers (trec_eval's default)"
+
+
+def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
+    graded, failed = board.graded, board.failed
+    meta = (f"{len(board.entries)} runs: {len(graded)} graded, {len(failed)} could not be graded; "
+            f"{board.topics_total} judged topics in {_e(os.path.basename(board.qrels_name))}; "
+            f"{_averaging(board)}; ordered by <b>{_e(board.sort_by or 'name')}</b>, best first; equal values share a rank.")
+    heads = ['<th data-type="num" data-first="ascending">rank</th>', "<th>run</th>", "<th>runid</th>",
+             '<th data-type="num" data-first="ascending">topics</th>',
+             '<th data-type="num">warnings</th>']
+    heads += [f'<th data-type="{"text" if board.kinds[c] is Kind.STR else "num"}">{_e(c)}</th>' for c in board.columns]
+    heads.append("<th>error</th>")
+    rows = []
+    most = max((e.topics for e in graded), default=0)
+    for e in board.entries:
+        link = f'<a href="runs/{_e(slug[e.path])}.html">{_e(e.path)}</a>'
+        nw = len(e.warnings)
+        badge = f'<span class="badge {"w" if nw else "z"}">{nw}</span>'
+        if e.ok:
+            share = e.topics / e.topics_total if e.topics_total else 0.0
+            low = " low" if e.topics < most else ""
+            cov = (f'<td class="n" data-v="{e.topics}"><span class="cov{low}"><i style="width:{share * 100:.0f}%"></i>'
+                   f"</span>{_e(coverage(e))}</td>")
+            cells = []
+            for c in board.columns:
+                v = e.evaluation.summary.get(c)
+                k = board.kinds[c]
+                nv = _num(k, v)
+                dv = "" if nv is None else repr(nv)
+                cells.append(f'<td class="n" data-v="{dv}">{_e(_show(k, v))}</td>' if k is not Kind.STR
+                             else f"<td>{_e(_show(k, v))}</td>")
+            rows.append(f'<tr><td class="n" data-v="{e.rank}">{e.rank}</td><td>{link}</td><td class="id">{_e(e.runid)}</td>{cov}'
+                        f'<td class="n" data-v="{nw}">{badge}</td>{"".join(cells)}<td></td></tr>')
+        else:
+            blanks = "".join('<td class="n" data-v=""></td>' for _ in board.columns)
+            rows.append(f'<tr class="failed"><td class="n" data-v="">-</td><td>{link}</td><td></td>'
+                        f'<td class="n" data-v=""></td><td class="n" data-v="{nw}">{badge}</td>{blanks}'
+                        f'<td class="err">{_e(e.error)}</td></tr>')
+    table = (f'<table class="sortable" id="board"><thead><tr>{"".join(heads)}</tr></thead>'
+             f'<tbody>{"".join(rows)}</tbody></table>')
+    body = [f"<h1>{_e(title)}</h1>", f'<p class="meta">{meta}</p>', "<h2>Leaderboard</h2>",
+            '<p class="muted">Click a column head to sort by it; click again to reverse.</p>', table]
+    if failed:
+        body.append("<h2>Runs that could not be graded</h2><ul>")
+        body += [f'<li><a href="runs/{_e(slug[e.path])}.html">{_e(e.path)}</a>: <span class="err">{_e(e.error)}</span></li>'
+                 for e in failed]
+        body.append("</ul>")
+    warned = [e for e in board.entries if e.warnings]
+    if warned:
+        body.append("<h2>Warnings</h2><ul>")
+        for e in warned:
+            first = e.warnings[0]
+            more = f" (and {len(e.warnings) - 1} more)" if len(e.warnings) > 1 else ""
+            body.append(f'<li><a href="runs/{_e(slug[e.path])}.html">{_e(e.path)}</a>: {_e(first)}{_e(more)}</li>')
+        body.append("</ul>")
+    nums = _numeric_columns(board)
+    if nums and graded:
+        body.append("<h2>Distribution over the class</h2>"
+                    '<p class="muted">One dot per graded run; the orange line is the class median.</p><div class="dist">')
+        body += [f"<figure><figcaption>{_e(c)}</figcaption>{svg_distribution(board, c)}</figure>" for c in nums]
+        body.append("</div>")
+    return _page(title, "".join(body), script=True)
+
+
+def _findings_table(e: Entry) -> str:
+    if not e.findings:
+        return '<p class="muted">No findings: the file is well-formed.</p>'
+    rows = []
+    for f in e.findings:
+        where = f.line if f.path == e.path else f"{os.path.basename(f.path)}:{f.line}"
+        cls = "err" if f.severity == "error" else "warn"
+        rows.append(f'<tr><td class="n">{_e("" if f.line is None else where)}</td><td class="{cls}">{_e(f.severity)}</td>'
+                    f"<td><code>{_e(f.code)}</code></td><td>{_e(f.message)}</td></tr>")
+    return ('<table><thead><tr><th>line</th><th>severity</th><th>check</th><th>what is wrong</th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')
+
+
+def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, title: str) -> str:
+    body = [f'<p><a href="../index.html">&#8592; {_e(title)}</a></p>', f"<h1>{_e(e.path)}</h1>"]
+    if e.ok:
+        n = len(board.graded)
+        key = board.sort_by
+        score = f"; {_e(key)} {_e(_show(board.kinds[key], e.evaluation.summary.get(key)))}" if key else ""
+        body.append(f'<p class="meta">run id <code>{_e(e.runid)}</code>; rank {e.rank} of {n}{score}; '
+                    f"answers {e.topics} of {e.topics_total} judged topics ({_averaging(board)}).</p>")
+        cells = "".join(f"<th>{_e(c)}</th>" for c in board.columns)
+        vals = "".join(f'<td class="n">{_e(_show(board.kinds[c], e.evaluation.summary.get(c)))}</td>' for c in board.columns)
+        meds = []
+        for c in board.columns:
+            k = board.kinds[c]
+            xs = [_num(k, g.evaluation.summary.get(c)) for g in board.graded]
+            xs = [x for x in xs if x is not None]
+            meds.append(f'<td class="n">{_e(_show(k, float(np.median(xs))) if xs and k is Kind.FLOAT else (str(int(np.median(xs))) if xs else ""))}</td>')
+        body.append(f"<table><thead><tr><th></th>{cells}</tr></thead><tbody><tr><td>this run</td>{vals}</tr>"
+                    f'<tr><td>class median</td>{"".join(meds)}</tr></tbody></table>')
+    else:
+        body.append(f'<p class="err">This run could not be graded: {_e(e.error)}</p>')
+    for w in e.warnings:
+        if not any(w == f.short(e.path) for f in e.findings):
+            body.append(f'<p class="warn">{_e(w)}</p>')
+    body.append("<h2>Validation findings</h2>")
+    body.append(_findings_table(e))
+    if e.ok:
+        tcols = _topic_columns(board)
+        if tcols:
+            main = board.sort_by if board.sort_by in tcols else tcols[0]
+            ev = e.evaluation
+            idx = {q: i for i, q in enumerate(ev.topics)}
+            topics = sorted(stats_by_measure[main], key=lambda q: q.encode("utf-8", "surrogateescape"))
+            vals = [float(ev.values[main][idx[q]]) if q in idx else None for q in topics]
+            body.append(f"<h2>{_e(main)} per topic</h2>"
+                        '<p class="legend muted"><span><i class="key" style="background:#84adff"></i>this run</span>'
+                        '<span><i class="key" style="background:#f79009"></i>class median</span>'
+                        '<span><i class="key" style="background:#12b76a"></i>class best</span></p>')
+            body.append(svg_topics(topics, vals, stats_by_measure[main], main))
+            heads = "".join(f"<th>{_e(c)}</th><th>median</th><th>best</th>" for c in tcols)
+            rows = []
+            for q in topics:
+                cells = []
+                for c in tcols:
+                    st = stats_by_measure[c].get(q)
+                    v = float(ev.values[c][idx[q]]) if q in idx else None
+                    kind = next(col.kind for col in ev.columns if col.name == c)
+                    cells.append(f'<td class="n">{_e(_show(kind, v))}</td>'
+                                 f'<td class="n muted">{_e(_show(Kind.FLOAT, st[0]) if st else "")}</td>'
+                                 f'<td class="n muted">{_e(_show(kind, st[1]) if st else "")}</td>')
+                missing = "" if q in idx and not ev.filled[idx[q]] else ' <span class="warn">(not answered)</span>'
+                rows.append(f"<tr><td>{_e(q)}{missing}</td>{''.join(cells)}</tr>")
+            body.append(f'<table class="sortable"><thead><tr><th>topic</th>{heads}</tr></thead>'
+                        f'<tbody>{"".join(rows)}</tbody></table>')
+        if e.curve is not None:
+            body.append("<h2>Interpolated precision/recall</h2>"
+                        '<p class="muted">Best precision at each recall level or above, averaged over topics; '
+                        "dashed: the class median.</p>")
+            body.append(svg_curve(e.curve, med_curve, e.path))
+    return _page(f"{e.path}: {title}", "".join(body), script=True)
+
+
+def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict) -> str:
+    """What a student reads: scores and rank, coverage, findings, weakest topics."""
+    out = [f"Run: {e.path}\n"]
+    if not e.ok:
+        out.append(f"This run could not be graded: {e.error}\n")
+    else:
+        out.append(f"Run id: {e.runid}\nRank: {e.rank} of {len(board.graded)}"
+                   f"{f' (by {board.sort_by})' if board.sort_by else ''}\n")
+        out.append(f"Topics answered: {e.topics} of {e.topics_total} ({_averaging(board)})\n\nScores (class median):\n")
+        for c in board.columns:
+            k = board.kinds[c]
+            if k is Kind.STR:
+                continue
+            xs = [x for x in (_num(k, g.evaluation.summary.get(c)) for g in board.graded) if x is not None]
+            med = _show(Kind.FLOAT, float(np.median(xs))) if xs else ""
+            out.append(f"  {c:<24}{_show(k, e.evaluation.summary.get(c)):>10}   ({med})\n")
+    out.append("\nFindings:\n")
+    if e.warnings:
+        out += [f"  {w}\n" for w in e.warnings]
+    else:
+        out.append("  none\n")
+    if e.ok:
+        tcols = _topic_columns(board)
+        if tcols:
+            main = board.sort_by if board.sort_by in tcols else tcols[0]
+            ev = e.evaluation
+            st = stats_by_measure[main]
+            gaps = []
+            for i, q in enumerate(ev.topics):
+                v = float(ev.values[main][i])
+                if q in st and v == v:
+                    gaps.append((v - st[q][0], q, v, st[q]))
+            gaps.sort(key=lambda g: (g[0], g[1].encode("utf-8", "surrogateescape")))
+            if gaps:
+                out.append(f"\nWeakest topics by {main} (yours, class median, class best):\n")
+                for gap, q, v, (med, best) in gaps[:WEAKEST]:
+                    note = "  not answered" if ev.filled[ev.topics.index(q)] else ""
+                    out.append(f"  topic {q:<12}{v:8.4f}{med:10.4f}{best:10.4f}{note}\n")
+    return "".join(out)
+
+
+def write_report(board: Leaderboard, directory, *, title: str = "Leaderboard") -> list[str]:
+    """Write the report of ``board`` into ``directory`` (created if needed). Returns the files written."""
+    d = os.fspath(directory)
+    os.makedirs(os.path.join(d, "runs"), exist_ok=True)
+    os.makedirs(os.path.join(d, "feedback"), exist_ok=True)
+    slug = slugs([e.path for e in board.entries])
+    stats = {c: class_topic_stats(board, c) for c in _topic_columns(board)}
+    med = median_curve(board)
+    files: dict[str, str] = {
+        "index.html": _index(board, slug, title),
+        "leaderboard.csv": render_leaderboard(board, "csv"),
+        "leaderboard.md": render_leaderboard(board, "md"),
+    }
+    for e in board.entries:
+        files[f"runs/{slug[e.path]}.html"] = _run_page(board, e, med, stats, title)
+        files[f"feedback/{slug[e.path]}.txt"] = feedback_text(board, e, stats)
+    written = []
+    for rel, text in files.items():
+        path = os.path.join(d, rel)
+        with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="\n") as f:
+            f.write(text)
+        written.append(path)
+    return written
+
+
+__all__ = ["write_report", "feedback_text", "slugs", "svg_curve", "svg_distribution", "svg_topics"]
