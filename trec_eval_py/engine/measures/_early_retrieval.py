@@ -1,0 +1,224 @@
+"""Shared arithmetic of the early-retrieval areas of the CROC paper
+(``auc_ac``, ``cac_*``, ``auc_proc``, ``auc_pac``, ``auc_roc_t``,
+``auc_roc_fp``, the ``*_z`` scores) and of their curves in
+:mod:`trec_eval_py.tools.curves`.
+
+Every area of Swamidass et al. (2010), section 2.5, is the mean over the
+topic's P relevant documents ("positives") of one number per positive:
+
+* **FPR view** (ROC, CROC, pROC, hard-threshold ROC): ``1 - f(fpr_i)``,
+  fpr_i being the share of the n negatives ranked above positive i;
+* **rank view** (AC, CAC, pAC): ``1 - f(r_i / N)``, r_i the 1-based rank of
+  positive i in the full list of N documents (the paper's example: positives
+  at ranks {1, 2, 4, 5, 7} of 10 give x = {.1, .2, .4, .5, .7}).
+
+``f`` maps [0, 1] onto [0, 1] increasingly, with f(0) = 0 and f(1) = 1. The
+full list, the negatives and the missed relevant documents (last ranks, so a
+missed one has fpr 1 and adds 0 in the FPR view) are those of
+:mod:`._ranked_curves`.
+
+Random classifier
+-----------------
+A random ranking places the P positives uniformly among the N = P + n
+positions. Exact finite-list moments of the area (used by the ``*_z``
+measures, "a Z-score for the area" of the paper's section 2.1):
+
+* rank view: the ranks are a sample without replacement of size P from
+  1..N, so with g(r) = 1 - f(r/N) over all N ranks,
+  ``E = mean(g)`` and ``Var = var(g) / P * (N - P) / (N - 1)``;
+* FPR view: the numbers of positives falling in each of the n + 1 gaps
+  around the negatives are a uniform composition of P (a Dirichlet-multinomial
+  with unit weights), so with w_j = 1 - f(j/n), j = 0..n (K = n + 1 values),
+  ``E = mean(w)`` and ``Var = (P + K) / (P (K + 1)) * var(w)``. For plain
+  ROC this is (P + n + 1) / (12 P n), the Mann-Whitney variance.
+
+``var`` is the population variance over the listed values. The Z-score is
+``(area - E) / sqrt(Var)``; it is 0 where the variance is 0 (a topic without
+relevant documents or without negatives, or a list made only of positives).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ...errors import MeasureError
+from ._base import Measure, safe_div
+from ._params import ParamSpec
+from ._ranked_curves import PositiveFloats, croc_area, format_param, list_size, num_negatives
+
+#: f(x, param, negatives, size) -> transformed x; negatives/size broadcast
+#: against x (per-topic columns ``(n, 1)`` for a batch, scalars for one topic)
+Transform = Callable[[np.ndarray, float, object, object], np.ndarray]
+
+
+def rank_positions(b):
+    """Per topic: float64 (n, W) 1-based ranks of the retrieved documents and
+    the missed relevant documents' ranks as a list of arrays (the last ranks
+    of the full list)."""
+    size = list_size(b)
+    missed = b.num_rel - b.num_rel_ret
+    tails = [np.arange(size[i] - missed[i] + 1, size[i] + 1, dtype=np.float64) for i in range(b.n)]
+    return size, tails
+
+
+def rank_area(b, f1: Callable[[np.ndarray, int], np.ndarray]) -> np.ndarray:
+    """float64 (n,): mean over each topic's positives of ``1 - f(r/N)``, ``f1(x, row)``
+    being the transform of topic ``row`` (retrieved positives in rank order,
+    then the missed ones in rank order)."""
+    size, tails = rank_positions(b)
+    out = np.zeros(b.n, dtype=np.float64)
+    ranks = b.ranks
+    for i in range(b.n):
+        p = int(b.num_rel[i])
+        if p == 0:
+            continue
+        big_n = float(size[i])
+        r = ranks[b.is_rel[i]]
+        x = np.concatenate([r, tails[i]]) / big_n
+        gain = 1.0 - f1(x, i)
+        out[i] = np.cumsum(gain)[-1] / p if len(gain) else 0.0
+    return out
+
+
+def fpr_area(b, fb: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """float64 (n,): mean over the positives of ``1 - f(fpr)`` (missed ones add 0)."""
+    return croc_area(b, fb)
+
+
+def random_moments(view: str, f1: Callable[[np.ndarray], np.ndarray], p: int, n: int) -> tuple[float, float]:
+    """Exact mean and variance of the area of a random ranking of ``p``
+    positives and ``n`` negatives (see the module doc); ``f1`` is the topic's
+    transform. Variance 0 when either count is 0."""
+    if p <= 0:
+        return 0.0, 0.0
+    if view == "rank":
+        big_n = p + n
+        g = 1.0 - f1(np.arange(1, big_n + 1, dtype=np.float64) / big_n)
+        mean = float(g.mean())
+        if n == 0:
+            return mean, 0.0
+        return mean, float(g.var()) / p * (big_n - p) / (big_n - 1)
+    if n == 0:
+        # every positive ranks above all (zero) negatives
+        return 1.0, 0.0
+    k = n + 1
+    w = 1.0 - f1(np.arange(k, dtype=np.float64) / n)
+    return float(w.mean()), (p + k) / (p * (k + 1.0)) * float(w.var())
+
+
+@dataclass(frozen=True)
+class Area:
+    """One early-retrieval area: its view, its transform and how it names
+    its parameters. ``transform(x, param, negatives, size)``."""
+
+    view: str  # "rank" or "fpr"
+    transform: Transform
+
+    def areas(self, b, param) -> np.ndarray:
+        neg = num_negatives(b)
+        size = list_size(b)
+        if self.view == "fpr":
+            return fpr_area(b, lambda x: self.transform(x, param, neg[:, None], size[:, None]))
+        return rank_area(b, lambda x, i: self.transform(x, param, int(neg[i]), int(size[i])))
+
+    def moments(self, b, param) -> tuple[np.ndarray, np.ndarray]:
+        """Per topic: mean and variance of a random ranking's area."""
+        neg = num_negatives(b)
+        size = list_size(b)
+        mean = np.zeros(b.n)
+        var = np.zeros(b.n)
+        for i in range(b.n):
+            n_i, s_i = int(neg[i]), int(size[i])
+            mean[i], var[i] = random_moments(
+                self.view, lambda x: self.transform(x, param, n_i, s_i), int(b.num_rel[i]), n_i)
+        return mean, var
+
+    def zscores(self, b, param) -> np.ndarray:
+        area = self.areas(b, param)
+        mean, var = self.moments(b, param)
+        sd = np.sqrt(var)
+        return np.where(var > 0, safe_div(area - mean, sd), 0.0)
+
+
+def area_measures(name: str, area: Area, help_text: str, order: float, params: ParamSpec):
+    """The area measure ``name`` and its Z-score companion ``name_z``."""
+
+    def per_param(fn):
+        def kernel(b, p):
+            values = p.values or (None,)
+            return np.stack([fn(b, v) for v in values], axis=1)
+        return kernel
+
+    main = Measure(
+        name=name, help=help_text, kernel=per_param(area.areas), order=order, params=params,
+        nicknames=frozenset({"extra"}), since="extra",
+    )
+    z = Measure(
+        name=f"{name}_z",
+        help=(
+            f"Z-score of {name} against a random ranking of the same list: (area - E) / SD, "
+            f"with the exact mean and variance of the area when the relevant documents are "
+            f"placed uniformly at random (analytic, no sampling); 0 for a topic without "
+            f"relevant documents or without negatives. Same parameters as {name}."
+        ),
+        kernel=per_param(area.zscores), order=order + 0.5, params=params,
+        nicknames=frozenset({"extra"}), since="extra",
+    )
+    return main, z
+
+
+# ---- transforms ----
+
+def identity(x, param, neg, size):
+    return np.asarray(x, dtype=np.float64)
+
+
+def log_floor(x, param, neg, size):
+    """Clark and Webster-Clark's p(x) = log10(max(x, 0.5/N)), rescaled onto
+    [0, 1]: f(x) = 1 - p(x) / p(0), p(0) = log10(0.5/N)."""
+    # a topic with an empty list (no documents at all) has no positives to score
+    floor = 0.5 / np.maximum(np.asarray(size, dtype=np.float64), 1.0)
+    x = np.asarray(x, dtype=np.float64)
+    return 1.0 - np.log10(np.maximum(x, floor)) / np.log10(floor)
+
+
+def hard_threshold(x, t, neg, size):
+    """f(x) = min(x / t, 1) (the paper's equation 2)."""
+    return np.minimum(np.asarray(x, dtype=np.float64) / t, 1.0)
+
+
+def fp_cutoff(x, k, neg, size):
+    """f(x) = min(x n / min(k, n), 1): the k-th negative maps to 1, or the last
+    one when the list holds fewer than k."""
+    neg = np.asarray(neg, dtype=np.float64)
+    reach = np.maximum(np.minimum(float(k), neg), 1.0)
+    return np.minimum(np.asarray(x, dtype=np.float64) * neg / reach, 1.0)
+
+
+@dataclass(frozen=True)
+class UnitFloats(ParamSpec):
+    """Like :class:`._ranked_curves.PositiveFloats` but each value in ]0, 1]."""
+
+    default: tuple = ()
+    what: str = "parameter"
+
+    def _parse(self, measure: str, text: str) -> tuple:
+        vals = PositiveFloats(self.default, self.what)._parse(measure, text)
+        for v in vals:
+            if v > 1:
+                raise MeasureError(f"measure '{measure}': {self.what} must be in ]0, 1] (got {text!r})")
+        return vals
+
+    def output_names(self, name: str, params) -> list[str]:
+        return [f"{name}_{format_param(v)}" for v in params.values]
+
+
+def log_floor_random_area(size: float) -> float:
+    """Continuous random-classifier area under the rescaled pROC/pAC curve:
+    the integral of log(max(x, e)) / log(e) over [0, 1], e = 0.5/N,
+    which is (1 - e) / log(1/e)."""
+    e = 0.5 / size
+    return (1.0 - e) / math.log(1.0 / e)
