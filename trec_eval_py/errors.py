@@ -7,6 +7,14 @@ non-zero exit code. Input errors always point at the offending file and line.
 from __future__ import annotations
 
 
+SHOWN_CHARS = 120
+
+
+def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``text`` cut to ``limit`` characters (ending in ``...``) for a message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class TrecEvalError(ValueError):
     """Base class of every error this package raises on purpose."""
 
@@ -39,8 +47,7 @@ class InputError(TrecEvalError):
         where = self.path if self.line is None else f"{self.path}, line {self.line}"
         msg = f"{where}: {self.reason}"
         if self.text is not None:
-            shown = self.text if len(self.text) <= 120 else self.text[:117] + "..."
-            msg += f": {shown!r}"
+            msg += f": {shorten(self.text)!r}"
         return msg
 
 

@@ -15,8 +15,17 @@
  *             the content rows' line numbers (int64); n_lines the number of
  *             physical lines (a last line without '\n' counts)
  *   failure:  ("nul", lineno, 0)            a NUL byte (checked before anything else)
+ *             ("cr", lineno, 0)             a carriage return that does not end a
+ *                                           line (CR-only line endings), idem
  *             ("fields", lineno, count)     wrong number of fields
  *             ("number", lineno, i)         kinds[i]'s field is not a number
+ *             ("width", lineno, i)          n_rows * widest kinds[i] text field
+ *                                           would exceed max_column_bytes;
+ *                                           lineno holds the widest one
+ *   Each failure is the first of its kind, not necessarily the first bad
+ *   line: the caller rescans the lines before it for an earlier problem.
+ * scan(data, min_fields, max_fields, kinds, max_column_bytes) bounds each
+ *   padded text column, so that one huge field cannot exhaust memory.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -105,10 +114,24 @@ static int fast_decimal(const char *p, Py_ssize_t n, double *out)
 
 /* Runs without the GIL; takes it back only for the rare slow path, since
    CPython's own strtod (locale-independent) wants it. */
+/* NUL-terminated copy of a token: on the stack, or on the heap for the
+   rare valid number of NUM_BUF characters or more (NULL if out of memory). */
+static char *token_copy(const char *p, Py_ssize_t n, char *small)
+{
+    char *buf = n < NUM_BUF ? small : malloc(n + 1);
+    if (buf) {
+        memcpy(buf, p, n);
+        buf[n] = '\0';
+    }
+    return buf;
+}
+
+/* 1 converted, 0 not a number, -1 out of memory */
 static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row, PyThreadState **save)
 {
-    char buf[NUM_BUF];
-    char *end;
+    char small[NUM_BUF];
+    char *buf, *end;
+    int ok = 1;
     if (w->kind == 1) {
         double v;
         /* what fast_decimal accepts is a valid number: check the rest only */
@@ -117,29 +140,26 @@ static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row,
             return 1;
         }
         if (!valid_float(p, n)) return 0;
-        if (n >= NUM_BUF) return 0;
-        memcpy(buf, p, n);
-        buf[n] = '\0';
+        if (!(buf = token_copy(p, n, small))) return -1;
         PyEval_RestoreThread(*save);
         v = PyOS_string_to_double(buf, &end, NULL);
         if (v == -1.0 && PyErr_Occurred()) {
             PyErr_Clear();
-            *save = PyEval_SaveThread();
-            return 0;
+            ok = 0;
         }
         *save = PyEval_SaveThread();
-        memcpy(w->out + row * 8, &v, 8);
+        if (ok) memcpy(w->out + row * 8, &v, 8);
     } else {
         long long v;
-        if (!valid_int(p, n) || n >= NUM_BUF) return 0;
-        memcpy(buf, p, n);
-        buf[n] = '\0';
+        if (!valid_int(p, n)) return 0;
+        if (!(buf = token_copy(p, n, small))) return -1;
         errno = 0;
         v = strtoll(buf, &end, 10);
-        if (errno == ERANGE) return 0;
-        memcpy(w->out + row * 8, &v, 8);
+        if (errno == ERANGE) ok = 0;
+        else memcpy(w->out + row * 8, &v, 8);
     }
-    return 1;
+    if (buf != small) free(buf);
+    return ok;
 }
 
 typedef struct {
@@ -158,8 +178,9 @@ typedef struct {
     int enough;                  /* fields after which the rest of a line may be skipped */
     Py_ssize_t n_lines;
     Py_ssize_t last_lo, last_hi;
+    Py_ssize_t wide_line[MAX_WANTED];  /* line of each text field's widest value */
     /* failure report */
-    int err;            /* 0 none, 1 field count, 2 number */
+    int err;            /* 0 none, 1 field count, 2 number, 3 out of memory */
     Py_ssize_t err_line, err_arg;
 } scan_t;
 
@@ -209,14 +230,25 @@ static Py_ssize_t run_pass(scan_t *st)
         if (bad_number) continue;
         for (i = 0; i < nw; i++) {
             if (want[i].kind == 0) {
-                if (lens[i] > want[i].width) want[i].width = lens[i];
+                if (lens[i] > want[i].width) {
+                    want[i].width = lens[i];
+                    st->wide_line[i] = lineno;
+                }
                 st->tok_start[i][row] = starts[i];
                 st->tok_len[i][row] = (int32_t)lens[i];
-            } else if (!convert(&want[i], data + starts[i], lens[i], row, &save)) {
-                bad_number = 1; num_line = lineno; num_arg = i;
-                break;
+            } else {
+                int c = convert(&want[i], data + starts[i], lens[i], row, &save);
+                if (c < 0) {
+                    st->err = 3;
+                    break;
+                }
+                if (c == 0) {
+                    bad_number = 1; num_line = lineno; num_arg = i;
+                    break;
+                }
             }
         }
+        if (st->err) break;
         if (bad_number) continue;
         st->lineno_out[row] = lineno;
         st->last_lo = lo;
@@ -244,6 +276,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
 {
     Py_buffer view;
     int min_fields, max_fields;
+    Py_ssize_t max_column_bytes = -1;
     PyObject *kinds;
     want_t want[MAX_WANTED];
     Py_ssize_t nw, i, r, cap = 0;
@@ -251,7 +284,8 @@ static PyObject *scan(PyObject *self, PyObject *args)
     scan_t st;
     PyObject *cols = NULL, *widths = NULL, *result = NULL;
 
-    if (!PyArg_ParseTuple(args, "y*iiO!", &view, &min_fields, &max_fields, &PyTuple_Type, &kinds))
+    if (!PyArg_ParseTuple(args, "y*iiO!|n", &view, &min_fields, &max_fields, &PyTuple_Type, &kinds,
+                          &max_column_bytes))
         return NULL;
     nw = PyTuple_GET_SIZE(kinds);
     if (nw > MAX_WANTED) {
@@ -280,17 +314,26 @@ static PyObject *scan(PyObject *self, PyObject *args)
         if (want[i].field < 16) st.field_want[want[i].field] = (signed char)i;
         if (max_fields < 0 && want[i].field + 1 > st.enough) st.enough = want[i].field + 1;
     }
-    {   /* a NUL byte anywhere is reported first, by line; count lines for room */
-        const char *z, *q = st.data, *stop = st.data + st.size;
+    {   /* a NUL byte or a bare CR anywhere is reported first, by line; count
+           lines for room */
+        const char *z, *c = NULL, *q = st.data, *end = st.data + st.size, *stop = end;
         Py_ssize_t lines = 1;
         Py_BEGIN_ALLOW_THREADS
         z = memchr(st.data, 0, st.size);
         if (z) stop = z;
+        /* a CR is bare unless only CRs stand between it and a line end */
+        for (q = st.data; q < stop && (q = memchr(q, '\r', stop - q)) != NULL; ) {
+            const char *r = q;
+            while (r < end && *r == '\r') r++;
+            if (r < end && *r != '\n') { c = q; stop = q; break; }
+            q = r;
+        }
+        q = st.data;
         while ((q = memchr(q, '\n', stop - q)) != NULL) { lines++; q++; }
         Py_END_ALLOW_THREADS
-        if (z) {
+        if (z || c) {
             PyBuffer_Release(&view);
-            return Py_BuildValue("(snn)", "nul", lines, (Py_ssize_t)0);
+            return Py_BuildValue("(snn)", c ? "cr" : "nul", lines, (Py_ssize_t)0);
         }
         cap = lines;
     }
@@ -322,7 +365,17 @@ static PyObject *scan(PyObject *self, PyObject *args)
         Py_DECREF(cols);
         free_scan(&st);
         PyBuffer_Release(&view);
+        if (st.err == 3) return PyErr_NoMemory();
         return Py_BuildValue("(snn)", st.err == 1 ? "fields" : "number", st.err_line, st.err_arg);
+    }
+    for (i = 0; i < nw; i++) {
+        if (want[i].kind == 0 && max_column_bytes >= 0 && n_rows &&
+            want[i].width > max_column_bytes / n_rows) {
+            Py_DECREF(cols);
+            free_scan(&st);
+            PyBuffer_Release(&view);
+            return Py_BuildValue("(snn)", "width", st.wide_line[i], i);
+        }
     }
     for (i = 0; i <= nw; i++) {  /* text columns now that widths are known; trim the rest */
         PyObject *b = PyTuple_GET_ITEM(cols, i);

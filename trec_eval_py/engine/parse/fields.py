@@ -12,6 +12,7 @@ Blank lines are skipped; so are lines whose first non-blank byte is ``#``
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +25,12 @@ _CLASS = np.zeros(256, dtype=np.uint8)
 _CLASS[[ord(" "), ord("\t"), ord("\r"), 0x0B, 0x0C]] = 1  # blanks
 _CLASS[ord("\n")] = 2
 
+#: a padded text column (rows x longest value) may take this many bytes, or
+#: COLUMN_BYTES_PER_INPUT_BYTE times the input's size if that is more: one
+#: huge docno among many lines is an input error, not a MemoryError
+COLUMN_BYTES_MIN = 256 << 20
+COLUMN_BYTES_PER_INPUT_BYTE = 4
+
 
 @dataclass
 class Fields:
@@ -35,16 +42,42 @@ class Fields:
     num_lines: int = 0  # physical lines in the data (a last line without a newline counts)
 
 
+def line_start(data: bytes, lineno: int) -> int:
+    """Byte offset where physical line ``lineno`` (1-based) starts (``len(data)`` past the end)."""
+    pos, need, step = 0, lineno - 1, 8 << 20
+    while need > 0 and pos < len(data):
+        n = data.count(b"\n", pos, pos + step)
+        if n < need:
+            need -= n
+            pos += step
+            continue
+        for _ in range(need):
+            pos = data.find(b"\n", pos) + 1
+        return pos
+    return pos if need == 0 else len(data)
+
+
 def line_text(data: bytes, lineno: int) -> str:
     """The text of physical line ``lineno`` (1-based), for error messages."""
-    start = 0
-    for _ in range(lineno - 1):
-        start = data.find(b"\n", start) + 1
-        if start == 0:
-            return ""
+    start = line_start(data, lineno)
     end = data.find(b"\n", start)
     line = data[start:] if end < 0 else data[start:end]
     return line.rstrip(b"\r").decode("utf-8", "replace")
+
+
+_BLANKS = b" \t\r\x0b\x0c"
+_BLANK_RUN = re.compile(rb"[ \t\r\x0b\x0c]+")
+
+
+def line_fields(data: bytes, lineno: int) -> list[bytes]:
+    """The fields of physical line ``lineno``, split exactly as the scanner
+    splits them: on ASCII blanks only (U+00A0, U+0085, U+2028 or 0x1C-0x1F are
+    ordinary bytes of a field, as in C's ``isspace``)."""
+    start = line_start(data, lineno)
+    end = data.find(b"\n", start)
+    line = data[start:] if end < 0 else data[start:end]
+    line = line.strip(_BLANKS)
+    return _BLANK_RUN.split(line) if line else []
 
 
 def _gather(arr: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -84,8 +117,10 @@ def _count_error(data, name, what, lineno, got, min_fields, max_fields):
     if got < min_fields:
         need = f"{min_fields}" if max_fields == min_fields else f"at least {min_fields}"
         reason = f"{what} line has {got} field{s}, needs {need}"
-    else:
+    elif max_fields == min_fields:
         reason = f"{what} line has {got} fields, needs {max_fields}"
+    else:
+        reason = f"{what} line has {got} fields, at most {max_fields} are accepted"
     return InputError(name, reason, lineno, line_text(data, lineno))
 
 
@@ -113,7 +148,7 @@ def split_fields(
     byte, or a field that is not a number.
     """
     try:
-        f = _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what)
+        f = _first_error(data, name, min_fields, max_fields, wanted, labels, what)
     except InputError as e:
         if first_line == 1 or e.line is None:
             raise
@@ -121,6 +156,54 @@ def split_fields(
     if first_line != 1:
         f.lineno = f.lineno + (first_line - 1)
     return f
+
+
+_BARE_CR = re.compile(rb"\r+(?=[^\r\n])")
+_CR_REASON = "carriage return inside a line (CR-only line endings are not supported)"
+
+
+def _raw_problem(data: bytes, name: str) -> InputError | None:
+    """A NUL byte or a bare carriage return (a CR that does not end a line:
+    CR-only line endings would otherwise join every line into one), at the
+    earliest line that has one (the numpy path; the C scanner checks both)."""
+    errors = []
+    nul = data.find(b"\0")
+    if nul >= 0:
+        lineno = data.count(b"\n", 0, nul) + 1
+        errors.append((lineno, InputError(name, "NUL byte in the input", lineno)))
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+        m = _BARE_CR.search(data)
+        if m:
+            lineno = data.count(b"\n", 0, m.start()) + 1
+            errors.append((lineno, InputError(name, _CR_REASON, lineno, line_text(data, lineno))))
+    return min(errors, key=lambda e: e[0])[1] if errors else None
+
+
+def _first_error(data, name, min_fields, max_fields, wanted, labels, what) -> Fields:
+    """:func:`_split_fields_at`, but whatever kind of problem it finds first
+    (the scanners check NULs, counts, widths and numbers in separate passes),
+    the error raised is the one of the first bad line: the lines before a
+    problem's line are scanned again until no earlier problem remains."""
+    try:
+        return _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what)
+    except InputError as e:
+        if e.line is None or e.line <= 1:
+            raise
+        data = bytes(data)
+        _first_error(data[:line_start(data, e.line)], name, min_fields, max_fields, wanted, labels, what)
+        raise
+
+
+def _column_budget(data) -> int:
+    return max(COLUMN_BYTES_MIN, COLUMN_BYTES_PER_INPUT_BYTE * len(data))
+
+
+def _width_error(data, name, lineno, field, width, rows, what) -> InputError:
+    return InputError(
+        name,
+        f"{what} field {field + 1} is {width} bytes long: padding all {rows} lines to it would need "
+        f"{width * rows / 2**30:.1f} GiB (fields are stored at the width of the longest)",
+        lineno, line_text(data, lineno))
 
 
 def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -> Fields:
@@ -133,17 +216,23 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
         # ``data`` may be any buffer (a view of the run reader's reused buffer):
         # the scanner copies what it keeps; messages are built from a copy
         kinds = tuple((f, _C_KINDS[k]) for f, k in wanted.items())
-        res = _scan.scan(data, min_fields, -1 if max_fields is None else max_fields, kinds)
+        res = _scan.scan(data, min_fields, -1 if max_fields is None else max_fields, kinds, _column_budget(data))
         if res[0] != "ok":
             data = bytes(data)
         if res[0] == "nul":
             raise InputError(name, "NUL byte in the input", res[1])
+        if res[0] == "cr":
+            raise InputError(name, _CR_REASON, res[1], line_text(data, res[1]))
         if res[0] == "fields":
             raise _count_error(data, name, what, res[1], res[2], min_fields, max_fields)
         if res[0] == "number":
             f, kind = kinds[res[2]]
-            token = line_text(data, res[1]).split()[f]
+            token = line_fields(data, res[1])[f]
             raise number_error(token, res[1], data, name, labels.get(f, f"field {f + 1}"), wanted[f])
+        if res[0] == "width":
+            f = kinds[res[2]][0]
+            width = len(line_fields(data, res[1])[f])
+            raise _width_error(data, name, res[1], f, width, data.count(b"\n") + 1, what)
         _, n, cols, widths, last, n_lines = res
         columns = {}
         for (f, kind), buf, w in zip(kinds, cols, widths):
@@ -153,11 +242,11 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
                 columns[f] = np.frombuffer(buf, dtype=np.float64 if kind == 1 else np.int64)
         return Fields(columns, np.frombuffer(cols[-1], dtype=np.int64), last.split(), n_lines)
     data = bytes(data)
-    nul = data.find(b"\0")
-    if nul >= 0:
-        lineno = data.count(b"\n", 0, nul) + 1
-        raise InputError(name, "NUL byte in the input", lineno)
-    f = _split_numpy(data, name, min_fields=min_fields, max_fields=max_fields, wanted=tuple(wanted), what=what)
+    raw = _raw_problem(data, name)
+    if raw is not None:
+        raise raw
+    f = _split_numpy(data, name, min_fields=min_fields, max_fields=max_fields, wanted=tuple(wanted), what=what,
+                     budget=_column_budget(data))
     for field, kind in wanted.items():
         if kind == FLOAT:
             f.columns[field] = parse_floats(f.columns[field], f.lineno, data, name, labels.get(field, ""))
@@ -174,11 +263,14 @@ def _split_numpy(
     max_fields: int | None,
     wanted: tuple[int, ...],
     what: str,
+    budget: int | None = None,
 ) -> Fields:
     """The numpy implementation of :func:`split_fields` (text columns only)."""
     if data and not data.endswith(b"\n"):
         data = data + b"\n"
     parts: dict[int, list[np.ndarray]] = {f: [] for f in wanted}
+    widths = {f: (1, 0) for f in wanted}  # longest value and its line
+    n_rows_total = 0
     linenos: list[np.ndarray] = []
     last_fields: list[bytes] = []
     line_base = 0
@@ -219,7 +311,14 @@ def _split_numpy(
             ftok = first_tok[rows]
             for f in wanted:
                 t = ftok + f
+                lens = ends[t] - starts[t]
+                widest = int(lens.argmax())
+                if lens[widest] > widths[f][0]:
+                    widths[f] = (int(lens[widest]), line_base + int(rows[widest]) + 1)
+                if budget is not None and widths[f][0] * (n_rows_total + len(rows)) > budget:
+                    raise _width_error(data, name, widths[f][1], f, widths[f][0], data.count(b"\n"), what)
                 parts[f].append(_gather(arr, starts[t], ends[t]))
+            n_rows_total += len(rows)
             linenos.append(rows.astype(np.int64) + (line_base + 1))
             r = rows[-1]
             lo, n = first_tok[r], counts[r]

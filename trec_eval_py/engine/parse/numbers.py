@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, shorten
 from .fields import line_text
 
 _FLOAT_RE = re.compile(rb"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity)", re.I)
@@ -37,7 +37,7 @@ def number_error(token, lineno: int, data: bytes, name: str, what: str, kind: st
     if isinstance(token, bytes):
         token = token.decode("utf-8", "replace")
     noun = "a number" if kind == "float" else "an integer"
-    return InputError(name, f"{what} is not {noun} ({token!r})", lineno, line_text(data, lineno))
+    return InputError(name, f"{what} is not {noun} ({shorten(token)!r})", lineno, line_text(data, lineno))
 
 
 def _fail(col, i, lineno, data, name, what, kind):
@@ -74,6 +74,6 @@ def parse_ints(col, lineno, data: bytes, name: str, what: str) -> np.ndarray:
     if i < 0:  # well-formed but out of range
         vals = [int(t) for t in col.tolist()]
         i = next(k for k, v in enumerate(vals) if not -(2**63) <= v < 2**63)
-        raise InputError(name, f"{what} is out of range ({col[i].decode()!r})", int(lineno[i]),
+        raise InputError(name, f"{what} is out of range ({shorten(col[i].decode())!r})", int(lineno[i]),
                          line_text(data, int(lineno[i])))
     _fail(col, i, lineno, data, name, what, "int")

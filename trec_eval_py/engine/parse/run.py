@@ -58,6 +58,10 @@ class Run:
 
 CHUNK_BYTES = 32 << 20
 
+#: fields after the run id are ignored, but a line with more than this many is
+#: an error: it is several lines run together, not a result
+MAX_FIELDS = 32
+
 
 def _pieces(source: Source, chunk_bytes: int):
     """Consecutive pieces of ``source``, each ending at a line end.
@@ -131,7 +135,7 @@ def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str
     first_line = 1
     for piece in _pieces(source, chunk_bytes or CHUNK_BYTES):
         f = split_fields(
-            piece, name, min_fields=6, max_fields=None, what="run",
+            piece, name, min_fields=6, max_fields=MAX_FIELDS, what="run",
             wanted={0: TEXT, 2: TEXT, 4: FLOAT}, labels={4: "score"}, first_line=first_line,
         )
         first_line += f.num_lines
@@ -148,8 +152,9 @@ def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: 
     """Read a run from a path, ``-`` (stdin), a file object, bytes, or a dict.
 
     Raises :class:`~trec_eval_py.errors.InputError` for a missing or empty
-    file, a line with fewer than six fields, a NUL byte, or a score that is
-    not a decimal number (NaN included). Fields after the run id are ignored.
+    file, a line with fewer than six or more than :data:`MAX_FIELDS` fields,
+    a NUL byte, a carriage return inside a line, or a score that is not a
+    decimal number (NaN included). Fields after the run id are ignored.
     """
     if isinstance(source, Run):
         return source
@@ -158,7 +163,7 @@ def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: 
     name = name or source_name(source)
     data = read_source(source)
     f = split_fields(
-        data, name, min_fields=6, max_fields=None, what="run",
+        data, name, min_fields=6, max_fields=MAX_FIELDS, what="run",
         wanted={0: TEXT, 2: TEXT, 4: FLOAT}, labels={4: "score"},
     )
     if len(f.lineno) == 0:

@@ -10,6 +10,7 @@ import gzip
 import lzma
 import os
 import sys
+import zlib
 from typing import BinaryIO, TextIO, Union
 
 from ...errors import InputError
@@ -61,7 +62,7 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
         if data.startswith(magic):
             try:
                 data = decompress(data)
-            except (OSError, EOFError, lzma.LZMAError, ValueError) as e:
+            except (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError, MemoryError) as e:
                 raise InputError(name, f"cannot decompress: {e}") from None
             break
     return data
