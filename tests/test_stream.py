@@ -100,3 +100,50 @@ def test_pieces_of_any_size_give_the_whole_run(tmp_path, chunk, tail):
         got = np.concatenate([getattr(x, col).astype(getattr(whole, col).dtype) for x in parts])
         assert got.tolist() == getattr(whole, col).tolist()
     assert parts[-1].runid == whole.runid
+
+
+def _interleave(path, out, shards=3):
+    """The run's lines dealt round-robin to shards, the shards concatenated (``cat part-*``)."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    out.write_bytes(b"".join(b"".join(lines[k::shards]) for k in range(shards)))
+    return out
+
+
+@pytest.mark.parametrize("qrels,run", [
+    ("qrels.test", "results.test"), ("mid/qrels", "mid/run"), ("graded.qrels", "graded.run"),
+    ("ties.qrels", "ties.run"), ("qids.qrels", "qids.run"),
+])
+@pytest.mark.parametrize("complete", [False, True])
+@pytest.mark.parametrize("spill", [1, 300, 5000])
+def test_interleaved_runs_through_temporary_files(tmp_path, monkeypatch, qrels, run, complete, spill):
+    from trec_eval_py.engine.join import stream
+
+    monkeypatch.setattr(stream, "SPILL_BYTES", spill)
+    path = _interleave(IN / run, tmp_path / "run")
+    q = read_qrels(IN / qrels)
+    ctx = EvalContext(complete=complete, max_docs=50)
+    parts = list(stream.spill_rankings(q, iter_run_chunks(path, chunk_bytes=700), ctx,
+                                       size_hint=path.stat().st_size, tmpdir=str(tmp_path)))
+    whole = build_rankings(q, read_run(path), ctx)
+    assert flatten(parts) == flatten([whole])
+    assert parts[-1].runid == whole.runid
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]  # temporary files are gone
+
+
+def test_interleaved_duplicate_reports_what_whole_reading_reports(tmp_path, monkeypatch):
+    from trec_eval_py.engine.join import stream
+
+    monkeypatch.setattr(stream, "SPILL_BYTES", 50)
+    lines = [f"{t} Q0 d{i} 1 {i} r\n" for i in range(6) for t in range(20)]
+    lines[100] = lines[3]  # topic 3's d0 again, far down; topic 7's d0 twice earlier:
+    lines[50] = lines[7]
+    p = tmp_path / "run"
+    p.write_text("".join(lines))
+    qtext = "".join(f"{t} 0 d0 1\n" for t in range(20))
+    q = read_qrels(qtext.encode())
+    with pytest.raises(InputError) as whole:
+        build_rankings(q, read_run(p), EvalContext())
+    with pytest.raises(InputError) as spilled:
+        list(stream.spill_rankings(q, iter_run_chunks(p, chunk_bytes=64), EvalContext(),
+                                   size_hint=p.stat().st_size, tmpdir=str(tmp_path)))
+    assert str(spilled.value) == str(whole.value)

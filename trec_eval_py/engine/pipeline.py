@@ -141,15 +141,16 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
         num_qrels_topics = len(distinct_sorted(q.qid))
         num_positive = int(np.count_nonzero(q.rel >= 1))
         if _worth_streaming(run):
-            from .join.stream import Interleaved, prefetch, stream_rankings
+            from .join.stream import Interleaved, prefetch, spill_rankings, stream_rankings
             from .parse.run import iter_run_chunks
 
             try:
                 # a reader thread scans and ranks the next piece while this one is measured
                 parts = prefetch(stream_rankings(q, iter_run_chunks(run), ctx))
                 done = _compute(parts, selected, columns, opts)
-            except Interleaved:  # topics not grouped: read the run whole after all
-                done = _compute([build_rankings(q, read_run(run), ctx)], selected, columns, opts)
+            except Interleaved:  # topics not grouped: regroup them through temporary files
+                parts = prefetch(spill_rankings(q, iter_run_chunks(run), ctx, size_hint=os.path.getsize(run)))
+                done = _compute(parts, selected, columns, opts)
         else:
             done = _compute([build_rankings(q, read_run(run), ctx)], selected, columns, opts)
     else:  # other judgment formats have their own readers, join and batches

@@ -5,9 +5,13 @@ pieces: every piece's complete topics are ranked and joined at once, and only
 the last topic of a piece (which may go on in the next piece) is held back.
 The judgments are read whole; the run never is.
 
-A run whose topics are interleaved cannot be split this way; that is
-detected (a topic shows up again after it was finished) and reported with
-:class:`Interleaved`, so the caller can fall back to reading the run whole.
+A run whose topics are interleaved (shards concatenated with ``cat``) cannot
+be split this way; that is detected (a topic shows up again after it was
+finished) and reported with :class:`Interleaved`. The caller then evaluates
+it with :func:`spill_rankings`: the run is read once more in pieces, each
+piece's rows are appended to one of several temporary files chosen by a hash
+of the topic id, and each file (every line of its topics) is then ranked on
+its own. Memory stays that of one piece or one file, whatever the line order.
 """
 from __future__ import annotations
 
@@ -120,12 +124,12 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
     runid = ""
 
     def rank(part: Run) -> Rankings | None:
-        topics = np.unique(part.qid)
-        names = set(topics.tolist())
-        if names & done:
+        heads = part.qid[run_starts(part.qid)]  # one per stretch of a topic's lines
+        names = set(heads.tolist())
+        if len(names) != len(heads) or names & done:
             raise Interleaved()
         done.update(names)
-        sub = by_topic.subset(topics)
+        sub = by_topic.subset(np.sort(heads))
         if len(sub) == 0:
             return None
         return build_rankings(sub, part, part_ctx)
@@ -145,6 +149,123 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
             yield replace(rk, runid=runid)
     if ctx.complete:
         missing = np.array(sorted(set(by_topic.topics.tolist()) - done), dtype=by_topic.topics.dtype)
+        if len(missing):
+            sub = by_topic.subset(missing)
+            empty = Run(missing[:0], np.zeros(0, dtype="S1"), np.zeros(0), np.zeros(0, dtype=np.int64), runid,
+                        "<none>")
+            yield build_rankings(sub, empty, ctx)
+
+
+#: target size of one temporary file of :func:`spill_rankings` (bytes of rows)
+SPILL_BYTES = 16 << 20
+_ROW_BYTES_GUESS = 36  # bytes of run text per line, to size the files from the run's size
+
+
+def _topic_bucket(qid: np.ndarray, buckets: int) -> np.ndarray:
+    """A bucket number per row from its topic id alone (any width of the array)."""
+    n = len(qid)
+    w = qid.dtype.itemsize
+    raw = qid.view(np.uint8).reshape(n, w) if n else np.zeros((0, w), np.uint8)
+    h = np.full(n, 2166136261, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(w):  # trailing NUL padding leaves the hash alone
+            c = raw[:, j].astype(np.uint64)
+            h = np.where(c != 0, (h ^ c) * np.uint64(1099511628211), h)
+    return (h % np.uint64(buckets)).astype(np.int64)
+
+
+def _write_rows(f, part: Run) -> None:
+    header = np.array([len(part), part.qid.dtype.itemsize, part.docno.dtype.itemsize], dtype=np.int64)
+    for a in (header, part.qid, part.docno, part.score.astype(np.float64), part.lineno.astype(np.int64)):
+        f.write(np.ascontiguousarray(a).tobytes())
+
+
+def _read_rows(path: str, runid: str, name: str) -> Run:
+    data = memoryview(open(path, "rb").read())
+    pos = 0
+    cols: list[list[np.ndarray]] = [[], [], [], []]
+    while pos < len(data):
+        n, wq, wd = np.frombuffer(data, dtype=np.int64, count=3, offset=pos).tolist()
+        pos += 24
+        for k, (dt, size) in enumerate(((f"S{wq}", wq), (f"S{wd}", wd), (np.float64, 8), (np.int64, 8))):
+            cols[k].append(np.frombuffer(data, dtype=dt, count=n, offset=pos))
+            pos += n * size
+
+    def join(parts):
+        if len({p.dtype for p in parts}) > 1:
+            width = max(p.dtype.itemsize for p in parts)
+            parts = [p.astype(f"S{width}") for p in parts]
+        return np.concatenate(parts)
+
+    return Run(join(cols[0]), join(cols[1]), join(cols[2]), join(cols[3]), runid, name)
+
+
+def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
+                   size_hint: int = 0, tmpdir: str | None = None) -> Iterator[Rankings]:
+    """Rankings of a run whose topics may come in any line order, in bounded memory.
+
+    ``pieces`` are the run's consecutive pieces (see ``iter_run_chunks``);
+    ``size_hint`` the run's size in bytes, to choose how many temporary files
+    to spread its rows over. Gives what :func:`stream_rankings` gives for a
+    grouped run (groups of complete topics; under ``-c`` a last group of the
+    judged topics the run never mentions). When several topics hold a
+    duplicate docno, the error reported is the one reading the run whole
+    reports: the judgments' first, then the earliest line.
+    """
+    import os
+    import tempfile
+
+    from ...errors import InputError
+
+    buckets = int(min(512, max(1, -(-size_hint // SPILL_BYTES))))
+    by_topic = _QrelsByTopic(qrels)
+    part_ctx = replace(ctx, complete=False)
+    runid, name = "", "<run>"
+    seen: set[bytes] = set()
+    with tempfile.TemporaryDirectory(prefix="trec_eval_py-", dir=tmpdir) as tmp:
+        paths = [os.path.join(tmp, f"{b}.rows") for b in range(buckets)]
+        files: dict[int, object] = {}
+        try:
+            for piece in pieces:
+                runid, name = piece.runid, piece.name
+                seen.update(piece.qid[run_starts(piece.qid)].tolist())
+                if buckets == 1:
+                    dest = np.zeros(len(piece), dtype=np.int64)
+                else:
+                    dest = _topic_bucket(piece.qid, buckets)
+                order = np.argsort(dest, kind="stable")
+                cuts = np.searchsorted(dest[order], np.arange(buckets + 1))
+                for b in range(buckets):
+                    lo, hi = int(cuts[b]), int(cuts[b + 1])
+                    if lo == hi:
+                        continue
+                    rows = order[lo:hi]
+                    if b not in files:
+                        files[b] = open(paths[b], "wb")
+                    _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
+                                              piece.lineno[rows], piece.runid, piece.name))
+        finally:
+            for f in files.values():
+                f.close()
+        errors: list[InputError] = []
+        for b in sorted(files):
+            run = _read_rows(paths[b], runid, name)
+            os.unlink(paths[b])
+            topics = np.unique(run.qid[run_starts(run.qid)])
+            sub = by_topic.subset(topics)
+            if len(sub) == 0:
+                continue
+            try:
+                rk = build_rankings(sub, run, part_ctx)
+            except InputError as e:  # keep going: another file may hold the error to report
+                errors.append(e)
+                continue
+            if rk.num_topics and not errors:
+                yield replace(rk, runid=runid)
+        if errors:
+            raise min(errors, key=lambda e: (e.path != qrels.name, e.line if e.line is not None else 0))
+    if ctx.complete:
+        missing = np.array(sorted(set(by_topic.topics.tolist()) - seen), dtype=by_topic.topics.dtype)
         if len(missing):
             sub = by_topic.subset(missing)
             empty = Run(missing[:0], np.zeros(0, dtype="S1"), np.zeros(0), np.zeros(0, dtype=np.int64), runid,
