@@ -16,7 +16,7 @@ from ..errors import NoTopicsError, UsageError
 from .format import trec_lines
 from .join import EvalContext, build_rankings, iter_batches
 from .join.keys import distinct_sorted
-from .join.context import COMPAT_VERSIONS
+from .join.context import check_compat
 from .join.judgments import check_rel_format, join_judgments
 from .measures import Kind, Measure, registry
 from .parse import read_qrels, read_run
@@ -41,8 +41,7 @@ class Options:
     max_cells: int | None = None  # batch size bound (testing and tuning)
 
     def __post_init__(self):
-        if self.compat not in COMPAT_VERSIONS:
-            raise UsageError(f"unknown --compat {self.compat!r}; choose one of {', '.join(COMPAT_VERSIONS)}")
+        check_compat(self.compat)
         check_rel_format(self.rel_format)
         if self.max_docs is not None and self.max_docs < 0:
             # trec_eval reads -M -1 as "no document counts" without a word; a negative cut is a typo

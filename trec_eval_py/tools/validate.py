@@ -39,7 +39,9 @@ warnings
   ``score-order``      a score higher than the one at the rank before it
   ``rank-order``       equal scores whose ranks disagree with the tie-break trec_eval
                        applies (docno, descending), so the evaluated order is not the
-                       submitted one
+                       submitted one; scores are compared as the engine's ranking rule
+                       compares them for the chosen trec_eval version (9.0.8: single
+                       precision, so 1.00000001 and 1.0 tie)
   ``cutoff-tie``       equal scores straddle a common cutoff (5, 10, 20, 100, 1000), so
                        the docno tie-break decides what falls inside it
   ``topic-not-in-qrels``  a run topic without judgments (trec_eval ignores it)
@@ -63,8 +65,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
+import numpy as np
+
 from ..errors import InputError, UsageError
-from ..engine.parse import Qrels, read_qrels
+from ..engine.join.ranking import RankRule
+from ..engine.parse import Qrels, Run, read_qrels
 from ..engine.parse.numbers import _FLOAT_RE, _INT_RE
 from ..engine.parse.source import read_source, source_name
 
@@ -324,13 +329,24 @@ def _check_runids(rows: list[_Row], out: _Collector) -> None:
                     f"{len(rs)} line{'s' * (len(rs) != 1)} use{'s' * (len(rs) == 1)} it; a run has one run id", capped=False)
 
 
-def _trec_order(rows: list[_Row]) -> list[_Row]:
-    """The order trec_eval evaluates: score descending, then docno descending (bytes)."""
-    by_docno = sorted(rows, key=lambda r: r.docno, reverse=True)
-    return sorted(by_docno, key=lambda r: -r.score)
+def _trec_order(rows: list[_Row], rule: RankRule) -> tuple[list[_Row], list]:
+    """The order trec_eval evaluates ``rows`` in (the engine's ranking rule), with
+    each row's sort key: rows with equal keys are ties to trec_eval."""
+    if not rows:
+        return [], []
+    run = Run(
+        np.zeros(len(rows), dtype="S1"),
+        np.array([r.docno for r in rows], dtype="S"),
+        np.array([r.score for r in rows], dtype=np.float64),
+        np.array([r.line for r in rows], dtype=np.int64),
+    )
+    perm = rule.order_rows(np.zeros(len(rows), dtype=np.int64), run)
+    key = rule.key(run)[perm].tolist()
+    return [rows[i] for i in perm.tolist()], key
 
 
-def _check_topic(qid: bytes, rows: list[_Row], out: _Collector, max_docs: int, cutoffs: Iterable[int]) -> list[_Row]:
+def _check_topic(qid: bytes, rows: list[_Row], out: _Collector, max_docs: int, cutoffs: Iterable[int],
+                 rule: RankRule) -> list[_Row]:
     """Checks within one topic. Returns its unique rows in trec_eval's order."""
     t = _show(qid)
     unique: list[_Row] = []
@@ -365,8 +381,11 @@ def _check_topic(qid: bytes, rows: list[_Row], out: _Collector, max_docs: int, c
             break
 
     scored = [r for r in unique if r.score is not None]
+    # scores compared as the ranking rule compares them (single precision for 9.0.8)
+    order, keys = _trec_order(scored, rule)
+    key_of = {id(r): k for r, k in zip(order, keys)}
     both = sorted((r for r in scored if r.rank is not None), key=lambda r: (r.rank, r.line))
-    rises = [(a, b) for a, b in zip(both, both[1:]) if b.score > a.score]
+    rises = [(a, b) for a, b in zip(both, both[1:]) if key_of[id(b)] < key_of[id(a)]]
     if rises:
         a, b = rises[0]
         more = f" ({len(rises) - 1} more in this topic)" if len(rises) > 1 else ""
@@ -375,12 +394,11 @@ def _check_topic(qid: bytes, rows: list[_Row], out: _Collector, max_docs: int, c
                 f"scores should not increase with rank, and trec_eval ranks by score{more}")
 
     # among equal scores trec_eval orders by docno (descending); compare with the ranks given
-    order = _trec_order(scored)
     swaps = []
     i = 0
     while i < len(order):
         j = i
-        while j + 1 < len(order) and order[j + 1].score == order[i].score:
+        while j + 1 < len(order) and keys[j + 1] == keys[i]:
             j += 1
         group = [r for r in order[i:j + 1] if r.rank is not None]
         swaps += [(a, b) for a, b in zip(group, group[1:]) if a.rank > b.rank]
@@ -388,11 +406,14 @@ def _check_topic(qid: bytes, rows: list[_Row], out: _Collector, max_docs: int, c
     if swaps:
         a, b = swaps[0]
         more = f" ({len(swaps) - 1} more in this topic)" if len(swaps) > 1 else ""
+        same = (f"the same score {a.score:g}" if a.score == b.score else
+                f"scores {a.score!r} and {b.score!r}, equal in single precision as trec_eval 9.0.8 "
+                f"compares them")
         out.add(a.line, WARNING, "rank-order",
-                f"topic {t}: {_show(a.docno)} (rank {a.rank}) and {_show(b.docno)} (rank {b.rank}) have the same "
-                f"score {a.score:g}; trec_eval breaks the tie by docno and evaluates {_show(a.docno)} first{more}")
+                f"topic {t}: {_show(a.docno)} (rank {a.rank}) and {_show(b.docno)} (rank {b.rank}) have "
+                f"{same}; trec_eval breaks the tie by docno and evaluates {_show(a.docno)} first{more}")
 
-    straddled = [k for k in cutoffs if k < len(order) and order[k - 1].score == order[k].score]
+    straddled = [k for k in cutoffs if k < len(order) and keys[k - 1] == keys[k]]
     if straddled:
         k = straddled[0]
         out.add(order[k - 1].line, WARNING, "cutoff-tie",
@@ -531,6 +552,7 @@ def validate_run(
     max_unjudged: float = DEFAULT_MAX_UNJUDGED,
     cutoffs: Iterable[int] = COMMON_CUTOFFS,
     max_per_check: int = DEFAULT_MAX_PER_CHECK,
+    compat: str = "9.0.8",
 ) -> Report:
     """Check the run file ``run`` (a path, ``-``, bytes or a file object).
 
@@ -541,12 +563,14 @@ def validate_run(
     checks alone. ``max_docs`` (0: no limit) bounds the documents per topic;
     ``max_unjudged`` is the largest acceptable share of unjudged documents
     in a topic's top 10; ``max_per_check`` caps the findings listed for a
-    check that fires line by line (0: no cap).
+    check that fires line by line (0: no cap). ``compat`` is the trec_eval
+    version whose ranking rule the score and tie checks follow.
     """
     if max_docs < 0:
         raise UsageError("the document limit must be 0 (none) or positive")
     if not 0.0 <= max_unjudged <= 1.0:
         raise UsageError("the unjudged share must be between 0 and 1")
+    rule = RankRule.for_compat(compat)
     cutoffs = tuple(int(k) for k in cutoffs)
     path = name or source_name(run)
     q: Qrels | None = load_qrels(qrels) if qrels is not None else None
@@ -586,7 +610,7 @@ def validate_run(
     for r in rows:
         by_topic.setdefault(r.qid, []).append(r)
     report.topics = len(by_topic)
-    ordered = {qid: _check_topic(qid, rs, out, max_docs, cutoffs) for qid, rs in by_topic.items()}
+    ordered = {qid: _check_topic(qid, rs, out, max_docs, cutoffs, rule) for qid, rs in by_topic.items()}
 
     if ts is not None and _check_topics(by_topic, ts, out) and q is not None:
         _check_unjudged(ordered, q, out, max_unjudged)

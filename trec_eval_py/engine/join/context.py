@@ -3,7 +3,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...errors import UsageError
+
 COMPAT_VERSIONS = ("9.0.8", "10.0")
+
+
+def check_compat(compat: str) -> None:
+    """Raise :class:`UsageError` unless ``compat`` names a trec_eval version we reproduce."""
+    if compat not in COMPAT_VERSIONS:
+        raise UsageError(f"unknown --compat {compat!r}; choose one of {', '.join(COMPAT_VERSIONS)}")
 
 
 @dataclass(frozen=True)

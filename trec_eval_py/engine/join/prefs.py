@@ -9,7 +9,7 @@ way trec_eval forms them:
   rank order (``R`` = ``num_judged_ret``); the judged documents it did not
   retrieve get ids ``R ..`` in docno byte order. A smaller id is therefore
   "ranked higher", and a retrieved document is ranked above every
-  unretrieved one. Ranking here is by score, highest first, with equal
+  unretrieved one. The ranking is :class:`~.ranking.RankRule`'s with equal
   scores in *ascending* docno order (trec_eval's preference code breaks
   ties this way, unlike its other measures); ``-M`` applies, ``-J`` does not.
 * **Judgment groups.** Lines are grouped by judgment group (byte order of
@@ -46,6 +46,7 @@ from ...errors import InputError
 from ..parse.prefs import Prefs
 from ..parse.run import Run
 from .context import EvalContext
+from .ranking import RankRule, segment_positions
 
 DEFAULT_MAX_CELLS = 4_000_000
 
@@ -183,13 +184,6 @@ class PrefsBatch:
 
 
 # ---------------------------------------------------------------- building
-
-
-def segment_positions(counts: np.ndarray) -> np.ndarray:
-    """0-based position of each element within its segment, for consecutive segments of ``counts``."""
-    counts = np.asarray(counts, dtype=np.int64)
-    starts = np.cumsum(counts) - counts
-    return np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts)
 
 
 def check_run_duplicates(keys: np.ndarray, run: Run) -> None:
@@ -393,8 +387,8 @@ def build_prefs(prefs: Prefs, run: Run, ctx: EvalContext) -> PrefsRankings:
     r_count = np.bincount(rt, minlength=nt)
     evaluated = (p_count > 0) & ((r_count > 0) | ctx.complete)
 
-    # ranking: topic, score descending, docno ascending; then -M
-    order = np.lexsort((rd, -run.score, rt))
+    # ranking: topic, then the preference formats' rule (docno ascending on ties); then -M
+    order = RankRule.of(ctx, prefs=True).order_rows(rt, run, rd.astype(np.uint64))
     pos = segment_positions(r_count)
     keep = np.ones(len(order), dtype=bool) if ctx.max_docs is None else pos < ctx.max_docs
     rkey = (rt[order] * nd + rd[order])[keep]

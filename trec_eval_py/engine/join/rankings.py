@@ -18,7 +18,8 @@ import numpy as np
 from ...errors import InputError
 from ..parse import Qrels, Run
 from .context import EvalContext
-from .keys import codes_in, distinct_sorted, docno_words, row_hash, run_starts
+from .keys import codes_in, distinct_sorted, docno_words, row_hash
+from .ranking import RankRule, segment_positions
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -61,13 +62,6 @@ class Rankings:
     @property
     def num_judged(self) -> np.ndarray:
         return np.diff(self.judged_offsets)
-
-
-def _segment_positions(counts: np.ndarray) -> np.ndarray:
-    """0-based position of each element within its segment, for segments of ``counts``."""
-    total = int(counts.sum())
-    starts = np.cumsum(counts) - counts
-    return np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
 
 
 class _Collision(Exception):
@@ -157,41 +151,6 @@ def _lookup_exact(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
     return rel
 
 
-def _rank_order(rt: np.ndarray, score: np.ndarray, rw: np.ndarray) -> np.ndarray:
-    """Row order: topic code ascending, score descending, docno descending.
-
-    Runs are usually written topic by topic in rank order; then only groups of
-    tied scores need sorting, by docno. Anything else gets a full sort.
-    """
-    n = len(rt)
-    k = rw.shape[1]
-    desc_doc = [~rw[:, j] for j in reversed(range(k))]
-    starts = run_starts(rt)
-    seg_topic = rt[starts]
-    if n and len(np.unique(seg_topic)) == len(seg_topic):
-        lengths = np.diff(np.append(starts, n))
-        seg_order = np.argsort(seg_topic, kind="stable")
-        if np.all(seg_order[1:] > seg_order[:-1]):
-            perm = np.arange(n, dtype=np.int64)
-        else:
-            l2 = lengths[seg_order]
-            perm = np.arange(n, dtype=np.int64) - np.repeat(np.cumsum(l2) - l2, l2) + np.repeat(starts[seg_order], l2)
-        s = score[perm]
-        t = rt[perm]
-        same_topic = t[1:] == t[:-1]
-        if np.all(~same_topic | (s[1:] <= s[:-1])):
-            tie = same_topic & (s[1:] == s[:-1])
-            if tie.any():
-                gid = np.cumsum(np.concatenate([[True], ~tie])) - 1
-                sizes = np.bincount(gid)
-                idx = np.flatnonzero(sizes[gid] > 1)
-                rows = perm[idx]
-                sub = np.lexsort([d[rows] for d in desc_doc] + [gid[idx]])
-                perm[idx] = rows[sub]
-            return perm
-    return np.lexsort(desc_doc + [-score, rt])
-
-
 try:  # the optional fused C join and ranking (see _joinrank.c); same results
     from . import _joinrank
 except ImportError:  # pragma: no cover - depends on the build
@@ -201,10 +160,14 @@ except ImportError:  # pragma: no cover - depends on the build
 USE_C = True
 
 
-def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, single: bool):
+def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, rule: RankRule):
     """(relevance codes in rank order, topic code of each) by the C extension,
-    or None when it is absent or a duplicate docno needs the reference path's message."""
-    if _joinrank is None or not USE_C:
+    or None when it is absent or a duplicate docno needs the reference path's message.
+
+    The C code implements :class:`~.ranking.RankRule` for trec_eval's own
+    order (score, docno descending on ties, with or without single
+    precision); any other rule takes the numpy path."""
+    if _joinrank is None or not USE_C or rule.order != "score" or not rule.docno_descending:
         return None
     qdoc = np.ascontiguousarray(qrels.docno)
     rdoc = np.ascontiguousarray(run.docno)
@@ -214,14 +177,14 @@ def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, single: bool):
         np.ascontiguousarray(qt, dtype=np.int64), qdoc, qdoc.dtype.itemsize,
         np.ascontiguousarray(qrels.rel, dtype=np.int64),
         np.ascontiguousarray(rt, dtype=np.int64), rdoc, rdoc.dtype.itemsize,
-        np.ascontiguousarray(run.score, dtype=np.float64), nt, single, rel, count,
+        np.ascontiguousarray(run.score, dtype=np.float64), nt, rule.single_precision, rel, count,
     )
     if status != 0:
         return None
     return rel, np.repeat(np.arange(nt, dtype=np.int64), count)
 
 
-def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, single: bool):
+def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, rule: RankRule):
     """The reference join and ranking: sorts and a verified hash join."""
     width = max(qrels.docno.dtype.itemsize, run.docno.dtype.itemsize)
     qw = docno_words(qrels.docno.astype(f"S{width}"))
@@ -230,10 +193,7 @@ def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, single: bool):
         rel = _lookup_hashed(qt, qw, rt, rw, qrels, run)
     except _Collision:
         rel = _lookup_exact(qt, qw, rt, rw, qrels, run)
-    # trec_eval before 10.0 keeps scores as C floats: scores equal in single
-    # precision tie there and fall back to the docno order.
-    score = run.score.astype(np.float32) if single else run.score
-    order = _rank_order(rt, score, rw)
+    order = rule.order_rows(rt, run, rw)
     return rel[order], rt[order]
 
 
@@ -243,16 +203,16 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     nt = len(topics)
     qt = codes_in(qrels.qid, topics)
     rt = codes_in(run.qid, topics)
-    single = not ctx.v10
-    joined = _join_rank_c(qt, rt, qrels, run, nt, single)
-    rel_sorted, t_sorted = joined if joined is not None else _join_rank_numpy(qt, rt, qrels, run, single)
+    rule = RankRule.of(ctx)
+    joined = _join_rank_c(qt, rt, qrels, run, nt, rule)
+    rel_sorted, t_sorted = joined if joined is not None else _join_rank_numpy(qt, rt, qrels, run, rule)
 
     q_has = np.bincount(qt, minlength=nt) > 0
     r_count = np.bincount(rt, minlength=nt)
     evaluated = q_has & ((r_count > 0) | ctx.complete)
     keep = evaluated[t_sorted]
     if ctx.max_docs is not None:
-        keep &= _segment_positions(r_count) < ctx.max_docs
+        keep &= segment_positions(r_count) < ctx.max_docs
     if ctx.judged_only:
         keep &= rel_sorted >= 0
     rel_kept = rel_sorted[keep]
