@@ -143,6 +143,19 @@ def test_validate_order_is_the_engines_order(tmp_path):
                             EvalContext(compat=compat))
         from trec_eval_py.tools import validate as vmod
 
-        scanned, _ = vmod._scan("\n".join(lines).encode(), vmod._Collector("r", 0))
+        scanned = vmod._scan("\n".join(lines).encode().split(b"\n"), vmod._Collector("r", 0))
         order, _ = vmod._trec_order(scanned, RankRule.for_compat(compat))
         assert [rows.index(r.docno.decode()) for r in order] == rk.rel.tolist()
+
+
+def test_validate_command_takes_compat(tmp_path, capsysbinary):
+    from golden import run_cli
+
+    path = tmp_path / "run.txt"
+    path.write_text("1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n")
+    code, out, _ = run_cli(["validate", str(path)], capsysbinary)
+    assert code == 0 and "[rank-order]" in out
+    code, out, _ = run_cli(["validate", "--compat", "10.0", str(path)], capsysbinary)
+    assert code == 0 and "[rank-order]" not in out and "0 warnings" in out
+    code, _, err = run_cli(["validate", "--compat", "8", str(path)], capsysbinary)
+    assert code != 0 and "--compat" in err

@@ -6,12 +6,14 @@ from typing import List, Optional
 
 import typer
 
+from ..flags import evaluation_flags
 from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
 @app.command()
+@evaluation_flags("compat", help={"compat": "trec_eval version whose ranking the tie checks follow: 9.0.8 (default) or 10.0."})
 def validate(
     runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files, folders (walked recursively) and .zip archives; '-' for standard input."),
     qrels: Optional[str] = typer.Option(None, "--qrels", help="Judgments: also check topic ids and unjudged documents."),
@@ -22,6 +24,8 @@ def validate(
     max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help="Largest acceptable share of unjudged documents in a topic's top 10."),
     max_per_check: int = typer.Option(DEFAULT_MAX_PER_CHECK, "--max-per-check", help="List at most this many findings of one kind per file (0: all); counts include the rest."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="Text: print only the summary line of each file."),
+    *,
+    options: dict,
 ) -> int:
     """Check runs the way an evaluation campaign does: format, scores, run id, topic ids,
     ranks and ties. Every finding gives file, line and what is wrong; the first names
@@ -33,7 +37,7 @@ def validate(
     from ...tools.validate import render_reports, validate_runs
 
     reports = validate_runs(runs, qrels, topics=topics, max_docs=max_docs, max_unjudged=max_unjudged,
-                            max_per_check=max_per_check)
+                            max_per_check=max_per_check, **options)
     text = render_reports(reports, fmt, strict=strict, quiet=quiet)
     sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
     sys.stdout.flush()
