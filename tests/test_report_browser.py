@@ -1,0 +1,201 @@
+"""The grading report in a real browser: headless Chromium renders every page,
+and a mouse click on a column head sorts the leaderboard.
+
+Runs when a Chromium is on PATH (``chromium`` or ``chromium-browser``; CI
+installs Debian's). The click goes through the DevTools protocol (a local
+pipe of websocket messages on the loopback address), as a person's would:
+a mouse press and release at the column head's position on the page.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from grading_class import EXPECTED, make_class
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on PATH (.ci/run installs Debian's)")
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+         "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+         "--disable-sync", "--disable-component-update", "--mute-audio"]
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    from trec_eval_py import cli
+
+    root = make_class(tmp_path_factory.mktemp("class"))
+    out = root / "report"
+    try:
+        cli.main(["batch", str(root / "qrels.txt"), str(root / "submissions"), "-m", "map", "-m", "P.10",
+                  "-m", "ndcg_cut.10", "--report", str(out), "-o", str(root / "board.txt"), "-j", "1"])
+    except SystemExit as e:
+        assert e.code == 1
+    return out
+
+
+def screenshot(page: Path, png: Path, tmp_path: Path, size="1280,1000") -> None:
+    subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile-shot'}", f"--window-size={size}",
+                    f"--screenshot={png}", page.as_uri()],
+                   check=True, capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+
+
+def ink(png: Path) -> float:
+    """Share of pixels that are not (nearly) white."""
+    from matplotlib.image import imread
+
+    img = imread(str(png))[..., :3]
+    return float((img.min(axis=2) < 0.9).mean())
+
+
+def test_every_page_renders(report, tmp_path):
+    pages = [report / "index.html", *sorted((report / "runs").iterdir())]
+    assert len(pages) == 1 + len(EXPECTED)
+    for i, page in enumerate([pages[0], pages[1], pages[-1]]):  # the index, a graded and a failed run
+        png = tmp_path / f"page{i}.png"
+        screenshot(page, png, tmp_path)
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert ink(png) > 0.02, page  # something was drawn, not a blank page
+
+
+class DevTools:
+    """Just enough of the DevTools protocol: commands, and the events seen meanwhile."""
+
+    def __init__(self, url: str):
+        import websocket  # websocket-client, a test dependency
+
+        self.ws = websocket.create_connection(url, timeout=30, suppress_origin=True)
+        self.next_id = 0
+        self.events: list[dict] = []
+
+    def call(self, method: str, **params) -> dict:
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == self.next_id:
+                assert "error" not in msg, msg
+                return msg.get("result", {})
+            self.events.append(msg)
+        raise TimeoutError(method)
+
+    def js(self, expression: str):
+        res = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        assert "exceptionDetails" not in res, res
+        return res["result"].get("value")
+
+    def click(self, selector: str) -> None:
+        box = self.js(f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
+                      " return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+        x, y = box
+        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    def close(self):
+        self.ws.close()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    proc = subprocess.Popen([CHROMIUM, *FLAGS, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+                             f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1280,1000", "about:blank"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        port = None
+        deadline = time.monotonic() + 60
+        while port is None and time.monotonic() < deadline:
+            line = proc.stderr.readline().decode(errors="replace")
+            if not line and proc.poll() is not None:
+                break
+            m = re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                port = int(m.group(1))
+        assert port is not None, "Chromium did not open its DevTools port"
+        yield port
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+        proc.stderr.close()
+
+
+def open_page(port: int, url: str) -> DevTools:
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/json/new?{url}", method="PUT")
+    with urllib.request.urlopen(req, timeout=30) as r:
+        target = json.loads(r.read())
+    dt = DevTools(target["webSocketDebuggerUrl"])
+    dt.call("Runtime.enable")
+    dt.call("Network.enable")
+    dt.call("Page.enable")
+    dt.call("Page.navigate", url=url)  # again, now that requests are watched
+    deadline = time.monotonic() + 30
+    while dt.js("document.readyState") != "complete":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    return dt
+
+
+ROWS = "Array.from(document.querySelectorAll('#board tbody tr')).map(r => [r.cells[1].textContent, r.cells[{col}].getAttribute('data-v')])"
+
+
+def column(dt: DevTools, name: str) -> int:
+    heads = dt.js("Array.from(document.querySelectorAll('#board thead th')).map(th => th.textContent)")
+    return heads.index(name)
+
+
+def test_clicking_a_column_head_sorts_the_leaderboard(report, browser):
+    index = (report / "index.html").as_uri()
+    dt = open_page(browser, index)
+    try:
+        p10 = column(dt, "P_10")
+        before = dt.js(ROWS.format(col=p10))
+        assert [n for n, _ in before][0] == "late.zip/hal/run.txt"  # board order: map
+
+        dt.click(f"#board thead th:nth-child({p10 + 1})")
+        rows = dt.js(ROWS.format(col=p10))
+        vals = [float(v) for _, v in rows if v]
+        assert vals == sorted(vals, reverse=True) and len(vals) == 11
+        assert all(not v for _, v in rows[len(vals):])  # runs without a value stay last
+        assert dt.js(f"document.querySelectorAll('#board thead th')[{p10}].getAttribute('aria-sort')") == "descending"
+        assert sorted(n for n, _ in rows) == sorted(n for n, _ in before)
+
+        dt.click(f"#board thead th:nth-child({p10 + 1})")  # again: reversed
+        vals = [float(v) for _, v in dt.js(ROWS.format(col=p10)) if v]
+        assert vals == sorted(vals)
+
+        dt.click("#board thead th:nth-child(2)")  # the run names, alphabetically
+        names = [n for n, _ in dt.js(ROWS.format(col=1))]
+        assert names == sorted(names, key=str.lower) or names == sorted(names)
+
+        rank = column(dt, "rank")
+        dt.click(f"#board thead th:nth-child({rank + 1})")  # back to rank order, best first
+        ranks = [int(v) for _, v in dt.js(ROWS.format(col=rank)) if v]
+        assert ranks == sorted(ranks) and ranks[0] == 1
+
+        # nothing went wrong and nothing was fetched but the page itself
+        errors = [e for e in dt.events if e.get("method") == "Runtime.exceptionThrown"]
+        assert errors == []
+        urls = {e["params"]["request"]["url"] for e in dt.events if e.get("method") == "Network.requestWillBeSent"}
+        assert urls <= {index}, urls
+    finally:
+        dt.close()
+
+
+def test_links_reach_the_run_pages(report, browser):
+    dt = open_page(browser, (report / "index.html").as_uri())
+    try:
+        hrefs = dt.js("Array.from(document.querySelectorAll('#board tbody a')).map(a => a.href)")
+        assert len(hrefs) == len(EXPECTED)
+        for h in hrefs:
+            assert h.startswith("file://") and os.path.isfile(urllib.request.url2pathname(h[len("file://"):]))
+    finally:
+        dt.close()
