@@ -51,6 +51,12 @@ class InputError(TrecEvalError):
         return msg
 
 
+class InputTypeError(InputError, TypeError):
+    """An input given through the Python API holds a value of the wrong type
+    (a relevance that is not an integer, a score that is not a number, a key
+    that is not a string): both an :class:`InputError` and a ``TypeError``."""
+
+
 class MeasureError(TrecEvalError):
     """An unknown measure name, or parameters a measure cannot accept."""
 

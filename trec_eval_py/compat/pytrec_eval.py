@@ -42,7 +42,10 @@ import numpy as np
 from ..engine.aggregate import MIN_GEO_MEAN
 from ..errors import NoTopicsError
 from ..engine.measures import Agg, FloatCutoffs, IntCutoffs, Kind, registry
-from ..engine.parse import Qrels, Run
+from ..engine.parse import Qrels, Run, convert
+
+_QRELS_NAME = "<query_relevance>"
+_RUN_NAME = "<scores>"
 
 COMPAT = "9.0.8"
 _TREC_NICKNAMES = ("official", "set", "all_trec", "all_prefs", "prefs", "qrels_jg")
@@ -193,53 +196,24 @@ def _transform(measure):
 
 
 def _qrels_from_dict(qrels: Mapping) -> Qrels | None:
-    qids, docs, rels = [], [], []
-    for q, judged in qrels.items():
-        _check_str(q, "topic id")
-        if not isinstance(judged, Mapping):
-            raise TypeError(f"judgments of topic {q!r} must be a dict {{docno: level}}")
-        qb = q.encode()
-        for d, r in judged.items():
-            _check_str(d, "docno")
-            if not isinstance(r, int):
-                raise TypeError(f"relevance of {q}/{d} must be an integer, not {type(r).__name__}")
-            qids.append(qb)
-            docs.append(d.encode())
-            rels.append(int(r))
-    if not rels:
+    # the engine's rule for dicts (types, NUL characters, ranges), keeping
+    # pytrec_eval's tolerance of topics without judgments
+    judged = {q: j for q, j in qrels.items() if not (isinstance(j, Mapping) and not j)}
+    if not judged:
+        for q in qrels:
+            convert.key_bytes(q, "topic id", _QRELS_NAME)
         return None
-    return Qrels(np.array(qids, dtype="S"), np.array(docs, dtype="S"), np.array(rels, dtype=np.int64),
-                 np.arange(1, len(rels) + 1, dtype=np.int64), "<query_relevance>")
+    return Qrels.from_dict(judged, _QRELS_NAME)
 
 
 def _run_from_dict(scores: Mapping) -> tuple[Run, list[str], set[str]]:
-    qids, docs, vals = [], [], []
     topics, empty = [], set()
     for q, ranked in scores.items():
-        _check_str(q, "topic id")
-        if not isinstance(ranked, Mapping):
-            raise TypeError(f"scores of topic {q!r} must be a dict {{docno: score}}")
+        convert.key_bytes(q, "topic id", _RUN_NAME)
         topics.append(q)
-        if not ranked:
+        if not convert.inner(ranked, q, "scores", _RUN_NAME):
             empty.add(q)
-            continue
-        qb = q.encode()
-        for d, s in ranked.items():
-            _check_str(d, "docno")
-            if not isinstance(s, (int, float)):
-                raise TypeError(f"score of {q}/{d} must be an int or float, not {type(s).__name__}")
-            qids.append(qb)
-            docs.append(d.encode())
-            vals.append(float(s))
-    run = Run(
-        np.array(qids, dtype="S") if qids else np.zeros(0, "S1"),
-        np.array(docs, dtype="S") if docs else np.zeros(0, "S1"),
-        np.array(vals, dtype=np.float64),
-        np.arange(1, len(vals) + 1, dtype=np.int64),
-        "",
-        "<scores>",
-    )
-    return run, topics, empty
+    return Run.from_dict(scores, "", _RUN_NAME), topics, empty
 
 
 def parse_qrel(lines: Iterable[str]) -> dict[str, dict[str, int]]:

@@ -31,7 +31,7 @@ import math
 import re
 import weakref
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -101,52 +101,124 @@ def glibc_msort(items: list, cmp) -> list:
     return out
 
 
+#: with gain parameters that are not small integers, trec_eval's truncating
+#: sort depends on every level up to the highest, so the table is built whole:
+#: topics with more levels than this are refused rather than sorted for minutes
+DENSE_MAX_LEVELS = 1 << 16
+
+
 @dataclass(frozen=True)
 class GainTable:
     """Sorted entries of a gain table for topics with ``L`` levels.
 
     ``levels``/``gains`` are in increasing-gain (sorted) order; ``count_level``
-    is the qrels level whose document count an entry carries, or -1.
-    ``lookup`` maps a relevance code ``c`` (``-2 <= c < L``) at index ``c + 2``
-    to a retrieved document's gain.
+    is the qrels level whose document count an entry carries, or -1. A
+    *sparse* table leaves out the levels below ``L`` that no qrels document
+    has and no parameter names (they carry no documents and no retrieved
+    document has them); ``min_gain``/``max_gain`` are those of the whole table.
     """
 
     levels: tuple
     gains: tuple
     count_level: tuple
-    lookup: np.ndarray
+    num_levels: int
+    min_gain: float
+    max_gain: float
+
+    @cached_property
+    def _codes(self):
+        # the gain of code c: the first entry (sorted order) whose level is c
+        first: dict = {}
+        for level, gain in zip(self.levels, self.gains):
+            if -2 <= level < self.num_levels and level not in first:
+                first[level] = gain
+        keys = np.array(sorted(first), dtype=np.int64)
+        return keys, np.array([first[k] for k in keys.tolist()], dtype=np.float64)
+
+    def gain_of(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(gain, has an entry) for each relevance code (0 where none)."""
+        keys, vals = self._codes
+        if not len(keys):
+            return np.zeros(codes.shape), np.zeros(codes.shape, dtype=bool)
+        i = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
+        known = keys[i] == codes
+        return np.where(known, vals[i], 0.0), known
+
+    @property
+    def lookup(self) -> np.ndarray:
+        """Gains of codes ``-2 .. L-1`` at index ``code + 2`` (small tables)."""
+        return self.gain_of(np.arange(-2, self.num_levels, dtype=np.int64))[0]
+
+
+def _exact_order(pairs: tuple, top_level: int) -> bool:
+    """Whether the truncating comparator is a true order on this table: all
+    gains integers whose differences fit in an int. Then any stable sort gives
+    the merge sort's result, and so does sorting only some of the entries."""
+    return top_level < 2 ** 30 and all(float(g).is_integer() and abs(g) < 2 ** 30 for _, g in pairs)
+
+
+def _free_levels(pairs: tuple, num_levels: int) -> tuple:
+    """The lowest and highest level below ``num_levels`` no parameter names (or None)."""
+    named = {lv for lv, _ in pairs}
+    lo = next((lv for lv in range(num_levels) if lv not in named), None)
+    hi = next((lv for lv in range(num_levels - 1, -1, -1) if lv not in named), None)
+    return lo, hi
 
 
 @lru_cache(maxsize=256)
-def gain_table(pairs: tuple, num_levels: int) -> GainTable:
-    entries = []  # (level, gain, count_level)
-    for level, gain in pairs:
-        entries.append([level, gain, -1])
-    for lvl in range(num_levels):
-        for e in entries:
-            if e[0] == lvl:
-                e[2] = lvl
-                break
+def gain_table(pairs: tuple, num_levels: int, present: tuple | None = None) -> GainTable:
+    """The sorted gain table of topics whose highest qrels level is ``num_levels - 1``.
+
+    ``present`` (levels some qrels document has) allows a sparse table, whose
+    cost follows the number of distinct levels, when the order is exact;
+    otherwise every level below ``num_levels`` gets an entry, as in trec_eval.
+    """
+    from ...errors import MeasureError
+
+    exact = _exact_order(pairs, num_levels - 1)
+    if present is None or not exact:
+        if not exact and num_levels > DENSE_MAX_LEVELS:
+            raise MeasureError(
+                f"relevance level {num_levels - 1} is too high for gains that are not small integers "
+                f"(at most {DENSE_MAX_LEVELS - 1}: trec_eval's gain order depends on every level up to the highest)")
+        wanted = range(num_levels)
+    else:
+        wanted = sorted(lv for lv in set(present) if 0 <= lv < num_levels)
+    entries = [[level, gain, -1] for level, gain in pairs]
+    first_named = {}
+    for e in entries:
+        first_named.setdefault(e[0], e)
+    for lvl in wanted:
+        e = first_named.get(lvl)
+        if e is not None:
+            e[2] = lvl
         else:
             entries.append([lvl, float(lvl), lvl])
-    if all(float(g).is_integer() and abs(g) < 2 ** 30 for _, g, _ in entries):
+    if exact:
         # exact integer differences: the comparator is a true order, and any
         # stable sort gives the merge sort's result
         ordered = sorted(entries, key=lambda e: e[1])
     else:
         ordered = glibc_msort(entries, lambda a, b: _c_int_diff(a[1], b[1]))
-    lookup = np.zeros(num_levels + 2, dtype=np.float64)
-    seen = set()
-    for level, gain, _ in ordered:
-        if -2 <= level < num_levels and level not in seen:
-            seen.add(level)
-            lookup[level + 2] = gain
+    all_gains = [g for _, g in pairs]
+    lo, hi = _free_levels(pairs, num_levels)
+    all_gains += [float(x) for x in (lo, hi) if x is not None]
     return GainTable(
         levels=tuple(e[0] for e in ordered),
         gains=tuple(e[1] for e in ordered),
         count_level=tuple(e[2] for e in ordered),
-        lookup=lookup,
+        num_levels=num_levels,
+        min_gain=min(all_gains) if all_gains else 0.0,
+        max_gain=max(all_gains) if all_gains else 0.0,
     )
+
+
+def group_table(b, rows: np.ndarray, pairs: tuple, levels: int) -> GainTable:
+    """The (sparse where possible) gain table of topics ``rows`` of batch ``b``,
+    which all have ``levels`` levels."""
+    judged = b.judged[rows]
+    present = tuple(np.unique(judged[judged >= 0]).tolist())
+    return gain_table(pairs, levels, present)
 
 
 # ---------------------------------------------------------------- per batch
@@ -189,22 +261,30 @@ def groups_by_levels(b):
         yield int(lv), np.flatnonzero(levels == lv)
 
 
-def retrieved_gains(b, rows: np.ndarray, lookup: np.ndarray, levels: int) -> np.ndarray:
-    """float64 (len(rows), W): ``lookup`` applied to the codes of ``rows`` (0 past the end)."""
-    codes = np.clip(b.rel[rows], -2, max(levels - 1, -2)) + 2
-    return np.where(b.valid[rows], lookup[codes], 0.0)
+def retrieved_gains(b, rows: np.ndarray, table: GainTable) -> np.ndarray:
+    """float64 (len(rows), W): the gains of the documents ranked in ``rows`` (0 past the end)."""
+    gains, _ = table.gain_of(b.rel[rows])
+    return np.where(b.valid[rows], gains, 0.0)
 
 
-def _entry_counts(b, rows: np.ndarray, table: GainTable) -> np.ndarray:
-    """int64 (len(rows), E): qrels documents carried by each table entry, top entry first."""
+def _ideal(b, rows: np.ndarray, table: GainTable) -> tuple[np.ndarray, np.ndarray]:
+    """(gains (len(rows), J), lengths): each topic's ideal ranking. Every judged
+    document sits at the table entry that carries its level's count; the walk
+    takes them from the top entry down and stops at the first with a gain <= 0."""
     judged = b.judged[rows]
-    present = set(np.unique(judged[judged >= 0]).tolist())
-    counts = np.zeros((len(rows), len(table.gains)), dtype=np.int64)
-    for col, k in enumerate(range(len(table.gains) - 1, -1, -1)):
-        lv = table.count_level[k]
-        if lv >= 0 and lv in present:
-            counts[:, col] = np.count_nonzero(judged == lv, axis=1)
-    return counts
+    carriers = sorted((lv, k) for k, lv in enumerate(table.count_level) if lv >= 0)
+    if not carriers:
+        return np.zeros((len(rows), 1)), np.zeros(len(rows), dtype=np.int64)
+    lv_keys = np.array([c[0] for c in carriers], dtype=np.int64)
+    lv_pos = np.array([c[1] for c in carriers], dtype=np.int64)
+    i = np.minimum(np.searchsorted(lv_keys, judged), len(lv_keys) - 1)
+    has = (judged >= 0) & (lv_keys[i] == judged)
+    pos = np.where(has, lv_pos[i], -1)
+    pos = -np.sort(-pos, axis=1)  # top entry first; documents of one entry together
+    gains = np.array(table.gains, dtype=np.float64)
+    g = np.where(pos >= 0, gains[np.maximum(pos, 0)], 0.0)
+    keep = (pos >= 0) & (np.cumsum((pos >= 0) & (g <= 0.0), axis=1) == 0)
+    return np.where(keep, g, 0.0), keep.sum(axis=1)
 
 
 def _batch_gains(b, pairs: tuple) -> BatchGains:
@@ -213,24 +293,17 @@ def _batch_gains(b, pairs: tuple) -> BatchGains:
     lens = np.zeros(n, dtype=np.int64)
     pieces = []
     for levels, rows in groups_by_levels(b):
-        table = gain_table(pairs, levels)
-        ret[rows] = retrieved_gains(b, rows, table.lookup, levels)
+        table = group_table(b, rows, pairs, levels)
+        ret[rows] = retrieved_gains(b, rows, table)
         if not table.gains or table.gains[-1] <= 0.0:
             continue  # no ideal ranking at all
-        gains = np.array(table.gains[::-1], dtype=np.float64)  # top entry first
-        counts = _entry_counts(b, rows, table)
-        # the walk stops at the first entry with documents and a gain <= 0
-        stop = np.cumsum((counts > 0) & (gains <= 0.0)[None, :], axis=1) > 0
-        counts = np.where(stop, 0, counts)
-        lens[rows] = counts.sum(axis=1)
-        pieces.append((rows, gains, counts))
+        g, glens = _ideal(b, rows, table)
+        lens[rows] = glens
+        pieces.append((rows, g))
     ideal = np.zeros((n, max(int(lens.max()) if n else 0, 1)), dtype=np.float64)
-    for rows, gains, counts in pieces:
-        flat = np.repeat(np.tile(gains, len(rows)), counts.ravel())
-        glens = lens[rows]
-        starts = np.cumsum(glens) - glens
-        cols = np.arange(len(flat)) - np.repeat(starts, glens)
-        ideal[np.repeat(rows, glens), cols] = flat
+    for rows, g in pieces:
+        k = min(g.shape[1], ideal.shape[1])
+        ideal[rows, :k] = g[:, :k]
     return BatchGains(ret, ideal, lens)
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure
-from ._gains import gain_pairs, gain_table, groups_by_levels
+from ._gains import gain_pairs, group_table, groups_by_levels
 from ._params import PairParams
 from ._registry import registry
 
@@ -76,24 +76,18 @@ def _rbp(b, params) -> np.ndarray:
     n, w = b.rel.shape
     gains = np.zeros((n, w), dtype=np.float64)
     for levels, rows in groups_by_levels(b):
-        table = gain_table(pairs, levels)
-        lookup = np.broadcast_to(table.lookup, (len(rows), len(table.lookup)))
+        table = group_table(b, rows, pairs, levels)
+        got, known = table.gain_of(b.rel[rows])
         if table.gains:
-            known = np.zeros(len(table.lookup), dtype=bool)
-            for level in table.levels:
-                if -2 <= level < levels:
-                    known[level + 2] = True
-            lo = min(table.gains)
-            hi = np.full(len(rows), max(table.gains))
+            lo = table.min_gain
+            hi = np.full(len(rows), table.max_gain)
             if seeded is not None:
                 hi = np.maximum(hi, seeded[rows])
             rescale = (lo < 0.0) | (hi > 1.0)
             span = np.where(rescale, hi - lo, 1.0)[:, None]
             # only table entries are rescaled; codes without an entry stay at 0
-            scaled = np.where(known, (table.lookup - lo) / span, 0.0)
-            lookup = np.where(rescale[:, None], scaled, lookup)
-        codes = np.clip(b.rel[rows], -2, max(levels - 1, -2)) + 2
-        got = np.take_along_axis(lookup, codes, axis=1)
+            scaled = np.where(known, (got - lo) / span, 0.0)
+            got = np.where(rescale[:, None], scaled, got)
         gains[rows] = np.where(b.valid[rows], got, 0.0)
     weights = powers(p, w)[:w]
     terms = np.where(gains != 0.0, gains * weights, 0.0)

@@ -16,6 +16,26 @@ from .fields import INT, TEXT, split_fields
 from .source import Source, read_source, source_name
 
 
+#: the highest relevance level accepted: trec_eval keeps one counter per level
+#: up to a topic's highest and sorts gains by their int differences, so higher
+#: levels cannot be evaluated the way it does (negative levels, "in the pool
+#: but unjudged", have no bound)
+MAX_LEVEL = (1 << 30) - 1
+
+
+def check_levels(rel: np.ndarray, lineno: np.ndarray, name: str, data: bytes | None = None,
+                 keys: list | None = None) -> None:
+    """Raise :class:`InputError` for the first relevance above :data:`MAX_LEVEL`."""
+    if len(rel) and int(rel.max()) > MAX_LEVEL:
+        i = int(np.flatnonzero(rel > MAX_LEVEL)[0])
+        reason = f"relevance {int(rel[i])} is above the highest supported level ({MAX_LEVEL})"
+        if keys is not None:
+            raise InputError(name, f"{reason} for {keys[i]}")
+        from .fields import line_text
+
+        raise InputError(name, reason, int(lineno[i]), line_text(data, int(lineno[i])))
+
+
 @dataclass(frozen=True, eq=False)
 class Qrels:
     """Relevance judgments as flat columns, one row per judged document.
@@ -36,14 +56,15 @@ class Qrels:
     @classmethod
     def from_dict(cls, qrels: Mapping[str, Mapping[str, int]], name: str = "<qrels dict>") -> "Qrels":
         """Build from ``{qid: {docno: rel}}`` (pytrec_eval's layout)."""
+        from . import convert
+
         qids, docs, rels = [], [], []
-        for q, judged in qrels.items():
-            for d, r in judged.items():
-                if isinstance(r, bool) or int(r) != r:
-                    raise InputError(name, f"relevance of {q}/{d} is not an integer ({r!r})")
-                qids.append(str(q).encode())
-                docs.append(str(d).encode())
-                rels.append(int(r))
+        for q, judged in convert.check_mapping(qrels, "qrels", name).items():
+            qb = convert.key_bytes(q, "topic id", name)
+            for d, r in convert.inner(judged, q, "judgments", name).items():
+                qids.append(qb)
+                docs.append(convert.key_bytes(d, "docno", name, f"of topic {q} "))
+                rels.append(convert.relevance(r, q, d, name))
         if not rels:
             raise InputError(name, "no judgments")
         return cls(
@@ -81,4 +102,5 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
     )
     if len(f.lineno) == 0:
         raise InputError(name, "empty qrels file: no judgment lines")
+    check_levels(f.columns[3], f.lineno, name, data)
     return Qrels(f.columns[0], f.columns[2], f.columns[3], f.lineno, name)

@@ -13,6 +13,7 @@ import numpy as np
 
 from ...errors import InputError
 from .fields import INT, TEXT, split_fields
+from .qrels import check_levels
 from .source import Source, read_source, source_name
 
 FORMAT_HELP = {
@@ -68,4 +69,5 @@ def read_qrels_jg(source: Source | QrelsJG, *, name: str | None = None) -> Qrels
     if len(f.lineno) == 0:
         raise InputError(name, "empty qrels_jg file: no judgment lines")
     c = f.columns
+    check_levels(c[3], f.lineno, name, data)
     return QrelsJG(c[0], c[1], c[2], c[3], f.lineno, name)

@@ -33,19 +33,16 @@ class Run:
     @classmethod
     def from_dict(cls, run: Mapping[str, Mapping[str, float]], runid: str = "", name: str = "<run dict>") -> "Run":
         """Build from ``{qid: {docno: score}}`` (pytrec_eval's layout)."""
+        from . import convert
+
         qids, docs, scores = [], [], []
-        for q, ranked in run.items():
-            for d, s in ranked.items():
-                try:
-                    s = float(s)
-                except (TypeError, ValueError):
-                    raise InputError(name, f"score of {q}/{d} is not a number ({s!r})") from None
-                qids.append(str(q).encode())
-                docs.append(str(d).encode())
-                scores.append(s)
+        for q, ranked in convert.check_mapping(run, "run", name).items():
+            qb = convert.key_bytes(q, "topic id", name)
+            for d, s in convert.inner(ranked, q, "scores", name).items():
+                qids.append(qb)
+                docs.append(convert.key_bytes(d, "docno", name, f"of topic {q} "))
+                scores.append(convert.score(s, q, d, name))
         sc = np.array(scores, dtype=np.float64)
-        if np.isnan(sc).any():
-            raise InputError(name, "a score is NaN")
         return cls(
             np.array(qids, dtype="S") if qids else np.zeros(0, "S1"),
             np.array(docs, dtype="S") if docs else np.zeros(0, "S1"),

@@ -13,7 +13,7 @@ import sys
 import zlib
 from typing import BinaryIO, TextIO, Union
 
-from ...errors import InputError
+from ...errors import InputError, InputTypeError
 
 Source = Union[str, os.PathLike, bytes, BinaryIO, TextIO]
 
@@ -28,7 +28,7 @@ def source_name(source: Source) -> str:
     """A name for ``source`` fit for error messages."""
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
-    if isinstance(source, (bytes, bytearray)):
+    if isinstance(source, (bytes, bytearray, memoryview)):
         return "<bytes>"
     return getattr(source, "name", None) or "<stream>"
 
@@ -39,7 +39,7 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
     ``-`` means standard input when ``allow_stdin`` is true.
     """
     name = source_name(source)
-    if isinstance(source, (bytes, bytearray)):
+    if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
     elif isinstance(source, (str, os.PathLike)):
         if os.fspath(source) == "-" and allow_stdin:
@@ -54,6 +54,10 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
                 raise InputError(name, "is a directory, not a file") from None
             except OSError as e:
                 raise InputError(name, f"cannot read: {e.strerror or e}") from None
+    elif not callable(getattr(source, "read", None)):
+        raise InputTypeError(
+            name if name != "<stream>" else repr(source),
+            f"expected a file name, '-', bytes, a file object or a dict, not {type(source).__name__}")
     else:
         data = source.read()
         if isinstance(data, str):
