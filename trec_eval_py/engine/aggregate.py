@@ -24,6 +24,26 @@ def seq_total(values: np.ndarray) -> float:
     return float(np.cumsum(values.astype(np.float64))[-1])
 
 
+try:  # the optional C loop over log() (see _cmath.c)
+    from . import _cmath
+except ImportError:  # pragma: no cover - depends on the build
+    _cmath = None
+
+#: set to False to force the per-value math.log loop (tests compare both)
+USE_C = True
+
+
+def c_logs(values: np.ndarray, floor: float) -> np.ndarray:
+    """``log(max(v, floor))`` of every value with the C library's log(), as
+    trec_eval computes it; numpy's vectorised log can differ in the last bit."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if _cmath is not None and USE_C:
+        out = np.empty_like(values)
+        _cmath.log_floor(values, floor, out)
+        return out
+    return np.array([math.log(v) for v in np.maximum(values, floor).tolist()], dtype=np.float64)
+
+
 def num_averaged(num_topics: int, num_qrels_topics: int, complete: bool) -> int:
     """How many topics the summary averages over (``-c``: every judged topic)."""
     return num_qrels_topics if complete else num_topics
@@ -69,8 +89,7 @@ def aggregate(agg: Agg, values: np.ndarray, filled: np.ndarray, n_avg: int, comp
             return 0.0
         logs = values.astype(np.float64)
         if agg is Agg.GMEAN:
-            # C's log(), not numpy's vectorised one, which can differ in the last bit
-            logs = np.array([math.log(max(v, MIN_GEO_MEAN)) for v in logs.tolist()], dtype=np.float64)
+            logs = c_logs(logs, MIN_GEO_MEAN)
         if compat == "9.0.8":
             # 9.0.8 never evaluates the filled-in topics: it adds their floor
             # after the loop, in one product.

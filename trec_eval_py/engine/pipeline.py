@@ -212,11 +212,17 @@ def _compute(parts, selected, columns, opts):
                     values[name].append(out[:, i])
     flat = {name: (np.concatenate(v) if v else np.zeros(0)) for name, v in values.items()}
     fill = np.concatenate(filled) if filled else np.zeros(0, dtype=bool)
-    if n_parts > 1:  # pieces come in run order; topics are reported in byte order
-        order = sorted(range(len(qids)), key=lambda i: qids[i].encode("utf-8", "surrogateescape"))
-        qids = [qids[i] for i in order]
-        fill = fill[order]
-        flat = {name: v[order] for name, v in flat.items()}
+    if n_parts > 1 and qids:  # pieces come in run order; topics are reported in byte order
+        # topic ids from files hold no newline: one encode and split gives every id's bytes
+        raw = "\n".join(qids).encode("utf-8", "surrogateescape").split(b"\n")
+        if len(raw) != len(qids):
+            raw = [q.encode("utf-8", "surrogateescape") for q in qids]
+        keys = np.array(raw)
+        if not np.all(keys[1:] >= keys[:-1]):
+            order = np.argsort(keys, kind="stable")
+            qids = [qids[i] for i in order.tolist()]
+            fill = fill[order]
+            flat = {name: v[order] for name, v in flat.items()}
     if not qids:
         raise NoTopicsError("no topic has both judgments and results")
     return qids, fill, flat, runid

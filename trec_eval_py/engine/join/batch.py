@@ -175,13 +175,18 @@ def iter_batches(rankings: Rankings, max_cells: int | None = None) -> Iterator[T
     counts = np.maximum(rankings.num_ret, np.diff(rankings.judged_offsets))
     lo = 0
     while lo < n:
-        hi = lo
-        width = 1
-        while hi < n:
-            w = max(width, int(counts[hi]), 1)
-            if hi > lo and w * (hi - lo + 1) > max_cells:
+        # a batch grows while (topics so far) x (widest so far) fits in max_cells;
+        # found on a window of the next topics, widened until the limit is inside
+        size = 1024
+        while True:
+            width = np.maximum.accumulate(np.maximum(counts[lo : lo + size], 1))
+            over = np.flatnonzero(width * np.arange(1, len(width) + 1) > max_cells)
+            if len(over):
+                hi = lo + max(int(over[0]), 1)
                 break
-            width = w
-            hi += 1
+            if lo + size >= n:
+                hi = n
+                break
+            size *= 4
         yield TopicBatch(rankings, lo, hi)
         lo = hi

@@ -31,7 +31,7 @@ import numpy as np
 from ...errors import UsageError
 from ..parse.run import Run
 from .context import EvalContext, check_compat
-from .keys import docno_words, run_starts
+from .keys import docno_words, run_starts, sort_distinct
 
 
 def _by_score(run: Run, single_precision: bool) -> np.ndarray:
@@ -106,7 +106,7 @@ def sort_ranked(topic: np.ndarray, key: np.ndarray, words: np.ndarray, docno_des
         doc = [words[:, j] for j in reversed(range(k))]
     starts = run_starts(topic)
     seg_topic = topic[starts]
-    if n and len(np.unique(seg_topic)) == len(seg_topic):
+    if n and len(sort_distinct(seg_topic)) == len(seg_topic):
         lengths = np.diff(np.append(starts, n))
         seg_order = np.argsort(seg_topic, kind="stable")
         if np.all(seg_order[1:] > seg_order[:-1]):

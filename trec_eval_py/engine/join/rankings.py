@@ -18,7 +18,7 @@ import numpy as np
 from ...errors import InputError
 from ..parse import Qrels, Run
 from .context import EvalContext
-from .keys import codes_in, distinct_sorted, docno_words, row_hash
+from .keys import codes_in, distinct_sorted, docno_words, row_hash, sort_distinct
 from .ranking import RankRule, segment_positions
 
 NONPOOL = -1
@@ -62,6 +62,16 @@ class Rankings:
     @property
     def num_judged(self) -> np.ndarray:
         return np.diff(self.judged_offsets)
+
+
+def decode_ids(ids: np.ndarray) -> list[str]:
+    """Byte-string ids as str (undecodable bytes kept by surrogateescape), in one
+    decode: ids read from files hold no newline, so they can travel joined by one."""
+    raw = ids.tolist()
+    out = b"\n".join(raw).decode("utf-8", "surrogateescape").split("\n") if raw else []
+    if len(out) != len(raw):  # an id with a newline in it (given through the API)
+        out = [t.decode("utf-8", "surrogateescape") for t in raw]
+    return out
 
 
 class _Collision(Exception):
@@ -199,7 +209,7 @@ def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, rule: RankRule):
 
 def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     """Rank, truncate (``-M``), filter (``-J``) and join a run with its qrels."""
-    topics = np.unique(np.concatenate([distinct_sorted(qrels.qid), distinct_sorted(run.qid)]))
+    topics = sort_distinct(np.concatenate([distinct_sorted(qrels.qid), distinct_sorted(run.qid)]))
     nt = len(topics)
     qt = codes_in(qrels.qid, topics)
     rt = codes_in(run.qid, topics)
@@ -228,7 +238,7 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     joffsets = np.zeros(len(jcounts) + 1, dtype=np.int64)
     np.cumsum(jcounts, out=joffsets[1:])
 
-    qids = [t.decode("utf-8", "surrogateescape") for t in topics[evaluated].tolist()]
+    qids = decode_ids(topics[evaluated])
     filled = (r_count == 0)[evaluated]
     return Rankings(
         qids=qids,

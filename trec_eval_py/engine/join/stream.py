@@ -22,7 +22,7 @@ import numpy as np
 
 from ..parse import Qrels, Run
 from .context import EvalContext
-from .keys import run_starts
+from .keys import run_starts, sort_distinct
 from .rankings import Rankings, build_rankings
 
 
@@ -251,7 +251,7 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
         for b in sorted(files):
             run = _read_rows(paths[b], runid, name)
             os.unlink(paths[b])
-            topics = np.unique(run.qid[run_starts(run.qid)])
+            topics = sort_distinct(run.qid[run_starts(run.qid)])
             sub = by_topic.subset(topics)
             if len(sub) == 0:
                 continue

@@ -26,9 +26,16 @@ def _relstring(b, p):
         default=ord("<"),
     ).astype(np.uint8)
     lens = np.minimum(b.num_ret, length)
+    # every topic's quoted string at once: rows of "'" chars "'" "\n", NUL
+    # padded; dropping the NULs leaves the lines (no code maps to NUL or '\n')
+    rows = np.zeros((b.n, shown + 3), dtype=np.uint8)
+    rows[:, 0] = ord("'")
+    rows[:, 1 : shown + 1] = np.where(np.arange(shown) < lens[:, None], chars, 0)
+    idx = np.arange(b.n)
+    rows[idx, lens + 1] = ord("'")
+    rows[idx, lens + 2] = ord("\n")
     out = np.empty(b.n, dtype=object)
-    for i in range(b.n):
-        out[i] = "'" + chars[i, : lens[i]].tobytes().decode("ascii") + "'"
+    out[:] = rows.tobytes().replace(b"\0", b"").decode("ascii").split("\n")[: b.n]
     return out
 
 
