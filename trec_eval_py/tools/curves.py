@@ -30,6 +30,23 @@ Curves (x, y):
 ``croc_exp.A`` / ``croc_pow.A`` / ``croc_log.A``  as ``roc`` with x replaced
          by f(false-positive rate), f the CROC magnification with parameter A
          (defaults as for the measures); averaged at levels of f(x).
+``proc`` as ``roc`` with x on Clark and Webster-Clark's log scale,
+         log10(max(fpr, 0.5/N)), rescaled onto [0, 1] per topic (x = 1 - p/p0,
+         p0 = log10(0.5/N), N the full list's length): topics of different N
+         share one axis, and the area is ``auc_proc``. The raw log10 value is
+         (x - 1) * log10(2N).
+``ac``   the accumulation curve (Swamidass et al. 2010): true-positive rate
+         against the fraction of the full list ranked, r/N; a relevant
+         document at rank r raises the curve at x = r/N. Area ``auc_ac``.
+``cac_exp.A`` / ``cac_pow.A`` / ``cac_log.A``  as ``ac`` with x = f(r/N), the
+         CROC magnifications (areas ``cac_*``).
+``pac``  as ``ac`` with x on the rescaled log scale of ``proc`` (area ``auc_pac``).
+
+The accumulation curves (``ac``, ``cac_*``, ``pac``) also carry, per topic,
+the best and worst curves a ranking of that list can have (every relevant
+document first, or last): the region outside them, which the CROC paper shades
+in its Figure 1, cannot be reached (``Curves.bounds``; averaged in
+``Curves.average_bounds``; in JSON as ``bounds`` and ``average_bounds``).
 
 Negatives follow the ROC-family measures (see
 :mod:`trec_eval_py.engine.measures._ranked_curves`): by default the retrieved
@@ -48,17 +65,21 @@ import numpy as np
 
 from ..errors import NoTopicsError, UsageError
 from ..engine.join import build_rankings, iter_batches
-from ..engine.measures._ranked_curves import MAGNIFIERS, format_param, num_negatives
+from ..engine.measures._early_retrieval import log_floor
+from ..engine.measures._ranked_curves import MAGNIFIERS, format_param, list_size, num_negatives
 from ..engine.parse import read_qrels, read_run
 
-KINDS = ("pr", "ipr", "roc", "croc_exp", "croc_pow", "croc_log")
+KINDS = ("pr", "ipr", "roc", "croc_exp", "croc_pow", "croc_log", "proc",
+         "ac", "cac_exp", "cac_pow", "cac_log", "pac")
+#: curves whose x is (a transform of) the fraction of the list ranked, r/N
+RANK_VIEW = ("ac", "cac", "pac")
 DEFAULT_LEVELS = 11
 
 
 @dataclass(frozen=True)
 class CurveSpec:
-    """Which curve: ``kind`` (pr, ipr, roc, croc) and for croc the magnification
-    (exp, pow, log) and its alpha."""
+    """Which curve: ``kind`` (pr, ipr, roc, croc, proc, ac, cac, pac) and for
+    croc/cac the magnification (exp, pow, log) and its alpha."""
 
     kind: str
     magnifier: str | None = None
@@ -66,32 +87,42 @@ class CurveSpec:
 
     @property
     def name(self) -> str:
-        if self.kind == "croc":
-            return f"croc_{self.magnifier}_{format_param(self.alpha)}"
+        if self.kind in ("croc", "cac"):
+            return f"{self.kind}_{self.magnifier}_{format_param(self.alpha)}"
         return self.kind
+
+    @property
+    def rank_view(self) -> bool:
+        """x is a transform of r/N (accumulation curves) rather than of the fpr."""
+        return self.kind in RANK_VIEW
 
     @property
     def labels(self) -> tuple[str, str]:
         if self.kind in ("pr", "ipr"):
             return "recall", "precision"
-        if self.kind == "roc":
-            return "fpr", "tpr"
-        return "f_fpr", "tpr"
+        return {"roc": "fpr", "croc": "f_fpr", "proc": "plog_fpr",
+                "ac": "fdp", "cac": "f_fdp", "pac": "plog_fdp"}[self.kind], "tpr"
 
-    def magnify(self, x: np.ndarray) -> np.ndarray:
-        if self.kind != "croc":
-            return np.asarray(x, dtype=np.float64)
-        return MAGNIFIERS[self.magnifier](x, self.alpha)
+    def magnify(self, x: np.ndarray, size=None) -> np.ndarray:
+        """The curve's x for rates (or r/N) ``x``; ``size`` (the full list's
+        length N) is needed by the log scale of proc/pac."""
+        if self.kind in ("croc", "cac"):
+            return MAGNIFIERS[self.magnifier](x, self.alpha)
+        if self.kind in ("proc", "pac"):
+            if size is None:
+                raise ValueError("the log scale needs the list length")
+            return log_floor(x, None, None, size)
+        return np.asarray(x, dtype=np.float64)
 
 
 def parse_curve(spec: str) -> CurveSpec:
-    """``pr``, ``ipr``, ``roc``, ``croc_exp``, ``croc_exp.7`` ... to a :class:`CurveSpec`."""
+    """``pr``, ``ipr``, ``roc``, ``croc_exp``, ``croc_exp.7``, ``ac``, ``cac_log.80``... to a :class:`CurveSpec`."""
     from ..engine.measures.croc import DEFAULT_ALPHA
 
     name, dot, text = spec.strip().partition(".")
     if name not in KINDS:
-        raise UsageError(f"unknown curve {spec!r}; choose one of {', '.join(KINDS)} (croc ones take .alpha)")
-    if name in ("pr", "ipr", "roc"):
+        raise UsageError(f"unknown curve {spec!r}; choose one of {', '.join(KINDS)} (croc/cac ones take .alpha)")
+    if name in ("pr", "ipr", "roc", "proc", "ac", "pac"):
         if dot:
             raise UsageError(f"curve '{name}' takes no parameter (got {spec!r})")
         return CurveSpec(name)
@@ -104,7 +135,7 @@ def parse_curve(spec: str) -> CurveSpec:
             raise UsageError(f"curve {spec!r}: alpha {text!r} is not a number") from None
         if not np.isfinite(alpha) or alpha <= 0:
             raise UsageError(f"curve {spec!r}: alpha must be positive")
-    return CurveSpec("croc", mag, alpha)
+    return CurveSpec(name.split("_", 1)[0], mag, alpha)
 
 
 # ---- one topic ----
@@ -140,11 +171,30 @@ def _positive_rates(b, t: int, neg: int) -> np.ndarray:
     return np.concatenate([rates, np.ones(num_rel - len(pos))])
 
 
-def _roc_points(b, t: int, spec: CurveSpec, neg: int) -> np.ndarray:
+def _positive_fdp(b, t: int, size: int) -> np.ndarray:
+    """r/N of each relevant document in the full list, in rank order; missed
+    ones take the last ranks."""
+    num_rel = int(b.num_rel[t])
+    pos = _relevant_positions(b, t) + 1.0
+    missed = np.arange(size - (num_rel - len(pos)) + 1, size + 1, dtype=np.float64)
+    return np.concatenate([pos, missed]) / float(size)
+
+
+def _positive_x(b, t: int, spec: CurveSpec, neg: int, size: int) -> np.ndarray:
+    """The curve's x of each relevant document (transformed rate or r/N)."""
+    raw = _positive_fdp(b, t, size) if spec.rank_view else _positive_rates(b, t, neg)
+    return spec.magnify(raw, size)
+
+
+def _roc_points(b, t: int, spec: CurveSpec, neg: int, size: int = 0) -> np.ndarray:
     num_rel = int(b.num_rel[t])
     if num_rel == 0:
         return np.zeros((0, 2))
-    xs = spec.magnify(_positive_rates(b, t, neg))
+    return _step_vertices(_positive_x(b, t, spec, neg, size), num_rel)
+
+
+def _step_vertices(xs: np.ndarray, num_rel: int) -> np.ndarray:
+    """Vertices of the step curve from (0, 0) to (1, 1) rising by 1/num_rel at each x."""
     k = np.arange(num_rel, dtype=np.float64)
     steps = np.empty((2 * num_rel, 2))
     steps[0::2, 0] = xs
@@ -185,12 +235,50 @@ def _ipr_at_levels(b, t: int, xs: np.ndarray) -> np.ndarray:
     return out
 
 
-def _tpr_at_levels(b, t: int, spec: CurveSpec, neg: int, xs: np.ndarray) -> np.ndarray:
+def _tpr_at_levels(b, t: int, spec: CurveSpec, neg: int, xs: np.ndarray, size: int = 0) -> np.ndarray:
     num_rel = int(b.num_rel[t])
     if num_rel == 0:
         return np.zeros(len(xs))
-    fx = np.sort(spec.magnify(_positive_rates(b, t, neg)))
+    fx = np.sort(_positive_x(b, t, spec, neg, size))
     return np.searchsorted(fx, xs, side="right") / float(num_rel)
+
+
+def _bound_x(spec: CurveSpec, num_rel: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """x of the relevant documents in the best (ranks 1..R) and worst
+    (ranks N-R+1..N) rankings of a list of ``size``."""
+    best = np.arange(1, num_rel + 1, dtype=np.float64) / size
+    worst = np.arange(size - num_rel + 1, size + 1, dtype=np.float64) / size
+    return spec.magnify(best, size), spec.magnify(worst, size)
+
+
+def batch_bounds(b, spec: CurveSpec) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """Each topic's (best, worst) accumulation-curve vertices; None for other curves."""
+    if not spec.rank_view:
+        return None
+    size = list_size(b)
+    out = []
+    for t in range(b.n):
+        num_rel = int(b.num_rel[t])
+        if num_rel == 0:
+            out.append((np.zeros((0, 2)), np.zeros((0, 2))))
+            continue
+        best, worst = _bound_x(spec, num_rel, int(size[t]))
+        out.append((_step_vertices(best, num_rel), _step_vertices(worst, num_rel)))
+    return out
+
+
+def batch_bound_levels(b, spec: CurveSpec, xs: np.ndarray) -> np.ndarray | None:
+    """(n, 2, len(xs)): best and worst tpr at the x levels, per topic; None for other curves."""
+    if not spec.rank_view:
+        return None
+    size = list_size(b)
+    out = np.zeros((b.n, 2, len(xs)))
+    for t in range(b.n):
+        num_rel = int(b.num_rel[t])
+        if num_rel:
+            for j, bx in enumerate(_bound_x(spec, num_rel, int(size[t]))):
+                out[t, j] = np.searchsorted(bx, xs, side="right") / float(num_rel)
+    return out
 
 
 def batch_points(b, spec: CurveSpec) -> list[np.ndarray]:
@@ -200,7 +288,8 @@ def batch_points(b, spec: CurveSpec) -> list[np.ndarray]:
     if spec.kind == "ipr":
         return [_ipr_points(b, t) for t in range(b.n)]
     neg = num_negatives(b)
-    return [_roc_points(b, t, spec, int(neg[t])) for t in range(b.n)]
+    size = list_size(b)
+    return [_roc_points(b, t, spec, int(neg[t]), int(size[t])) for t in range(b.n)]
 
 
 def batch_levels(b, spec: CurveSpec, xs: np.ndarray) -> np.ndarray | None:
@@ -211,7 +300,8 @@ def batch_levels(b, spec: CurveSpec, xs: np.ndarray) -> np.ndarray | None:
         rows = [_ipr_at_levels(b, t, xs) for t in range(b.n)]
     else:
         neg = num_negatives(b)
-        rows = [_tpr_at_levels(b, t, spec, int(neg[t]), xs) for t in range(b.n)]
+        size = list_size(b)
+        rows = [_tpr_at_levels(b, t, spec, int(neg[t]), xs, int(size[t])) for t in range(b.n)]
     return np.array(rows, dtype=np.float64).reshape(b.n, len(xs))
 
 
@@ -227,6 +317,10 @@ class Curves:
     points: dict[str, np.ndarray]
     average: np.ndarray | None
     runid: str = ""
+    #: accumulation curves only: topic -> (best, worst) vertices
+    bounds: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+    #: accumulation curves only: (levels, 3) array of (level, mean best tpr, mean worst tpr)
+    average_bounds: np.ndarray | None = None
 
     @property
     def name(self) -> str:
@@ -254,13 +348,18 @@ class Curves:
     def to_dict(self, *, per_topic: bool = True, summary: bool = True) -> dict:
         xl, yl = self.labels
         d: dict = {"curve": self.name, "x": xl, "y": yl, "runid": self.runid}
-        if self.spec.kind == "croc":
+        if self.spec.kind in ("croc", "cac"):
             d["magnification"] = self.spec.magnifier
             d["alpha"] = self.spec.alpha
         if per_topic:
             d["topics"] = {q: self.points[q].tolist() for q in self.topics}
+            if self.bounds is not None:
+                d["bounds"] = {q: {"best": self.bounds[q][0].tolist(), "worst": self.bounds[q][1].tolist()}
+                               for q in self.topics}
         if summary:
             d["average"] = None if self.average is None else self.average.tolist()
+            if self.average_bounds is not None:
+                d["average_bounds"] = self.average_bounds.tolist()
         return d
 
     def to_json(self, *, per_topic: bool = True, summary: bool = True) -> str:
@@ -272,7 +371,8 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
     """The ``curve`` of ``run`` against ``qrels``, per topic and averaged.
 
     ``qrels`` and ``run`` are anything :func:`~trec_eval_py.evaluate` accepts.
-    ``curve`` is ``pr``, ``ipr``, ``roc`` or ``croc_{exp,pow,log}[.alpha]``.
+    ``curve`` is ``pr``, ``ipr``, ``roc``, ``croc_{exp,pow,log}[.alpha]``, ``proc``,
+    ``ac``, ``cac_{exp,pow,log}[.alpha]`` or ``pac``.
     ``levels`` (>= 2) is the number of evenly spaced x levels of the average.
     ``topics`` keeps only these topics' points (the average still covers all).
     Other keywords are :class:`~trec_eval_py.engine.pipeline.Options` fields
@@ -296,22 +396,35 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
             raise UsageError(f"topic {unknown[0]!r} was not evaluated (not in both the judgments and the run)")
     xs = _levels(levels)
     points: dict[str, np.ndarray] = {}
-    level_rows = []
+    bounds: dict[str, tuple[np.ndarray, np.ndarray]] | None = {} if spec.rank_view else None
+    level_rows, bound_rows = [], []
     for b in iter_batches(rankings):
-        for qid, pts in zip(b.qids, batch_points(b, spec)):
+        bb = batch_bounds(b, spec)
+        for i, (qid, pts) in enumerate(zip(b.qids, batch_points(b, spec))):
             if wanted is None or qid in wanted:
                 points[qid] = pts
+                if bb is not None:
+                    bounds[qid] = bb[i]
         ys = batch_levels(b, spec, xs)
         if ys is not None:
             level_rows.append(ys)
+        by = batch_bound_levels(b, spec, xs)
+        if by is not None:
+            bound_rows.append(by)
     average = None
     if level_rows:
         ys = np.concatenate(level_rows, axis=0)
         # topics added one at a time, as the measures' summaries are
         mean = np.cumsum(ys, axis=0)[-1] / ys.shape[0]
         average = np.column_stack([xs, mean])
+    average_bounds = None
+    if bound_rows:
+        by = np.concatenate(bound_rows, axis=0)
+        mean = np.cumsum(by, axis=0)[-1] / by.shape[0]
+        average_bounds = np.column_stack([xs, mean[0], mean[1]])
     shown = [q for q in rankings.qids if q in points]
-    return Curves(spec, shown, points, average, rankings.runid)
+    return Curves(spec, shown, points, average, rankings.runid, bounds, average_bounds)
 
 
-__all__ = ["KINDS", "CurveSpec", "Curves", "parse_curve", "compute_curves", "batch_points", "batch_levels"]
+__all__ = ["KINDS", "CurveSpec", "Curves", "parse_curve", "compute_curves", "batch_points", "batch_levels",
+           "batch_bounds", "batch_bound_levels"]

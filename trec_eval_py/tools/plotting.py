@@ -25,6 +25,17 @@ qrels, a topic without results counting as an empty ranking.
     ``f(x) = (1 - exp(-alpha x)) / (1 - exp(-alpha))`` (Swamidass et al.,
     Bioinformatics 2010), which stretches the early ranks; alpha defaults
     to 7. The legend gives each run's ``croc_exp``.
+``proc``
+    The ROC curve with the false-positive rate on Clark and Webster-Clark's
+    log10 scale, rescaled onto [0, 1] per topic (see ``curves --curve proc``).
+    Legend: ``auc_proc``.
+``ac`` / ``cac`` / ``pac``
+    Accumulation curves (true-positive rate against the fraction of the list
+    ranked: plain, magnified by the exponential CROC function with
+    ``--alpha``, or on the rescaled log scale), with the regions above the
+    best possible and below the worst possible curve (all relevant documents
+    first / last, averaged over topics) shaded, as in the CROC paper's
+    Figure 1. Legend: ``auc_ac`` / ``cac_exp`` / ``auc_pac``.
 ``per-topic``
     For each run after the first, the per-topic difference from the first run
     on one measure, as bars sorted from largest gain to largest loss.
@@ -38,7 +49,7 @@ import numpy as np
 
 from ..errors import UsageError
 
-KINDS = ("pr", "roc", "croc", "per-topic")
+KINDS = ("pr", "roc", "croc", "proc", "ac", "cac", "pac", "per-topic")
 FORMATS = ("png", "svg", "pdf")
 
 #: evenly spaced (magnified) false-positive rates at which ROC/CROC curves are averaged
@@ -124,33 +135,70 @@ def plot_roc(qrels, runs: Sequence, *, croc_alpha: float | None = None,
     from ..engine.parse import read_qrels, read_run
     from ..engine.pipeline import evaluate
 
+    from .curves import CurveSpec
+
+    if croc_alpha is None:
+        return plot_curve(qrels, runs, CurveSpec("roc"), labels=labels, levels=levels, **options)
+    return plot_curve(qrels, runs, CurveSpec("croc", "exp", float(croc_alpha)), labels=labels,
+                      levels=levels, **options)
+
+
+#: curve kind -> (measure of the legend, x label, title)
+_CURVE_TEXT = {
+    "roc": ("auc_roc", "False-positive rate", "ROC"),
+    "croc": ("croc_exp", "Magnified false-positive rate  f(x) = (1 - exp(-{a}x)) / (1 - exp(-{a}))",
+             "CROC, exponential magnification alpha {a}"),
+    "proc": ("auc_proc", "log10(max(fpr, 0.5/N)), rescaled to [0, 1] per topic", "pROC"),
+    "ac": ("auc_ac", "Fraction of the list ranked (r/N)", "Accumulation curve"),
+    "cac": ("cac_exp", "Magnified fraction ranked  f(r/N) = (1 - exp(-{a}r/N)) / (1 - exp(-{a}))",
+            "CAC, exponential magnification alpha {a}"),
+    "pac": ("auc_pac", "log10(r/N), rescaled to [0, 1] per topic", "pAC"),
+}
+
+
+def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = None,
+               levels: int = GRID_POINTS, **options):
+    """Averaged ROC-family or accumulation curves of ``runs`` for the
+    :class:`~trec_eval_py.tools.curves.CurveSpec` ``spec``; accumulation curves
+    get the unreachable regions (above the best, below the worst ranking) shaded."""
+    _matplotlib()
+    from .comparison import _describe, run_labels
+    from .curves import compute_curves
+    from ..engine.parse import read_qrels, read_run
+    from ..engine.pipeline import evaluate
+
     options = dict(options)
     options["complete"] = True
     q = read_qrels(qrels)
     parsed = [read_run(r) for r in runs]
     names = _labels(run_labels([r.runid for r in parsed], [_describe(r, i) for i, r in enumerate(runs)]), labels)
-    if croc_alpha is None:
-        spec, measure = CurveSpec("roc"), "auc_roc"
-    else:
-        spec, measure = CurveSpec("croc", "exp", float(croc_alpha)), f"croc_exp.{float(croc_alpha)!r}"
+    base, xlabel, title = _CURVE_TEXT[spec.kind]
+    a = f"{spec.alpha:g}" if spec.alpha is not None else ""
+    measure = f"{base}.{float(spec.alpha)!r}" if spec.alpha is not None else base
     fig = _figure()
     ax = fig.add_subplot()
     n = 0
+    bounds = None
     for name, run in zip(names, parsed):
         curve = compute_curves(q, run, spec, levels=levels, **options)
         area = next(iter(evaluate(q, run, [measure], **options).summary.values()))
         ax.step(curve.average[:, 0], curve.average[:, 1], where="post", label=f"{name} (AUC {area:.4f})")
         n = len(curve.topics)
-    t = np.linspace(0.0, 1.0, levels)
-    ax.plot(spec.magnify(t), t, linestyle="--", color="0.6", label="random ranking")
-    if croc_alpha is None:
-        ax.set_xlabel("False-positive rate")
-        ax.set_title(f"ROC (area: auc_roc)\nvertical average of {n} topics")
-    else:
-        a = f"{croc_alpha:g}"
-        ax.set_xlabel(f"Magnified false-positive rate  f(x) = (1 - exp(-{a}x)) / (1 - exp(-{a}))")
-        ax.set_title(f"CROC, exponential magnification alpha {a} (area: {spec.name})\n"
-                     f"vertical average of {n} topics")
+        bounds = curve.average_bounds
+    if bounds is not None:
+        # the same list for every run: the bounds of the last run are everyone's
+        ax.fill_between(bounds[:, 0], bounds[:, 1], 1.0, step="post", color="0.85", linewidth=0,
+                        label="above the best ranking")
+        ax.fill_between(bounds[:, 0], 0.0, bounds[:, 2], step="post", color="0.7", linewidth=0,
+                        label="below the worst ranking")
+    if spec.kind not in ("proc", "pac"):
+        # the log scales' random curve depends on each topic's N: not drawn
+        t = np.linspace(0.0, 1.0, levels)
+        ax.plot(spec.magnify(t), t, linestyle="--", color="0.6", label="random ranking")
+    ax.set_xlabel(xlabel.format(a=a))
+    area_name = base if spec.alpha is None else f"{base}_{a}"
+    ax.set_title(f"{title.format(a=a)} (area: {area_name})\n"
+                 f"vertical average of {n} topics")
     ax.set_ylabel("True-positive rate (recall)")
     _unit_axes(ax)
     ax.legend(loc="lower right")
@@ -224,6 +272,16 @@ def make_plot(kind: str, qrels, runs: Sequence, *, measure: str = "map", croc_al
         if not croc_alpha > 0:
             raise UsageError(f"the CROC magnification alpha must be positive, not {croc_alpha}")
         return plot_roc(qrels, runs, croc_alpha=croc_alpha, labels=labels, **options)
+    if kind in ("proc", "ac", "pac"):
+        from .curves import CurveSpec
+
+        return plot_curve(qrels, runs, CurveSpec(kind), labels=labels, **options)
+    if kind == "cac":
+        from .curves import CurveSpec
+
+        if not croc_alpha > 0:
+            raise UsageError(f"the CAC magnification alpha must be positive, not {croc_alpha}")
+        return plot_curve(qrels, runs, CurveSpec("cac", "exp", float(croc_alpha)), labels=labels, **options)
     if kind == "per-topic":
         return plot_per_topic(qrels, runs, measure, labels=labels, **options)
     raise UsageError(f"unknown plot kind {kind!r}; choose one of {', '.join(KINDS)}")
