@@ -179,3 +179,17 @@ def test_qrels_read_once(corpus, monkeypatch):
     monkeypatch.setattr(lb, "load_qrels", lambda src: calls.append(src) or real(src))
     board = build_leaderboard(str(corpus / "qrels"), [str(p) for p in good_runs(corpus)], ["map"])
     assert len(calls) == 1 and len(board.entries) == 4 and not board.failed
+
+
+def test_tie_findings_follow_the_compat_ranking_rule(tmp_path, capsysbinary):
+    # 1.00000001 and 1.0 are one single-precision value: tied in 9.0.8 (docno 'b' first), not in 10.0
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n")
+    found = {}
+    for compat in ("9.0.8", "10.0"):
+        code, out, err = run_cli(["batch", tmp_path / "qrels", tmp_path / "run", "--format", "json",
+                                  "--compat", compat, "-j", "1"], capsysbinary)
+        assert code == 0, err
+        found[compat] = json.loads(out)["runs"][0]["warnings"]
+    assert any("[rank-order]" in w for w in found["9.0.8"])
+    assert not any("[rank-order]" in w for w in found["10.0"])

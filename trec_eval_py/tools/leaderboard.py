@@ -190,7 +190,8 @@ def _grade(sub: Submission) -> dict:
     hint = None
     if w["check"]:
         try:
-            report = validate_run(_source(sub), q, name=sub.name)
+            # tie findings follow the ranking rule of the trec_eval version evaluated
+            report = validate_run(_source(sub), q, name=sub.name, compat=options.get("compat", "9.0.8"))
             out["findings"] = report.findings
             hint = report.hint()
         except TrecEvalError:
