@@ -102,7 +102,7 @@ class Evaluation:
         return trec_lines(self, query=query, summary=summary)
 
     def to_text(self, *, query: bool = False, summary: bool = True) -> str:
-        return "".join(self.lines(query=query, summary=summary))
+        return "".join(trec_lines(self, query=query, summary=summary, blocks=True))
 
 
 def _py(v, kind: Kind):

@@ -1,7 +1,6 @@
 """Discovery of measure modules and resolution of ``-m`` requests."""
 from __future__ import annotations
 
-import difflib
 import importlib
 import pkgutil
 from dataclasses import dataclass
@@ -75,6 +74,8 @@ class Registry:
                 continue
             m = self._by_name.get(name)
             if m is None:
+                import difflib
+
                 close = difflib.get_close_matches(name, list(self._by_name) + sorted(nicks), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 raise MeasureError(f"unknown measure '{spec}'{hint}")

@@ -5,22 +5,19 @@ bytes, not their names, so a renamed file still reads.
 """
 from __future__ import annotations
 
-import bz2
-import gzip
-import lzma
 import os
 import sys
-import zlib
 from typing import BinaryIO, TextIO, Union
 
 from ...errors import InputError, InputTypeError
 
 Source = Union[str, os.PathLike, bytes, BinaryIO, TextIO]
 
+# magic bytes -> module whose decompress() reads the format (imported only when met)
 _MAGIC = (
-    (b"\x1f\x8b", gzip.decompress),
-    (b"BZh", bz2.decompress),
-    (b"\xfd7zXZ\x00", lzma.decompress),
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bz2"),
+    (b"\xfd7zXZ\x00", "lzma"),
 )
 
 
@@ -62,10 +59,14 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
         data = source.read()
         if isinstance(data, str):
             data = data.encode("utf-8")
-    for magic, decompress in _MAGIC:
+    for magic, module in _MAGIC:
         if data.startswith(magic):
+            import importlib
+            import lzma
+            import zlib
+
             try:
-                data = decompress(data)
+                data = importlib.import_module(module).decompress(data)
             except (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError, MemoryError) as e:
                 raise InputError(name, f"cannot decompress: {e}") from None
             break
