@@ -38,7 +38,7 @@ def _write(text_iter) -> None:
 
 @app.command()
 @evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only",
-                  "rel_format", "results_format", "zscore_file", "compat")
+                  "rel_format", "results_format", "zscore_file", "compat", "order")
 def evaluate_cmd(
     rel_info_file: Optional[str] = typer.Argument(None, metavar="QRELS"),
     results_file: Optional[str] = typer.Argument(None, metavar="RUN"),

@@ -63,6 +63,9 @@ _FLAGS = (
          "Print z-scores against the per-topic means and deviations in this file.", "FILE"),
     Flag("compat", ("--compat",), str, "9.0.8",
          "trec_eval version to reproduce: 9.0.8 (default) or 10.0.", "VERSION"),
+    Flag("order", ("--order",), str, "score",
+         "What ranks each topic's documents: score (default, trec_eval's rule), rank (the rank "
+         "column, ascending) or file (the line order); ties fall to the docno order.", "ORDER"),
 )
 
 #: every shared flag by the evaluation option it sets

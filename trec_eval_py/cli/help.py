@@ -40,9 +40,14 @@ Options (trec_eval's own, with its long spellings):
                                  measure named with -m
   --compat 9.0.8|10.0            trec_eval version to reproduce (default
                                  9.0.8)
+  --order score|rank|file        what ranks a topic's documents: score
+                                 (default, as trec_eval), rank (the rank
+                                 column, ascending; BioCreative) or file (the
+                                 line order; CodiEsp)
 
 Ranking: documents are ordered by score, highest first; equal scores are
-ordered by docno, in descending byte order. The rank column is ignored.
+ordered by docno, in descending byte order. The rank column is ignored
+(unless --order rank; equal ranks then fall to the same docno order).
 Topics are reported in byte order of their ids. A document missing from
 QRELS is not relevant. Topics with judgments but no results are skipped
 unless -c is given.

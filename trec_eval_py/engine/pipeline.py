@@ -38,6 +38,7 @@ class Options:
     rel_format: str = "qrels"
     results_format: str = "trec_results"
     zscore_file: str | None = None
+    order: str = "score"  # what ranks each topic's documents: score, rank (column) or file (line order)
     max_cells: int | None = None  # batch size bound (testing and tuning)
 
     def __post_init__(self):
@@ -46,6 +47,10 @@ class Options:
         if self.max_docs is not None and self.max_docs < 0:
             # trec_eval reads -M -1 as "no document counts" without a word; a negative cut is a typo
             raise UsageError(f"-M (documents per topic) must be 0 or more, not {self.max_docs}")
+        from .join.ranking import ORDERS
+
+        if self.order not in ORDERS:
+            raise UsageError(f"unknown --order {self.order!r}; choose one of {', '.join(ORDERS)}")
         if self.results_format != "trec_results":
             raise UsageError(f"unknown results format '-T {self.results_format}'; only 'trec_results' is read")
 
@@ -58,6 +63,7 @@ class Options:
             judged_only=self.judged_only,
             complete=self.complete,
             compat=self.compat,
+            order=self.order,
         )
 
 
@@ -139,7 +145,8 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
         q = read_qrels(qrels)
         num_qrels_topics = len(distinct_sorted(q.qid))
         num_positive = int(np.count_nonzero(q.rel >= 1))
-        if _worth_streaming(run):
+        # the pieces of a streamed run carry no rank column: --order rank reads it whole
+        if _worth_streaming(run) and opts.order != "rank":
             from .join.stream import Interleaved, prefetch, spill_rankings, stream_rankings
             from .parse.run import iter_run_chunks
 
@@ -151,7 +158,8 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
                 parts = prefetch(spill_rankings(q, iter_run_chunks(run), ctx, size_hint=os.path.getsize(run)))
                 done = _compute(parts, selected, columns, opts)
         else:
-            done = _compute([build_rankings(q, read_run(run), ctx)], selected, columns, opts)
+            done = _compute([build_rankings(q, read_run(run, rank_column=opts.order == "rank"), ctx)],
+                            selected, columns, opts)
     else:  # other judgment formats have their own readers, join and batches
         rankings = join_judgments(opts.rel_format, qrels, run, ctx)
         num_qrels_topics, num_positive = rankings.num_qrels_topics, 0

@@ -386,7 +386,7 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
         raise UsageError(f"need at least 2 levels for an average (got {levels})")
     opts = Options(**options)
     ctx = opts.context
-    rankings = build_rankings(read_qrels(qrels), read_run(run), ctx)
+    rankings = build_rankings(read_qrels(qrels), read_run(run, rank_column=ctx.order == "rank"), ctx)
     if rankings.num_topics == 0 or not np.any(~rankings.filled):
         raise NoTopicsError("no topic has both judgments and results")
     wanted = None if topics is None else list(topics)

@@ -13,7 +13,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command()
-@evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only",
+@evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order",
                   "compat", help={"measures": "Measure or nickname (repeatable). Default: map, P.10.",
                                   "complete": "Every judged topic counts: batch's default, kept for trec_eval's flag."})
 def batch(

@@ -19,7 +19,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command()
-@evaluation_flags("measures", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "compat",
+@evaluation_flags("measures", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "compat", "order",
                   help={"measures": "Measure (repeatable): map, P.10, ndcg_cut.10... Default: map."})
 def compare(
     qrels: str = typer.Argument(..., metavar="QRELS"),

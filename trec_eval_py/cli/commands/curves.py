@@ -19,7 +19,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command()
-@evaluation_flags("complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only",
+@evaluation_flags("complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order",
                   help={"num_docs_in_coll": "Collection size: every unretrieved document is a negative ranked last (roc, croc)."})
 def curves(
     rel_info_file: str = typer.Argument(..., metavar="QRELS"),

@@ -24,6 +24,8 @@ class EvalContext:
     judged_only : ``-J``; drop unjudged documents from each ranking first.
     complete : ``-c``; topics in the qrels without results are evaluated as empty rankings.
     compat : the trec_eval version whose behaviour to reproduce.
+    order : ``--order``: what ranks the documents, ``score`` (trec_eval), ``rank``
+            (the rank column) or ``file`` (line order); see :mod:`.ranking`.
     measures : names of the measures being computed, in computing order (a few
                trec_eval measures depend on what was computed before them).
     """
@@ -35,6 +37,7 @@ class EvalContext:
     complete: bool = False
     compat: str = "9.0.8"
     measures: tuple[str, ...] = ()
+    order: str = "score"
 
     @property
     def v10(self) -> bool:

@@ -38,10 +38,10 @@ def join_judgments(rel_format: str, rel_info, run, ctx: EvalContext):
     if rel_format == "qrels_jg":
         from .qrels_jg import build_qrels_jg
 
-        return build_qrels_jg(read_qrels_jg(rel_info), read_run(run), ctx)
+        return build_qrels_jg(read_qrels_jg(rel_info), read_run(run, rank_column=ctx.order == "rank"), ctx)
     if rel_format in ("prefs", "qrels_prefs"):
         from .prefs import build_prefs
 
         reader = read_prefs if rel_format == "prefs" else read_qrels_prefs
-        return build_prefs(reader(rel_info), read_run(run), ctx)
+        return build_prefs(reader(rel_info), read_run(run, rank_column=ctx.order == "rank"), ctx)
     raise UsageError(f"judgments format '-R {rel_format}' is read by the qrels path")

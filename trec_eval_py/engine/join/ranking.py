@@ -16,10 +16,17 @@ which must warn exactly where the evaluated order departs from the
 submitted one.
 
 What the documents are ranked *by* is the rule's primary key, looked up by
-name in :data:`PRIMARY_KEYS` (only ``score``, trec_eval's rule, today). A
-new ranking source (the rank column, the file order) is one more entry
-there plus the option that names it; the tie-break, the sort and every
-consumer stay as they are.
+name in :data:`PRIMARY_KEYS` and chosen with ``--order`` (``EvalContext.order``):
+
+* ``score`` (default, trec_eval's rule): score descending;
+* ``rank``: the rank column ascending, as submitted (campaigns such as
+  BioCreative evaluate the ranks participants give, not their confidences);
+  the run must be read with its rank column (``read_run(..., rank_column=True)``);
+* ``file``: the order of the lines in the file (CodiEsp's rankings are the
+  file order), i.e. line number ascending: no ties.
+
+Equal keys (the same score, or the same rank twice) still tie and fall to
+the docno order, so every order is total and deterministic.
 """
 from __future__ import annotations
 
@@ -40,15 +47,31 @@ def _by_score(run: Run, single_precision: bool) -> np.ndarray:
     return -score
 
 
+def _by_rank(run: Run, single_precision: bool) -> np.ndarray:
+    if run.rank is None:
+        raise UsageError(f"--order rank: the rank column of {run.name} was not read "
+                         "(a run given as a dict has none; use --order file for insertion order)")
+    return run.rank
+
+
+def _by_file(run: Run, single_precision: bool) -> np.ndarray:
+    return run.lineno
+
+
 #: name -> function(run, single_precision) giving an ascending sort key; equal keys tie
-PRIMARY_KEYS: dict[str, Callable[[Run, bool], np.ndarray]] = {"score": _by_score}
+PRIMARY_KEYS: dict[str, Callable[[Run, bool], np.ndarray]] = {
+    "score": _by_score, "rank": _by_rank, "file": _by_file,
+}
+
+#: the ``--order`` values
+ORDERS = tuple(PRIMARY_KEYS)
 
 
 @dataclass(frozen=True)
 class RankRule:
     """How one topic's documents are put in evaluation order.
 
-    order : name of the primary key in :data:`PRIMARY_KEYS` (``score``).
+    order : name of the primary key in :data:`PRIMARY_KEYS` (``score``, ``rank``, ``file``).
     single_precision : compare scores as C floats (trec_eval 9.0.8).
     docno_descending : ties by docno descending (qrels) or ascending (prefs).
     """
@@ -59,19 +82,19 @@ class RankRule:
 
     def __post_init__(self):
         if self.order not in PRIMARY_KEYS:
-            raise UsageError(f"unknown ranking order {self.order!r}; choose one of {', '.join(PRIMARY_KEYS)}")
+            raise UsageError(f"unknown --order {self.order!r}; choose one of {', '.join(PRIMARY_KEYS)}")
 
     @classmethod
-    def for_compat(cls, compat: str, *, prefs: bool = False) -> "RankRule":
+    def for_compat(cls, compat: str, *, prefs: bool = False, order: str = "score") -> "RankRule":
         """The rule of trec_eval ``compat`` (``9.0.8`` or ``10.0``); ``prefs`` for
-        the preference formats' ascending docno tie-break."""
+        the preference formats' ascending docno tie-break; ``order`` the primary key."""
         check_compat(compat)
-        return cls(single_precision=compat != "10.0", docno_descending=not prefs)
+        return cls(order=order, single_precision=compat != "10.0", docno_descending=not prefs)
 
     @classmethod
     def of(cls, ctx: EvalContext, *, prefs: bool = False) -> "RankRule":
         """The rule an evaluation with settings ``ctx`` uses."""
-        return cls.for_compat(ctx.compat, prefs=prefs)
+        return cls.for_compat(ctx.compat, prefs=prefs, order=ctx.order)
 
     def key(self, run: Run) -> np.ndarray:
         """Each row's primary sort key (ascending); rows with equal keys tie."""

@@ -1,8 +1,10 @@
 """Reader for TREC runs: ``qid iter docno rank score runid [ignored...]`` lines.
 
-The rank column is ignored: documents are ranked by score, higher first, ties
-broken by docno in descending byte order, as trec_eval does. The run id is
-taken from the last line of the file.
+The rank column is ignored unless asked for (``rank_column=True``, read for
+``--order rank``): documents are ranked by score, higher first, ties broken by
+docno in descending byte order, as trec_eval does (see
+:mod:`trec_eval_py.engine.join.ranking`). The run id is taken from the last
+line of the file.
 """
 from __future__ import annotations
 
@@ -26,6 +28,8 @@ class Run:
     lineno: np.ndarray
     runid: str = ""
     name: str = "<run>"
+    #: the rank column (float64), read only when an evaluation ranks by it
+    rank: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.score)
@@ -123,6 +127,20 @@ def _file_pieces(f, head: bytes, chunk_bytes: int):
                 yield piece
 
 
+def _wanted(rank_column: bool) -> tuple[dict, dict]:
+    wanted, labels = {0: TEXT, 2: TEXT, 4: FLOAT}, {4: "score"}
+    if rank_column:
+        wanted[3], labels[3] = FLOAT, "rank"
+    return wanted, labels
+
+
+def _check_nan(name: str, f, col: int, what: str) -> None:
+    v = f.columns[col]
+    if np.isnan(v).any():
+        i = int(np.flatnonzero(np.isnan(v))[0])
+        raise InputError(name, f"{what} is not a number (NaN)", int(f.lineno[i]))
+
+
 def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str | None = None):
     """Read a run file piece by piece (for large runs): yields :class:`Run` values
     of consecutive lines, each with the run id of its own last line. Raises the
@@ -145,13 +163,16 @@ def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str
         raise InputError(name, "empty run file: no result lines")
 
 
-def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: str = "") -> Run:
+def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: str = "",
+             rank_column: bool = False) -> Run:
     """Read a run from a path, ``-`` (stdin), a file object, bytes, or a dict.
 
     Raises :class:`~trec_eval_py.errors.InputError` for a missing or empty
     file, a line with fewer than six or more than :data:`MAX_FIELDS` fields,
     a NUL byte, a carriage return inside a line, or a score that is not a
     decimal number (NaN included). Fields after the run id are ignored.
+    ``rank_column`` also reads the rank column (4th field) as a number, with
+    the same checks, into :attr:`Run.rank`.
     """
     if isinstance(source, Run):
         return source
@@ -159,15 +180,17 @@ def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: 
         return Run.from_dict(source, runid, name or "<run dict>")
     name = name or source_name(source)
     data = read_source(source)
+    wanted, labels = _wanted(rank_column)
     f = split_fields(
-        data, name, min_fields=6, max_fields=MAX_FIELDS, what="run",
-        wanted={0: TEXT, 2: TEXT, 4: FLOAT}, labels={4: "score"},
+        data, name, min_fields=6, max_fields=MAX_FIELDS, what="run", wanted=wanted, labels=labels,
     )
     if len(f.lineno) == 0:
         raise InputError(name, "empty run file: no result lines")
     score = f.columns[4]
-    if np.isnan(score).any():
-        i = int(np.flatnonzero(np.isnan(score))[0])
-        raise InputError(name, "score is not a number (NaN)", int(f.lineno[i]))
+    _check_nan(name, f, 4, "score")
+    rank = None
+    if rank_column:
+        _check_nan(name, f, 3, "rank")
+        rank = f.columns[3]
     rid = f.last_line_fields[5].decode("utf-8", "surrogateescape")
-    return Run(f.columns[0], f.columns[2], score, f.lineno, rid, name)
+    return Run(f.columns[0], f.columns[2], score, f.lineno, rid, name, rank)
