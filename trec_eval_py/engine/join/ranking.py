@@ -82,7 +82,7 @@ class RankRule:
 
     def __post_init__(self):
         if self.order not in PRIMARY_KEYS:
-            raise UsageError(f"unknown --order {self.order!r}; choose one of {', '.join(PRIMARY_KEYS)}")
+            raise UsageError(f"unknown ranking order {self.order!r} (--order); choose one of {', '.join(PRIMARY_KEYS)}")
 
     @classmethod
     def for_compat(cls, compat: str, *, prefs: bool = False, order: str = "score") -> "RankRule":
