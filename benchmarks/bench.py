@@ -1,18 +1,34 @@
 #!/usr/bin/env python3
-"""Side-by-side benchmark: trec_eval_py against the usual Python route
-(pytrec_eval) and, when one is on PATH, trec_eval's own binary.
+"""The performance table: trec_eval_py against trec_eval (C) and the pytrec_eval route.
 
-usage: python benchmarks/bench.py [--data DIR] [--gen GEN_SYNTH] [--repeat 3]
-                                  [--scale] [--skip-pytrec]
+usage: python benchmarks/bench.py [--data DIR] [--gen GEN_SYNTH] [--route PYTREC_ROUTE]
+                                  [--repeat 3] [--only CASE ...] [--scale] [--markdown]
 
-Cases (each command is timed as a whole process, median of --repeat runs;
-peak memory is the child's maximum resident set size):
-  small  trec_eval's own results.test, -q -m all_trec
-  big    the 6.9M-line synthetic run (gen_synth.py DIR 7000 1000 300 1), -m all_trec
-  10x    with --scale: a 69M-line run (70,000 topics), -m all_trec
-Data is generated on first use with the generator named by --gen (default:
-the shared gen_synth.py next to this checkout). Ratios are to the pytrec_eval
-route measured in the same run.
+Every command is timed as a whole process; each row is the median of
+--repeat runs, the two commands of a row alternating (A B, then B A, ...) so
+a load change on a shared machine hits both alike. Peak memory is the
+largest resident set of the process (its own maximum, from wait4). CPU is
+user + system seconds, steadier than wall time on a busy machine (but
+trec_eval_py reads on one core while it measures on the other, so its CPU
+time exceeds its wall time on an idle machine).
+
+Inputs are built on first use in --data (default benchmarks/data, not in
+git) with gen_synth.py (default: ../shared/tools/gen_synth.py beside the
+checkout); TREC_EVAL names a trec_eval binary (9.0.8) for the C rows; the
+pytrec_eval route is ../shared/tools/pytrec_route.py (needs pytrec-eval-terrier).
+
+Cases (``--only`` picks some):
+  small        trec_eval's results.test, -q -m all_trec, against C
+  big          6.9M lines (gen_synth 7000 1000 300 1), -m all_trec, against C
+  big-q        the same with -q (623k output lines), against C
+  topics200k   200,000 topics x 10 docs (gen_synth 200000 10 10 1), -m all_trec,
+               against the pytrec_eval route (C is quadratic in topics)
+  topics7k     7,000 topics x 10 docs, for the cost per topic (us/topic)
+  interleaved  the 6.9M-line run dealt into 4 shards and concatenated (every
+               topic in every shard) against the same run grouped: peak memory
+  fallback     the 6.9M-line run on the numpy fallback (no C extensions), against C
+  scale        (--scale) 69M lines (gen_synth 70000 1000 300 1), against C
+Outputs are compared byte for byte wherever two programs print the same thing.
 """
 from __future__ import annotations
 
@@ -22,29 +38,50 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-DEFAULT_GEN = os.path.join(ROOT, "..", "shared", "tools", "gen_synth.py")
-PYTREC_ROUTE = os.path.join(ROOT, "..", "shared", "tools", "pytrec_route.py")
 SMALL = os.path.join(ROOT, "fixtures", "golden", "inputs")
+MIB = 1024.0
+
+# trec_eval_py without its C extensions: the portable numpy path
+FALLBACK = (
+    "import sys\n"
+    "from trec_eval_py.engine.parse import fields\n"
+    "from trec_eval_py.engine.join import rankings\n"
+    "from trec_eval_py.engine import aggregate\n"
+    "fields.USE_C = rankings.USE_C = aggregate.USE_C = False\n"
+    "from trec_eval_py.cli import main\n"
+    "sys.argv[0] = 'trec_eval_py'\n"
+    "main()\n"
+)
 
 
-def measure(argv: list[str], stdout_path: str | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of one run of ``argv``."""
+def shared_tool(name: str) -> str:
+    for up in ("..", os.path.join("..", "..")):
+        p = os.path.normpath(os.path.join(ROOT, up, "shared", "tools", name))
+        if os.path.exists(p):
+            return p
+    return os.path.normpath(os.path.join(ROOT, "..", "shared", "tools", name))
+
+
+def measure(argv: list[str], stdout_path: str | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak RSS (MiB) of one run of ``argv``."""
     out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
     t0 = time.perf_counter()
     p = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE)
+    err = p.stderr.read().decode(errors="replace")
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
-    err = p.stderr.read().decode(errors="replace")
     p.stderr.close()
+    p.returncode = os.waitstatus_to_exitcode(status)
     if stdout_path:
         out.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"failed: {' '.join(argv)}\n{err}")
-    return wall, usage.ru_maxrss / 1024.0
+    if p.returncode != 0:
+        raise SystemExit(f"failed ({p.returncode}): {' '.join(argv)}\n{err}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / MIB
 
 
 def lines_in(path: str) -> int:
@@ -55,58 +92,155 @@ def lines_in(path: str) -> int:
 def ensure(data: str, name: str, args: list[str], gen: str) -> str:
     d = os.path.join(data, name)
     if not (os.path.exists(os.path.join(d, "qrels")) and os.path.exists(os.path.join(d, "run"))):
-        print(f"generating {d} ({' '.join(args)}) ...", file=sys.stderr)
+        print(f"generating {d} (gen_synth.py {' '.join(args)}) ...", file=sys.stderr)
         subprocess.run([sys.executable, gen, d, *args], check=True)
     return d
+
+
+def ensure_interleaved(data: str, grouped: str, shards: int = 4) -> str:
+    """The grouped run's lines dealt round-robin to ``shards`` parts, then the
+    parts concatenated, as ``cat part-*`` of a sharded retrieval gives."""
+    d = os.path.join(data, "interleaved")
+    run = os.path.join(d, "run")
+    if not os.path.exists(run):
+        os.makedirs(d, exist_ok=True)
+        print(f"building {run} ...", file=sys.stderr)
+        with tempfile.TemporaryDirectory(dir=d) as tmp:
+            parts = [open(os.path.join(tmp, f"part-{k}"), "wb") for k in range(shards)]
+            with open(os.path.join(grouped, "run"), "rb") as f:
+                for i, line in enumerate(f):
+                    parts[i % shards].write(line)
+            for p in parts:
+                p.close()
+            with open(run + ".tmp", "wb") as out:
+                for k in range(shards):
+                    with open(os.path.join(tmp, f"part-{k}"), "rb") as p:
+                        shutil.copyfileobj(p, out, 1 << 24)
+        os.replace(run + ".tmp", run)
+    return d
+
+
+def ab(a: list[str], b: list[str], repeat: int) -> tuple[tuple, tuple]:
+    """Median wall, median CPU and max peak of ``a`` and ``b``, run alternately."""
+    ra, rb = [], []
+    for i in range(repeat):
+        if i % 2 == 0:
+            ra.append(measure(a))
+            rb.append(measure(b))
+        else:
+            rb.append(measure(b))
+            ra.append(measure(a))
+
+    def summary(rs):
+        return statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs), max(r[2] for r in rs)
+
+    return summary(ra), summary(rb)
+
+
+def same_output(a: list[str], b: list[str], tmp: str) -> bool:
+    pa, pb = os.path.join(tmp, "a.out"), os.path.join(tmp, "b.out")
+    measure(a, pa)
+    measure(b, pb)
+    with open(pa, "rb") as fa, open(pb, "rb") as fb:
+        while True:
+            x, y = fa.read(1 << 22), fb.read(1 << 22)
+            if x != y:
+                return False
+            if not x:
+                return True
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=os.path.join(HERE, "data"))
-    ap.add_argument("--gen", default=DEFAULT_GEN)
+    ap.add_argument("--gen", default=shared_tool("gen_synth.py"))
+    ap.add_argument("--route", default=shared_tool("pytrec_route.py"))
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--scale", action="store_true", help="also run the 69M-line case (slow, ~7 GB of disk)")
-    ap.add_argument("--skip-pytrec", action="store_true")
+    ap.add_argument("--only", nargs="*", default=None)
+    ap.add_argument("--scale", action="store_true", help="also the 69M-line case (~2.5 GB of disk, minutes)")
     a = ap.parse_args()
 
-    te_py = [sys.executable, "-m", "trec_eval_py"]
-    te_c = shutil.which("trec_eval")
-    cases = [("small", SMALL + "/qrels.test", SMALL + "/results.test", ["-q", "-m", "all_trec"])]
-    big = ensure(a.data, "big", ["7000", "1000", "300", "1"], a.gen)
-    cases.append(("big", big + "/qrels", big + "/run", ["-m", "all_trec"]))
-    if a.scale:
-        huge = ensure(a.data, "scale10", ["70000", "1000", "300", "1"], a.gen)
-        cases.append(("10x", huge + "/qrels", huge + "/run", ["-m", "all_trec"]))
+    te_c = os.environ.get("TREC_EVAL") or shutil.which("trec_eval")
+    if te_c and not os.access(te_c, os.X_OK):
+        te_c = None
+    py = [sys.executable, "-m", "trec_eval_py"]
+    fallback = [sys.executable, "-c", FALLBACK]
+    route = [sys.executable, a.route]
+    want = set(a.only) if a.only else None
 
-    rows = []
-    for name, qrels, run, flags in cases:
-        n = lines_in(run)
-        tools = [("trec_eval_py", te_py + flags + [qrels, run])]
-        if not a.skip_pytrec and name != "10x":
-            tools.append(("pytrec_eval route", [sys.executable, PYTREC_ROUTE, qrels, run]))
-        if te_c:
-            tools.append(("trec_eval (C)", [te_c] + flags + [qrels, run]))
-        results = {}
-        for tool, argv in tools:
-            runs = [measure(argv) for _ in range(a.repeat)]
-            results[tool] = (statistics.median(w for w, _ in runs), max(m for _, m in runs))
-        base = results.get("pytrec_eval route", (None,))[0]
-        for tool, (wall, rss) in results.items():
-            ratio = f"{wall / base:.2f}x" if base else "-"
-            rows.append((name, f"{n:,}", tool, f"{wall:.2f}", ratio, f"{rss:.0f}", f"{n / wall / 1e6:.2f}"))
-        if te_c:  # outputs must be identical
-            mine, theirs = os.path.join(a.data, "mine.out"), os.path.join(a.data, "theirs.out")
-            measure(te_py + flags + [qrels, run], mine)
-            measure([te_c] + flags + [qrels, run], theirs)
-            same = open(mine, "rb").read() == open(theirs, "rb").read()
-            print(f"{name}: output {'identical to' if same else 'DIFFERENT from'} trec_eval's", file=sys.stderr)
+    def wanted(name):
+        return (want is None or name in want) and (name != "scale" or a.scale)
 
-    head = ("case", "run lines", "tool", "wall s (median)", "vs pytrec_eval", "peak RSS MiB", "M lines/s")
-    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |")
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for r in rows:
-        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |")
+    rows = []  # (case, lines, A, B, (wall, cpu, peak) A, same for B, same output?, note)
+    tmp = tempfile.mkdtemp(prefix="bench-")
+
+    def row(case, n_lines, name_a, cmd_a, name_b, cmd_b, compare=True, note=""):
+        print(f"{case}: {name_a} vs {name_b} ...", file=sys.stderr)
+        ra, rb = ab(cmd_a, cmd_b, a.repeat)
+        same = same_output(cmd_a, cmd_b, tmp) if compare else None
+        rows.append((case, n_lines, name_a, name_b, ra, rb, same, note))
+        return ra, rb
+
+    small_args = ["-q", "-m", "all_trec", os.path.join(SMALL, "qrels.test"), os.path.join(SMALL, "results.test")]
+    if wanted("small") and te_c:
+        row("small (results.test, -q -m all_trec)", lines_in(small_args[-1]),
+            "trec_eval_py", py + small_args, "C", [te_c] + small_args)
+    big = None
+    if any(wanted(c) for c in ("big", "big-q", "interleaved", "fallback")):
+        big = ensure(a.data, "big", ["7000", "1000", "300", "1"], a.gen)
+        n_big = lines_in(os.path.join(big, "run"))
+        big_args = [os.path.join(big, "qrels"), os.path.join(big, "run")]
+    if wanted("big") and te_c:
+        row("6.9M lines, -m all_trec", n_big, "trec_eval_py", py + ["-m", "all_trec"] + big_args,
+            "C", [te_c, "-m", "all_trec"] + big_args)
+    if wanted("big-q") and te_c:
+        row("6.9M lines, -q -m all_trec", n_big, "trec_eval_py", py + ["-q", "-m", "all_trec"] + big_args,
+            "C", [te_c, "-q", "-m", "all_trec"] + big_args)
+    if wanted("fallback") and te_c:
+        row("6.9M lines, -m all_trec, numpy fallback", n_big, "fallback",
+            fallback + ["-m", "all_trec"] + big_args, "C", [te_c, "-m", "all_trec"] + big_args)
+    per_topic = {}
+    for case, topics in (("topics7k", 7000), ("topics200k", 200000)):
+        if not wanted(case):
+            continue
+        d = ensure(a.data, case, [str(topics), "10", "10", "1"], a.gen)
+        args = [os.path.join(d, "qrels"), os.path.join(d, "run")]
+        ra, _ = row(f"{topics:,} topics x 10 docs, -m all_trec", lines_in(args[1]), "trec_eval_py",
+                    py + ["-m", "all_trec"] + args, "pytrec_eval route", route + args, compare=False)
+        per_topic[topics] = ra[0] / topics * 1e6
+    if wanted("interleaved"):
+        il = ensure_interleaved(a.data, big)
+        il_args = [os.path.join(big, "qrels"), os.path.join(il, "run")]
+        row("6.9M lines interleaved vs grouped, -m all_trec", n_big, "interleaved",
+            py + ["-m", "all_trec"] + il_args, "grouped", py + ["-m", "all_trec"] + big_args,
+            note="B is trec_eval_py on the grouped run")
+    if wanted("scale") and te_c:
+        d = ensure(a.data, "scale10", ["70000", "1000", "300", "1"], a.gen)
+        args = [os.path.join(d, "qrels"), os.path.join(d, "run")]
+        row("69M lines, -m all_trec", lines_in(args[1]), "trec_eval_py", py + ["-m", "all_trec"] + args,
+            "C", [te_c, "-m", "all_trec"] + args)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+    head = ["input", "run lines", "A", "A wall s", "A CPU s", "A peak MiB", "B", "B wall s", "B CPU s",
+            "B peak MiB", "wall A/B", "CPU A/B", "peak A/B", "same output"]
+    out = []
+    for case, n, na, nb, (wa, ca, ma), (wb, cb, mb), same, note in rows:
+        out.append([case, f"{n:,}", na, f"{wa:.2f}", f"{ca:.2f}", f"{ma:.0f}", nb, f"{wb:.2f}", f"{cb:.2f}",
+                    f"{mb:.0f}", f"{wa / wb:.2f}", f"{ca / cb:.2f}", f"{ma / mb:.2f}",
+                    "-" if same is None else ("yes" if same else "NO")])
+    print("| " + " | ".join(head) + " |")
+    print("|" + "|".join("---" for _ in head) + "|")
+    for r in out:
+        print("| " + " | ".join(r) + " |")
+    if per_topic:
+        print()
+        print("cost per topic (trec_eval_py wall, whole process): "
+              + ", ".join(f"{t:,} topics {us:.1f} us/topic" for t, us in sorted(per_topic.items())))
+        if len(per_topic) == 2:  # without the fixed start-up cost
+            (t1, u1), (t2, u2) = sorted(per_topic.items())
+            print(f"marginal cost from {t1:,} to {t2:,} topics: {(u2 * t2 - u1 * t1) / (t2 - t1):.1f} us/topic")
+    if not te_c:
+        print("\n(no trec_eval binary: set TREC_EVAL to one for the C rows)")
 
 
 if __name__ == "__main__":

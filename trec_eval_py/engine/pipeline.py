@@ -217,8 +217,16 @@ def _compute(parts, selected, columns, opts):
             for s in selected:
                 out = s.measure.compute(batch, s.params)
                 for i, name in enumerate(s.names):
-                    values[name].append(out[:, i])
-    flat = {name: (np.concatenate(v) if v else np.zeros(0)) for name, v in values.items()}
+                    # a copy of the column: a view could keep a kernel's whole
+                    # intermediate matrix (or the batch) alive until the end
+                    values[name].append(np.array(out[:, i]))
+    # one column at a time, dropping its pieces as it goes: with many topics
+    # the values are hundreds of MB, and never held twice
+    flat = {}
+    for name in list(values):
+        v = values.pop(name)
+        flat[name] = np.concatenate(v) if v else np.zeros(0)
+        del v
     fill = np.concatenate(filled) if filled else np.zeros(0, dtype=bool)
     if n_parts > 1 and qids:  # pieces come in run order; topics are reported in byte order
         # topic ids from files hold no newline: one encode and split gives every id's bytes
@@ -230,7 +238,8 @@ def _compute(parts, selected, columns, opts):
             order = np.argsort(keys, kind="stable")
             qids = [qids[i] for i in order.tolist()]
             fill = fill[order]
-            flat = {name: v[order] for name, v in flat.items()}
+            for name in flat:
+                flat[name] = flat[name][order]
     if not qids:
         raise NoTopicsError("no topic has both judgments and results")
     return qids, fill, flat, runid
