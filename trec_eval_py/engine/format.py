@@ -48,7 +48,7 @@ def _query_blocks(result) -> Iterator[str]:
     rows = np.flatnonzero(np.asarray(result.printable, dtype=bool))
     if not cols or not len(rows):
         return
-    heads = ["%s%-22s\t" % (c.prefix, c.name) for c in cols]
+    heads = ["%s%-22s\t" % (c.prefix, _trec_name(c)) for c in cols]
     values = [np.asarray(result.values[c.name]) for c in cols]
     topics = result.topics
     step = max(1, 200_000 // len(cols))  # a bounded number of strings alive at once
@@ -76,7 +76,12 @@ def trec_lines(result, *, query: bool, summary: bool, blocks: bool = False) -> I
         for c in result.columns:
             v = result.summary.get(c.name)
             if v is not None:
-                yield line(c.name, "all", c.summary_kind, v, c.prefix)
+                yield line(_trec_name(c), "all", c.summary_kind, v, c.prefix)
+
+
+def _trec_name(c) -> str:
+    # trec_eval's name even when the value was asked for by an ir_measures name
+    return getattr(c, "trec_name", c.name)
 
 
 # ---- machine-readable output (the main command's --format) and tables ----

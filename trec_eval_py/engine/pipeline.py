@@ -19,7 +19,7 @@ from .join.keys import distinct_sorted
 from .join.context import check_compat
 from .join.judgments import check_rel_format, join_judgments
 from .measures import Kind, Measure, registry
-from .parse import read_qrels, read_run
+from .parse import Run, read_qrels, read_run
 from .parse.zscores import read_zscores
 from .zscore import apply_zscores
 
@@ -77,6 +77,12 @@ class Column:
     kind: Kind
     summary_kind: Kind
     prefix: str = ""  # printed before the padded name ("Z" under -Z)
+    printed: str | None = None  # trec_eval's name when ``name`` is an ir_measures label
+
+    @property
+    def trec_name(self) -> str:
+        """The name trec_eval prints for this value."""
+        return self.name if self.printed is None else self.printed
 
 
 @dataclass
@@ -134,37 +140,35 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
         opts = replace(opts, measures=tuple(measures))
     reg = registry()
     selected = reg.resolve(list(opts.measures), opts.compat, opts.rel_format)
-    ctx = replace(opts.context, measures=tuple(s.measure.name for s in selected))
     zs = read_zscores(opts.zscore_file) if opts.zscore_file is not None else None
     columns: list[Column] = []
     for s in selected:
-        for i, name in enumerate(s.names):
-            columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind))
+        for i, name, printed in zip(s.indices, s.names, s.trec_names):
+            columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind, printed=printed))
+    # measures asked for with their own rel=/judged_only= are computed on their own
+    # evaluation: one pass of the stages per distinct set of options
+    groups: dict[tuple, list] = {}
+    for s in selected:
+        groups.setdefault(s.overrides, []).append(s)
+    contexts = [(replace(opts.context, measures=tuple(s.measure.name for s in group), **dict(overrides)), group)
+                for overrides, group in groups.items()]
 
     if opts.rel_format == "qrels":
         q = read_qrels(qrels)
         num_qrels_topics = len(distinct_sorted(q.qid))
         num_positive = int(np.count_nonzero(q.rel >= 1))
-        # the pieces of a streamed run carry no rank column: --order rank reads it whole
-        if _worth_streaming(run) and opts.order != "rank":
-            from .join.stream import Interleaved, prefetch, spill_rankings, stream_rankings
-            from .parse.run import iter_run_chunks
-
-            try:
-                # a reader thread scans and ranks the next piece while this one is measured
-                parts = prefetch(stream_rankings(q, iter_run_chunks(run), ctx))
-                done = _compute(parts, selected, columns, opts)
-            except Interleaved:  # topics not grouped: regroup them through temporary files
-                parts = prefetch(spill_rankings(q, iter_run_chunks(run), ctx, size_hint=os.path.getsize(run)))
-                done = _compute(parts, selected, columns, opts)
-        else:
-            done = _compute([build_rankings(q, read_run(run, rank_column=opts.order == "rank"), ctx)],
-                            selected, columns, opts)
-    else:  # other judgment formats have their own readers, join and batches
-        rankings = join_judgments(opts.rel_format, qrels, run, ctx)
-        num_qrels_topics, num_positive = rankings.num_qrels_topics, 0
-        done = _compute([rankings], selected, columns, opts)
-    topics, filled, values, runid = done
+        if len(contexts) > 1 and not isinstance(run, Run):
+            run = read_run(run, rank_column=opts.order == "rank")  # read once for every pass
+    else:
+        num_qrels_topics = num_positive = None
+    passes = []
+    for ctx, group in contexts:
+        cols = [c for c in columns if any(c.measure is s.measure and c.name in s.names for s in group)]
+        passes.append(_stages(qrels if opts.rel_format != "qrels" else q, run, group, cols, opts, ctx))
+    if num_qrels_topics is None:
+        num_qrels_topics, num_positive = passes[0][1], 0
+    topics, filled, values, runid = _merge([p[0] for p in passes])
+    ctx = contexts[0][0]
     if not np.any(~filled):
         raise NoTopicsError("no topic has both judgments and results")
     if zs is not None:  # -Z: per-topic values become z-scores before aggregation
@@ -180,6 +184,43 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
     # 9.0.8 never prints the topics it filled in for -c; 10.0 does.
     printable = np.ones(len(topics), dtype=bool) if ctx.v10 else ~filled
     return Evaluation(topics, columns, values, summary, filled, printable, runid, opts)
+
+
+def _stages(qrels, run, selected, columns, opts, ctx):
+    """join/rank -> measures for one set of evaluation options.
+
+    Returns ``((topics, filled, values, runid), qrels topics)``.
+    """
+    if opts.rel_format == "qrels":
+        # the pieces of a streamed run carry no rank column: --order rank reads it whole
+        if _worth_streaming(run) and opts.order != "rank":
+            from .join.stream import Interleaved, prefetch, spill_rankings, stream_rankings
+            from .parse.run import iter_run_chunks
+
+            try:
+                # a reader thread scans and ranks the next piece while this one is measured
+                parts = prefetch(stream_rankings(qrels, iter_run_chunks(run), ctx))
+                return _compute(parts, selected, columns, opts), None
+            except Interleaved:  # topics not grouped: regroup them through temporary files
+                parts = prefetch(spill_rankings(qrels, iter_run_chunks(run), ctx, size_hint=os.path.getsize(run)))
+                return _compute(parts, selected, columns, opts), None
+        rankings = build_rankings(qrels, read_run(run, rank_column=opts.order == "rank"), ctx)
+        return _compute([rankings], selected, columns, opts), None
+    # other judgment formats have their own readers, join and batches
+    rankings = join_judgments(opts.rel_format, qrels, run, ctx)
+    return _compute([rankings], selected, columns, opts), rankings.num_qrels_topics
+
+
+def _merge(passes):
+    """One set of per-topic values from the passes of :func:`_stages` (same topics in each)."""
+    topics, filled, values, runid = passes[0]
+    values = dict(values)
+    for other in passes[1:]:
+        if other[0] != topics or not np.array_equal(other[1], filled):
+            # every pass joins the same judgments and run; only the measure options differ
+            raise AssertionError("evaluations with different measure options cover different topics")
+        values.update(other[2])
+    return topics, filled, values, runid
 
 
 #: runs at least this large (in bytes, uncompressed files on disk) are read in pieces
@@ -216,7 +257,7 @@ def _compute(parts, selected, columns, opts):
         for batch in batches:
             for s in selected:
                 out = s.measure.compute(batch, s.params)
-                for i, name in enumerate(s.names):
+                for i, name in zip(s.indices, s.names):
                     # a copy of the column: a view could keep a kernel's whole
                     # intermediate matrix (or the batch) alive until the end
                     values[name].append(np.array(out[:, i]))

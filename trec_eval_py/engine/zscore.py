@@ -75,7 +75,7 @@ def apply_zscores(table: ZScores, columns: list, values: dict[str, np.ndarray], 
                 # C's log (libm), value by value, so the logs are trec_eval's to the last bit
                 raw = np.array([math.log(max(v, MIN_GEO_MEAN)) for v in raw.tolist()], dtype=np.float64)
                 measure = replace(measure, aggregate=Agg.GMEAN_LOGS)
-            mean, sd, found = table.lookup(c.name, keys)
+            mean, sd, found = table.lookup(getattr(c, "trec_name", c.name), keys)
             new_values[c.name] = np.where(convert, zscores(raw, mean, sd, found), raw)
         new_columns.append(replace(c, measure=measure, kind=Kind.FLOAT, summary_kind=Kind.FLOAT, prefix="Z"))
     return new_columns, new_values

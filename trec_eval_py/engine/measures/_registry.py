@@ -7,20 +7,44 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ...errors import MeasureError
+from . import _names
 from ._base import Measure
 from ._params import Params
 
 
 @dataclass(frozen=True)
 class Selected:
-    """A requested measure with its parameters and output names."""
+    """A requested measure with its parameters and output names.
+
+    A measure asked for by an ir_measures name (``nDCG@10``) has a ``label``
+    (that name, under which its value is reported outside trec_eval's text
+    output), the one ``output`` of the measure it keeps, and ``overrides``:
+    evaluation options (``relevance_level``, ``judged_only``) that differ for
+    it alone, as ``((field, value), ...)``.
+    """
 
     measure: Measure
     params: Params
+    label: str | None = None
+    output: str | None = None
+    overrides: tuple = ()
+
+    @property
+    def trec_names(self) -> list[str]:
+        """The names trec_eval prints for what is kept."""
+        names = self.measure.output_names(self.params)
+        return names if self.output is None else [self.output]
 
     @property
     def names(self) -> list[str]:
-        return self.measure.output_names(self.params)
+        """The names values are reported under: trec_eval's, or the label."""
+        return self.trec_names if self.label is None else [self.label]
+
+    @property
+    def indices(self) -> list[int]:
+        """Which of the kernel's outputs are kept, in the order of :attr:`names`."""
+        names = self.measure.output_names(self.params)
+        return list(range(len(names))) if self.output is None else [names.index(self.output)]
 
 
 class Registry:
@@ -61,9 +85,15 @@ class Registry:
         """
         chosen: dict[str, Measure] = {}
         texts: dict[str, str] = {}
+        aliased: list[Selected] = []
         nicks = self.nicknames
         for spec in specs:
             name, dot, text = spec.partition(".")
+            if name not in self._by_name and name not in nicks and _names.is_alias_syntax(spec):
+                sel = self._alias(spec, compat)
+                if sel.label not in {a.label for a in aliased}:
+                    aliased.append(sel)
+                continue
             if dot and text == "":
                 raise MeasureError(f"measure '{spec}': empty parameter list after '.'")
             if name in nicks and name not in self._by_name:
@@ -74,11 +104,7 @@ class Registry:
                 continue
             m = self._by_name.get(name)
             if m is None:
-                import difflib
-
-                close = difflib.get_close_matches(name, list(self._by_name) + sorted(nicks), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                raise MeasureError(f"unknown measure '{spec}'{hint}")
+                raise MeasureError(f"unknown measure '{spec}'{self._hint(spec)}")
             chosen.setdefault(m.name, m)
             if dot:
                 texts.setdefault(m.name, text)
@@ -88,7 +114,31 @@ class Registry:
                 need = " or ".join(f"'-R {f}'" for f in sorted(m.rel_formats))
                 raise MeasureError(f"measure '{m.name}' needs {need} judgments, not '{rel_format}'")
             selected.append(Selected(m, m.params.parse(m.name, texts.get(m.name))))
-        return selected
+        for sel in aliased:
+            m = sel.measure
+            if rel_format is not None and m.rel_formats is not None and rel_format not in m.rel_formats:
+                need = " or ".join(f"'-R {f}'" for f in sorted(m.rel_formats))
+                raise MeasureError(f"measure '{sel.label}' needs {need} judgments, not '{rel_format}'")
+        # trec_eval's print order; names of one measure in the order asked for, after its trec_eval spec
+        order = {id(s): i for i, s in enumerate(selected + aliased)}
+        return sorted(selected + aliased, key=lambda s: (s.measure.order, s.measure.name, order[id(s)]))
+
+    def _alias(self, spec: str, compat: str) -> Selected:
+        """The measure an ir_measures name stands for, keeping its one output."""
+        req = _names.translate(spec)
+        name, _, text = req.spec.partition(".")
+        m = self._by_name[name]
+        params = m.params.parse(m.name, text or None)
+        outputs = m.output_names(params)
+        if len(outputs) != 1:
+            raise AssertionError(f"{spec} -> {req.spec} has {len(outputs)} outputs")
+        return Selected(m, params, label=req.label, output=outputs[0], overrides=req.overrides)
+
+    def _hint(self, spec: str) -> str:
+        close = _names.suggestions(spec, list(self._by_name) + sorted(self.nicknames))
+        if not close:
+            return ""
+        return " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
 
 
 def _discover() -> list[Measure]:

@@ -1,0 +1,306 @@
+"""ir_measures-style measure names (``nDCG@10``, ``P(rel=2)@5``, ``AP``, ``RBP(p=0.8)``).
+
+ir_measures (and PyTerrier on top of it) names a measure ``Name(param=value,
+...)@cutoff``. Each name here is translated into the trec_eval measure that
+computes the same number -- the one ir_measures' own pytrec_eval provider
+asks trec_eval for -- plus, where given, per-measure evaluation options:
+
+* ``rel=N``: the lowest level that counts as relevant, for that measure only
+  (trec_eval's ``-l N``);
+* ``judged_only=True``: unjudged documents are dropped before that measure is
+  computed (trec_eval's ``-J``).
+
+A name without them takes the evaluation's own options (``-l``, ``-J``). The
+pipeline computes every group of measures sharing the same options once.
+
+============  ============================  =====================================
+ir_measures   trec_eval (output)            parameters
+============  ============================  =====================================
+AP, AP@k      map, map_cut.k                rel, judged_only
+P@k           P.k                           rel, judged_only
+R@k           recall.k                      rel, judged_only
+RR, RR@k      recip_rank, rr_cut.k          rel, judged_only
+nDCG, nDCG@k  ndcg, ndcg_cut.k              judged_only, gains={level: gain}
+Rprec         Rprec                         rel, judged_only
+Bpref         bpref                         rel
+infAP         infAP                         rel
+NumRet        num_ret (num_rel_ret w/ rel)  rel
+NumRelRet     num_rel_ret                   rel
+NumRel        num_rel                       rel
+NumQ          num_q
+SetP          set_P (set_relative_P)        rel, relative, judged_only
+SetRelP       set_relative_P                rel, judged_only
+SetR          set_recall                    rel
+SetF          set_F (set_F.beta)            rel, beta, judged_only
+SetAP         set_map                       rel, judged_only
+Success@k     success.k                     rel, judged_only
+IPrec@r       iprec_at_recall.r             rel, judged_only
+ERR@k         err.k (gdeval's ERR)
+Judged@k      judged.k
+RBP           rbp.p=P                       p (default 0.8, ir_measures')
+============  ============================  =====================================
+
+ir_measures' aliases ``MAP``, ``Precision``, ``Recall``, ``MRR``, ``NDCG``,
+``RPrec`` and ``BPref`` are accepted too. ``rel=`` is refused where
+ir_measures has no such parameter (nDCG, ERR, Judged) and ``judged_only=``
+likewise (Bpref, infAP, SetR, the counts).
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import math
+from dataclasses import dataclass
+
+from ...errors import MeasureError
+
+#: what each parameter means to the evaluation (an option of the whole group)
+OPTION_PARAMS = {"rel": "relevance_level", "judged_only": "judged_only"}
+
+
+@dataclass(frozen=True)
+class Alias:
+    """How one ir_measures name maps to a trec_eval measure.
+
+    ``trec`` is the measure without a cutoff, ``trec_at`` the one with
+    ``@cutoff`` (None when the name takes no cutoff; ``at`` says whether the
+    cutoff is an int or a float, and whether it is required). ``params`` are
+    the parameters accepted besides ``rel`` and ``judged_only`` (listed in
+    ``options``).
+    """
+
+    name: str
+    trec: str | None
+    trec_at: str | None = None
+    at: str | None = None  # "int", "float" or None
+    options: tuple = ("rel", "judged_only")
+    params: tuple = ()
+    help: str = ""
+
+
+ALIASES: dict[str, Alias] = {a.name: a for a in [
+    Alias("AP", "map", "map_cut", "int", help="average precision (trec_eval map; @k: map_cut)"),
+    Alias("P", None, "P", "int", help="precision at k"),
+    Alias("R", None, "recall", "int", help="recall at k"),
+    Alias("RR", "recip_rank", "rr_cut", "int", help="reciprocal rank of the first relevant document"),
+    Alias("nDCG", "ndcg", "ndcg_cut", "int", ("judged_only",), ("gains",), help="normalised DCG, log2 discount"),
+    Alias("Rprec", "Rprec", help="precision at rank R (the number of relevant documents)"),
+    Alias("Bpref", "bpref", options=("rel",), help="binary preference"),
+    Alias("infAP", "infAP", options=("rel",), help="inferred average precision"),
+    Alias("NumRet", "num_ret", options=("rel",), help="documents retrieved (with rel=: relevant ones retrieved)"),
+    Alias("NumRelRet", "num_rel_ret", options=("rel",), help="relevant documents retrieved"),
+    Alias("NumRel", "num_rel", options=("rel",), help="relevant documents judged"),
+    Alias("NumQ", "num_q", options=(), help="topics evaluated"),
+    Alias("SetP", "set_P", params=("relative",), help="precision of the whole retrieved set"),
+    Alias("SetRelP", "set_relative_P", help="set precision relative to the best possible"),
+    Alias("SetR", "set_recall", options=("rel",), help="recall of the whole retrieved set"),
+    Alias("SetF", "set_F", params=("beta",), help="F-measure of the whole retrieved set"),
+    Alias("SetAP", "set_map", help="set precision times set recall"),
+    Alias("Success", None, "success", "int", help="1 if a relevant document is in the top k"),
+    Alias("IPrec", None, "iprec_at_recall", "float", help="interpolated precision at a recall level"),
+    Alias("ERR", None, "err", "int", options=(), help="expected reciprocal rank (gdeval)"),
+    Alias("Judged", None, "judged", "int", options=(), help="share of the top k that is judged"),
+    Alias("RBP", "rbp", options=(), params=("p",), help="rank-biased precision"),
+]}
+
+#: ir_measures' other spellings of the same measures
+SYNONYMS = {"MAP": "AP", "Precision": "P", "Recall": "R", "MRR": "RR", "NDCG": "nDCG",
+            "RPrec": "Rprec", "BPref": "Bpref"}
+
+#: ir_measures' default persistence of RBP (trec_eval's is 0.9)
+RBP_DEFAULT_P = 0.8
+
+_PARAM_TYPES = {"rel": int, "judged_only": bool, "relative": bool, "beta": float, "p": float, "gains": dict}
+
+
+@dataclass(frozen=True)
+class Request:
+    """An ir_measures name translated: the trec_eval spec to compute, the
+    output to keep, and the evaluation options that differ for it."""
+
+    label: str  # the name as the user wrote it
+    spec: str  # a trec_eval -m spec with one output, e.g. "ndcg_cut.10"
+    overrides: tuple  # ((Options field, value), ...), sorted
+
+
+def is_alias_syntax(spec: str) -> bool:
+    """Whether ``spec`` names an ir_measures measure (not whether it is valid)."""
+    name = _head(spec)
+    return name in ALIASES or name in SYNONYMS
+
+
+def _head(spec: str) -> str:
+    end = len(spec)
+    for ch in "(@":
+        i = spec.find(ch)
+        if i >= 0:
+            end = min(end, i)
+    return spec[:end].strip()
+
+
+def _literal(node, spec: str):
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        raise MeasureError(f"measure '{spec}': parameter values must be numbers, True/False or a dict") from None
+
+
+def parse(spec: str) -> tuple[str, dict, object]:
+    """``(name, params, cutoff)`` of an ir_measures name; cutoff None when absent."""
+    try:
+        tree = ast.parse(spec.strip(), mode="eval").body
+    except SyntaxError:
+        raise MeasureError(f"measure '{spec}': cannot read it as Name(param=value,...)@cutoff") from None
+    at = None
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult):
+        at = _literal(tree.right, spec)
+        tree = tree.left
+    params: dict = {}
+    if isinstance(tree, ast.Call):
+        if tree.args:
+            raise MeasureError(f"measure '{spec}': parameters must be named (param=value)")
+        for kw in tree.keywords:
+            if kw.arg is None or kw.arg in params:
+                raise MeasureError(f"measure '{spec}': parameters must be named, each once")
+            params[kw.arg] = _literal(kw.value, spec)
+        tree = tree.func
+    if not isinstance(tree, ast.Name):
+        raise MeasureError(f"measure '{spec}': cannot read it as Name(param=value,...)@cutoff")
+    return tree.id, params, at
+
+
+def _check_type(spec: str, key: str, value) -> None:
+    want = _PARAM_TYPES[key]
+    ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
+    if want is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok:
+        raise MeasureError(f"measure '{spec}': {key}= must be {want.__name__}, not {value!r}")
+
+
+def _num(x: float) -> str:
+    """A number as trec_eval parameter text (``0.5``, ``2``)."""
+    return repr(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def translate(spec: str) -> Request:
+    """The :class:`Request` an ir_measures name stands for; MeasureError if it is not valid."""
+    name, params, at = parse(spec)
+    alias = ALIASES.get(SYNONYMS.get(name, name))
+    if alias is None:
+        raise MeasureError(f"unknown measure '{spec}'")
+    allowed = set(alias.options) | set(alias.params)
+    for key, value in params.items():
+        if key not in allowed:
+            which = ", ".join(sorted(allowed)) or "none"
+            raise MeasureError(f"measure '{spec}': {alias.name} takes no parameter {key!r} (it takes: {which})")
+        _check_type(spec, key, value)
+    overrides = []
+    if "rel" in params:
+        overrides.append((OPTION_PARAMS["rel"], params["rel"]))
+    if "judged_only" in params:
+        overrides.append((OPTION_PARAMS["judged_only"], bool(params["judged_only"])))
+
+    trec = alias.trec
+    suffix = None
+    if at is not None:
+        if alias.trec_at is None:
+            raise MeasureError(f"measure '{spec}': {alias.name} takes no @cutoff")
+        if alias.at == "int":
+            if isinstance(at, bool) or not isinstance(at, int) or at <= 0:
+                raise MeasureError(f"measure '{spec}': the cutoff after @ must be a positive whole number")
+            suffix = str(at)
+        else:
+            if isinstance(at, bool) or not isinstance(at, (int, float)) or not 0.0 <= at <= 1.0:
+                raise MeasureError(f"measure '{spec}': the recall level after @ must be between 0 and 1")
+            suffix = _num(at)
+        trec = alias.trec_at
+    elif trec is None:
+        raise MeasureError(f"measure '{spec}': {alias.name} needs a cutoff, e.g. {alias.name}@10")
+
+    text = suffix
+    if alias.name == "NumRet" and "rel" in params:
+        trec = "num_rel_ret"
+    if alias.name == "SetP" and params.get("relative"):
+        trec = "set_relative_P"
+    if alias.name == "SetF" and "beta" in params:
+        text = _num(params["beta"])
+    if alias.name == "RBP":
+        text = "p=" + _num(params.get("p", RBP_DEFAULT_P))
+    if alias.name == "nDCG" and params.get("gains"):
+        gains = params["gains"]
+        if not all(isinstance(k, int) and not isinstance(k, bool) for k in gains) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in gains.values()):
+            raise MeasureError(f"measure '{spec}': gains= maps whole-number levels to numbers")
+        pairs = ",".join(f"{k}={_num(v)}" for k, v in sorted(gains.items()))
+        if suffix is not None:
+            # ndcg_cut has no gain table; ndcg with a cutoff is not trec_eval's
+            raise MeasureError(f"measure '{spec}': custom gains are supported without a cutoff only (nDCG(gains=...))")
+        text = pairs
+    out_spec = trec if text is None else f"{trec}.{text}"
+    return Request(spec.strip(), out_spec, tuple(sorted(overrides)))
+
+
+# ---- suggestions for unknown names, in both syntaxes ----
+
+#: trec_eval measure -> ir_measures name (the cutoff, if any, goes after @)
+_TREC_TO_IR: dict[str, str] = {}
+for _a in ALIASES.values():
+    if _a.trec is not None:
+        _TREC_TO_IR.setdefault(_a.trec, _a.name)
+    if _a.trec_at is not None:
+        _TREC_TO_IR.setdefault(_a.trec_at, _a.name)
+
+
+def _split_plain(spec: str) -> tuple[str, str | None, str | None]:
+    """``(base, '@' cutoff text, '.' parameter text)`` of a name in either syntax."""
+    base, at, dot = spec, None, None
+    if "@" in base:
+        base, _, at = base.partition("@")
+    head = _head(base)
+    if "(" not in base and "." in head:
+        head, _, dot = head.partition(".")
+    return head, at, dot
+
+
+def _closest(word: str, names) -> str | None:
+    names = list(names)
+    lower = {n.lower(): n for n in names}
+    if word.lower() in lower:
+        return lower[word.lower()]
+    found = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def suggestions(spec: str, trec_names) -> list[str]:
+    """The closest spellings of an unknown ``spec``: a trec_eval one and an ir_measures one."""
+    base, at, dot = _split_plain(spec.strip())
+    cut = at if at is not None else dot
+    trec_names = list(trec_names)
+    ir_names = list(ALIASES) + list(SYNONYMS)
+    ir = _closest(base, ir_names)
+    trec = _closest(base, trec_names)
+    ir_hit = ir is not None and ir.lower() == base.lower()
+    # '@' says the user meant ir_measures' syntax, '.' trec_eval's; else whichever matches best
+    use_ir = ir is not None and (at is not None or ir_hit or trec is None) and not (dot is not None and trec is not None)
+    out: list[str] = []
+    if use_ir:
+        alias = ALIASES[SYNONYMS.get(ir, ir)]
+        ir_text = alias.name + (f"@{cut}" if cut and alias.trec_at else "")
+        try:
+            out.append(translate(ir_text).spec)
+        except MeasureError:
+            pass
+        out.append(ir_text)
+    elif trec is not None:
+        out.append(trec + (f".{cut}" if cut else ""))
+        back = _TREC_TO_IR.get(trec)
+        if back is not None:
+            alias = ALIASES[back]
+            b_text = back + (f"@{cut}" if cut and alias.trec_at else "")
+            try:
+                translate(b_text)
+                out.append(b_text)
+            except MeasureError:
+                pass
+    return list(dict.fromkeys(out))
