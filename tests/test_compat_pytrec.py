@@ -226,3 +226,26 @@ def test_parse_helpers_and_aggregation():
         compat_pytrec.parse_run(["1 Q0 a 1 2.5 r\n", "1 Q0 a 2 1 r\n"])
     for name, values in [("map", [0.5, 0.25]), ("num_ret", [3.0, 4.0]), ("gm_map", [-1.0, -2.0])]:
         assert compat_pytrec.compute_aggregated_measure(name, values) == pytrec_eval.compute_aggregated_measure(name, values)
+
+
+def test_version_numpy_levels_and_defaultdicts_like_pytrec_eval():
+    import collections
+
+    import numpy as np
+
+    assert compat_pytrec.__version__ == trec_eval_py.__version__
+    qrels = {"1": {"a": 1, "b": 2}}
+    run = {"1": {"a": 2.0, "b": 1.0}}
+    for level in (np.int64(2), np.int32(2), np.uint8(2)):
+        ours = RelevanceEvaluator(qrels, {"P_1"}, relevance_level=level)
+        assert ours.relevance_level == 2 and type(ours.relevance_level) is int
+        assert ours.evaluate(run) == pytrec_eval.RelevanceEvaluator(qrels, {"P_1"}, relevance_level=2).evaluate(run)
+    for bad in (True, 2.0, np.float64(2), "2"):
+        with pytest.raises(TypeError):
+            RelevanceEvaluator(qrels, {"P_1"}, relevance_level=bad)
+    q = compat_pytrec.parse_qrel(["1 0 a 1\n"])
+    r = compat_pytrec.parse_run(["1 Q0 a 1 2.5 r\n"])
+    for ours, theirs in [(q, pytrec_eval.parse_qrel(["1 0 a 1\n"])), (r, pytrec_eval.parse_run(["1 Q0 a 1 2.5 r\n"]))]:
+        assert type(ours) is type(theirs) is collections.defaultdict
+        assert ours.default_factory is theirs.default_factory is dict
+        assert ours["unseen"] == {}  # a missing topic reads as no judgments, as in pytrec_eval

@@ -80,6 +80,10 @@ def _draw(rng, levels, ties):
 
 _CHILD = """
 import json, sys
+if len(sys.argv) > 1 and sys.argv[1] == "drop-in":
+    # what a user does to run ir_measures on trec_eval_py: pytrec_eval is our drop-in
+    import trec_eval_py.compat.pytrec_eval as dropin
+    sys.modules["pytrec_eval"] = dropin
 import ir_measures
 cases = json.loads(sys.stdin.read())
 out = []
@@ -94,21 +98,27 @@ for qrels, run, names, provider in cases:
         for name in asked[r.measure]:
             per[name][r.query_id] = float(r.value)
     out.append(per)
+if provider == "pytrec_eval":  # which module the provider drove
+    out.append(ir_measures.pytrec_eval.pytrec_eval.__name__)
 print(json.dumps(out))
 """
 
 
-def _child(cases, timeout=60):
-    done = subprocess.run([sys.executable, "-c", _CHILD], input=json.dumps(cases), capture_output=True,
-                          text=True, timeout=timeout, check=True)
-    return json.loads(done.stdout)
+def _child(cases, timeout=60, drop_in=False):
+    args = [sys.executable, "-c", _CHILD] + (["drop-in"] if drop_in else [])
+    done = subprocess.run(args, input=json.dumps(cases), capture_output=True, text=True, timeout=timeout, check=True)
+    out = json.loads(done.stdout)
+    if cases[0][3] == "pytrec_eval":
+        module = out.pop()
+        assert module == ("trec_eval_py.compat.pytrec_eval" if drop_in else "pytrec_eval"), module
+    return out
 
 
 #: (case, name) pairs ir_measures could not compute: pytrec_eval crashed or hung on them
 REFERENCE_FAILED: list = []
 
 
-def ir_measures_values(cases) -> list[dict]:
+def ir_measures_values(cases, drop_in=False) -> list[dict]:
     """``[{name: {topic: value}}]`` from ir_measures, one fresh process per case.
 
     pytrec_eval sometimes crashes or hangs on a combination of measures that
@@ -119,7 +129,7 @@ def ir_measures_values(cases) -> list[dict]:
     results = []
     for case in cases:
         try:
-            results += _child([case])
+            results += _child([case], drop_in=drop_in)
             continue
         except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
             pass
@@ -354,3 +364,17 @@ def test_judged_negative_levels():
     run = {"1": {"a": 3.0, "b": 2.0, "c": 1.0, "z": 0.5}}
     ev = te.evaluate(qrels, run, ["Judged@2", "Judged@4"])
     assert ev.summary["Judged@2"] == 0.5 and ev.summary["Judged@4"] == 0.5
+
+
+def test_ir_measures_runs_on_the_drop_in():
+    """ir_measures' pytrec_eval provider, with ``pytrec_eval`` redirected to our drop-in,
+    gives what it gives with the real pytrec_eval, topic by topic and exactly."""
+    rng = random.Random("drop-in under ir_measures")
+    cases = [(*random_case(rng), PYTREC_NAMES, "pytrec_eval") for _ in range(10)]
+    real = ir_measures_values(cases)
+    ours = [_child([case], drop_in=True)[0] for case in cases]  # the drop-in never crashes
+    for case, want, got in zip(cases, real, ours):
+        for name in want:
+            assert got[name].keys() == want[name].keys(), name
+            bad = {t: (got[name][t], want[name][t]) for t in want[name] if not _same(got[name][t], want[name][t])}
+            assert not bad, f"{name}: {bad}\nqrels={case[0]}\nrun={case[1]}"

@@ -34,7 +34,9 @@ Measures this package has beyond trec_eval's can be asked for by name too.
 from __future__ import annotations
 
 import math
+import numbers
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -43,6 +45,10 @@ from ..engine.aggregate import MIN_GEO_MEAN
 from ..errors import NoTopicsError
 from ..engine.measures import Agg, FloatCutoffs, IntCutoffs, Kind, registry
 from ..engine.parse import Qrels, Run, convert
+from .. import __version__ as _package_version
+
+#: this package's version; tools that drive pytrec_eval (ir_measures) look for one
+__version__ = _package_version
 
 _QRELS_NAME = "<query_relevance>"
 _RUN_NAME = "<scores>"
@@ -120,9 +126,10 @@ class RelevanceEvaluator:
                  relevance_level: int = 1, judged_docs_only_flag: bool = False):
         if not isinstance(query_relevance, Mapping):
             raise TypeError("query_relevance must be a dict {topic: {docno: level}}")
-        if isinstance(relevance_level, bool) or not isinstance(relevance_level, int):
+        # any integer type (numpy's included, as pandas and ir_measures hand them over), not bool
+        if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Integral):
             raise TypeError("relevance_level must be an integer")
-        self.relevance_level = relevance_level
+        self.relevance_level = int(relevance_level)
         self.judged_docs_only_flag = bool(judged_docs_only_flag)
         self._specs = _measure_specs(measures)
         selected = registry().resolve(self._specs, COMPAT, "qrels")
@@ -216,9 +223,9 @@ def _run_from_dict(scores: Mapping) -> tuple[Run, list[str], set[str]]:
     return Run.from_dict(scores, "", _RUN_NAME), topics, empty
 
 
-def parse_qrel(lines: Iterable[str]) -> dict[str, dict[str, int]]:
+def parse_qrel(lines: Iterable[str]) -> defaultdict[str, dict[str, int]]:
     """``{topic: {docno: level}}`` from qrels lines (``topic iter docno level``)."""
-    out: dict[str, dict[str, int]] = {}
+    out: defaultdict[str, dict[str, int]] = defaultdict(dict)  # pytrec_eval's type
     for line in lines:
         topic, _, docno, level = line.split()
         judged = out.setdefault(topic, {})
@@ -228,9 +235,9 @@ def parse_qrel(lines: Iterable[str]) -> dict[str, dict[str, int]]:
     return out
 
 
-def parse_run(lines: Iterable[str]) -> dict[str, dict[str, float]]:
+def parse_run(lines: Iterable[str]) -> defaultdict[str, dict[str, float]]:
     """``{topic: {docno: score}}`` from run lines (``topic iter docno rank score runid``)."""
-    out: dict[str, dict[str, float]] = {}
+    out: defaultdict[str, dict[str, float]] = defaultdict(dict)  # pytrec_eval's type
     for line in lines:
         topic, _, docno, _, score, _ = line.split()
         ranked = out.setdefault(topic, {})
