@@ -27,3 +27,19 @@ def test_logs_are_math_log_bit_for_bit(use_c, monkeypatch):
     got = aggregate.c_logs(v, 1e-5)
     want = np.array([math.log(max(x, 1e-5)) for x in v.tolist()])
     assert got.view(np.uint64).tolist() == want.view(np.uint64).tolist()
+
+
+def test_row_sums_are_cumsum_bit_for_bit(monkeypatch):
+    from trec_eval_py.engine.join.batch import TopicBatch
+
+    if aggregate._cmath is None:
+        pytest.skip("C extension not built")
+    rng = np.random.default_rng(11)
+    x = rng.random((300, 257)) * rng.choice([1e-9, 1.0, 1e9], (300, 257))
+    x[::7, ::5] = -x[::7, ::5]
+    want = np.cumsum(x, axis=1)[:, -1]
+    for m in (x, x[:, ::2], np.asfortranarray(x), x[:, :1]):
+        ref = np.cumsum(m, axis=1)[:, -1]
+        assert TopicBatch.seq_sum(m).view(np.uint64).tolist() == ref.view(np.uint64).tolist()
+    monkeypatch.setattr(aggregate, "USE_C", False)
+    assert TopicBatch.seq_sum(x).view(np.uint64).tolist() == want.view(np.uint64).tolist()

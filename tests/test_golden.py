@@ -23,8 +23,8 @@ CASES = load_cases()
 @pytest.fixture(params=["fast", "portable", "streaming"])
 def code_path(request, monkeypatch):
     """Run every case on three code paths: the default one for small files; the
-    portable one (numpy field scanner, exact sort-based join, batches of a few
-    cells); and the big-file one (the run read in small pieces, topic groups
+    portable one (no C at all: numpy field scanner, numpy join and ranking with
+    the exact sort-based lookup, math.log and cumsum, batches of a few cells); and the big-file one (the run read in small pieces, topic groups
     ranked as they complete). All must give trec_eval's bytes."""
     if request.param == "streaming":
         from trec_eval_py.engine import pipeline
@@ -38,6 +38,9 @@ def code_path(request, monkeypatch):
 
         monkeypatch.setattr(fields, "USE_C", False)
         monkeypatch.setattr(rankings, "USE_C", False)
+        from trec_eval_py.engine import aggregate
+
+        monkeypatch.setattr(aggregate, "USE_C", False)
         monkeypatch.setattr(batch, "DEFAULT_MAX_CELLS", 64)
         monkeypatch.setattr(rankings, "row_hash", lambda t, w, *a: np.zeros(len(t), dtype=np.uint64))
     return request.param

@@ -8,6 +8,11 @@
  *
  * log_floor(values, floor, out): out[i] = log(max(values[i], floor)) for
  * float64 buffers of equal length (a NaN value stays NaN, as with max()).
+ *
+ * row_sums(matrix, cols, out): out[i] = the sum of row i of a C-contiguous
+ * float64 matrix with ``cols`` columns, added left to right: the last column
+ * of numpy's cumsum along the rows, bit for bit, without writing the
+ * whole cumulative matrix.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -40,7 +45,36 @@ static PyObject *log_floor(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *row_sums(PyObject *self, PyObject *args)
+{
+    Py_buffer in, out;
+    Py_ssize_t cols;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nw*", &in, &cols, &out)) return NULL;
+    Py_ssize_t rows = out.len / 8;
+    if (cols < 1 || out.len % 8 || in.len != rows * cols * 8) {
+        PyBuffer_Release(&in);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, "row_sums: a float64 matrix of rows x cols and rows outputs needed");
+        return NULL;
+    }
+    const double *v = in.buf;
+    double *o = out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < rows; i++) {
+        const double *r = v + i * cols;
+        double s = r[0];
+        for (Py_ssize_t j = 1; j < cols; j++) s += r[j];
+        o[i] = s;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"row_sums", row_sums, METH_VARARGS, "Left-to-right sums of the rows of a float64 matrix."},
     {"log_floor", log_floor, METH_VARARGS, "out[i] = log(max(values[i], floor)) with the C library's log."},
     {NULL, NULL, 0, NULL},
 };
