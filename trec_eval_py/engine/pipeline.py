@@ -116,6 +116,18 @@ class Evaluation:
     def to_text(self, *, query: bool = False, summary: bool = True) -> str:
         return "".join(trec_lines(self, query=query, summary=summary, blocks=True))
 
+    def to_dataframe(self, per_topic: bool = True, *, wide: bool = False):
+        """A pandas DataFrame: long (run, topic, measure, value) or ``wide`` (a row per
+        topic); per-topic values, or with ``per_topic=False`` the summary."""
+        from .tables import evaluation_frame
+
+        return evaluation_frame(self, per_topic=per_topic, wide=wide)
+
+    def _repr_html_(self) -> str:
+        from .tables import evaluation_html
+
+        return evaluation_html(self)
+
 
 def _py(v, kind: Kind):
     if kind is Kind.FLOAT:

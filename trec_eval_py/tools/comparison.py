@@ -134,6 +134,17 @@ class Comparison:
     def to_latex(self) -> str:
         return _latex(self)
 
+    def to_dataframe(self):
+        """The rows as a pandas DataFrame (one per test, run and measure)."""
+        from ..engine.tables import comparison_frame
+
+        return comparison_frame(self)
+
+    def _repr_html_(self) -> str:
+        from ..engine.tables import comparison_html
+
+        return comparison_html(self)
+
     def format(self, fmt: str) -> str:
         if fmt not in FORMATS:
             raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

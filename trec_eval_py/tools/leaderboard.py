@@ -94,6 +94,17 @@ class Leaderboard:
     qrels_name: str = ""
     hide_judgments: bool = False
 
+    def to_dataframe(self, per_topic: bool = False):
+        """A pandas DataFrame: a row per run, or with ``per_topic`` per run, topic and measure."""
+        from ..engine.tables import leaderboard_frame
+
+        return leaderboard_frame(self, per_topic=per_topic)
+
+    def _repr_html_(self) -> str:
+        from ..engine.tables import leaderboard_html
+
+        return leaderboard_html(self)
+
     @property
     def failed(self) -> list[Entry]:
         return [e for e in self.entries if not e.ok]

@@ -83,7 +83,8 @@ class Qrels:
 
 
 def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> Qrels:
-    """Read qrels from a path, ``-``, a file object, bytes, or a dict.
+    """Read qrels from a path, ``-``, a file object, bytes, a dict, or a pandas DataFrame
+    (columns as :mod:`~trec_eval_py.engine.parse.frames` names them).
 
     Raises :class:`~trec_eval_py.errors.InputError` for a missing or empty
     file, a line without exactly four fields, a NUL byte or a relevance that
@@ -94,6 +95,11 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
         return source
     if isinstance(source, Mapping):
         return Qrels.from_dict(source, name or "<qrels dict>")
+    from .frames import is_frame, qrels_dict
+
+    if is_frame(source):
+        name = name or "<qrels DataFrame>"
+        return Qrels.from_dict(qrels_dict(source, name), name)
     name = name or source_name(source)
     data = read_source(source)
     f = split_fields(

@@ -165,7 +165,8 @@ def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str
 
 def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: str = "",
              rank_column: bool = False) -> Run:
-    """Read a run from a path, ``-`` (stdin), a file object, bytes, or a dict.
+    """Read a run from a path, ``-`` (stdin), a file object, bytes, a dict, or a pandas
+    DataFrame (columns as :mod:`~trec_eval_py.engine.parse.frames` names them).
 
     Raises :class:`~trec_eval_py.errors.InputError` for a missing or empty
     file, a line with fewer than six or more than :data:`MAX_FIELDS` fields,
@@ -178,6 +179,12 @@ def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: 
         return source
     if isinstance(source, Mapping):
         return Run.from_dict(source, runid, name or "<run dict>")
+    from .frames import is_frame, run_dict
+
+    if is_frame(source):
+        name = name or "<run DataFrame>"
+        scores, rid = run_dict(source, name)
+        return Run.from_dict(scores, runid or rid, name)
     name = name or source_name(source)
     data = read_source(source)
     wanted, labels = _wanted(rank_column)

@@ -1,0 +1,155 @@
+"""Results as pandas DataFrames and as HTML tables for notebooks.
+
+DataFrames (``pip install 'trec_eval_py[pandas]'``) keep full precision and
+name each measure as it was asked for (``nDCG@10`` stays ``nDCG@10``). HTML
+tables are what Jupyter shows for an :class:`~trec_eval_py.engine.pipeline.Evaluation`,
+a comparison or a leaderboard; their values are printed as trec_eval prints
+them (``%6.4f``), so they can be checked against the text output.
+"""
+from __future__ import annotations
+
+from html import escape
+
+from ..errors import UsageError
+from .format import evaluation_records, format_value
+from .measures import Kind
+
+
+def require_pandas():
+    try:
+        import pandas
+    except ImportError:
+        raise UsageError("DataFrames need pandas: pip install 'trec_eval_py[pandas]'") from None
+    return pandas
+
+
+def _value(kind: Kind, v):
+    if kind is Kind.FLOAT:
+        return float(v)
+    if kind is Kind.INT:
+        return int(v)
+    return str(v)
+
+
+def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):
+    """An :class:`Evaluation` as a DataFrame.
+
+    Long form (default): columns ``run, topic, measure, value``, one row per
+    value. ``per_topic`` gives the per-topic values (the topics trec_eval's
+    ``-q`` prints), otherwise the summary (topic ``all``). Wide form: one row
+    per topic (index ``topic``), one column per measure, and the ``run``.
+    """
+    pd = require_pandas()
+    rows = [(result.runid, t, n, _value(k, v))
+            for t, n, k, v in evaluation_records(result, query=per_topic, summary=not per_topic)]
+    long = pd.DataFrame(rows, columns=["run", "topic", "measure", "value"])
+    if not wide:
+        return long
+    names = list(dict.fromkeys(long["measure"]))
+    topics = list(dict.fromkeys(long["topic"]))
+    table = {n: {} for n in names}
+    for _, t, n, v in rows:
+        table[n][t] = v
+    out = pd.DataFrame({n: [table[n].get(t) for t in topics] for n in names}, index=pd.Index(topics, name="topic"))
+    out.insert(0, "run", result.runid)
+    return out
+
+
+def comparison_frame(comparison):
+    """A comparison's rows (one per test, run and measure) as a DataFrame."""
+    pd = require_pandas()
+    from ..tools.comparison import Row
+
+    return pd.DataFrame(comparison.records(), columns=list(Row.__dataclass_fields__))
+
+
+def leaderboard_frame(board, *, per_topic: bool = False):
+    """A leaderboard as a DataFrame: one row per run (rank, run, runid, measures...,
+    error), or with ``per_topic`` one row per run, topic and measure."""
+    pd = require_pandas()
+    if per_topic:
+        rows = []
+        for e in board.entries:
+            if not e.ok:
+                rows.append((e.rank, e.path, None, None, None, None, e.error))
+                continue
+            long = evaluation_frame(e.evaluation, per_topic=True)
+            summary = evaluation_frame(e.evaluation, per_topic=False)
+            for part in (long, summary):
+                for t, n, v in zip(part["topic"], part["measure"], part["value"]):
+                    if n in board.columns:
+                        rows.append((e.rank, e.path, e.runid, t, n, v, None))
+        return pd.DataFrame(rows, columns=["rank", "run", "runid", "topic", "measure", "value", "error"])
+    rows = []
+    for e in board.entries:
+        s = e.evaluation.summary if e.ok else {}
+        vals = [_value(board.kinds[c], s[c]) if c in s else None for c in board.columns]
+        rows.append([e.rank if e.ok else None, e.path, e.runid if e.ok else None, *vals, e.error])
+    return pd.DataFrame(rows, columns=["rank", "run", "runid", *board.columns, "error"])
+
+
+# ---- HTML ----
+
+def html_table(header: list[str], rows: list[list[str]], caption: str | None = None,
+               right: set[int] = frozenset()) -> str:
+    """A plain, escaped HTML table (every cell is text)."""
+    out = ['<table class="trec_eval_py">']
+    if caption:
+        out.append(f"<caption>{escape(caption)}</caption>")
+    out.append("<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr></thead>")
+    out.append("<tbody>")
+    for r in rows:
+        cells = "".join(
+            f'<td style="text-align: right">{escape(c)}</td>' if i in right else f"<td>{escape(c)}</td>"
+            for i, c in enumerate(r))
+        out.append(f"<tr>{cells}</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+#: per-topic tables longer than this are left out of a notebook's view (use to_dataframe)
+HTML_MAX_TOPICS = 50
+
+
+def evaluation_html(result) -> str:
+    """Summary table (measure, value), then the per-topic values when there are few topics."""
+    n = int(sum(1 for p in result.printable if p))
+    caption = f"run {result.runid or '(no id)'}: {len(result.topics)} topics"
+    rows = [[name, format_value(kind, v)]
+            for _, name, kind, v in evaluation_records(result, query=False, summary=True)]
+    html = html_table(["measure", "all"], rows, caption, right={1})
+    if 0 < n <= HTML_MAX_TOPICS:
+        cols = [c for c in result.columns if c.measure.per_topic]
+        header = ["topic"] + [c.prefix + c.name for c in cols]
+        body = [[t] + [format_value(c.kind, result.values[c.name][i]) for c in cols]
+                for i, t in enumerate(result.topics) if result.printable[i]]
+        html += html_table(header, body, "per topic", right=set(range(1, len(header))))
+    return html
+
+
+def comparison_html(c) -> str:
+    """One row per test, run and measure: means, difference, p-values, wins/ties/losses, interval."""
+    header = ["test", "run", "measure", c.baseline, "run mean", "delta", "p", "p corrected",
+              "significant", "W/T/L", f"{c.rows[0].ci_level:.0%} interval" if c.rows else "interval"]
+    body = []
+    for r in c.rows:
+        ci = "" if r.ci_low is None else f"[{r.ci_low:.4f}, {r.ci_high:.4f}]"
+        body.append([r.test, r.run, r.measure, f"{r.baseline_mean:.4f}", f"{r.mean:.4f}", f"{r.delta:+.4f}",
+                     f"{r.p_value:.4g}", f"{r.p_value_corrected:.4g}", "yes" if r.significant else "no",
+                     f"{r.wins}/{r.ties}/{r.losses}", ci])
+    caption = f"baseline {c.baseline}; {len(c.topics)} topics; alpha {c.alpha}, {c.correction} correction"
+    return html_table(header, body, caption, right={3, 4, 5, 6, 7})
+
+
+def leaderboard_html(board) -> str:
+    header = ["rank", "run", "runid", *board.columns]
+    body = []
+    for e in board.entries:
+        if e.ok:
+            s = e.evaluation.summary
+            body.append([str(e.rank), e.path, e.runid,
+                         *[format_value(board.kinds[c], s[c]) if c in s else "" for c in board.columns]])
+        else:
+            body.append(["-", e.path, f"error: {e.error}", *[""] * len(board.columns)])
+    caption = f"sorted by {board.sort_by}" if board.sort_by else None
+    return html_table(header, body, caption, right={0, *range(3, len(header))})
