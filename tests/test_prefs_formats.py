@@ -7,7 +7,7 @@ import pytest
 from prefs_cases import eval_prefs, prefs_bytes, run_bytes
 from trec_eval_py import cli
 from trec_eval_py.errors import InputError, MeasureError, UsageError
-from trec_eval_py.engine.join import EvalContext
+from trec_eval_py.engine.join import EvalContext, iter_batches
 from trec_eval_py.engine.join.prefs import build_prefs, transitive_closure
 from trec_eval_py.engine.join.qrels_jg import build_qrels_jg
 from trec_eval_py.engine.parse.prefs import read_prefs, read_qrels_prefs
@@ -155,7 +155,7 @@ def test_topics_without_results_are_evaluated_as_empty_with_c():
 def test_qrels_jg_rows_per_group_and_combine():
     qj = read_qrels_jg(b"1 b d1 1\n1 a d1 0\n2 a d2 1\n")
     rk = build_qrels_jg(qj, read_run(b"1 Q0 d1 0 1 r\n2 Q0 d2 0 1 r\n"), EvalContext())
-    (batch,) = list(rk.batches())
+    (batch,) = list(iter_batches(rk))
     assert batch.qids == ["1", "2"] and batch.num_jgs.tolist() == [2, 1]
     # rows: topic 1 group a (d1 not relevant), topic 1 group b (relevant), topic 2 group a
     assert batch.rows.rel[:, 0].tolist() == [0, 1, 1]

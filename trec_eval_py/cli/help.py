@@ -56,14 +56,13 @@ unless -c is given.
 
 def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = "9.0.8") -> str:
     from ..errors import MeasureError
-    from ..engine.join.judgments import FORMAT_HELP, check_rel_format
+    from ..engine.formats import judgment_format
     from ..engine.measures import registry
 
-    check_rel_format(rel_format)
+    fmt = judgment_format(rel_format)
     reg = registry()
     parts = [USAGE, "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
-    if rel_format in FORMAT_HELP:
-        parts.append("\n" + FORMAT_HELP[rel_format])
+    parts.append("\n" + fmt.help)
     if not measure_specs:
         parts.append("\nName measures with -m to see what they mean, e.g. trec_eval_py -h -m all_trec\n")
         return "".join(parts)

@@ -1,7 +1,30 @@
 """The one orchestrator: parse -> join/rank -> measures -> aggregate -> format.
 
-Both the CLI and the Python API call :func:`evaluate`; nothing else strings
-the stages together.
+The stages are exposed here once, and every consumer (``evaluate``, curves,
+compare, batch, validate, the pytrec_eval drop-in) goes through them; nothing
+else strings parse, join and batching together:
+
+:func:`read_judgments` ``(qrels, options)``
+    the parse stage for judgments: ``options.rel_format``'s reader (see
+    :mod:`trec_eval_py.engine.formats`); parse once, pass the result on to
+    evaluate many runs against the same judgments.
+:func:`read_results` ``(run, options, ctx=None)``
+    the parse stage for the run: ``options.results_format``'s reader.
+:func:`join` ``(judgments, run, options, ctx=None)``
+    read the run and join it whole: the format's joined value (``qids``,
+    ``filled``, ``runid``...).
+:func:`batches` ``(qrels, run, options=None, ctx=None)``
+    read, join and cut into batches (the one batching loop), whole-run.
+:func:`map_batches` ``(fn, qrels, run, options=None, ctx=None)``
+    ``fn(batch)`` for every batch, reading big runs in pieces in bounded
+    memory (grouped topics streamed, interleaved ones regrouped through
+    temporary files); returns a :class:`BatchResults` whose topics are in
+    byte order of their ids, as trec_eval reports them.
+
+``options`` is an :class:`Options` (or a dict of its fields); ``ctx`` an
+:class:`~trec_eval_py.engine.join.EvalContext` overriding ``options.context``.
+:func:`evaluate` is ``map_batches`` with the measure kernels as ``fn``,
+then aggregation.
 """
 from __future__ import annotations
 
@@ -14,12 +37,10 @@ import numpy as np
 from .aggregate import SummaryInfo, num_averaged, summarize
 from ..errors import NoTopicsError, UsageError
 from .format import trec_lines
-from .join import EvalContext, build_rankings, iter_batches
-from .join.keys import distinct_sorted
+from .formats import judgment_format, results_format
+from .join import EvalContext, iter_batches
 from .join.context import check_compat
-from .join.judgments import check_rel_format, join_judgments
 from .measures import Kind, Measure, registry
-from .parse import Run, read_qrels, read_run
 from .parse.zscores import read_zscores
 from .zscore import apply_zscores
 
@@ -43,7 +64,8 @@ class Options:
 
     def __post_init__(self):
         check_compat(self.compat)
-        check_rel_format(self.rel_format)
+        judgment_format(self.rel_format)
+        results_format(self.results_format)
         if self.max_docs is not None and self.max_docs < 0:
             # trec_eval reads -M -1 as "no document counts" without a word; a negative cut is a typo
             raise UsageError(f"-M (documents per topic) must be 0 or more, not {self.max_docs}")
@@ -51,8 +73,11 @@ class Options:
 
         if self.order not in ORDERS:
             raise UsageError(f"unknown --order {self.order!r}; choose one of {', '.join(ORDERS)}")
-        if self.results_format != "trec_results":
-            raise UsageError(f"unknown results format '-T {self.results_format}'; only 'trec_results' is read")
+
+    @property
+    def measures_for(self) -> str:
+        """The judgment format measures must accept to read this format's batches."""
+        return judgment_format(self.rel_format).measures_for
 
     @property
     def context(self) -> EvalContext:
@@ -151,7 +176,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
     if measures is not None:
         opts = replace(opts, measures=tuple(measures))
     reg = registry()
-    selected = reg.resolve(list(opts.measures), opts.compat, opts.rel_format)
+    selected = reg.resolve(list(opts.measures), opts.compat, opts.measures_for)
     zs = read_zscores(opts.zscore_file) if opts.zscore_file is not None else None
     columns: list[Column] = []
     for s in selected:
@@ -165,20 +190,14 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
     contexts = [(replace(opts.context, measures=tuple(s.measure.name for s in group), **dict(overrides)), group)
                 for overrides, group in groups.items()]
 
-    if opts.rel_format == "qrels":
-        q = read_qrels(qrels)
-        num_qrels_topics = len(distinct_sorted(q.qid))
-        num_positive = int(np.count_nonzero(q.rel >= 1))
-        if len(contexts) > 1 and not isinstance(run, Run):
-            run = read_run(run, rank_column=opts.order == "rank")  # read once for every pass
-    else:
-        num_qrels_topics = num_positive = None
+    judgments = read_judgments(qrels, opts)  # parsed once for every pass
+    if len(contexts) > 1:
+        run = read_results(run, opts)  # read once for every pass
     passes = []
     for ctx, group in contexts:
         cols = [c for c in columns if any(c.measure is s.measure and c.name in s.names for s in group)]
-        passes.append(_stages(qrels if opts.rel_format != "qrels" else q, run, group, cols, opts, ctx))
-    if num_qrels_topics is None:
-        num_qrels_topics, num_positive = passes[0][1], 0
+        passes.append(_measure_pass(judgments, run, group, cols, opts, ctx))
+    num_qrels_topics, num_positive = passes[0][1]
     topics, filled, values, runid = _merge([p[0] for p in passes])
     ctx = contexts[0][0]
     if not np.any(~filled):
@@ -198,29 +217,37 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
     return Evaluation(topics, columns, values, summary, filled, printable, runid, opts)
 
 
-def _stages(qrels, run, selected, columns, opts, ctx):
-    """join/rank -> measures for one set of evaluation options.
+def _measure_pass(judgments, run, selected, columns, opts, ctx):
+    """The measure kernels over every batch, for one set of evaluation options.
 
-    Returns ``((topics, filled, values, runid), qrels topics)``.
+    Returns ``((topics, filled, values, runid), (qrels topics, positive judgments))``.
     """
-    if opts.rel_format == "qrels":
-        # the pieces of a streamed run carry no rank column: --order rank reads it whole
-        if _worth_streaming(run) and opts.order != "rank":
-            from .join.stream import Interleaved, prefetch, spill_rankings, stream_rankings
-            from .parse.run import iter_run_chunks
+    def measure(batch):
+        out = []
+        for s in selected:
+            v = s.measure.compute(batch, s.params)
+            # copies of the columns: a view could keep a kernel's whole
+            # intermediate matrix (or the batch) alive until the end
+            out.append([np.array(v[:, i]) for i in s.indices])
+        return out
 
-            try:
-                # a reader thread scans and ranks the next piece while this one is measured
-                parts = prefetch(stream_rankings(qrels, iter_run_chunks(run), ctx))
-                return _compute(parts, selected, columns, opts), None
-            except Interleaved:  # topics not grouped: regroup them through temporary files
-                parts = prefetch(spill_rankings(qrels, iter_run_chunks(run), ctx, size_hint=os.path.getsize(run)))
-                return _compute(parts, selected, columns, opts), None
-        rankings = build_rankings(qrels, read_run(run, rank_column=opts.order == "rank"), ctx)
-        return _compute([rankings], selected, columns, opts), None
-    # other judgment formats have their own readers, join and batches
-    rankings = join_judgments(opts.rel_format, qrels, run, ctx)
-    return _compute([rankings], selected, columns, opts), rankings.num_qrels_topics
+    res = map_batches(measure, judgments, run, opts, ctx)
+    if not res.topics:
+        raise NoTopicsError("no topic has both judgments and results")
+    pieces: dict[str, list[np.ndarray]] = {c.name: [] for c in columns}
+    for outs in res.results:
+        for s, cols in zip(selected, outs):
+            for name, col in zip(s.names, cols):
+                pieces[name].append(col)
+    res.results = []
+    # one column at a time, dropping its pieces as it goes: with many topics
+    # the values are hundreds of MB, and never held twice
+    values = {}
+    for name in list(pieces):
+        v = pieces.pop(name)
+        values[name] = res.reorder(np.concatenate(v) if v else np.zeros(0))
+        del v
+    return (res.topics, res.filled, values, res.runid), (res.num_qrels_topics, res.num_positive)
 
 
 def _merge(passes):
@@ -248,39 +275,104 @@ def _worth_streaming(run) -> bool:
         return False  # the reader reports the problem
 
 
-def _compute(parts, selected, columns, opts):
-    """Run the measure kernels over every batch of every part (groups of topics).
+def _as_options(options) -> Options:
+    if options is None:
+        return Options()
+    return options if isinstance(options, Options) else Options(**options)
 
-    Returns topics, filled flags, per-topic values (topics in byte order of
-    their ids) and the run id.
+
+def read_judgments(qrels, options=None):
+    """The judgments ``qrels`` parsed in ``options.rel_format`` (parsed values pass through)."""
+    return judgment_format(_as_options(options).rel_format).read_judgments(qrels)
+
+
+def read_results(run, options=None, ctx: EvalContext | None = None):
+    """The whole ``run`` parsed in ``options.results_format`` (a parsed run passes through);
+    its rank column is kept when the ranking needs it (``--order rank``)."""
+    opts = _as_options(options)
+    return results_format(opts.results_format).read(run, rank_column=(ctx or opts.context).order == "rank")
+
+
+def join(judgments, run, options=None, ctx: EvalContext | None = None):
+    """Read the whole ``run`` and join it with ``judgments`` (a source or parsed)."""
+    opts = _as_options(options)
+    fmt = judgment_format(opts.rel_format)
+    ctx = ctx or opts.context
+    return fmt.join(fmt.read_judgments(judgments), read_results(run, opts, ctx), ctx)
+
+
+def batches(qrels, run, options=None, ctx: EvalContext | None = None):
+    """Every batch of evaluated topics, in byte order of topic ids (the run read whole)."""
+    opts = _as_options(options)
+    return iter_batches(join(qrels, run, opts, ctx), opts.max_cells)
+
+
+@dataclass
+class BatchResults:
+    """What :func:`map_batches` gives back.
+
+    results : ``fn(batch)`` of every batch, in the order the batches came
+    topics, filled : the evaluated topics and their ``-c`` flags, in byte order of ids
+    runid : the run's id
+    num_qrels_topics, num_positive : the judgments' totals (topics judged, positive judgments)
+    order : positions of the topics in the order the batches came, sorted
+            into byte order (None when they came in byte order)
     """
-    values: dict[str, list[np.ndarray]] = {c.name: [] for c in columns}
-    qids: list[str] = []
-    filled: list[np.ndarray] = []
-    runid = ""
-    n_parts = 0
-    for rankings in parts:
-        n_parts += 1
-        runid = rankings.runid
-        qids.extend(rankings.qids)
-        filled.append(np.asarray(rankings.filled, dtype=bool))
-        kw = {} if opts.max_cells is None else {"max_cells": opts.max_cells}
-        batches = iter_batches(rankings, **kw) if opts.rel_format == "qrels" else rankings.batches(**kw)
-        for batch in batches:
-            for s in selected:
-                out = s.measure.compute(batch, s.params)
-                for i, name in zip(s.indices, s.names):
-                    # a copy of the column: a view could keep a kernel's whole
-                    # intermediate matrix (or the batch) alive until the end
-                    values[name].append(np.array(out[:, i]))
-    # one column at a time, dropping its pieces as it goes: with many topics
-    # the values are hundreds of MB, and never held twice
-    flat = {}
-    for name in list(values):
-        v = values.pop(name)
-        flat[name] = np.concatenate(v) if v else np.zeros(0)
-        del v
+
+    results: list
+    topics: list[str]
+    filled: np.ndarray
+    runid: str
+    num_qrels_topics: int
+    num_positive: int
+    order: np.ndarray | None = None
+
+    def reorder(self, per_topic: np.ndarray) -> np.ndarray:
+        """Per-topic values concatenated in batch order, put in :attr:`topics` order."""
+        return per_topic if self.order is None else per_topic[self.order]
+
+
+def _parts(fmt, res_fmt, judgments, run, ctx: EvalContext):
+    """The joined pieces of ``run``, and a second try when the first turns out interleaved."""
+    # the pieces of a streamed run carry no rank column: --order rank reads it whole
+    if (fmt.stream is not None and res_fmt.read_pieces is not None and ctx.order != "rank"
+            and _worth_streaming(run)):
+        from .join.stream import prefetch
+
+        # a reader thread scans and ranks the next piece while this one is measured
+        yield prefetch(fmt.stream(judgments, res_fmt.read_pieces(run), ctx))
+        # only reached when the pieces were interleaved: regroup them through temporary files
+        yield prefetch(fmt.spill(judgments, res_fmt.read_pieces(run), ctx, size_hint=os.path.getsize(run)))
+    else:
+        yield [fmt.join(judgments, res_fmt.read(run, rank_column=ctx.order == "rank"), ctx)]
+
+
+def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None) -> BatchResults:
+    """``fn(batch)`` for every batch of evaluated topics (see the module docstring)."""
+    from .join.stream import Interleaved
+
+    opts = _as_options(options)
+    fmt = judgment_format(opts.rel_format)
+    judgments = fmt.read_judgments(qrels)
+    num_qrels_topics, num_positive = fmt.totals(judgments)
+    for parts in _parts(fmt, results_format(opts.results_format), judgments, run, ctx or opts.context):
+        results: list = []
+        qids: list[str] = []
+        filled: list[np.ndarray] = []
+        runid = ""
+        n_parts = 0
+        try:
+            for joined in parts:
+                n_parts += 1
+                runid = joined.runid
+                qids.extend(joined.qids)
+                filled.append(np.asarray(joined.filled, dtype=bool))
+                results.extend(fn(b) for b in iter_batches(joined, opts.max_cells))
+        except Interleaved:
+            continue
+        break
     fill = np.concatenate(filled) if filled else np.zeros(0, dtype=bool)
+    order = None
     if n_parts > 1 and qids:  # pieces come in run order; topics are reported in byte order
         # topic ids from files hold no newline: one encode and split gives every id's bytes
         raw = "\n".join(qids).encode("utf-8", "surrogateescape").split(b"\n")
@@ -291,8 +383,4 @@ def _compute(parts, selected, columns, opts):
             order = np.argsort(keys, kind="stable")
             qids = [qids[i] for i in order.tolist()]
             fill = fill[order]
-            for name in flat:
-                flat[name] = flat[name][order]
-    if not qids:
-        raise NoTopicsError("no topic has both judgments and results")
-    return qids, fill, flat, runid
+    return BatchResults(results, qids, fill, runid, num_qrels_topics, num_positive, order)

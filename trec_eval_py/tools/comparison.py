@@ -25,8 +25,7 @@ import numpy as np
 from ..engine.aggregate import seq_total
 from ..errors import NoTopicsError, UsageError
 from ..engine.measures import Kind
-from ..engine.parse import read_qrels
-from ..engine.pipeline import evaluate
+from ..engine.pipeline import evaluate, read_judgments
 from .significance import (
     CORRECTIONS,
     TEST_NAMES,
@@ -183,7 +182,7 @@ def per_topic_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("ma
     measures = list(measures)
     options = dict(options)
     options["complete"] = True
-    q = read_qrels(qrels)
+    q = read_judgments(qrels, options)  # parsed once, in the -R format, for every run
     files = [_describe(r, i) for i, r in enumerate(runs)]
     evals = []
     for src, name in zip(runs, files):

@@ -8,9 +8,10 @@ Both ``trec_eval_py curves`` and Python callers use :func:`compute_curves`::
     c.points["301"]      # (m, 2) array of (x, y) vertices for topic 301
     c.average            # (levels, 2) array, or None for "pr"
 
-Rankings come from the same stages as every measure (parse, then
-:func:`~trec_eval_py.engine.join.build_rankings`, then batches), so ``-l``, ``-M``,
-``-J``, ``-c`` and ``-N`` mean what they mean for ``evaluate``.
+Batches come from the pipeline's stages (:func:`~trec_eval_py.engine.pipeline.map_batches`,
+as for every measure), so ``-l``, ``-M``, ``-J``, ``-c``, ``-N``, ``--compat``,
+``--order`` and ``-T`` mean what they mean for ``evaluate``, and big runs are
+read in pieces in bounded memory.
 
 Curves (x, y):
 
@@ -64,10 +65,8 @@ from typing import Iterable
 import numpy as np
 
 from ..errors import NoTopicsError, UsageError
-from ..engine.join import build_rankings, iter_batches
 from ..engine.measures._early_retrieval import log_floor
 from ..engine.measures._ranked_curves import MAGNIFIERS, format_param, list_size, num_negatives
-from ..engine.parse import read_qrels, read_run
 
 KINDS = ("pr", "ipr", "roc", "croc_exp", "croc_pow", "croc_log", "proc",
          "ac", "cac_exp", "cac_pow", "cac_log", "pac")
@@ -377,53 +376,59 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
     ``topics`` keeps only these topics' points (the average still covers all).
     Other keywords are :class:`~trec_eval_py.engine.pipeline.Options` fields
     (``relevance_level``, ``num_docs_in_coll``, ``max_docs``, ``judged_only``,
-    ``complete``...).
+    ``complete``, ``compat``, ``order``, ``results_format``...).
     """
-    from ..engine.pipeline import Options
+    from ..engine.pipeline import Options, map_batches
 
     spec = curve if isinstance(curve, CurveSpec) else parse_curve(curve)
     if levels < 2:
         raise UsageError(f"need at least 2 levels for an average (got {levels})")
     opts = Options(**options)
-    ctx = opts.context
-    rankings = build_rankings(read_qrels(qrels), read_run(run, rank_column=ctx.order == "rank"), ctx)
-    if rankings.num_topics == 0 or not np.any(~rankings.filled):
+    if opts.measures_for != "qrels":
+        raise UsageError(f"curves need judgments of single documents (-R qrels), not '-R {opts.rel_format}'")
+    if opts.zscore_file is not None:
+        raise UsageError("-Z applies to measures, not to curves")
+    xs = _levels(levels)
+
+    def per_batch(b):
+        return (list(b.qids), batch_points(b, spec), batch_bounds(b, spec), batch_levels(b, spec, xs),
+                batch_bound_levels(b, spec, xs))
+
+    res = map_batches(per_batch, qrels, run, opts)
+    if not np.any(~res.filled):
         raise NoTopicsError("no topic has both judgments and results")
     wanted = None if topics is None else list(topics)
     if wanted is not None:
-        unknown = [q for q in wanted if q not in set(rankings.qids)]
+        evaluated = set(res.topics)
+        unknown = [q for q in wanted if q not in evaluated]
         if unknown:
             raise UsageError(f"topic {unknown[0]!r} was not evaluated (not in both the judgments and the run)")
-    xs = _levels(levels)
     points: dict[str, np.ndarray] = {}
     bounds: dict[str, tuple[np.ndarray, np.ndarray]] | None = {} if spec.rank_view else None
     level_rows, bound_rows = [], []
-    for b in iter_batches(rankings):
-        bb = batch_bounds(b, spec)
-        for i, (qid, pts) in enumerate(zip(b.qids, batch_points(b, spec))):
+    for qids, pts, bb, ys, by in res.results:
+        for i, (qid, p) in enumerate(zip(qids, pts)):
             if wanted is None or qid in wanted:
-                points[qid] = pts
+                points[qid] = p
                 if bb is not None:
                     bounds[qid] = bb[i]
-        ys = batch_levels(b, spec, xs)
         if ys is not None:
             level_rows.append(ys)
-        by = batch_bound_levels(b, spec, xs)
         if by is not None:
             bound_rows.append(by)
     average = None
     if level_rows:
-        ys = np.concatenate(level_rows, axis=0)
-        # topics added one at a time, as the measures' summaries are
+        ys = res.reorder(np.concatenate(level_rows, axis=0))
+        # topics added one at a time in topic order, as the measures' summaries are
         mean = np.cumsum(ys, axis=0)[-1] / ys.shape[0]
         average = np.column_stack([xs, mean])
     average_bounds = None
     if bound_rows:
-        by = np.concatenate(bound_rows, axis=0)
+        by = res.reorder(np.concatenate(bound_rows, axis=0))
         mean = np.cumsum(by, axis=0)[-1] / by.shape[0]
         average_bounds = np.column_stack([xs, mean[0], mean[1]])
-    shown = [q for q in rankings.qids if q in points]
-    return Curves(spec, shown, points, average, rankings.runid, bounds, average_bounds)
+    shown = [q for q in res.topics if q in points]
+    return Curves(spec, shown, points, average, res.runid, bounds, average_bounds)
 
 
 __all__ = ["KINDS", "CurveSpec", "Curves", "parse_curve", "compute_curves", "batch_points", "batch_levels",

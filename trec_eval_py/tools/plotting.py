@@ -164,13 +164,12 @@ def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = No
     _matplotlib()
     from .comparison import _describe, run_labels
     from .curves import compute_curves
-    from ..engine.parse import read_qrels, read_run
-    from ..engine.pipeline import evaluate
+    from ..engine.pipeline import evaluate, read_judgments, read_results
 
     options = dict(options)
     options["complete"] = True
-    q = read_qrels(qrels)
-    parsed = [read_run(r, rank_column=options.get("order") == "rank") for r in runs]
+    q = read_judgments(qrels, options)
+    parsed = [read_results(r, options) for r in runs]
     names = _labels(run_labels([r.runid for r in parsed], [_describe(r, i) for i, r in enumerate(runs)]), labels)
     base, xlabel, title = _CURVE_TEXT[spec.kind]
     a = f"{spec.alpha:g}" if spec.alpha is not None else ""

@@ -19,8 +19,8 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command()
-@evaluation_flags("complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order",
-                  help={"num_docs_in_coll": "Collection size: every unretrieved document is a negative ranked last (roc, croc)."})
+@evaluation_flags("complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order", "compat",
+                  "results_format", help={"num_docs_in_coll": "Collection size: every unretrieved document is a negative ranked last (roc, croc)."})
 def curves(
     rel_info_file: str = typer.Argument(..., metavar="QRELS"),
     results_file: str = typer.Argument(..., metavar="RUN"),

@@ -7,7 +7,8 @@ order must be taken with :meth:`TopicBatch.seq_sum` (a cumulative sum along
 the row, i.e. the same left-to-right additions), never ``np.sum`` (pairwise).
 
 Batches are sized so ``rows * width`` stays bounded, which keeps memory flat
-on large runs.
+on large runs; :func:`iter_batches` is the one loop that cuts every judgment
+format's topics into batches.
 """
 from __future__ import annotations
 
@@ -185,19 +186,28 @@ class TopicBatch:
         return np.cumsum(x, axis=1)[:, -1]
 
 
-def iter_batches(rankings: Rankings, max_cells: int | None = None) -> Iterator[TopicBatch]:
-    """Split ``rankings`` into consecutive batches of bounded padded size."""
+def iter_batches(joined, max_cells: int | None = None) -> Iterator:
+    """The one batching loop: split a joined value into batches of consecutive topics.
+
+    ``joined`` is what a judgment format's join returns (see
+    :mod:`trec_eval_py.engine.formats`): its ``batch_sizes()`` gives each topic's
+    ``(rows, width)`` and ``batch(lo, hi)`` builds the batch of topics
+    ``lo .. hi-1``. A batch costs ``max(width) * sum(rows)`` cells; batches
+    stay within ``max_cells`` unless a single topic alone exceeds it.
+    """
     max_cells = max_cells or DEFAULT_MAX_CELLS
-    n = rankings.num_topics
-    counts = np.maximum(rankings.num_ret, np.diff(rankings.judged_offsets))
+    rows, width = joined.batch_sizes()
+    rows = np.asarray(rows, dtype=np.int64)
+    width = np.maximum(np.asarray(width, dtype=np.int64), 1)
+    n = len(rows)
     lo = 0
     while lo < n:
-        # a batch grows while (topics so far) x (widest so far) fits in max_cells;
+        # a batch grows while (widest so far) x (rows so far) fits in max_cells;
         # found on a window of the next topics, widened until the limit is inside
         size = 1024
         while True:
-            width = np.maximum.accumulate(np.maximum(counts[lo : lo + size], 1))
-            over = np.flatnonzero(width * np.arange(1, len(width) + 1) > max_cells)
+            cost = np.maximum.accumulate(width[lo : lo + size]) * np.cumsum(rows[lo : lo + size])
+            over = np.flatnonzero(cost > max_cells)
             if len(over):
                 hi = lo + max(int(over[0]), 1)
                 break
@@ -205,5 +215,5 @@ def iter_batches(rankings: Rankings, max_cells: int | None = None) -> Iterator[T
                 hi = n
                 break
             size *= 4
-        yield TopicBatch(rankings, lo, hi)
+        yield joined.batch(lo, hi)
         lo = hi

@@ -9,10 +9,14 @@
   document's judgment by sorting and binary search. Every hash match is
   checked against the real key, so a collision can never give a wrong answer
   (the caller falls back to an exact path).
+* Duplicates: one error for a docno listed twice under one key, shared by
+  every join.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from ...errors import InputError
 
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -89,3 +93,29 @@ def row_hash(topic: np.ndarray, words: np.ndarray, num_topics: int | None = None
         if tbits >= 40:  # very many topics: mix the topic in instead
             return _mix(h ^ (topic.astype(np.uint64) * _GOLDEN))
         return (topic.astype(np.uint64) << np.uint64(64 - tbits)) | (h >> np.uint64(tbits))
+
+
+def duplicate_error(a: np.ndarray, b: np.ndarray, lineno: np.ndarray, docno: np.ndarray, name: str,
+                    where: str = "topic") -> InputError:
+    """The error for duplicate row pairs ``(a[i], b[i])``: it names the pair whose
+    later line comes first in the file, at that line."""
+    first = np.minimum(lineno[a], lineno[b])
+    later = np.maximum(lineno[a], lineno[b])
+    i = int(np.argmin(later))
+    row = a[i] if lineno[a[i]] == later[i] else b[i]
+    return InputError(
+        name,
+        f"duplicate docno {docno[row].decode('utf-8', 'replace')!r} in the same {where} "
+        f"(first seen on line {int(first[i])})",
+        int(later[i]),
+    )
+
+
+def check_duplicates(keys: np.ndarray, lineno: np.ndarray, docno: np.ndarray, name: str,
+                     where: str = "topic") -> None:
+    """Raise :func:`duplicate_error` when two rows share an integer (key, docno) ``keys`` value."""
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    dup = np.flatnonzero(sk[1:] == sk[:-1])
+    if len(dup):
+        raise duplicate_error(order[dup], order[dup + 1], lineno, docno, name, where)

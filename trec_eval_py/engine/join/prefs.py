@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator
 
 import numpy as np
 
@@ -46,10 +45,8 @@ from ...errors import InputError
 from ..parse.prefs import Prefs
 from ..parse.run import Run
 from .context import EvalContext
+from .keys import check_duplicates
 from .ranking import RankRule, segment_positions
-
-DEFAULT_MAX_CELLS = 4_000_000
-
 
 @dataclass(eq=False)
 class JudgmentGroup:
@@ -186,24 +183,6 @@ class PrefsBatch:
 # ---------------------------------------------------------------- building
 
 
-def check_run_duplicates(keys: np.ndarray, run: Run) -> None:
-    """Raise :class:`InputError` when two run lines share a (topic, docno) key."""
-    order = np.argsort(keys, kind="stable")
-    sk = keys[order]
-    dup = np.flatnonzero(sk[1:] == sk[:-1])
-    if len(dup):
-        a, b = order[dup], order[dup + 1]
-        later = np.maximum(run.lineno[a], run.lineno[b])
-        i = int(np.argmin(later))
-        row = a[i] if run.lineno[a[i]] == later[i] else b[i]
-        raise InputError(
-            run.name,
-            f"duplicate docno {run.docno[row].decode('utf-8', 'replace')!r} in the same topic "
-            f"(first seen on line {int(min(run.lineno[a[i]], run.lineno[b[i]]))})",
-            int(later[i]),
-        )
-
-
 def _err(prefs: Prefs, line: int, reason: str):
     raise InputError(prefs.name, reason, line)
 
@@ -310,9 +289,9 @@ def _pref_array_group(qid, jgname, jsg, lev, ids, lines, docnames, njr, prefs) -
 class PrefsRankings:
     """Every evaluated topic's preference data, ready to be cut into batches.
 
-    Offers what the pipeline needs of a rankings object: ``qids``,
-    ``num_topics``, ``filled``, ``num_qrels_topics``, ``runid``, ``ctx`` and
-    :meth:`batches`.
+    Offers what the pipeline needs of a joined value (see
+    :mod:`trec_eval_py.engine.formats`): ``qids``, ``num_topics``, ``filled``,
+    ``num_qrels_topics``, ``runid``, ``ctx``, :meth:`batch_sizes` and :meth:`batch`.
     """
 
     def __init__(self, prefs, qids, topic_ids, filled, num_qrels_topics, runid, ctx,
@@ -358,18 +337,14 @@ class PrefsRankings:
                                                 docnames[s:e], njr, p))
         return TopicPrefs(qid, nj, njr, groups)
 
-    def batches(self, max_cells: int = DEFAULT_MAX_CELLS) -> Iterator[PrefsBatch]:
-        """Consecutive blocks of topics whose pair-count matrices stay bounded in size."""
-        n = self.num_topics
+    def batch_sizes(self) -> tuple[np.ndarray, np.ndarray]:
+        """A topic costs its pair-count matrix: (judged documents) squared cells."""
         cost = np.maximum(self._nj[self.topic_ids].astype(np.int64) ** 2, 1)
-        lo = 0
-        while lo < n:
-            hi, used = lo, 0
-            while hi < n and (hi == lo or used + cost[hi] <= max_cells):
-                used += int(cost[hi])
-                hi += 1
-            yield PrefsBatch([self.topic(i) for i in range(lo, hi)], self.filled[lo:hi], self.ctx, self.runid)
-            lo = hi
+        return cost, np.ones(self.num_topics, dtype=np.int64)
+
+    def batch(self, lo: int, hi: int) -> PrefsBatch:
+        """Topics ``lo .. hi-1`` as a :class:`PrefsBatch`."""
+        return PrefsBatch([self.topic(i) for i in range(lo, hi)], self.filled[lo:hi], self.ctx, self.runid)
 
 
 def build_prefs(prefs: Prefs, run: Run, ctx: EvalContext) -> PrefsRankings:
@@ -381,7 +356,7 @@ def build_prefs(prefs: Prefs, run: Run, ctx: EvalContext) -> PrefsRankings:
     pd, rd = dinv[:npl].astype(np.int64), dinv[npl:].astype(np.int64)
     nd = int(dinv.max()) + 1 if len(dinv) else 1
     nt = len(topics)
-    check_run_duplicates(rt * nd + rd, run)
+    check_duplicates(rt * nd + rd, run.lineno, run.docno, run.name)
 
     p_count = np.bincount(pt, minlength=nt)
     r_count = np.bincount(rt, minlength=nt)

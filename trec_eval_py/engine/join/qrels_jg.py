@@ -11,21 +11,16 @@ number of groups when there is more than one.
 """
 from __future__ import annotations
 
-from typing import Iterator
 
 import numpy as np
 
-from ...errors import InputError
 from ..parse.qrels import Qrels
 from ..parse.qrels_jg import QrelsJG
 from ..parse.run import Run
 from .batch import TopicBatch
 from .context import EvalContext
-from .prefs import check_run_duplicates
+from .keys import check_duplicates
 from .rankings import Rankings, build_rankings
-
-DEFAULT_MAX_CELLS = 4_000_000
-
 
 class JGBatch:
     """A block of topics for the ``*_avgjg`` kernels.
@@ -64,7 +59,8 @@ class JGBatch:
 
 
 class JGRankings:
-    """Evaluated topics of a qrels_jg join; ``batches`` cuts them into :class:`JGBatch`."""
+    """Evaluated topics of a qrels_jg join (a joined value, see
+    :mod:`trec_eval_py.engine.formats`): its batches are :class:`JGBatch`."""
 
     def __init__(self, rows: Rankings, row_topic: np.ndarray, qids: list[str], num_qrels_topics: int):
         self.rows = rows
@@ -82,24 +78,18 @@ class JGRankings:
     def num_topics(self) -> int:
         return len(self.qids)
 
-    def batches(self, max_cells: int = DEFAULT_MAX_CELLS) -> Iterator[JGBatch]:
-        n = self.num_topics
-        width = np.maximum(self.rows.num_ret, self.rows.num_judged)
-        lo = 0
-        while lo < n:
-            hi = lo + 1
-            w = int(width[self._row_off[lo] : self._row_off[hi]].max(initial=1))
-            while hi < n:
-                r0, r1 = self._row_off[lo], self._row_off[hi + 1]
-                w2 = max(w, int(width[self._row_off[hi] : r1].max(initial=1)))
-                if w2 * (r1 - r0) > max_cells:
-                    break
-                w = w2
-                hi += 1
-            r0, r1 = self._row_off[lo], self._row_off[hi]
-            tb = TopicBatch(self.rows, int(r0), int(r1))
-            yield JGBatch(tb, self.row_topic[r0:r1] - lo, self.qids[lo:hi], self.filled[lo:hi])
-            lo = hi
+    def batch_sizes(self) -> tuple[np.ndarray, np.ndarray]:
+        """A topic is one row per judgment group, as wide as its widest group."""
+        rows = np.diff(self._row_off)
+        per_row = np.maximum(np.maximum(self.rows.num_ret, self.rows.num_judged), 1)
+        width = np.maximum.reduceat(per_row, self._row_off[:-1]) if len(rows) else rows
+        return rows, width
+
+    def batch(self, lo: int, hi: int) -> JGBatch:
+        """Topics ``lo .. hi-1`` as a :class:`JGBatch`."""
+        r0, r1 = int(self._row_off[lo]), int(self._row_off[hi])
+        tb = TopicBatch(self.rows, r0, r1)
+        return JGBatch(tb, self.row_topic[r0:r1] - lo, self.qids[lo:hi], self.filled[lo:hi])
 
 
 def build_qrels_jg(qj: QrelsJG, run: Run, ctx: EvalContext) -> JGRankings:
@@ -112,25 +102,13 @@ def build_qrels_jg(qj: QrelsJG, run: Run, ctx: EvalContext) -> JGRankings:
     qd, rd = dinv[:nq].astype(np.int64), dinv[nq:].astype(np.int64)
     nd = int(dinv.max()) + 1 if len(dinv) else 1
     ng = int(ginv.max()) + 1
-    check_run_duplicates(rt * nd + rd, run)
+    check_duplicates(rt * nd + rd, run.lineno, run.docno, run.name)
 
     # one key per (topic, group), numbered in (topic, group-name) order
     pair = qt * ng + ginv.reshape(-1)
     ukey, qk = np.unique(pair, return_inverse=True)
     qk = qk.reshape(-1)
-    order = np.lexsort((qd, qk))
-    sk, sd = qk[order], qd[order]
-    dup = np.flatnonzero((sk[1:] == sk[:-1]) & (sd[1:] == sd[:-1]))
-    if len(dup):
-        first, i = order[dup[0]], order[dup[0] + 1]
-        if qj.lineno[first] > qj.lineno[i]:
-            first, i = i, first
-        raise InputError(
-            qj.name,
-            f"duplicate docno {qj.docno[i].decode('utf-8', 'replace')!r} in the same topic and judgment "
-            f"group (first seen on line {int(qj.lineno[first])})",
-            int(qj.lineno[i]),
-        )
+    check_duplicates(qk * nd + qd, qj.lineno, qj.docno, qj.name, "topic and judgment group")
     key_topic = ukey // ng
     names = np.array([b"%012d" % k for k in range(len(ukey))], dtype="S12")
 

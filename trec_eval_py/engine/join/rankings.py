@@ -15,10 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import InputError
 from ..parse import Qrels, Run
 from .context import EvalContext
-from .keys import codes_in, distinct_sorted, docno_words, row_hash, sort_distinct
+from .keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, sort_distinct
 from .ranking import RankRule, segment_positions
 
 NONPOOL = -1
@@ -63,6 +62,16 @@ class Rankings:
     def num_judged(self) -> np.ndarray:
         return np.diff(self.judged_offsets)
 
+    def batch_sizes(self) -> tuple[np.ndarray, np.ndarray]:
+        """One row per topic, as wide as its ranking or its judgments."""
+        return np.ones(self.num_topics, dtype=np.int64), np.maximum(self.num_ret, self.num_judged)
+
+    def batch(self, lo: int, hi: int):
+        """Topics ``lo .. hi-1`` as a :class:`~.batch.TopicBatch`."""
+        from .batch import TopicBatch
+
+        return TopicBatch(self, lo, hi)
+
 
 def decode_ids(ids: np.ndarray) -> list[str]:
     """Byte-string ids as str (undecodable bytes kept by surrogateescape), in one
@@ -78,20 +87,6 @@ class _Collision(Exception):
     """Two different keys share a 64-bit hash: use the exact path."""
 
 
-def _duplicate_error(a: np.ndarray, b: np.ndarray, lineno: np.ndarray, docno: np.ndarray, name: str):
-    """Raise for the duplicate pair (rows a[i], b[i]) whose later line comes first in the file."""
-    first = np.minimum(lineno[a], lineno[b])
-    later = np.maximum(lineno[a], lineno[b])
-    i = int(np.argmin(later))
-    row = a[i] if lineno[a[i]] == later[i] else b[i]
-    raise InputError(
-        name,
-        f"duplicate docno {docno[row].decode('utf-8', 'replace')!r} in the same topic "
-        f"(first seen on line {int(first[i])})",
-        int(later[i]),
-    )
-
-
 def _sorted_unique(h, topic, words, lineno, docno, name):
     """Sort keys (stable: keys are topic-major, so runs are nearly sorted already);
     raise on a real duplicate (topic, docno), _Collision on a false one."""
@@ -102,7 +97,7 @@ def _sorted_unique(h, topic, words, lineno, docno, name):
         a, b = order[eq], order[eq + 1]
         same = (topic[a] == topic[b]) & (words[a] == words[b]).all(axis=1)
         if same.any():
-            _duplicate_error(a[same], b[same], lineno, docno, name)
+            raise duplicate_error(a[same], b[same], lineno, docno, name)
         raise _Collision()
     return order, hs
 
@@ -136,7 +131,7 @@ def _lookup_exact(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
         tt, ww = t[order], w[order]
         eq = np.flatnonzero((tt[1:] == tt[:-1]) & (ww[1:] == ww[:-1]).all(axis=1))
         if len(eq):
-            _duplicate_error(order[eq], order[eq + 1], src.lineno, src.docno, src.name)
+            raise duplicate_error(order[eq], order[eq + 1], src.lineno, src.docno, src.name)
 
     qo = key_order(qt, qw)
     dups(qt, qw, qo, qrels)

@@ -27,35 +27,6 @@ from ...errors import InputError
 from .fields import FLOAT, TEXT, split_fields
 from .source import Source, read_source, source_name
 
-#: what ``-h -R prefs`` / ``-h -R qrels_prefs`` print about the format
-FORMAT_HELP = {
-    "prefs": """\
-Judgments format 'prefs' (-R prefs): preference judgments, one line per
-judged document of a judgment sub-group:
-    qid  jg  jsg  docno  level
-jg names a judgment group (one assessor, or one sitting of an assessor) and
-jsg a sub-group within it. Inside a sub-group a document with a higher level
-is preferred to each document with a lower level; equal levels say nothing.
-Only the order of the levels matters, except that level 0 means "not
-relevant" and a positive level "relevant". The sub-groups of a group are
-combined (and preferences implied through a shared document are added), so
-a group may give a partial order; it must not contradict itself. Different
-groups may disagree with each other. Levels are decimal numbers. Lines whose
-first non-blank character is '#' are comments.
-Use with the prefs_* measures (-m all_prefs or -m prefs).
-""",
-    "qrels_prefs": """\
-Judgments format 'qrels_prefs' (-R qrels_prefs): an ordinary qrels file
-    qid  iter  docno  rel
-read as preference judgments: the iter field names the judgment group, the
-whole group is one sub-group, and a document with a higher rel is preferred
-to each document with a lower rel. rel 0 means "not relevant" and a positive
-rel "relevant"; rel may be a decimal number. Lines whose first non-blank
-character is '#' are comments.
-Use with the prefs_* measures (-m all_prefs or -m prefs).
-""",
-}
-
 
 @dataclass(frozen=True, eq=False)
 class Prefs:

@@ -16,21 +16,6 @@ from .fields import INT, TEXT, split_fields
 from .qrels import check_levels
 from .source import Source, read_source, source_name
 
-FORMAT_HELP = {
-    "qrels_jg": """\
-Judgments format 'qrels_jg' (-R qrels_jg): qrels with judgment groups,
-    qid  jg  docno  rel
-like an ordinary qrels file except that the second field names a judgment
-group (for instance one assessor). Each group is a separate, complete set of
-judgments of the topic: rel is an integer level (relevant when at least -l;
-negative means pooled but not judged), and a docno may appear once per
-group. The *_avgjg measures score the ranking against every group of a topic
-and average over its groups. Lines whose first non-blank character is '#'
-are comments.
-Use with -m qrels_jg (map_avgjg, P_avgjg, Rprec_mult_avgjg).
-""",
-}
-
 
 @dataclass(frozen=True, eq=False)
 class QrelsJG:

@@ -1,0 +1,46 @@
+"""What a judgment format and a results format declare (see the package docstring)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+from ...errors import UsageError
+
+
+@dataclass(frozen=True)
+class JudgmentFormat:
+    """A judgment format (``-R name``): its reader, its join and its help text."""
+
+    name: str
+    help: str
+    read: Callable[[Any], Any]
+    join: Callable[[Any, Any, Any], Any]
+    totals: Callable[[Any], tuple[int, int]]
+    stream: Callable[[Any, Iterable, Any], Iterator] | None = None
+    spill: Callable[..., Iterator] | None = None
+    dicts: bool = False
+    feeds: str | None = None
+
+    @property
+    def measures_for(self) -> str:
+        """The format name measures list in ``rel_formats`` to accept this format's
+        batches: ``feeds`` (a format whose batches this one's join also builds,
+        e.g. ``qrels`` for a format joined into ordinary rankings), else ``name``."""
+        return self.feeds or self.name
+
+    def read_judgments(self, source):
+        """Parse ``source`` (or pass through what this format already parsed)."""
+        if isinstance(source, Mapping) and not self.dicts:
+            raise UsageError(f"'-R {self.name}' judgments must be given as a file, a stream or bytes, not a dict")
+        return self.read(source)
+
+
+@dataclass(frozen=True)
+class ResultsFormat:
+    """A results format (``-T name``): its reader(s) and its help text."""
+
+    name: str
+    help: str
+    read: Callable[[Any], Any]
+    read_pieces: Callable[[Any], Iterator] | None = None

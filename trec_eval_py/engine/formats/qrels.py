@@ -1,0 +1,34 @@
+"""``-R qrels``: trec_eval's ordinary judgments, ``qid iter docno rel``."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..join.keys import distinct_sorted
+from ..join.rankings import build_rankings
+from ..join.stream import spill_rankings, stream_rankings
+from ..parse.qrels import Qrels, read_qrels
+from ._base import JudgmentFormat
+
+
+def _totals(q: Qrels) -> tuple[int, int]:
+    return len(distinct_sorted(q.qid)), int(np.count_nonzero(q.rel >= 1))
+
+
+QRELS = JudgmentFormat(
+    name="qrels",
+    help="""\
+Judgments format 'qrels' (-R qrels, the default): one judged document a line,
+    qid  iter  docno  rel
+rel is an integer level: relevant when at least -l (default 1), judged not
+relevant below that, and a negative level marks a document that was pooled
+but not judged. iter is read and ignored. A docno may be judged once per
+topic. Lines whose first non-blank character is '#' are comments. In Python
+the judgments may also be a dict {qid: {docno: rel}}.
+""",
+    read=read_qrels,
+    join=build_rankings,
+    totals=_totals,
+    stream=stream_rankings,
+    spill=spill_rankings,
+    dicts=True,
+)
