@@ -57,6 +57,17 @@ class InputTypeError(InputError, TypeError):
     that is not a string): both an :class:`InputError` and a ``TypeError``."""
 
 
+class OutputError(TrecEvalError):
+    """The output (standard output or a file named by ``-o``) cannot be written."""
+
+    exit_code = 1
+
+    def __init__(self, path: str, reason: str):
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"cannot write {self.path}: {reason}")
+
+
 class MeasureError(TrecEvalError):
     """An unknown measure name, or parameters a measure cannot accept."""
 

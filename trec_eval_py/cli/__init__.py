@@ -9,7 +9,7 @@ import click
 import typer
 
 from .. import __version__
-from ..errors import TrecEvalError
+from ..errors import OutputError, TrecEvalError
 from .flags import evaluation_flags
 from .help import help_text
 
@@ -22,18 +22,7 @@ CONTEXT = {"help_option_names": [], "ignore_unknown_options": False, "allow_inte
 app = typer.Typer(add_completion=False, context_settings=CONTEXT)
 
 
-def _write(text_iter) -> None:
-    out = sys.stdout.buffer
-    buf: list[str] = []
-    size = 0
-    for s in text_iter:
-        buf.append(s)
-        size += len(s)
-        if size > 1 << 16:
-            out.write("".join(buf).encode("utf-8", "surrogateescape"))
-            buf, size = [], 0
-    out.write("".join(buf).encode("utf-8", "surrogateescape"))
-    out.flush()
+from .output import PipeClosed, silence_stdout, write_output as _write  # noqa: E402
 
 
 @app.command()
@@ -57,7 +46,7 @@ def evaluate_cmd(
     from ..engine.pipeline import evaluate
 
     if version:
-        print(f"trec_eval_py {__version__} (reproduces trec_eval 9.0.8 and 10.0)")
+        _write(f"trec_eval_py {__version__} (reproduces trec_eval 9.0.8 and 10.0)\n")
         return
     if help_:
         _write([help_text(options["measures"], options["rel_format"], options["compat"])])
@@ -89,15 +78,20 @@ def main(argv: list[str] | None = None) -> None:
         result = target(args=argv, prog_name=prog, standalone_mode=False)
         if isinstance(result, int) and result:
             sys.exit(result)
+    except PipeClosed:
+        silence_stdout()
+        sys.exit(0)
     except TrecEvalError as e:
+        if isinstance(e, OutputError):
+            silence_stdout()
         _fail(str(e), e.exit_code)
     except _ABORTS:
         _fail("aborted", 1)
     except _CLI_ERRORS as e:
         message = e.format_message() if hasattr(e, "format_message") else str(e)
         _fail(" ".join(message.split()), 1)
-    except BrokenPipeError:
-        sys.stderr.close()
+    except BrokenPipeError:  # a write outside the output helper
+        silence_stdout()
         sys.exit(0)
     except KeyboardInterrupt:
         _fail("interrupted", 130)

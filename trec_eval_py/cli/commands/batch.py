@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import os
-import sys
 from typing import List, Optional
 
 import typer
 
 from ..flags import evaluation_flags
+from ..output import check_output, write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -53,6 +53,7 @@ def batch(
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(LEADERBOARD_FORMATS)}")
     if options.pop("complete") and only_answered:
         raise UsageError("-c and --only-answered contradict each other")
+    check_output(output)
     subs = find_submissions(runs)
     if not subs:
         raise UsageError("no run files found")
@@ -70,10 +71,5 @@ def batch(
         from ...tools.report import write_report
 
         write_report(board, report, title=title)
-    if output:
-        with open(output, "wb") as f:
-            f.write(out)
-    else:
-        sys.stdout.buffer.write(out)
-        sys.stdout.flush()
+    write_output(out, output)
     return 1 if board.failed else 0

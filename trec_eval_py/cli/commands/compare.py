@@ -5,7 +5,6 @@ runs in :mod:`trec_eval_py.tools.comparison`; this module only maps flags to the
 """
 from __future__ import annotations
 
-import sys
 from typing import List, Optional
 
 import typer
@@ -13,6 +12,7 @@ import typer
 from ...tools.comparison import FORMATS, compare_runs
 from ...errors import UsageError
 from ..flags import evaluation_flags
+from ..output import check_output, write_output
 from ...tools.significance import CORRECTIONS, TESTS
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,6 +45,7 @@ def compare(
         raise UsageError("compare needs QRELS, a baseline run and at least one other run")
     if fmt not in FORMATS:
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    check_output(output)
     tests = [t.strip() for spec in test for t in spec.split(",") if t.strip()]
     measures = options.pop("measures") or ["map"]
     result = compare_runs(
@@ -52,9 +53,4 @@ def compare(
         alpha=alpha, correction=correction, permutations=permutations, seed=seed, **options,
     )
     text = result.format(fmt)
-    if output:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    write_output(text, output)

@@ -6,7 +6,6 @@ ready to plot. The computation lives in :mod:`trec_eval_py.tools.curves`.
 """
 from __future__ import annotations
 
-import sys
 from typing import Optional
 
 import typer
@@ -14,6 +13,7 @@ import typer
 from ...tools.curves import DEFAULT_LEVELS, KINDS, compute_curves
 from ...errors import UsageError
 from ..flags import evaluation_flags
+from ..output import write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -54,9 +54,7 @@ def curves(
     per_topic = not only_avg
     summary = topic is None or only_avg
     text = result.to_tsv(per_topic=per_topic, summary=summary) if fmt == "tsv" else result.to_json(per_topic=per_topic, summary=summary)
-    out = sys.stdout.buffer
-    out.write(text.encode("utf-8", "surrogateescape"))
-    out.flush()
+    write_output(text)
 
 
 __all__ = ["app", "KINDS"]

@@ -1,9 +1,9 @@
 """``trec_eval_py diff OLD NEW``: the regression check between two evaluation outputs."""
 from __future__ import annotations
 
-import sys
-
 import typer
+
+from ..output import write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -25,6 +25,5 @@ def diff(
     report = diff_outputs(old, new, tol)
     text = "" if quiet else "".join(f"{d}\n" for d in report.differences)
     text += report.summary() + "\n"
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-    sys.stdout.flush()
+    write_output(text)
     return 0 if report.same else 1

@@ -12,6 +12,7 @@ import typer
 
 from ...errors import UsageError
 from ..flags import evaluation_flags
+from ..output import check_output, output_errors
 from ...tools.plotting import KINDS, make_plot, output_format, require_matplotlib, save_plot
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
@@ -42,10 +43,12 @@ def plot(
     if kind not in KINDS:
         raise UsageError(f"unknown --kind {kind!r}; choose one of {', '.join(KINDS)}")
     output_format(output)
+    check_output(output)
     require_matplotlib()
     if kind == "per-topic" and len(runs) < 2:
         raise UsageError("the per-topic figure needs a baseline run and at least one other run")
     fig = make_plot(kind, qrels, runs, measure=measure, croc_alpha=croc_alpha,
                     **options)
-    save_plot(fig, output, dpi=dpi)
+    with output_errors(output):
+        save_plot(fig, output, dpi=dpi)
     sys.stderr.write(f"wrote {output}\n")

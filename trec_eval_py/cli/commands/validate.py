@@ -1,12 +1,12 @@
 """``trec_eval_py validate RUN...``: check run files before they are evaluated or accepted."""
 from __future__ import annotations
 
-import sys
 from typing import List, Optional
 
 import typer
 
 from ..flags import evaluation_flags
+from ..output import write_output
 from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,6 +39,5 @@ def validate(
     reports = validate_runs(runs, qrels, topics=topics, max_docs=max_docs, max_unjudged=max_unjudged,
                             max_per_check=max_per_check, **options)
     text = render_reports(reports, fmt, strict=strict, quiet=quiet)
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-    sys.stdout.flush()
+    write_output(text)
     return 0 if all(r.passed(strict) for r in reports) else 1

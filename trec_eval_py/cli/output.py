@@ -1,0 +1,113 @@
+"""Where every command writes: standard output, or the file named by ``-o``.
+
+One helper for every command, so that they all behave alike:
+
+* :func:`check_output` runs before any work: a path that is a directory,
+  whose folder does not exist or that cannot be written is an
+  :class:`~trec_eval_py.errors.OutputError` at once, not after minutes of
+  evaluation;
+* :func:`write_output` writes text or bytes; a write that fails (a full disk,
+  ``> /dev/full``) is an ``OutputError`` naming the file (``<stdout>`` for
+  standard output);
+* a reader that goes away (``trec_eval_py -q ... | head -1``) ends the
+  command quietly with exit status 0 (:class:`PipeClosed`, handled by the
+  entry point).
+"""
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import sys
+from typing import Iterable, Union
+
+from ..errors import OutputError
+
+STDOUT = "<stdout>"
+
+Text = Union[str, bytes]
+
+
+class PipeClosed(Exception):
+    """Standard output's reader has gone: stop quietly.
+
+    Not an ``OSError``: click would catch it and exit with status 1."""
+
+
+def check_output(path: str | None) -> None:
+    """Raise :class:`OutputError` now if ``path`` cannot be written later
+    (``None`` and ``-`` mean standard output)."""
+    if path is None or path == "-":
+        return
+    if os.path.isdir(path):
+        raise OutputError(path, "is a directory")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise OutputError(path, f"no such folder {folder!r}")
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK):
+            raise OutputError(path, "permission denied")
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(path, f"cannot create a file in {folder!r}: permission denied")
+
+
+@contextlib.contextmanager
+def output_errors(path: str | None):
+    """Turn an ``OSError`` raised while writing ``path`` into :class:`OutputError`
+    (a closed pipe on standard output into :class:`PipeClosed`)."""
+    to_stdout = path is None or path == "-"
+    try:
+        yield
+    except BrokenPipeError:
+        if to_stdout:
+            raise PipeClosed() from None
+        raise OutputError(path, "broken pipe") from None
+    except OSError as e:
+        if to_stdout and e.errno == errno.EPIPE:
+            raise PipeClosed() from None
+        raise OutputError(STDOUT if to_stdout else path, e.strerror or str(e)) from None
+
+
+def _encode(s: Text) -> bytes:
+    return s if isinstance(s, bytes) else s.encode("utf-8", "surrogateescape")
+
+
+def write_output(content: Text | Iterable[Text], path: str | None = None) -> None:
+    """Write ``content`` (text, bytes or an iterable of pieces) to ``path``
+    or standard output, in blocks of about 64 KB."""
+    pieces = [content] if isinstance(content, (str, bytes)) else content
+    with output_errors(path):
+        if path is None or path == "-":
+            _write_blocks(pieces, sys.stdout.buffer)
+        else:
+            with open(path, "wb") as f:
+                _write_blocks(pieces, f)
+
+
+def _write_blocks(pieces: Iterable[Text], out) -> None:
+    buf: list[bytes] = []
+    size = 0
+    for s in pieces:
+        b = _encode(s)
+        buf.append(b)
+        size += len(b)
+        if size > 1 << 16:
+            out.write(b"".join(buf))
+            buf, size = [], 0
+    out.write(b"".join(buf))
+    out.flush()
+
+
+def silence_stdout() -> None:
+    """After a failed or abandoned write: let the interpreter's final flush of
+    standard output do nothing (it would print a second error)."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
