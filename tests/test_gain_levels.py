@@ -98,3 +98,14 @@ def test_highest_supported_level_evaluates(tmp_path, measure):
     r.write_text("1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n2 Q0 c 1 1 x\n")
     ev = evaluate(str(q), str(r), [measure], compat="10.0")
     assert all(np.isfinite(v).all() for v in ev.values.values())
+
+
+def test_int64_minimum_level_is_an_input_error(tmp_path):
+    # a negative level means "pooled, unjudged"; int64's minimum cannot be negated
+    q = tmp_path / "q"
+    q.write_text("1 0 a 1\n1 0 b -9223372036854775808\n")
+    with pytest.raises(InputError, match="below the lowest supported level") as e:
+        read_qrels(q)
+    assert e.value.line == 2
+    q.write_text("1 0 a 1\n1 0 b -9223372036854775807\n")
+    assert read_qrels(q).rel.min() == -(2 ** 63) + 1

@@ -77,7 +77,7 @@ def reference(data: bytes, kind: str):
             continue
         content += 1
         if kind == "qrels":
-            if len(toks) != 4 or not _INT.match(toks[3]) or not -(2 ** 63) <= int(toks[3]) <= MAX_LEVEL:
+            if len(toks) != 4 or not _INT.match(toks[3]) or not -(2 ** 63) < int(toks[3]) <= MAX_LEVEL:
                 return "bad", n
         elif kind == "run":
             if not 6 <= len(toks) <= RUN_MAX_FIELDS or not _FLOAT.match(toks[4]):

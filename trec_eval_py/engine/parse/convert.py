@@ -17,7 +17,6 @@ from collections.abc import Mapping
 
 from ...errors import InputError, InputTypeError, shorten
 
-_INT64_MIN = -(1 << 63)
 
 
 def key_bytes(x, what: str, name: str, where: str = "") -> bytes:
@@ -39,7 +38,7 @@ def inner(mapping, q, what: str, name: str) -> Mapping:
 
 def relevance(r, q, d, name: str) -> int:
     """A relevance level: an integer (or an integral float) within range."""
-    from .qrels import MAX_LEVEL
+    from .qrels import MAX_LEVEL, MIN_LEVEL
 
     where = f"{shorten(str(q), 60)}/{shorten(str(d), 60)}"
     if isinstance(r, bool) or not isinstance(r, numbers.Real):
@@ -48,7 +47,7 @@ def relevance(r, q, d, name: str) -> int:
         if not (math.isfinite(r) and float(r).is_integer()):
             raise InputTypeError(name, f"relevance of {where} is not an integer ({r!r})")
     r = int(r)
-    if r > MAX_LEVEL or r < _INT64_MIN:
+    if r > MAX_LEVEL or r < MIN_LEVEL:
         raise InputError(name, f"relevance of {where} is out of range ({r}; the highest level is {MAX_LEVEL})")
     return r
 

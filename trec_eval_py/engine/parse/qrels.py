@@ -21,14 +21,19 @@ from .source import Source, read_source, source_name
 #: levels cannot be evaluated the way it does (negative levels, "in the pool
 #: but unjudged", have no bound)
 MAX_LEVEL = (1 << 30) - 1
+#: the lowest: int64's minimum has no negation, which orderings rely on
+MIN_LEVEL = -(1 << 63) + 1
 
 
 def check_levels(rel: np.ndarray, lineno: np.ndarray, name: str, data: bytes | None = None,
                  keys: list | None = None) -> None:
-    """Raise :class:`InputError` for the first relevance above :data:`MAX_LEVEL`."""
-    if len(rel) and int(rel.max()) > MAX_LEVEL:
-        i = int(np.flatnonzero(rel > MAX_LEVEL)[0])
-        reason = f"relevance {int(rel[i])} is above the highest supported level ({MAX_LEVEL})"
+    """Raise :class:`InputError` for the first relevance outside :data:`MIN_LEVEL` .. :data:`MAX_LEVEL`."""
+    if len(rel) and (int(rel.max()) > MAX_LEVEL or int(rel.min()) < MIN_LEVEL):
+        i = int(np.flatnonzero((rel > MAX_LEVEL) | (rel < MIN_LEVEL))[0])
+        if rel[i] > MAX_LEVEL:
+            reason = f"relevance {int(rel[i])} is above the highest supported level ({MAX_LEVEL})"
+        else:
+            reason = f"relevance {int(rel[i])} is below the lowest supported level ({MIN_LEVEL})"
         if keys is not None:
             raise InputError(name, f"{reason} for {keys[i]}")
         from .fields import line_text
