@@ -13,7 +13,6 @@ import pytest
 from golden import GOLDEN, expectation, load_cases, run_cli
 
 # Cases that belong to the other judgment formats (their own issue).
-PREFS_CASES = {"te_prefs", "te_prefs_comment", "te_qrels_prefs", "te_qrels_jg", "te_qrels_jg_comments", "te_prefs_trec"}
 
 
 
@@ -52,11 +51,6 @@ def test_golden(name, args, version, code_path, monkeypatch, capsysbinary):
     kind, payload = expectation(version, name)
     if kind == "skip":
         pytest.skip(payload)
-    if name in PREFS_CASES and os.environ.get("TREC_EVAL_PY_PREFS") is None:
-        try:
-            import trec_eval_py.engine.parse.prefs  # noqa: F401
-        except ImportError:
-            pytest.skip("judgment formats other than qrels are not implemented yet")
     argv = list(args) if version == "9.0.8" else ["--compat", version, *args]
     code, out, err = run_cli(argv, capsysbinary, monkeypatch, cwd=GOLDEN, binary=True)
     assert "Traceback" not in err

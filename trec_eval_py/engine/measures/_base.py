@@ -14,6 +14,7 @@ from typing import Callable
 
 import numpy as np
 
+from ._order import print_key
 from ._params import NoParams, ParamSpec, Params
 
 Kernel = Callable[["TopicBatch", Params], np.ndarray]  # noqa: F821
@@ -47,7 +48,6 @@ class Measure:
     name : what users type after ``-m``
     help : what it means, its edge cases and its source, in our words
     kernel : computes per-topic values from a batch
-    order : print position; trec_eval's measure-table order for its measures
     kind : value type (float, int, str)
     params : parameter shape and defaults
     aggregate : how topics are combined into the summary
@@ -63,7 +63,6 @@ class Measure:
     name: str
     help: str
     kernel: Kernel
-    order: float
     kind: Kind = Kind.FLOAT
     params: ParamSpec = field(default_factory=NoParams)
     aggregate: Agg = Agg.MEAN
@@ -72,6 +71,11 @@ class Measure:
     since: str = "9.0.8"
     rel_formats: frozenset | None = frozenset({"qrels"})
     summary: Callable | None = None
+
+    @property
+    def order(self) -> tuple:
+        """Print position (see :mod:`._order`): trec_eval's table order, then extras by name."""
+        return print_key(self.name)
 
     def output_names(self, params: Params) -> list[str]:
         return self.params.output_names(self.name, params)

@@ -143,7 +143,7 @@ class Area:
         return np.where(var > 0, safe_div(area - mean, sd), 0.0)
 
 
-def area_measures(name: str, area: Area, help_text: str, order: float, params: ParamSpec):
+def area_measures(name: str, area: Area, help_text: str, params: ParamSpec):
     """The area measure ``name`` and its Z-score companion ``name_z``."""
 
     def per_param(fn):
@@ -153,7 +153,7 @@ def area_measures(name: str, area: Area, help_text: str, order: float, params: P
         return kernel
 
     main = Measure(
-        name=name, help=help_text, kernel=per_param(area.areas), order=order, params=params,
+        name=name, help=help_text, kernel=per_param(area.areas), params=params,
         nicknames=frozenset({"extra"}), since="extra",
     )
     z = Measure(
@@ -164,7 +164,7 @@ def area_measures(name: str, area: Area, help_text: str, order: float, params: P
             f"placed uniformly at random (analytic, no sampling); 0 for a topic without "
             f"relevant documents or without negatives. Same parameters as {name}."
         ),
-        kernel=per_param(area.zscores), order=order + 0.5, params=params,
+        kernel=per_param(area.zscores), params=params,
         nicknames=frozenset({"extra"}), since="extra",
     )
     return main, z

@@ -8,7 +8,8 @@ from functools import lru_cache
 
 from ...errors import MeasureError
 from . import _names
-from ._base import Measure
+from ._base import VERSIONS, Measure
+from ._order import is_trec_measure
 from ._params import Params
 
 
@@ -55,7 +56,14 @@ class Registry:
         for m in measures:
             if m.name in self._by_name and self._by_name[m.name] is not m:
                 raise RuntimeError(f"two measures are named {m.name!r}")
+            # trec_eval's measures print in its table's order; an extra must not take a trec_eval name
+            if is_trec_measure(m.name) != (m.since in VERSIONS):
+                raise RuntimeError(f"measure {m.name!r} (since {m.since}) and the print order disagree: "
+                                   f"trec_eval's measures, and only they, are in TREC_ORDER")
             self._by_name[m.name] = m
+        orders = [m.order for m in self._by_name.values()]
+        if len(set(orders)) != len(orders):
+            raise RuntimeError("two measures share a print position")
 
     def __contains__(self, name: str) -> bool:
         return name in self._by_name

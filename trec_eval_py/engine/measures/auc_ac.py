@@ -36,6 +36,5 @@ auc_ac, auc_ac_z = area_measures(
         "1 - r/N, r the rank in the full list of N documents; a random ranking scores about "
         "0.5. " + NEGATIVES_HELP
     ),
-    120,
     NoParams(),
 )

@@ -44,7 +44,6 @@ auc_ipr = Measure(
         "relevant documents. Unretrieved relevant documents add 0; no relevant documents: 0."
     ),
     kernel=lambda b, p: ipr_area(b),
-    order=100,
     nicknames=_EXTRA,
     since="extra",
 )
@@ -58,7 +57,6 @@ auc_pr = Measure(
         "Unretrieved relevant documents add 0; no relevant documents: 0."
     ),
     kernel=lambda b, p: pr_area(b),
-    order=101,
     nicknames=_EXTRA,
     since="extra",
 )

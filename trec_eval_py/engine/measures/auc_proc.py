@@ -38,7 +38,6 @@ auc_proc, auc_proc_z = area_measures(
     Area("fpr", log_floor),
     "Area under the pROC curve (false-positive rate on a log10 axis): the mean over the relevant "
     "documents of " + _SCALE + "x being the document's false-positive rate. " + NEGATIVES_HELP,
-    124,
     NoParams(),
 )
 
@@ -48,6 +47,5 @@ auc_pac, auc_pac_z = area_measures(
     "Area under the pAC curve (fraction of the list ranked on a log10 axis): the mean over the "
     "relevant documents of " + _SCALE + "x = r/N, r the document's rank in the full list. "
     + NEGATIVES_HELP,
-    125,
     NoParams(),
 )

@@ -34,7 +34,6 @@ auc_roc = Measure(
         "documents not retrieved add 0. " + NEGATIVES_HELP
     ),
     kernel=lambda b, p: croc_area(b),
-    order=102,
     nicknames=frozenset({"extra"}),
     since="extra",
 )

@@ -39,7 +39,6 @@ auc_roc_t, auc_roc_t_z = area_measures(
     "al. 2010): the mean over the relevant documents of 1 - min(fpr/T, 1); a random ranking "
     "scores T/2. Parameters: -m auc_roc_t.T1,T2 with T in ]0, 1] (default 0.1), outputs "
     "auc_roc_t_T... " + NEGATIVES_HELP,
-    126,
     UnitFloats((0.1,), "threshold"),
 )
 
@@ -50,6 +49,5 @@ auc_roc_fp, auc_roc_fp_z = area_measures(
     "the relevant documents of 1 - min(j/K, 1), j the negatives ranked above; a list with fewer "
     "than K negatives is scored up to its last one. Parameters: -m auc_roc_fp.K1,K2 (default 50), "
     "outputs auc_roc_fp_K... " + NEGATIVES_HELP,
-    127,
     IntCutoffs((50,)),
 )

@@ -133,7 +133,6 @@ rie = Measure(
         "ranking. Parameters: -m rie.A,B (default 20), outputs rie_A... " + _LIST_HELP
     ),
     kernel=_rie,
-    order=109,
     params=PositiveFloats((20.0,), "alpha"),
     nicknames=frozenset({"extra"}),
     since="extra",
@@ -148,7 +147,6 @@ bedroc = Measure(
         "(default alpha 20), outputs bedroc_A... " + _LIST_HELP
     ),
     kernel=_bedroc,
-    order=108,
     params=PositiveFloats((20.0,), "alpha"),
     nicknames=frozenset({"extra"}),
     since="extra",

@@ -64,7 +64,6 @@ bep = Measure(
         "above the diagonal or the topic has no relevant documents."
     ),
     kernel=lambda b, p: breakeven(b),
-    order=104,
     nicknames=frozenset({"extra"}),
     since="extra",
 )

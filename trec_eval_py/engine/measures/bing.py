@@ -35,6 +35,5 @@ BING = Measure(
         "the number of relevant documents. 0 when none is retrieved."
     ),
     kernel=_bing,
-    order=19,
     nicknames=frozenset({"all_trec"}),
 )

@@ -46,6 +46,5 @@ bpref = Measure(
         "divided by R. 0 for topics without relevant documents. Buckley & Voorhees, SIGIR 2004."
     ),
     kernel=lambda b, p: b.memo(bpref_values),
-    order=8,
     nicknames=frozenset({"official", "all_trec"}),
 )

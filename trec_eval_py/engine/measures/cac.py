@@ -31,7 +31,7 @@ def _transform(kind: str):
     return lambda x, alpha, neg, size: mag(x, alpha)
 
 
-def _measures(kind: str, order: float):
+def _measures(kind: str):
     d = DEFAULT_ALPHA[kind]
     return area_measures(
         f"cac_{kind}",
@@ -43,11 +43,10 @@ def _measures(kind: str, order: float):
             f"scores about {random_area(kind, d):.3f} at alpha {d:g}. Parameters: -m "
             f"cac_{kind}.A,B (default {d:g}), outputs cac_{kind}_A... " + NEGATIVES_HELP
         ),
-        order,
         PositiveFloats((d,), "alpha"),
     )
 
 
-cac_exp, cac_exp_z = _measures("exp", 121)
-cac_pow, cac_pow_z = _measures("pow", 122)
-cac_log, cac_log_z = _measures("log", 123)
+cac_exp, cac_exp_z = _measures("exp")
+cac_pow, cac_pow_z = _measures("pow")
+cac_log, cac_log_z = _measures("log")

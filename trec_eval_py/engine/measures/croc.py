@@ -61,7 +61,7 @@ def _kernel(kind: str, b, p) -> np.ndarray:
     return np.stack([croc_area(b, partial(f, alpha=a)) for a in p.values], axis=1)
 
 
-def _measure(kind: str, order: int) -> Measure:
+def _measure(kind: str) -> Measure:
     d = DEFAULT_ALPHA[kind]
     return Measure(
         name=f"croc_{kind}",
@@ -74,13 +74,12 @@ def _measure(kind: str, order: int) -> Measure:
             f"(default {d:g}), outputs croc_{kind}_A... " + NEGATIVES_HELP
         ),
         kernel=partial(_kernel, kind),
-        order=order,
         params=PositiveFloats((d,), "alpha"),
         nicknames=frozenset({"extra"}),
         since="extra",
     )
 
 
-croc_exp = _measure("exp", 105)
-croc_pow = _measure("pow", 106)
-croc_log = _measure("log", 107)
+croc_exp = _measure("exp")
+croc_pow = _measure("pow")
+croc_log = _measure("log")

@@ -20,14 +20,14 @@ from ._params import NoParams
 from ._ranked_curves import MAGNIFIERS, PositiveFloats
 
 
-def _z_only(name: str, area: Area, order: float, params) -> Measure:
-    return area_measures(name, area, "", order, params)[1]
+def _z_only(name: str, area: Area, params) -> Measure:
+    return area_measures(name, area, "", params)[1]
 
 
-auc_roc_z = _z_only("auc_roc", Area("fpr", identity), 102, NoParams())
-croc_exp_z = _z_only("croc_exp", Area("fpr", lambda x, a, n, s: MAGNIFIERS["exp"](x, a)), 105,
+auc_roc_z = _z_only("auc_roc", Area("fpr", identity), NoParams())
+croc_exp_z = _z_only("croc_exp", Area("fpr", lambda x, a, n, s: MAGNIFIERS["exp"](x, a)),
                      PositiveFloats((DEFAULT_ALPHA["exp"],), "alpha"))
-croc_pow_z = _z_only("croc_pow", Area("fpr", lambda x, a, n, s: MAGNIFIERS["pow"](x, a)), 106,
+croc_pow_z = _z_only("croc_pow", Area("fpr", lambda x, a, n, s: MAGNIFIERS["pow"](x, a)),
                      PositiveFloats((DEFAULT_ALPHA["pow"],), "alpha"))
-croc_log_z = _z_only("croc_log", Area("fpr", lambda x, a, n, s: MAGNIFIERS["log"](x, a)), 107,
+croc_log_z = _z_only("croc_log", Area("fpr", lambda x, a, n, s: MAGNIFIERS["log"](x, a)),
                      PositiveFloats((DEFAULT_ALPHA["log"],), "alpha"))

@@ -21,7 +21,6 @@ DCG = Measure(
         "normalized. Gains as for ndcg (-m dcg.1=3,2=9 overrides levels)."
     ),
     kernel=lambda b, p: dcg_parts(b, p)[0],
-    order=21,
     params=PairParams(),
     since="10.0",
 )
@@ -33,7 +32,6 @@ IDEAL_DCG = Measure(
         "topic's judged documents (the normalizer of ndcg). Gains as for ndcg."
     ),
     kernel=lambda b, p: dcg_parts(b, p)[1],
-    order=22,
     params=PairParams(),
     since="10.0",
 )

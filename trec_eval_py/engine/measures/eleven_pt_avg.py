@@ -61,7 +61,6 @@ eleven_pt_avg = Measure(
         "Levels: -m 11pt_avg.0.2,0.5,0.8 (the printed name then carries them)."
     ),
     kernel=_eleven_pt,
-    order=18,
     params=FloatParams(DEFAULT_LEVELS),
     nicknames=frozenset({"all_trec"}),
 )

@@ -47,7 +47,6 @@ err = Measure(
         "Uses the grades directly; -l does not apply. Cutoffs: -m err.10,20 (default 20)."
     ),
     kernel=_err,
-    order=110,
     params=IntCutoffs((20,)),
     nicknames=frozenset({"extra"}),
     since="extra",

@@ -46,7 +46,6 @@ G = Measure(
         "divided by the ideal ranking's total gain. Gains as for ndcg (-m G.1=3,2=1)."
     ),
     kernel=_g,
-    order=20,
     params=PairParams(),
     nicknames=frozenset({"all_trec"}),
 )

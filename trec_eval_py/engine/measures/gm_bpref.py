@@ -18,7 +18,6 @@ gm_bpref = Measure(
         "which rewards consistency across topics. Summary only."
     ),
     kernel=lambda b, p: b.memo(bpref_values),
-    order=15,
     aggregate=Agg.GMEAN,
     per_topic=False,
     nicknames=frozenset({"all_trec"}),

@@ -19,7 +19,6 @@ gm_map = Measure(
         "averaging. Favours consistency across topics. Summary only."
     ),
     kernel=lambda b, p: b.memo(average_precision),
-    order=6,
     aggregate=Agg.GMEAN,
     per_topic=False,
     nicknames=frozenset({"official", "all_trec"}),

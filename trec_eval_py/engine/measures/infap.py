@@ -56,6 +56,5 @@ infAP = Measure(
         "CIKM 2006."
     ),
     kernel=lambda b, p: inf_ap(b),
-    order=14,
     nicknames=frozenset({"all_trec"}),
 )

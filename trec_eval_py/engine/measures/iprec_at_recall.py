@@ -36,7 +36,6 @@ iprec_at_recall = Measure(
         "recall-precision graph. Levels: -m iprec_at_recall.0,.5,1"
     ),
     kernel=_iprec,
-    order=10,
     params=FloatCutoffs(DEFAULT_LEVELS),
     nicknames=frozenset({"official", "all_trec"}),
 )

@@ -35,7 +35,6 @@ judged = Measure(
         "Cutoffs: -m judged.10,100 (default 10)."
     ),
     kernel=_judged,
-    order=112,
     params=IntCutoffs((10,)),
     nicknames=frozenset({"extra"}),
     since="extra",

@@ -27,6 +27,5 @@ MAP = Measure(
         "Topics without relevant documents score 0."
     ),
     kernel=lambda b, p: b.memo(average_precision),
-    order=5,
     nicknames=frozenset({"official", "all_trec"}),
 )

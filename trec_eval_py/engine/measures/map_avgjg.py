@@ -23,7 +23,6 @@ map_avgjg = Measure(
         "as for map, then the mean over groups. Same as map with a single group."
     ),
     kernel=lambda b, p: b.combine(np.where(b.rows.num_rel_ret > 0, average_precision(b.rows), 0.0)),
-    order=50,
     nicknames=frozenset({"qrels_jg"}),
     rel_formats=frozenset({"qrels_jg"}),
 )

@@ -34,7 +34,6 @@ map_cut = Measure(
         "documents. Cutoffs: -m map_cut.10,100"
     ),
     kernel=_map_cut,
-    order=27,
     params=IntCutoffs(DEFAULT_CUTOFFS),
     nicknames=frozenset({"all_trec"}),
 )

@@ -41,7 +41,6 @@ max_F = Measure(
         "0 when nothing relevant was retrieved. Parameters: -m max_F.0.5,1,2 (default 1)."
     ),
     kernel=_max_f,
-    order=103,
     params=PositiveFloats((1.0,), "beta", allow_zero=True),
     nicknames=frozenset({"extra"}),
     since="extra",

@@ -52,7 +52,6 @@ NDCG = Measure(
         "or negative; level 0 may get a gain). Topics with no positive ideal gain score 0."
     ),
     kernel=_ndcg,
-    order=23,
     params=PairParams(),
     nicknames=frozenset({"all_trec"}),
 )

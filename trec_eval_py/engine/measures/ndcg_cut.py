@@ -42,7 +42,6 @@ NDCG_CUT = Measure(
         "relevance level as gain. Cutoffs: -m ndcg_cut.5,10"
     ),
     kernel=_ndcg_cut,
-    order=26,
     params=IntCutoffs(DEFAULT_CUTOFFS),
     nicknames=frozenset({"all_trec"}),
 )

@@ -49,7 +49,6 @@ ndcg_exp_cut = Measure(
         "Topics without positive grades: 0. Cutoffs: -m ndcg_exp_cut.10,20 (default 10,20)."
     ),
     kernel=_ndcg_exp,
-    order=111,
     params=IntCutoffs((10, 20)),
     nicknames=frozenset({"extra"}),
     since="extra",

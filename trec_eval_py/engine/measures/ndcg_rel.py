@@ -53,7 +53,6 @@ NDCG_REL = Measure(
         "each one not retrieved. Gains as for ndcg (-m ndcg_rel.1=3,2=9)."
     ),
     kernel=_ndcg_rel,
-    order=24,
     params=PairParams(),
     nicknames=frozenset({"all_trec"}),
 )

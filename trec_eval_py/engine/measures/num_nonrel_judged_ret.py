@@ -21,7 +21,6 @@ num_nonrel_judged_ret = Measure(
         "relevance level). Summed over topics."
     ),
     kernel=_nonrel_judged,
-    order=35,
     kind=Kind.INT,
     aggregate=Agg.SUM,
     nicknames=frozenset({"all_trec"}),

@@ -30,7 +30,6 @@ P_avgjg = Measure(
         "-m P_avgjg.5,10"
     ),
     kernel=_p_avgjg,
-    order=51,
     params=IntCutoffs(DEFAULT_CUTOFFS),
     nicknames=frozenset({"qrels_jg"}),
     rel_formats=frozenset({"qrels_jg"}),

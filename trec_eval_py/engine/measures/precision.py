@@ -25,7 +25,6 @@ P = Measure(
         "the end of a short ranking count as non-relevant. Cutoffs: -m P.5,10"
     ),
     kernel=_precision,
-    order=11,
     params=IntCutoffs(DEFAULT_CUTOFFS),
     nicknames=frozenset({"official", "all_trec"}),
 )

@@ -35,7 +35,6 @@ prefs_avgjg = Measure(
         "states. A pair of two unretrieved documents counts as a failure."
     ),
     kernel=lambda b, p: _avgjg(b, lambda g: g.ful, lambda g: g.poss),
-    order=41,
     nicknames=frozenset({"all_prefs", "prefs"}),
     rel_formats=_PREFS,
 )
@@ -44,7 +43,6 @@ prefs_avgjg_ret = Measure(
     name="prefs_avgjg_ret",
     help="Like prefs_avgjg, with only preferences between two retrieved documents.",
     kernel=lambda b, p: _avgjg(b, lambda g: g.ful_ret, lambda g: g.poss_ret),
-    order=45,
     nicknames=frozenset({"all_prefs"}),
     rel_formats=_PREFS,
 )
@@ -53,7 +51,6 @@ prefs_avgjg_imp = Measure(
     name="prefs_avgjg_imp",
     help="Like prefs_avgjg, leaving out preferences between two unretrieved documents.",
     kernel=lambda b, p: _avgjg(b, lambda g: g.ful, lambda g: g.poss_ret + g.poss_imp),
-    order=49,
     nicknames=frozenset({"all_prefs"}),
     rel_formats=_PREFS,
 )

@@ -120,7 +120,6 @@ prefs_avgjg_Rnonrel = Measure(
         "to bpref for a single group with two levels."
     ),
     kernel=lambda b, p: _rnonrel(b, False),
-    order=42,
     nicknames=frozenset({"all_prefs"}),
     rel_formats=_PREFS,
 )
@@ -132,7 +131,6 @@ prefs_avgjg_Rnonrel_ret = Measure(
         "count are those retrieved)."
     ),
     kernel=lambda b, p: _rnonrel(b, True),
-    order=46,
     nicknames=frozenset({"all_prefs"}),
     rel_formats=_PREFS,
 )

@@ -33,7 +33,6 @@ prefs_num_prefs_poss = Measure(
         "whether or not the run retrieved the documents. Summary: total over topics."
     ),
     kernel=lambda b, p: _sum(b, lambda g: g.poss),
-    order=36,
     kind=Kind.INT,
     aggregate=Agg.SUM,
     nicknames=_NICK,
@@ -47,7 +46,6 @@ prefs_num_prefs_ful = Measure(
         "or B not retrieved. Summary: total over topics."
     ),
     kernel=lambda b, p: _sum(b, lambda g: g.ful),
-    order=37,
     kind=Kind.INT,
     aggregate=Agg.SUM,
     nicknames=_NICK,
@@ -61,7 +59,6 @@ prefs_num_prefs_ful_ret = Measure(
         "above B). Summary: total over topics."
     ),
     kernel=lambda b, p: _sum(b, lambda g: g.ful_ret),
-    order=38,
     kind=Kind.INT,
     aggregate=Agg.SUM,
     nicknames=_NICK,

@@ -39,7 +39,6 @@ prefs_pair = Measure(
         "of two unretrieved documents score 0. 0 when no pair has a preference."
     ),
     kernel=lambda b, p: b.map(lambda t: _pair(t, True, True)),
-    order=40,
     nicknames=frozenset({"all_prefs", "prefs"}),
     rel_formats=_PREFS,
 )
@@ -48,7 +47,6 @@ prefs_pair_ret = Measure(
     name="prefs_pair_ret",
     help="Like prefs_pair, over pairs of two retrieved documents only. 0 when there are none.",
     kernel=lambda b, p: b.map(lambda t: _pair(t, False, False)),
-    order=44,
     nicknames=frozenset({"all_prefs"}),
     rel_formats=_PREFS,
 )
@@ -59,7 +57,6 @@ prefs_pair_imp = Measure(
         "Like prefs_pair, leaving out pairs of two unretrieved documents. 0 when none remain."
     ),
     kernel=lambda b, p: b.map(lambda t: _pair(t, True, False)),
-    order=48,
     nicknames=frozenset({"all_prefs"}),
     rel_formats=_PREFS,
 )

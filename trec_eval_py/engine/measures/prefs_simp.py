@@ -38,7 +38,6 @@ prefs_simp = Measure(
         "topic has no preferences."
     ),
     kernel=lambda b, p: _ratio(b, lambda g: g.ful, lambda g: g.poss),
-    order=39,
     nicknames=frozenset({"all_prefs", "prefs"}),
     rel_formats=_PREFS,
 )
@@ -50,7 +49,6 @@ prefs_simp_ret = Measure(
         "(suited to collections that change over time). 0 when there are none."
     ),
     kernel=lambda b, p: _ratio(b, lambda g: g.ful_ret, lambda g: g.poss_ret),
-    order=43,
     nicknames=frozenset({"all_prefs"}),
     rel_formats=_PREFS,
 )
@@ -62,7 +60,6 @@ prefs_simp_imp = Measure(
         "instead of counting as failures. 0 when none remain."
     ),
     kernel=lambda b, p: _ratio(b, lambda g: g.ful, lambda g: g.poss_ret + g.poss_imp),
-    order=47,
     nicknames=frozenset({"all_prefs"}),
     rel_formats=_PREFS,
 )

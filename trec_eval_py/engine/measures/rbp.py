@@ -35,12 +35,13 @@ import numpy as np
 
 from ._base import Measure
 from ._gains import gain_pairs, group_table, groups_by_levels
+from ._order import print_key
 from ._params import PairParams
 from ._registry import registry
 
 #: the measure whose leftover value seeds rbp's running maximum (see module doc)
 _SEEDS_MAX = "num_nonrel_judged_ret"
-_ORDER_RBP = 54
+_ORDER_RBP = print_key("rbp")
 
 
 def persistence(params) -> float:
@@ -111,7 +112,6 @@ RBP = Measure(
         "pairs allowed), rescaled into [0,1] when some gain is outside it."
     ),
     kernel=_rbp,
-    order=_ORDER_RBP,
     params=PairParams(),
     nicknames=frozenset({"all_trec"}),
     since="10.0",
@@ -125,7 +125,6 @@ RBP_RESID = Measure(
         "(p^n). 0 when no unjudged document is retrieved. -m rbp_resid.p=0.95"
     ),
     kernel=_rbp_resid,
-    order=55,
     params=PairParams(),
     nicknames=frozenset({"all_trec"}),
     since="10.0",

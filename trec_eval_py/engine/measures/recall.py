@@ -27,7 +27,6 @@ recall = Measure(
         "of relevant documents (0 if it has none). Cutoffs: -m recall.5,10"
     ),
     kernel=_recall,
-    order=13,
     params=IntCutoffs(DEFAULT_CUTOFFS),
     nicknames=frozenset({"all_trec"}),
 )

@@ -27,6 +27,5 @@ recip_rank = Measure(
         "this is MRR."
     ),
     kernel=_recip_rank,
-    order=9,
     nicknames=frozenset({"official", "all_trec"}),
 )

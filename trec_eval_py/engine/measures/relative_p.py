@@ -30,7 +30,6 @@ relative_P = Measure(
         "without relevant documents. Cutoffs: -m relative_P.5,10"
     ),
     kernel=_relative_p,
-    order=28,
     params=IntCutoffs(DEFAULT_CUTOFFS),
     nicknames=frozenset({"all_trec"}),
 )

@@ -47,7 +47,6 @@ relstring = Measure(
         "pooled but unjudged, '<' any other value. Per topic only."
     ),
     kernel=_relstring,
-    order=12,
     kind=Kind.STR,
     params=FloatParams((10.0,)),
     aggregate=Agg.NONE,

@@ -68,7 +68,6 @@ RNDCG = Measure(
         "documents."
     ),
     kernel=_rndcg,
-    order=25,
     params=PairParams(),
     nicknames=frozenset({"all_trec"}),
 )

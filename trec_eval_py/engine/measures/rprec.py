@@ -29,6 +29,5 @@ Rprec = Measure(
         "0 when the topic has no relevant documents or nothing was retrieved."
     ),
     kernel=_rprec,
-    order=7,
     nicknames=frozenset({"official", "all_trec"}),
 )

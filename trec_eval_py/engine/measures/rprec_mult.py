@@ -37,7 +37,6 @@ Rprec_mult = Measure(
         "run does better early (precision) or late (recall). Multiples: -m Rprec_mult.0.5,1,2"
     ),
     kernel=_rprec_mult,
-    order=16,
     params=FloatCutoffs(DEFAULT_MULTIPLES),
     nicknames=frozenset({"all_trec"}),
 )

@@ -37,7 +37,6 @@ Rprec_mult_avgjg = Measure(
         "the groups. Multiples: -m Rprec_mult_avgjg.0.5,1,2"
     ),
     kernel=_rprec_mult_avgjg,
-    order=52,
     params=FloatCutoffs(DEFAULT_MULTIPLES),
     nicknames=frozenset({"qrels_jg"}),
     rel_formats=frozenset({"qrels_jg"}),

@@ -36,7 +36,6 @@ rr_cut = Measure(
         "(default 10)."
     ),
     kernel=_rr_cut,
-    order=113,
     params=IntCutoffs((10,)),
     nicknames=frozenset({"extra"}),
     since="extra",

@@ -39,7 +39,6 @@ set_F = Measure(
         "0 when nothing relevant is retrieved."
     ),
     kernel=_set_f,
-    order=34,
     params=FloatParams((1.0,)),
     nicknames=frozenset({"all_trec", "set"}),
 )

@@ -31,6 +31,5 @@ set_map = Measure(
         "(retrieved x relevant), i.e. set precision times set recall. 0 if either count is 0."
     ),
     kernel=_set_map,
-    order=33,
     nicknames=frozenset({"all_trec", "set"}),
 )

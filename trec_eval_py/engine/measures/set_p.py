@@ -18,6 +18,5 @@ set_P = Measure(
         "(0 when nothing is retrieved). Unlike P.k, short rankings are not padded."
     ),
     kernel=lambda b, p: safe_div(num_rel_ret(b), b.num_ret),
-    order=30,
     nicknames=frozenset({"all_trec", "set"}),
 )

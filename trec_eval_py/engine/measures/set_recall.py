@@ -15,6 +15,5 @@ set_recall = Measure(
     name="set_recall",
     help="Set recall: relevant retrieved / relevant in the judgments (0 when there are none).",
     kernel=lambda b, p: safe_div(num_rel_ret(b), num_rel(b)),
-    order=32,
     nicknames=frozenset({"all_trec", "set"}),
 )

@@ -21,6 +21,5 @@ set_relative_P = Measure(
         "relative to the best possible for a set of that size. 0 if either is 0."
     ),
     kernel=lambda b, p: safe_div(num_rel_ret(b), np.minimum(b.num_ret, num_rel(b))),
-    order=31,
     nicknames=frozenset({"all_trec", "set"}),
 )

@@ -26,7 +26,6 @@ success = Measure(
         "Cutoffs: -m success.1,5,10"
     ),
     kernel=_success,
-    order=29,
     params=IntCutoffs(DEFAULT_CUTOFFS),
     nicknames=frozenset({"all_trec"}),
 )

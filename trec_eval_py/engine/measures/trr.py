@@ -33,7 +33,6 @@ trr = Measure(
         "Topics without relevant documents retrieved score 0."
     ),
     kernel=_trr,
-    order=128,
     nicknames=frozenset({"extra"}),
     since="extra",
 )

@@ -32,7 +32,6 @@ UNJ = Measure(
         "padded with judged documents. Cutoffs: -m unj.5,10"
     ),
     kernel=_unj,
-    order=56,
     params=IntCutoffs(DEFAULT_CUTOFFS),
     nicknames=frozenset({"all_trec"}),
     since="10.0",

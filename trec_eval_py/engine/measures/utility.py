@@ -72,7 +72,6 @@ utility = Measure(
         "over topics."
     ),
     kernel=_utility,
-    order=17,
     params=UtilityParams((1.0, -1.0, 0.0, 0.0)),
     nicknames=frozenset({"all_trec", "set"}),
 )

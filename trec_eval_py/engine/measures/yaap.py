@@ -43,5 +43,4 @@ yaap = Measure(
         "Monotonic with AP on one topic, better behaved when averaged. Not in any nickname."
     ),
     kernel=_yaap,
-    order=53,
 )
