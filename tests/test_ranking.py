@@ -159,3 +159,20 @@ def test_validate_command_takes_compat(tmp_path, capsysbinary):
     assert code == 0 and "[rank-order]" not in out and "0 warnings" in out
     code, _, err = run_cli(["validate", "--compat", "8", str(path)], capsysbinary)
     assert code != 0 and "--compat" in err
+
+
+def test_validate_unjudged_check_ranks_with_the_engines_join(tmp_path):
+    # a9 and zz tie in single precision: 9.0.8 ranks zz (unjudged) 10th, 10.0 ranks it 11th
+    scores = [str(10 - i) for i in range(9)] + ["1.00000001"]
+    run = "".join(f"1 Q0 a{i} {i + 1} {s} r\n" for i, s in enumerate(scores)) + "1 Q0 zz 11 1.0 r\n"
+    qrels = "".join(f"1 0 a{i} {i % 2}\n" for i in range(10))
+    (tmp_path / "run").write_text(run)
+    (tmp_path / "qrels").write_text(qrels)
+
+    def unjudged(compat):
+        report = validate_run(str(tmp_path / "run"), str(tmp_path / "qrels"), max_unjudged=0.0, compat=compat)
+        return [f for f in report.findings if f.code == "unjudged"]
+
+    (f,) = unjudged("9.0.8")
+    assert f.line == 11 and "1 of the top 10" in f.message
+    assert unjudged("10.0") == []

@@ -502,21 +502,30 @@ def _check_topics(topics: dict[bytes, list[_Row]], ts: TopicSet, out: _Collector
     return True
 
 
-def _check_unjudged(ordered, q: Qrels, out: _Collector, max_unjudged: float) -> None:
-    judged: dict[bytes, dict[bytes, int]] = {}
-    for qid, docno, rel in zip(q.qid.tolist(), q.docno.tolist(), q.rel.tolist()):
-        judged.setdefault(qid, {})[docno] = rel
-    for qid, order in ordered.items():
-        levels = judged.get(qid)
-        if levels is None or not order:
-            continue
-        top = order[:UNJUDGED_DEPTH]
+def _check_unjudged(ordered, q: Qrels, out: _Collector, max_unjudged: float, compat: str) -> None:
+    """Too many unjudged documents in a topic's top 10, found by the engine's own join
+    (``ordered`` holds each topic's unique scored rows in the ranking rule's order,
+    the order the join ranks them in)."""
+    from ..engine.pipeline import Options, map_batches
+
+    rows = [(qid, r) for qid, order in ordered.items() for r in order[:UNJUDGED_DEPTH]]
+    if not rows:
+        return
+    run = Run(np.array([qid for qid, _ in rows], dtype="S"), np.array([r.docno for _, r in rows], dtype="S"),
+              np.array([r.score for _, r in rows], dtype=np.float64),
+              np.array([r.line for _, r in rows], dtype=np.int64), "", out.path)
+
+    def unjudged(b):
         # a negative level marks a pooled document nobody judged: unjudged as well
-        unj = [r for r in top if levels.get(r.docno, -1) < 0]
-        share = len(unj) / len(top)
-        if unj and share > max_unjudged:
-            out.add(unj[0].line, WARNING, "unjudged",
-                    f"topic {_show(qid)}: {len(unj)} of the top {len(top)} documents are unjudged "
+        return [(qid, np.flatnonzero(b.rel[t, : b.num_ret[t]] < 0)) for t, qid in enumerate(b.qids)]
+
+    res = map_batches(unjudged, q, run, Options(compat=compat, measures=()))
+    for qid, pos in (x for batch in res.results for x in batch):
+        top = ordered[qid.encode("utf-8", "surrogateescape")][:UNJUDGED_DEPTH]
+        share = len(pos) / len(top)
+        if len(pos) and share > max_unjudged:
+            out.add(top[int(pos[0])].line, WARNING, "unjudged",
+                    f"topic {_show(top[0].qid)}: {len(pos)} of the top {len(top)} documents are unjudged "
                     f"({math.floor(share * 100 + 0.5)}%); the scores of this topic are underestimates")
 
 
@@ -613,7 +622,7 @@ def validate_run(
     ordered = {qid: _check_topic(qid, rs, out, max_docs, cutoffs, rule) for qid, rs in by_topic.items()}
 
     if ts is not None and _check_topics(by_topic, ts, out) and q is not None:
-        _check_unjudged(ordered, q, out, max_unjudged)
+        _check_unjudged(ordered, q, out, max_unjudged, compat)
     out.done(report)
     return report
 
