@@ -135,8 +135,12 @@ def test_text_csv_latex(tmp_path, capsysbinary):
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [r["run"] for r in rows] == ["sys1", "sys2"] and JSON_KEYS <= set(rows[0])
 
-    code, out, _ = run_cli(["compare", qrels, *runs, "-m", "map", "--format", "latex", "--test", "sign"], capsysbinary)
+    code, out, _ = run_cli(["compare", qrels, *runs, "-m", "map", "--format", "long-latex", "--test", "sign"],
+                           capsysbinary)
     assert out.count(r"\\") == 3 and r"\begin{tabular}" in out and r"\toprule" in out
+    # the wide table: header, three runs, the key
+    code, out, _ = run_cli(["compare", qrels, *runs, "-m", "map", "--format", "latex", "--test", "sign"], capsysbinary)
+    assert out.count(r"\\") == 4 and r"\caption{" in out and r"\begin{table}" in out
 
     dest = tmp_path / "out.json"
     code, out, _ = run_cli(["compare", qrels, *runs, "--format", "json", "-o", str(dest)], capsysbinary)

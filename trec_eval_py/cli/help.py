@@ -6,6 +6,8 @@ import textwrap
 USAGE = """\
 Usage: trec_eval_py [options] QRELS RUN
        trec_eval_py -h [-m MEASURE ...] [-R FORMAT]
+       trec_eval_py COMMAND [options] ...   (compare, batch, diff...: see
+                                             Subcommands below)
 
 Evaluates the ranked results in RUN against the relevance judgments in QRELS
 and prints one line per measure: name, topic ('all' for the summary), value.
@@ -44,6 +46,9 @@ Options (trec_eval's own, with its long spellings):
                                  (default, as trec_eval), rank (the rank
                                  column, ascending; BioCreative) or file (the
                                  line order; CodiEsp)
+  --format trec|json|csv         output: trec_eval's text (default), JSON
+                                 ({"runid", "per_topic", "summary"}) or long
+                                 CSV (runid,topic,measure,value)
 
 Ranking: documents are ordered by score, highest first; equal scores are
 ordered by docno, in descending byte order. The rank column is ignored
@@ -54,6 +59,38 @@ unless -c is given.
 """
 
 
+def subcommand_summaries() -> list[tuple[str, str]]:
+    """``(name, what it does)`` for every subcommand, from the first line of its
+    module's docstring (read without importing the module)."""
+    import ast
+    import importlib.util
+
+    from . import commands
+
+    out = []
+    for name in commands.names():
+        spec = importlib.util.find_spec(f"{commands.__name__}.{name}")
+        doc = ""
+        if spec is not None and spec.origin:
+            with open(spec.origin, encoding="utf-8") as f:
+                doc = ast.get_docstring(ast.parse(f.read())) or ""
+        first = doc.strip().split("\n", 1)[0]
+        # "``trec_eval_py compare``: is a run better..." -> "is a run better..."
+        if first.startswith("``") and ": " in first:
+            first = first.split(": ", 1)[1]
+        out.append((name, first.replace("``", "").rstrip(".")))
+    return out
+
+
+def subcommands_text() -> str:
+    lines = ["\nSubcommands (trec_eval_py COMMAND -h for each one's options):\n"]
+    for name, what in subcommand_summaries():
+        wrapped = textwrap.wrap(what, 64) or [""]
+        lines.append(f"  {name:<10}{wrapped[0]}\n")
+        lines += [f"  {'':<10}{w}\n" for w in wrapped[1:]]
+    return "".join(lines)
+
+
 def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = "9.0.8") -> str:
     from ..errors import MeasureError
     from ..engine.formats import judgment_format
@@ -61,7 +98,7 @@ def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str =
 
     fmt = judgment_format(rel_format)
     reg = registry()
-    parts = [USAGE, "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
+    parts = [USAGE, subcommands_text(), "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
     parts.append("\n" + fmt.help)
     if not measure_specs:
         parts.append("\nName measures with -m to see what they mean, e.g. trec_eval_py -h -m all_trec\n")

@@ -1,47 +1,73 @@
-"""Compare runs with a baseline, topic by topic, with significance tests.
+"""Compare runs topic by topic, with significance tests and effect sizes.
 
-:func:`compare_runs` evaluates every run as ``-c`` would (every topic of the
-qrels; a topic missing from a run is evaluated as an empty ranking, which
-scores 0 on the usual measures), pairs each run's per-topic values with the
-baseline's (the first run) for each measure, runs the chosen tests from
-:mod:`trec_eval_py.tools.significance`, and corrects the p-values for multiple
-comparisons across all (run, measure) pairs of each test.
+:func:`compare_runs` evaluates every run over the same topics, pairs the
+runs' per-topic values for each measure (each run with the baseline, the
+first run, or every pair of runs), runs the chosen tests from
+:mod:`trec_eval_py.tools.significance`, and corrects the p-values of each
+paired test for multiple comparisons across all (pair, measure) rows.
 
-The :class:`Comparison` it returns prints itself as a text table, CSV, JSON
-(a list of records) or a LaTeX table.
+Topics (``topics_from``): ``qrels`` takes every topic of the qrels, as
+``-c`` does (a topic missing from a run is evaluated as an empty ranking,
+which scores 0 on the usual measures); ``intersection`` only the topics of
+the qrels that every run has results for.
+
+The tests over all runs (``tukey``, ``tukey-classic``) are run once per
+measure over every run; their p-values are family-wise already and are not
+corrected again.
+
+Every measure is taken as "higher is better": a significant positive
+difference is ``better``, a negative one ``worse``.
+
+The :class:`Comparison` it returns prints itself as a text report, CSV, JSON
+(a list of records) or a long LaTeX table (one row per pair and measure),
+and as a wide table (runs x measures) in LaTeX, Markdown or HTML.
 """
 from __future__ import annotations
 
 import csv
+import html
 import io
+import itertools
 import json
 import math
 import os
+import string
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from ..engine.aggregate import seq_total
-from ..errors import NoTopicsError, UsageError
 from ..engine.measures import Kind
 from ..engine.pipeline import evaluate, read_judgments
+from ..errors import NoTopicsError, UsageError
+from .leaderboard import expand_run_paths
 from .significance import (
+    ALL_TESTS,
+    ALTERNATIVES,
     CORRECTIONS,
+    FAMILY_TESTS,
     TEST_NAMES,
     TESTS,
     bootstrap,
     correct,
+    effect_sizes,
+    family_test,
     run_test,
     wins_ties_losses,
 )
 
-FORMATS = ("text", "csv", "json", "latex")
+FORMATS = ("text", "csv", "json", "latex", "long-latex", "markdown", "html")
+WIDE_FORMATS = ("latex", "markdown", "html")
+PAIRS = ("baseline", "all")
+TOPICS_FROM = ("qrels", "intersection")
+FAIL_IF = ("worse", "different")
 
 
 @dataclass(frozen=True)
 class Row:
-    """One run against the baseline on one measure with one test."""
+    """One pair of runs on one measure with one test: ``run`` against ``baseline``
+    (the baseline run, or the earlier run of the pair with ``pairs='all'``)."""
 
     run: str
     measure: str
@@ -56,7 +82,11 @@ class Row:
     p_value_corrected: float
     correction: str
     alpha: float
+    alternative: str
     significant: bool
+    direction: str
+    effect_size: float
+    hedges_g: float
     wins: int
     ties: int
     losses: int
@@ -67,6 +97,7 @@ class Row:
     method: str
     resamples: int | None
     topics: int
+    topics_from: str
     filled: int
     filled_baseline: int
     file: str
@@ -88,10 +119,12 @@ class Comparison:
     runs : labels of the runs, baseline first
     files : what each run was read from, as given
     measures : output names of the compared measures (e.g. ``map``, ``P_10``)
-    topics : the topics compared (every topic of the qrels)
-    filled : per run label, how many topics it had no results for (scored as empty rankings)
+    topics : the topics compared
+    filled : per run label, how many of ``topics`` it had no results for (scored as empty rankings)
     values : per run label and measure, the per-topic values in ``topics`` order
-    rows : one :class:`Row` per (test, run, measure), in that order
+    rows : one :class:`Row` per (test, pair, measure), in that order
+    qrels_topics : number of topics of the qrels (``topics`` is all of them with
+        ``topics_from='qrels'``, those every run answered with ``'intersection'``)
     """
 
     runs: list[str]
@@ -107,10 +140,20 @@ class Comparison:
     permutations: int
     seed: int | None
     options: dict = field(default_factory=dict)
+    alternative: str = "two-sided"
+    pairs: str = "baseline"
+    topics_from: str = "qrels"
+    qrels_topics: int = 0
 
     @property
     def baseline(self) -> str:
         return self.runs[0]
+
+    def means(self) -> dict[str, dict[str, float]]:
+        """Per run and measure, the mean over the compared topics (in topic order)."""
+        n = len(self.topics)
+        return {lab: {m: (seq_total(v) / n if n else 0.0) for m, v in per.items()}
+                for lab, per in self.values.items()}
 
     def records(self) -> list[dict]:
         return [r.to_dict() for r in self.rows]
@@ -130,11 +173,20 @@ class Comparison:
     def to_text(self) -> str:
         return _text(self)
 
+    def to_long_latex(self) -> str:
+        return _long_latex(self)
+
     def to_latex(self) -> str:
-        return _latex(self)
+        return _wide(self, "latex")
+
+    def to_markdown(self) -> str:
+        return _wide(self, "markdown")
+
+    def to_html(self) -> str:
+        return _wide(self, "html")
 
     def to_dataframe(self):
-        """The rows as a pandas DataFrame (one per test, run and measure)."""
+        """The rows as a pandas DataFrame (one per test, pair and measure)."""
         from ..engine.tables import comparison_frame
 
         return comparison_frame(self)
@@ -147,7 +199,16 @@ class Comparison:
     def format(self, fmt: str) -> str:
         if fmt not in FORMATS:
             raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-        return getattr(self, f"to_{fmt}")()
+        return getattr(self, "to_" + fmt.replace("-", "_"))()
+
+    def failures(self, fail_if: str) -> list[Row]:
+        """Rows of a run against the baseline that are significant after
+        correction: every such row for ``different``, those where the run is
+        worse for ``worse``. The regression gate of ``compare --fail-if``."""
+        if fail_if not in FAIL_IF:
+            raise UsageError(f"unknown --fail-if {fail_if!r}; choose one of {', '.join(FAIL_IF)}")
+        return [r for r in self.rows if r.baseline == self.baseline and r.significant
+                and (fail_if == "different" or r.direction == "worse")]
 
 
 def run_labels(runids: Sequence[str], files: Sequence[str]) -> list[str]:
@@ -168,15 +229,39 @@ def _describe(src, i: int) -> str:
     return f"run{i + 1}"
 
 
-def per_topic_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",), **options):
-    """Evaluate every run over every topic of the qrels (``-c``).
+def expand_runs(runs: Sequence) -> list:
+    """Runs as given, with a directory standing for every file in it (as ``batch`` reads them)."""
+    out: list = []
+    for r in runs:
+        if isinstance(r, (str, os.PathLike)):
+            out.extend(expand_run_paths([os.fspath(r)]))
+        else:
+            out.append(r)
+    return out
 
-    Returns ``(topics, labels, files, filled, values)`` where
-    ``values[label][measure]`` is a float array in ``topics`` order and
-    ``filled[label]`` counts the topics the run had no results for.
-    Measures without per-topic numbers (``runid``, ``num_q``, ``relstring``) are
-    left out.
+
+def per_topic_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",), *,
+                     topics_from: str = "qrels", **options):
+    """Evaluate every run over the topics of the qrels (``-c``).
+
+    Returns ``(topics, labels, files, filled, values)``: see :func:`paired_values`.
     """
+    return paired_values(qrels, runs, measures, topics_from=topics_from, **options)[:5]
+
+
+def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",), *,
+                  topics_from: str = "qrels", **options):
+    """Evaluate every run over the topics of the qrels (``-c``).
+
+    Returns ``(topics, labels, files, filled, values, qrels_topics)`` where
+    ``values[label][measure]`` is a float array in ``topics`` order and
+    ``filled[label]`` counts the topics the run had no results for. With
+    ``topics_from='intersection'`` only the topics every run answered are
+    kept (and nothing is filled). Measures without per-topic numbers
+    (``runid``, ``num_q``, ``relstring``) are left out.
+    """
+    if topics_from not in TOPICS_FROM:
+        raise UsageError(f"unknown --topics-from {topics_from!r}; choose one of {', '.join(TOPICS_FROM)}")
     if isinstance(measures, str):
         measures = [measures]
     measures = list(measures)
@@ -190,97 +275,203 @@ def per_topic_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("ma
             evals.append(evaluate(q, src, measures, **options))
         except NoTopicsError as e:
             raise NoTopicsError(f"{name}: {e}") from None
-    topics = evals[0].topics
+    topics = list(evals[0].topics)
     for e, name in zip(evals, files):
-        if e.topics != topics:  # cannot happen with -c on one qrels; guard the pairing anyway
+        if list(e.topics) != topics:  # cannot happen with -c on one qrels; guard the pairing anyway
             raise UsageError(f"{name}: evaluated topics differ from the baseline's")
+    keep = np.ones(len(topics), dtype=bool)
+    if topics_from == "intersection":
+        for e in evals:
+            keep &= ~np.asarray(e.filled, dtype=bool)
+        if not keep.any():
+            raise NoTopicsError("no topic of the qrels has results in every run (--topics-from intersection)")
     cols = [c for c in evals[0].columns if c.measure.per_topic and c.kind is not Kind.STR]
     if not cols:
         raise UsageError(f"no measure with per-topic numbers among: {' '.join(measures)}")
+    kept_topics = [t for t, k in zip(topics, keep) if k]
     for e, name in zip(evals, files):
         for c in cols:
-            bad = ~np.isfinite(e.values[c.name].astype(np.float64))
+            bad = ~np.isfinite(e.values[c.name].astype(np.float64)[keep])
             if np.any(bad):
-                raise UsageError(f"{name}: {c.name} is undefined (nan) on topic {e.topics[int(np.argmax(bad))]}; "
+                raise UsageError(f"{name}: {c.name} is undefined (nan) on topic {kept_topics[int(np.argmax(bad))]}; "
                                  "it cannot be compared")
     labels = run_labels([e.runid for e in evals], files)
-    values = {lab: {c.name: e.values[c.name].astype(np.float64) for c in cols} for lab, e in zip(labels, evals)}
-    filled = {lab: int(np.count_nonzero(e.filled)) for lab, e in zip(labels, evals)}
-    return topics, labels, files, filled, values
+    values = {lab: {c.name: e.values[c.name].astype(np.float64)[keep] for c in cols} for lab, e in zip(labels, evals)}
+    filled = {lab: int(np.count_nonzero(np.asarray(e.filled, dtype=bool)[keep])) for lab, e in zip(labels, evals)}
+    return kept_topics, labels, files, filled, values, len(topics)
+
+
+def _tests(tests) -> list[str]:
+    if isinstance(tests, str):
+        tests = [tests]
+    out: list[str] = []
+    for t in tests:
+        for name in (TESTS if t == "all" else [t]):
+            if name not in ALL_TESTS:
+                raise UsageError(f"unknown test {name!r}; choose one of {', '.join(ALL_TESTS)} or all")
+            if name not in out:
+                out.append(name)
+    return out
 
 
 def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",),
                  tests: Iterable[str] | str = ("t",), *, alpha: float = 0.05, correction: str = "holm",
-                 permutations: int = 100_000, seed: int | None = 1, **options) -> Comparison:
-    """Compare ``runs[1:]`` with the baseline ``runs[0]`` on every measure.
+                 permutations: int = 100_000, seed: int | None = 1, alternative: str = "two-sided",
+                 pairs: str = "baseline", topics_from: str = "qrels", progress=None, **options) -> Comparison:
+    """Compare runs on every measure, topic by topic.
 
-    ``qrels`` and each run may be anything :func:`~trec_eval_py.evaluate`
-    accepts. ``tests`` are keys of :data:`~trec_eval_py.tools.significance.TESTS`
-    (or ``all``). ``permutations`` is the number of random sign flips of the
-    randomization test and of resamples of the bootstrap. ``options`` are
-    evaluation options (``relevance_level``, ``max_docs``, ``judged_only``,
+    ``runs[0]`` is the baseline. ``pairs='baseline'`` compares every other run
+    with it; ``'all'`` compares every pair of runs (the earlier run of a pair
+    plays the baseline). ``qrels`` and each run may be anything
+    :func:`~trec_eval_py.evaluate` accepts; a directory stands for every file
+    in it. ``tests`` are keys of
+    :data:`~trec_eval_py.tools.significance.ALL_TESTS` (``all``: every paired
+    test). ``permutations`` is the number of random sign flips of the
+    randomization test, resamples of the bootstrap and random tables of the
+    randomised Tukey HSD. ``alternative`` is ``two-sided``, ``greater`` (the
+    run scores higher) or ``less``. ``topics_from`` is ``qrels`` or
+    ``intersection`` (see the module doc). ``options`` are evaluation options
+    (``relevance_level``, ``max_docs``, ``judged_only``,
     ``num_docs_in_coll``, ``compat``); ``complete`` is always on.
+    ``progress(done, total)``, if given, is called as the resampling tests advance.
     """
+    runs = expand_runs(runs)
     if len(runs) < 2:
         raise UsageError("compare needs a baseline run and at least one other run")
-    if isinstance(tests, str):
-        tests = [tests]
-    tests = list(TESTS) if "all" in tests else list(dict.fromkeys(tests))
-    for t in tests:
-        if t not in TESTS:
-            raise UsageError(f"unknown test {t!r}; choose one of {', '.join(TESTS)} or all")
+    tests = _tests(tests)
     if correction not in CORRECTIONS:
         raise UsageError(f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}")
+    if alternative not in ALTERNATIVES:
+        raise UsageError(f"unknown alternative {alternative!r}; choose one of {', '.join(ALTERNATIVES)}")
+    if pairs not in PAIRS:
+        raise UsageError(f"unknown --pairs {pairs!r}; choose one of {', '.join(PAIRS)}")
+    if alternative != "two-sided" and any(t in FAMILY_TESTS for t in tests):
+        raise UsageError("Tukey's HSD is two-sided: use --alternative two-sided with --test tukey")
     if not 0.0 < alpha < 1.0:
         raise UsageError(f"alpha must be between 0 and 1, not {alpha}")
     if permutations < 1:
         raise UsageError("the number of permutations must be at least 1")
 
-    topics, labels, files, filled, values = per_topic_values(qrels, runs, measures, **options)
+    topics, labels, files, filled, values, qrels_topics = paired_values(
+        qrels, runs, measures, topics_from=topics_from, **options)
     names = list(values[labels[0]])
-    base = labels[0]
+    index = {lab: i for i, lab in enumerate(labels)}
+    if pairs == "baseline":
+        pair_list = [(labels[0], lab) for lab in labels[1:]]
+    else:
+        pair_list = list(itertools.combinations(labels, 2))
     rows: list[Row] = []
     intervals: dict = {}
+    effects: dict = {}
+    n = len(topics)
 
-    def interval(lab, m, a, b, res):
+    def interval(base, lab, m, a, b, res):
         """The test's own interval of the mean difference, or else (for the rank,
-        sign and randomization tests, which give none) a paired bootstrap one."""
-        if res.ci_low is not None:
+        sign, randomization and Tukey tests, which give none) a paired bootstrap one."""
+        if res is not None and res.ci_low is not None:
             return res.ci_low, res.ci_high, "bootstrap" if res.test == "bootstrap" else "t"
-        if (lab, m) not in intervals:
-            boot = bootstrap(a, b, resamples=permutations, seed=seed, alpha=alpha)
-            intervals[(lab, m)] = (boot.ci_low, boot.ci_high, "bootstrap")
-        return intervals[(lab, m)]
+        key = (base, lab, m)
+        if key not in intervals:
+            boot = bootstrap(a, b, resamples=permutations, seed=seed, alpha=alpha, alternative=alternative,
+                             progress=progress)
+            intervals[key] = (boot.ci_low, boot.ci_high, "bootstrap")
+        return intervals[key]
 
     for test in tests:
-        pending = []
-        for lab, f in zip(labels[1:], files[1:]):
+        pending = []  # (base, lab, m, statistic, p, res-or-None, method, resamples)
+        if test in FAMILY_TESTS:
             for m in names:
-                a, b = values[base][m], values[lab][m]
-                res = run_test(test, a, b, alpha=alpha, permutations=permutations, seed=seed)
-                pending.append((lab, f, m, a, b, res))
-        adjusted = correct([p[5].p_value for p in pending], correction)
-        for (lab, f, m, a, b, res), p_adj in zip(pending, adjusted):
-            n = len(a)
+                table = np.column_stack([values[lab][m] for lab in labels])
+                fam = family_test(test, table, permutations=permutations, seed=seed, progress=progress)
+                for base, lab in pair_list:
+                    p = float(fam.p_values[index[base], index[lab]])
+                    stat = float(fam.means[index[lab]] - fam.means[index[base]])
+                    pending.append((base, lab, m, stat, p, None, fam.method, fam.resamples))
+            adjusted = [p[4] for p in pending]
+            corr_name = "family-wise"
+        else:
+            for base, lab in pair_list:
+                for m in names:
+                    res = run_test(test, values[base][m], values[lab][m], alpha=alpha, permutations=permutations,
+                                   seed=seed, alternative=alternative, progress=progress)
+                    pending.append((base, lab, m, res.statistic, res.p_value, res, res.method, res.resamples))
+            adjusted = correct([p[4] for p in pending], correction).tolist()
+            corr_name = correction
+        for (base, lab, m, stat, p, res, method, resamples), p_adj in zip(pending, adjusted):
+            a, b = values[base][m], values[lab][m]
             bm = seq_total(a) / n if n else 0.0
             rm = seq_total(b) / n if n else 0.0
             delta = rm - bm
             w, t_, l_ = wins_ties_losses(a, b)
-            ci_low, ci_high, ci_method = interval(lab, m, a, b, res)
+            ci_low, ci_high, ci_method = interval(base, lab, m, a, b, res)
+            if (base, lab, m) not in effects:
+                effects[(base, lab, m)] = effect_sizes(a, b)
+            d, g = effects[(base, lab, m)]
+            significant = bool(p_adj <= alpha)
+            direction = ("better" if delta > 0 else "worse" if delta < 0 else "") if significant else ""
             rows.append(Row(
                 run=lab, measure=m, test=test, baseline=base,
                 baseline_mean=bm, mean=rm, delta=delta,
                 relative_delta=(delta / bm) if bm != 0 else None,
-                statistic=res.statistic, p_value=res.p_value, p_value_corrected=float(p_adj),
-                correction=correction, alpha=alpha,
-                significant=bool(p_adj <= alpha),
+                statistic=stat, p_value=p, p_value_corrected=float(p_adj),
+                correction=corr_name, alpha=alpha, alternative=alternative,
+                significant=significant, direction=direction,
+                effect_size=d, hedges_g=g,
                 wins=w, ties=t_, losses=l_,
                 ci_low=ci_low, ci_high=ci_high, ci_level=1.0 - alpha, ci_method=ci_method,
-                method=res.method, resamples=res.resamples,
-                topics=n, filled=filled[lab], filled_baseline=filled[base], file=f,
+                method=method, resamples=resamples,
+                topics=n, topics_from=topics_from, filled=filled[lab], filled_baseline=filled[base],
+                file=files[index[lab]],
             ))
     return Comparison(labels, files, names, list(topics), filled, values, rows, tests, alpha,
-                      correction, permutations, seed, dict(options))
+                      correction, permutations, seed, dict(options), alternative, pairs, topics_from,
+                      qrels_topics)
+
+
+# ---------------------------------------------------------------- shared wording
+
+def _alternative_words(alt: str) -> str:
+    return {"two-sided": "two-sided",
+            "greater": "one-sided (is the run higher?)",
+            "less": "one-sided (is the run lower?)"}[alt]
+
+
+def _topics_words(c: Comparison) -> str:
+    """"40 (every topic of the qrels; ...)": how many topics, and which."""
+    if c.topics_from == "qrels":
+        return (f"{len(c.topics)} (every topic of the qrels; a topic missing from a run "
+                "scores as an empty ranking)")
+    left = c.qrels_topics - len(c.topics)
+    return (f"{len(c.topics)} of the qrels' {c.qrels_topics} (only topics every run answered; "
+            f"{left} left out)")
+
+
+def _family_size(c: Comparison, test: str) -> int:
+    return sum(1 for r in c.rows if r.test == test)
+
+
+def _correction_words(c: Comparison, test: str) -> str:
+    if test in FAMILY_TESTS:
+        return f"family-wise over the {len(c.runs)} runs of each measure, no further correction"
+    if c.correction == "none":
+        return "no correction"
+    return f"{c.correction} correction over {_family_size(c, test)} comparisons"
+
+
+def _interval_words(test: str, c: Comparison) -> str:
+    level = f"{100 * (1 - c.alpha):g}%"
+    sided = "" if c.alternative == "two-sided" else "one-sided "
+    if test == "t":
+        return f"{sided}{level} t interval of the mean difference"
+    if test == "bootstrap":
+        return f"{sided}{level} percentile interval of this bootstrap"
+    return (f"{sided}{level} paired bootstrap percentile interval of the mean difference "
+            f"({c.permutations} resamples, seed {c.seed}), not part of this test")
+
+
+def _ci_header(test: str, c: Comparison) -> str:
+    kind = {"t": "t", "bootstrap": "bootstrap"}.get(test, "bootstrap*")
+    return f"{100 * (1 - c.alpha):g}% CI ({kind})"
 
 
 # ---------------------------------------------------------------- text
@@ -288,6 +479,8 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
 def _num(x: float | None, signed: bool = False) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "-"
+    if isinstance(x, float) and math.isinf(x):
+        return "inf" if x > 0 else "-inf"
     return f"{x:+.4f}" if signed else f"{x:.4f}"
 
 
@@ -301,10 +494,24 @@ def _p(p: float) -> str:
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
+def _es(x: float) -> str:
+    if math.isnan(x):
+        return "-"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:+.2f}"
+
+
+def _bound(x: float) -> str:
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.4f}"
+
+
 def _ci(r: Row) -> str:
     if r.ci_low is None:
         return "-"
-    return f"[{r.ci_low:+.4f}, {r.ci_high:+.4f}]"
+    return f"[{_bound(r.ci_low)}, {_bound(r.ci_high)}]"
 
 
 def _table(header: list[str], body: list[list[str]], right: set[int]) -> list[str]:
@@ -324,11 +531,18 @@ def _method_note(test: str, rows: list[Row], c: Comparison) -> str:
         return f"{c.permutations} random sign assignments, seed {c.seed}" + (
             " (exact where 2^topics <= permutations)" if "exact" in methods else "")
     if test == "bootstrap":
-        return f"{c.permutations} resamples, seed {c.seed}; percentile interval"
+        return f"{c.permutations} resamples, seed {c.seed}"
     if test == "wilcoxon":
         return "zero differences dropped; " + "/".join(sorted({r.method for r in rows})) + " p-value"
     if test == "t":
         return f"{len(c.topics) - 1} degrees of freedom"
+    if test == "tukey":
+        methods = {r.method for r in rows}
+        if methods == {"exact"}:
+            return "exact: every arrangement of each topic's values among the runs"
+        return f"{c.permutations} random arrangements of each topic's values among the runs, seed {c.seed}"
+    if test == "tukey-classic":
+        return f"studentized range, {(len(c.runs) - 1) * (len(c.topics) - 1)} degrees of freedom"
     return "ties dropped, exact binomial"
 
 
@@ -338,21 +552,33 @@ def _text(c: Comparison) -> str:
     lines.append(f"baseline:   {base} ({c.files[0]})")
     others = ", ".join(f"{lab} ({f})" for lab, f in zip(c.runs[1:], c.files[1:]))
     lines.append(f"runs:       {others}")
-    lines.append(f"topics:     {len(c.topics)} (every topic of the qrels; a topic missing from a run scores as an empty ranking)")
-    lines.append("filled in:  " + ", ".join(f"{lab} {c.filled[lab]}" for lab in c.runs))
-    m = (len(c.runs) - 1) * len(c.measures)
-    corr = "no correction" if c.correction == "none" else f"{c.correction} correction over {m} comparisons"
-    lines.append(f"p-values:   two-sided; {corr}; significant if corrected p <= {c.alpha:g}")
-    header = ["run", "measure", "baseline", "mean", "delta", "rel", "p", "p_corr", "sig", "W/T/L",
-              f"{100 * (1 - c.alpha):g}% CI"]
+    lines.append("pairs:      " + ("each run against the baseline" if c.pairs == "baseline" else
+                                   f"every pair of the {len(c.runs)} runs (the earlier run of a pair is 'vs')"))
+    lines.append(f"topics:     {_topics_words(c)}")
+    if c.topics_from == "qrels":
+        lines.append("filled in:  " + ", ".join(f"{lab} {c.filled[lab]}" for lab in c.runs))
+    lines.append(f"p-values:   {_alternative_words(c.alternative)}; significant if corrected p <= {c.alpha:g}")
+    lines.append("effect:     d = mean difference / SD of the differences (paired Cohen's d); "
+                 "g = d with Hedges' small-sample correction")
+    all_pairs = c.pairs == "all"
     for test in c.tests:
         rows = [r for r in c.rows if r.test == test]
         lines.append("")
-        lines.append(f"{TEST_NAMES[test]} ({_method_note(test, rows, c)})")
-        body = [[r.run, r.measure, _num(r.baseline_mean), _num(r.mean), _num(r.delta, True),
-                 _pct(r.relative_delta), _p(r.p_value), _p(r.p_value_corrected),
-                 "yes" if r.significant else "no", f"{r.wins}/{r.ties}/{r.losses}", _ci(r)] for r in rows]
-        lines.extend(_table(header, body, right={2, 3, 4, 5, 6, 7}))
+        lines.append(f"{TEST_NAMES[test]} ({_method_note(test, rows, c)}; {_correction_words(c, test)})")
+        lines.append(f"interval: {_interval_words(test, c)}")
+        header = (["run", "vs"] if all_pairs else ["run"]) + [
+            "measure", "vs mean" if all_pairs else "baseline", "mean", "delta", "rel", "p", "p_corr", "sig",
+            "d", "g", "W/T/L", _ci_header(test, c)]
+        body = []
+        for r in rows:
+            sig_word = r.direction or ("yes" if r.significant else "no")
+            body.append(([r.run, r.baseline] if all_pairs else [r.run]) + [
+                r.measure, _num(r.baseline_mean), _num(r.mean), _num(r.delta, True),
+                _pct(r.relative_delta), _p(r.p_value), _p(r.p_value_corrected), sig_word,
+                _es(r.effect_size), _es(r.hedges_g), f"{r.wins}/{r.ties}/{r.losses}", _ci(r)])
+        off = 1 if all_pairs else 0
+        lines.extend(_table(header, body, right={2 + off, 3 + off, 4 + off, 5 + off, 6 + off, 7 + off,
+                                                 9 + off, 10 + off}))
     return "\n".join(lines) + "\n"
 
 
@@ -366,27 +592,195 @@ def tex_escape(s: str) -> str:
     return "".join(_TEX_ESCAPES.get(ch, ch) for ch in s)
 
 
-def _latex(c: Comparison) -> str:
+_TEX_MARK = {"better": r"$^{\uparrow}$", "worse": r"$^{\downarrow}$", "": ""}
+
+
+def _settings_words(c: Comparison, test: str) -> str:
+    return (f"{TEST_NAMES[test]}, {_alternative_words(c.alternative)}, {_correction_words(c, test)}, "
+            f"alpha {c.alpha:g}; topics: {_topics_words(c)}")
+
+
+def _long_latex(c: Comparison) -> str:
     multi = len(c.tests) > 1
-    cols = ("l" if multi else "") + "llrrrrrrc"
-    head = (["Test"] if multi else []) + [
-        "Run", "Measure", "Baseline", "Mean", r"$\Delta$", r"$\Delta$\%", "$p$",
-        r"$p_{\mathrm{" + c.correction + "}}$" if c.correction != "none" else "$p$ (uncorr.)", "W/T/L"]
+    all_pairs = c.pairs == "all"
+    cols = ("l" if multi else "") + ("ll" if all_pairs else "l") + "lrrrrrrrc"
+    head = (["Test"] if multi else []) + (["Run", "vs"] if all_pairs else ["Run"]) + [
+        "Measure", "Baseline" if not all_pairs else "vs mean", "Mean", r"$\Delta$", r"$\Delta$\%", "$p$",
+        "$p$ (corr.)", "$d$", "W/T/L"]
     out = [
-        (f"% {', '.join(TEST_NAMES[t] for t in c.tests)}; baseline {c.baseline}; {len(c.topics)} topics; "
-         f"two-sided, {c.correction} correction, alpha {c.alpha:g}; needs \\usepackage{{booktabs}}"),
+        "% " + "; ".join(_settings_words(c, t) for t in c.tests),
+        "% needs \\usepackage{booktabs}",
         r"\begin{tabular}{" + cols + "}",
         r"\toprule",
         " & ".join(head) + r" \\",
         r"\midrule",
     ]
     for r in c.rows:
-        mark = r"$^{\dagger}$" if r.significant else ""
         rel = "--" if r.relative_delta is None else f"{100 * r.relative_delta:+.1f}\\%"
-        cells = ([TEST_NAMES[r.test]] if multi else []) + [
-            tex_escape(r.run), tex_escape(r.measure), f"{r.baseline_mean:.4f}", f"{r.mean:.4f}{mark}",
-            f"{r.delta:+.4f}", rel, _p(r.p_value), _p(r.p_value_corrected), f"{r.wins}/{r.ties}/{r.losses}"]
+        cells = ([TEST_NAMES[r.test]] if multi else []) + [tex_escape(r.run)] + (
+            [tex_escape(r.baseline)] if all_pairs else []) + [
+            tex_escape(r.measure), f"{r.baseline_mean:.4f}", f"{r.mean:.4f}{_TEX_MARK[r.direction]}",
+            f"{r.delta:+.4f}", rel, _p(r.p_value), _p(r.p_value_corrected), _es(r.effect_size),
+            f"{r.wins}/{r.ties}/{r.losses}"]
         out.append(" & ".join(cells) + r" \\")
+    vs = "the run it is compared with" if all_pairs else tex_escape(c.baseline)
     out += [r"\bottomrule", r"\end{tabular}",
-            rf"% $^{{\dagger}}$: significant at {c.alpha:g} after {c.correction} correction"]
+            rf"% $^{{\uparrow}}$ / $^{{\downarrow}}$: significantly better / worse than {vs} at {c.alpha:g} after correction"]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- wide tables
+
+def _letters(n: int) -> list[str]:
+    """a, b, ..., z, aa, ab, ...: one label per run."""
+    out = []
+    for i in range(n):
+        s, k = "", i
+        while True:
+            s = string.ascii_lowercase[k % 26] + s
+            k = k // 26 - 1
+            if k < 0:
+                break
+        out.append(s)
+    return out
+
+
+@dataclass(frozen=True)
+class _Cell:
+    value: float
+    best: bool
+    vs_baseline: str  # "better", "worse" or ""
+    beats: tuple[str, ...]  # letters of the runs this one is significantly better than
+
+
+def wide_cells(c: Comparison, test: str | None = None) -> dict[str, dict[str, _Cell]]:
+    """Per run and measure: the mean, whether it is the best of the measure,
+    its significant direction against the baseline and (``pairs='all'``) the
+    letters of the runs it significantly beats, all under ``test`` (default:
+    the first test)."""
+    test = test or c.tests[0]
+    means = c.means()
+    letter = dict(zip(c.runs, _letters(len(c.runs))))
+    out: dict[str, dict[str, _Cell]] = {}
+    rows = [r for r in c.rows if r.test == test]
+    for lab in c.runs:
+        out[lab] = {}
+        for m in c.measures:
+            best = means[lab][m] == max(means[x][m] for x in c.runs)
+            vs = next((r.direction for r in rows if r.measure == m and r.baseline == c.baseline and r.run == lab), "")
+            beats = []
+            if c.pairs == "all":
+                for r in rows:
+                    if r.measure != m or not r.significant:
+                        continue
+                    if r.run == lab and r.direction == "better":
+                        beats.append(r.baseline)
+                    elif r.baseline == lab and r.direction == "worse":
+                        beats.append(r.run)
+            out[lab][m] = _Cell(means[lab][m], best, vs,
+                                tuple(letter[x] for x in c.runs if x in beats))
+    return out
+
+
+def _legend(c: Comparison, test: str) -> list[str]:
+    parts = [f"up / down arrow: significantly better / worse than the baseline {c.baseline}"]
+    if c.pairs == "all":
+        parts.append("letters: significantly better than the run with that letter")
+    parts.append("bold: best value of the measure")
+    return ["; ".join(parts) + ".", _settings_words(c, test) + "."]
+
+
+def _wide(c: Comparison, fmt: str) -> str:
+    test = c.tests[0]
+    cells = wide_cells(c, test)
+    letters = dict(zip(c.runs, _letters(len(c.runs))))
+    all_pairs = c.pairs == "all"
+    legend = _legend(c, test)
+    if fmt == "latex":
+        return _wide_latex(c, cells, letters, all_pairs, legend)
+    if fmt == "markdown":
+        return _wide_markdown(c, cells, letters, all_pairs, legend)
+    return _wide_html(c, cells, letters, all_pairs, legend)
+
+
+def _wide_latex(c, cells, letters, all_pairs, legend) -> str:
+    out = ["% " + line for line in legend]
+    key = (r"$\uparrow$/$\downarrow$: significantly better/worse than " + tex_escape(c.baseline)
+           + ("; superscript letters: significantly better than the run with that letter" if all_pairs else "")
+           + rf" ({tex_escape(TEST_NAMES[c.tests[0]])}, {tex_escape(_correction_words(c, c.tests[0]))}, "
+           + rf"$\alpha = {c.alpha:g}$, {len(c.topics)} topics). Bold: best value of each measure.")
+    out += ["% needs \\usepackage{booktabs}",
+            r"\begin{table}[t]",
+            r"\centering",
+            rf"\caption{{{key}}}",
+            r"\label{tab:compare}",
+            r"\begin{tabular}{l" + "r" * len(c.measures) + "}",
+            r"\toprule",
+            " & ".join(["Run"] + [tex_escape(m) for m in c.measures]) + r" \\",
+            r"\midrule"]
+    for i, lab in enumerate(c.runs):
+        name = (f"({letters[lab]}) " if all_pairs else "") + tex_escape(lab)
+        row = [name]
+        for m in c.measures:
+            cell = cells[lab][m]
+            v = f"{cell.value:.4f}"
+            v = rf"\textbf{{{v}}}" if cell.best else v
+            sup = []
+            if cell.vs_baseline:
+                sup.append(r"\uparrow" if cell.vs_baseline == "better" else r"\downarrow")
+            if cell.beats:
+                sup.append(r"\mathrm{" + "".join(cell.beats) + "}")
+            if sup:
+                v += "$^{" + r"\,".join(sup) + "}$"
+            row.append(v)
+        out.append(" & ".join(row) + r" \\")
+        if i == 0 and len(c.runs) > 1:
+            out.append(r"\midrule")
+    out += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(out) + "\n"
+
+
+def _md_escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+
+
+def _wide_markdown(c, cells, letters, all_pairs, legend) -> str:
+    out = ["| " + " | ".join(["Run"] + [_md_escape(m) for m in c.measures]) + " |",
+           "|:---|" + "---:|" * len(c.measures)]
+    for lab in c.runs:
+        name = (f"({letters[lab]}) " if all_pairs else "") + _md_escape(lab)
+        row = [name]
+        for m in c.measures:
+            cell = cells[lab][m]
+            v = f"{cell.value:.4f}"
+            v = f"**{v}**" if cell.best else v
+            v += {"better": " ↑", "worse": " ↓", "": ""}[cell.vs_baseline]
+            if cell.beats:
+                v += "<sup>" + "".join(cell.beats) + "</sup>"
+            row.append(v)
+        out.append("| " + " | ".join(row) + " |")
+    out.append("")
+    out += [_md_escape(line).replace("up / down arrow", "↑ / ↓") for line in legend]
+    return "\n".join(out) + "\n"
+
+
+def _wide_html(c, cells, letters, all_pairs, legend) -> str:
+    e = html.escape
+    out = ['<table class="trec-eval-compare">',
+           "<caption>" + e(legend[0].replace("up / down arrow", "↑ / ↓")) + "<br>" + e(legend[1]) + "</caption>",
+           "<thead><tr><th>Run</th>" + "".join(f"<th>{e(m)}</th>" for m in c.measures) + "</tr></thead>",
+           "<tbody>"]
+    for lab in c.runs:
+        name = (f"({letters[lab]}) " if all_pairs else "") + e(lab)
+        tds = []
+        for m in c.measures:
+            cell = cells[lab][m]
+            v = f"{cell.value:.4f}"
+            v = f"<b>{v}</b>" if cell.best else v
+            v += {"better": " ↑", "worse": " ↓", "": ""}[cell.vs_baseline]
+            if cell.beats:
+                v += "<sup>" + "".join(cell.beats) + "</sup>"
+            tds.append(f'<td style="text-align:right">{v}</td>')
+        out.append(f"<tr><th style=\"text-align:left\">{name}</th>" + "".join(tds) + "</tr>")
+    out += ["</tbody>", "</table>"]
     return "\n".join(out) + "\n"

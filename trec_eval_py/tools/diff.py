@@ -1,29 +1,51 @@
-"""Comparing two evaluation outputs in trec_eval's text format.
+"""Comparing two evaluation outputs: the regression check of a pipeline.
 
-Each line of either file is ``measure topic value`` (as trec_eval and this
-package print them, with or without ``-q``). Values are matched by measure
-and topic; numbers are compared as the decimals printed, so a tolerance of
-``1e-4`` accepts exactly a change in the fourth decimal and nothing more.
-Text values (the run id) must match exactly. This is the regression check of
-a pipeline: keep the output of a trusted version, diff every new one with it.
+Either side may be any output ``trec_eval_py`` (or trec_eval) writes:
+
+* trec_eval's text, ``measure topic value`` per line, with or without ``-q``;
+* ``--format json``: ``{"runid", "per_topic": {topic: {measure: value}},
+  "summary": {measure: value}}`` (summary values under topic ``all``);
+* ``--format csv``: the header ``runid,topic,measure,value``, then one value a row.
+
+The format is recognised from the content. Values are matched by measure and
+topic. Numbers are compared as the decimals written, so a tolerance of
+``1e-4`` accepts exactly a change in the fourth decimal of trec_eval's text
+and nothing more (JSON and CSV carry full precision: comparing them with text
+needs a tolerance of at least 5e-5, half the last printed decimal). Text
+values (the run id) must match exactly. Measures can be left out
+(``ignore``, e.g. ``runid``) and given their own tolerance; names may be
+shell-style patterns (``iprec_at_recall_*``).
 """
 from __future__ import annotations
 
+import csv
+import fnmatch
+import io
+import json
+import math
+from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from ..errors import InputError, UsageError
 from ..engine.parse.source import read_source, source_name
+from ..errors import InputError, UsageError
 
 CHANGED = "changed"
 ONLY_OLD = "only in old"
 ONLY_NEW = "only in new"
 
+CSV_HEADER = ("runid", "topic", "measure", "value")
+
 
 @dataclass(frozen=True)
 class Value:
+    """A value as written, the line it is on (0 in JSON), and whether it was
+    not written as a value of its own (the run id of a JSON or CSV document,
+    compared only when the other side has a run id too)."""
+
     text: str
     line: int
+    implicit: bool = False
 
     @property
     def number(self) -> Decimal | None:
@@ -59,6 +81,10 @@ class Difference:
         return f"{self.kind:<12}{self.measure:<24}{self.topic:<10}{v.text}"
 
 
+def _tol_text(t: Decimal) -> str:
+    return str(t)
+
+
 @dataclass
 class DiffReport:
     old: str
@@ -66,29 +92,102 @@ class DiffReport:
     tolerance: Decimal
     compared: int = 0
     differences: list[Difference] = field(default_factory=list)
+    tolerances: dict[str, Decimal] = field(default_factory=dict)
+    ignored: list[str] = field(default_factory=list)
 
     @property
     def same(self) -> bool:
         return not self.differences
 
+    def _beyond(self) -> str:
+        if not self.tolerances:
+            return f"beyond {_tol_text(self.tolerance)}"
+        own = ", ".join(f"{k} {_tol_text(v)}" for k, v in self.tolerances.items())
+        return f"beyond tolerance ({_tol_text(self.tolerance)}; {own})"
+
     def summary(self) -> str:
         n = len(self.differences)
+        ignored = f"; ignored: {' '.join(self.ignored)}" if self.ignored else ""
         if not n:
-            return f"no differences beyond {self.tolerance} ({self.compared} values compared)"
+            return f"no differences {self._beyond()} ({self.compared} values compared{ignored})"
         counts = {k: sum(d.kind == k for d in self.differences) for k in (CHANGED, ONLY_OLD, ONLY_NEW)}
         parts = ", ".join(f"{v} {k}" for k, v in counts.items() if v)
-        return (f"{n} difference{'s' * (n != 1)} beyond {self.tolerance}: {parts} "
-                f"({self.compared} values compared)")
+        return (f"{n} difference{'s' * (n != 1)} {self._beyond()}: {parts} "
+                f"({self.compared} values compared{ignored})")
+
+    def by_measure(self) -> list[tuple[str, int]]:
+        """Differences per measure, in order of first appearance."""
+        return list(Counter(d.measure for d in self.differences).items())
+
+    def by_topic(self) -> list[tuple[str, int]]:
+        """Differences per topic, in order of first appearance."""
+        return list(Counter(d.topic for d in self.differences).items())
+
+    def breakdown(self) -> list[str]:
+        """Two lines: how many differences each measure and each topic has."""
+        if not self.differences:
+            return []
+        return ["by measure:  " + ", ".join(f"{k} {v}" for k, v in self.by_measure()),
+                "by topic:    " + ", ".join(f"{k} {v}" for k, v in self.by_topic())]
 
 
-def read_output(source, *, name: str | None = None) -> dict[tuple[str, str], Value]:
-    """``{(measure, topic): Value}`` from trec_eval-format text, in file order.
+def _add(out: dict, name: str, measure: str, topic: str, value: Value, text: str) -> None:
+    key = (measure, topic)
+    if key in out and not out[key].implicit:
+        where = f" (first on line {out[key].line})" if out[key].line else ""
+        raise InputError(name, f"{measure} for topic {topic} given twice{where}", value.line or None, text)
+    out[key] = value
 
-    Raises :class:`InputError` for a line that is not three fields, or a
-    measure and topic given twice.
-    """
-    name = name or source_name(source)
-    data = read_source(source)
+
+def _json_text(v) -> str:
+    if v is None:
+        return "nan"
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, float):
+        return "nan" if math.isnan(v) else repr(v)
+    return str(v)
+
+
+def _read_json(data: bytes, name: str) -> dict[tuple[str, str], Value]:
+    try:
+        doc = json.loads(data.decode("utf-8", "surrogateescape"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise InputError(name, f"not valid JSON: {e}") from None
+    if not isinstance(doc, dict) or not ({"per_topic", "summary"} & set(doc)):
+        raise InputError(name, "JSON without 'per_topic' or 'summary': not an output of trec_eval_py --format json")
+    out: dict[tuple[str, str], Value] = {}
+    sections = [(t, vals) for t, vals in (doc.get("per_topic") or {}).items()]
+    if "summary" in doc:
+        sections.append(("all", doc["summary"] or {}))
+    if "runid" in doc and "runid" not in (doc.get("summary") or {}):
+        out[("runid", "all")] = Value(str(doc["runid"]), 0, implicit=True)
+    for topic, vals in sections:
+        if not isinstance(vals, dict):
+            raise InputError(name, f"topic {topic}: expected an object of measure values")
+        for measure, v in vals.items():
+            if isinstance(v, (dict, list)):
+                raise InputError(name, f"{measure} for topic {topic}: expected a number or text")
+            _add(out, name, measure, str(topic), Value(_json_text(v), 0), f"{measure}: {v}")
+    return out
+
+
+def _read_csv(data: bytes, name: str) -> dict[tuple[str, str], Value]:
+    out: dict[tuple[str, str], Value] = {}
+    text = data.decode("utf-8", "surrogateescape")
+    for no, row in enumerate(csv.reader(io.StringIO(text)), 1):
+        if no == 1 or not row:
+            continue
+        if len(row) != 4:
+            raise InputError(name, f"expected 'runid,topic,measure,value', found {len(row)} fields", no, ",".join(row))
+        runid, topic, measure, value = row
+        _add(out, name, measure, topic, Value(value, no), ",".join(row))
+        if ("runid", "all") not in out:
+            out[("runid", "all")] = Value(runid, no, implicit=True)
+    return out
+
+
+def _read_text(data: bytes, name: str) -> dict[tuple[str, str], Value]:
     out: dict[tuple[str, str], Value] = {}
     for no, raw in enumerate(data.split(b"\n"), 1):
         f = raw.split()
@@ -98,13 +197,70 @@ def read_output(source, *, name: str | None = None) -> dict[tuple[str, str], Val
         if len(f) != 3:
             raise InputError(name, f"expected 'measure topic value', found {len(f)} fields", no, text)
         measure, topic, value = (x.decode("utf-8", "surrogateescape") for x in f)
-        key = (measure, topic)
-        if key in out:
-            raise InputError(name, f"{measure} for topic {topic} given twice (first on line {out[key].line})", no, text)
-        out[key] = Value(value, no)
+        _add(out, name, measure, topic, Value(value, no), text)
+    return out
+
+
+def output_format(data: bytes) -> str:
+    """``json``, ``csv`` or ``trec``: which output ``data`` is."""
+    head = data.lstrip()
+    if head[:1] == b"{":
+        return "json"
+    first = head.split(b"\n", 1)[0].strip()
+    if tuple(x.strip() for x in first.decode("utf-8", "replace").split(",")) == CSV_HEADER:
+        return "csv"
+    return "trec"
+
+
+def read_output(source, *, name: str | None = None) -> dict[tuple[str, str], Value]:
+    """``{(measure, topic): Value}`` from an output in any of the three formats, in file order.
+
+    Raises :class:`InputError` for a line that does not fit its format, or a
+    measure and topic given twice.
+    """
+    name = name or source_name(source)
+    data = read_source(source)
+    reader = {"json": _read_json, "csv": _read_csv, "trec": _read_text}[output_format(data)]
+    out = reader(data, name)
     if not out:
         raise InputError(name, "no evaluation lines")
     return out
+
+
+def _decimal(text, what: str) -> Decimal:
+    try:
+        t = Decimal(str(text))
+    except InvalidOperation:
+        raise UsageError(f"{what} {text!r} is not a number") from None
+    if not t.is_finite() or t < 0:
+        raise UsageError(f"{what} must be a non-negative number, not {text}")
+    return t
+
+
+def parse_tolerances(specs) -> tuple[Decimal, dict[str, Decimal]]:
+    """``--tol`` values: a bare number is the default tolerance (1e-4 if none);
+    ``MEASURE=NUMBER`` sets one measure's (a shell-style pattern may stand for several)."""
+    if isinstance(specs, (str, int, float, Decimal)):
+        specs = [specs]
+    default = Decimal("1e-4")
+    own: dict[str, Decimal] = {}
+    for spec in specs:
+        s = str(spec)
+        if "=" in s:
+            measure, _, value = s.partition("=")
+            if not measure.strip():
+                raise UsageError(f"tolerance {s!r}: expected MEASURE=NUMBER")
+            own[measure.strip()] = _decimal(value.strip(), f"tolerance of {measure.strip()}")
+        else:
+            default = _decimal(s, "tolerance")
+    return default, own
+
+
+def _matches(measure: str, patterns) -> str | None:
+    for p in patterns:
+        if measure == p or fnmatch.fnmatchcase(measure, p):
+            return p
+    return None
 
 
 def _differs(a: Value, b: Value, tol: Decimal) -> bool:
@@ -118,24 +274,36 @@ def _differs(a: Value, b: Value, tol: Decimal) -> bool:
     return abs(x - y) > tol
 
 
-def diff_outputs(old, new, tol: float | str | Decimal = "1e-4") -> DiffReport:
-    """Differences between two outputs: values that moved by more than ``tol``,
-    and measure/topic pairs present on one side only."""
-    try:
-        t = Decimal(str(tol))
-    except InvalidOperation:
-        raise UsageError(f"tolerance {tol!r} is not a number") from None
-    if not t.is_finite() or t < 0:
-        raise UsageError(f"tolerance must be a non-negative number, not {tol}")
+def diff_outputs(old, new, tol="1e-4", *, ignore=(), tolerances: dict | None = None) -> DiffReport:
+    """Differences between two outputs: values that moved by more than their
+    tolerance, and measure/topic pairs present on one side only.
+
+    ``tol`` is the default tolerance (or a list of ``--tol`` specs, see
+    :func:`parse_tolerances`); ``tolerances`` maps measures (or patterns) to
+    their own; measures matching ``ignore`` are left out entirely.
+    """
+    default, own = parse_tolerances(tol if isinstance(tol, (list, tuple)) else [tol])
+    for k, v in (tolerances or {}).items():
+        own[k] = _decimal(v, f"tolerance of {k}")
+    ignore = list(ignore)
     a, b = read_output(old), read_output(new)
-    report = DiffReport(source_name(old), source_name(new), t)
+    report = DiffReport(source_name(old), source_name(new), default, tolerances=own, ignored=ignore)
+
+    def tol_of(measure: str) -> Decimal:
+        p = _matches(measure, own)
+        return own[p] if p is not None else default
+
     for key, va in a.items():
+        if _matches(key[0], ignore):
+            continue
         vb = b.get(key)
         if vb is None:
-            report.differences.append(Difference(ONLY_OLD, *key, va, None))
+            if not va.implicit:
+                report.differences.append(Difference(ONLY_OLD, *key, va, None))
             continue
         report.compared += 1
-        if _differs(va, vb, t):
+        if _differs(va, vb, tol_of(key[0])):
             report.differences.append(Difference(CHANGED, *key, va, vb))
-    report.differences += [Difference(ONLY_NEW, *key, None, vb) for key, vb in b.items() if key not in a]
+    report.differences += [Difference(ONLY_NEW, *key, None, vb) for key, vb in b.items()
+                           if key not in a and not vb.implicit and not _matches(key[0], ignore)]
     return report

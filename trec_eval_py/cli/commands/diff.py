@@ -1,6 +1,8 @@
 """``trec_eval_py diff OLD NEW``: the regression check between two evaluation outputs."""
 from __future__ import annotations
 
+from typing import List
+
 import typer
 
 from ..output import write_output
@@ -10,20 +12,27 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 @app.command()
 def diff(
-    old: str = typer.Argument(..., metavar="OLD", help="Reference output (trec_eval's format, with or without -q)."),
-    new: str = typer.Argument(..., metavar="NEW", help="Output to check against it."),
-    tol: str = typer.Option("1e-4", "--tol", help="Largest change that still counts as equal."),
+    old: str = typer.Argument(..., metavar="OLD", help=(
+        "Reference output: trec_eval's text (with or without -q), or trec_eval_py --format json or csv.")),
+    new: str = typer.Argument(..., metavar="NEW", help="Output to check against it, in any of the same formats."),
+    tol: List[str] = typer.Option(["1e-4"], "--tol", help=(
+        "Largest change that still counts as equal (default 1e-4); MEASURE=NUMBER gives a measure its own "
+        "(repeatable; shell-style patterns allowed, e.g. 'P_*=0.001').")),
+    ignore: List[str] = typer.Option([], "--ignore", help=(
+        "Leave these measures out (repeatable, or a comma-separated list; e.g. runid, or a pattern such as 'iprec_at_recall_*').")),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="Print only the summary line."),
 ) -> int:
     """Compare two evaluation outputs by measure and topic.
 
     Lists values that changed by more than the tolerance and measures or
-    topics present on one side only. Exit status 1 if there is any, else 0.
+    topics present on one side only, then how many differences each measure
+    and each topic has, and a summary line. Exit status 1 if there is any
+    difference, else 0.
     """
     from ...tools.diff import diff_outputs
 
-    report = diff_outputs(old, new, tol)
-    text = "" if quiet else "".join(f"{d}\n" for d in report.differences)
-    text += report.summary() + "\n"
-    write_output(text)
+    report = diff_outputs(old, new, list(tol), ignore=[m for spec in ignore for m in spec.replace(",", " ").split()])
+    lines = [] if quiet else [str(d) for d in report.differences] + report.breakdown()
+    lines.append(report.summary())
+    write_output("\n".join(lines) + "\n")
     return 0 if report.same else 1

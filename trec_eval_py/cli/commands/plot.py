@@ -38,8 +38,9 @@ def plot(
     below the worst possible curve), as the CROC paper does.
 
     Every topic of the qrels counts (as with -c). Needs matplotlib:
-    pip install 'trec_eval_py[plot]'.
+    pip install 'trec_eval_py\\[plot]'.
     """
+    # (the backslash above keeps typer's rich help from reading [plot] as markup and dropping it)
     if kind not in KINDS:
         raise UsageError(f"unknown --kind {kind!r}; choose one of {', '.join(KINDS)}")
     output_format(output)

@@ -1,0 +1,35 @@
+"""The main help lists every subcommand and --format; subcommand help keeps
+bracketed text (the name of an extra) that the help renderer could eat."""
+from __future__ import annotations
+
+from golden import run_cli
+
+from trec_eval_py.cli import commands
+
+
+def test_main_help_lists_subcommands_and_format(capsysbinary):
+    code, out, _ = run_cli(["--help"], capsysbinary)
+    assert code == 0
+    assert "--format trec|json|csv" in out
+    section = out.split("Subcommands (trec_eval_py COMMAND -h for each one's options):\n", 1)[1]
+    listed = [ln.split()[0] for ln in section.split("\n\n", 1)[0].splitlines() if ln.startswith("  ") and ln[2] != " "]
+    assert listed == commands.names() and "compare" in listed and "diff" in listed
+    assert "  compare   is a run better than the baseline, topic by topic?" in section
+    assert "``" not in section
+
+
+def test_plot_help_shows_the_extra_literally(capsysbinary):
+    code, out, _ = run_cli(["plot", "--help"], capsysbinary)
+    assert code == 0
+    assert "pip install 'trec_eval_py[plot]'" in out and "\\[" not in out
+
+
+def test_compare_and_diff_help_name_the_new_options(capsysbinary):
+    code, out, _ = run_cli(["compare", "--help"], capsysbinary)
+    flat = " ".join(out.replace("│", " ").split())
+    for flag in ("--pairs", "--alternative", "--topics-from", "--fail-if", "--correction", "--format"):
+        assert flag in flat
+    assert "tukey" in flat and "long-latex" in flat and "bh" in flat
+    code, out, _ = run_cli(["diff", "--help"], capsysbinary)
+    flat = " ".join(out.replace("│", " ").split())
+    assert "--ignore" in flat and "MEASURE=NUMBER" in flat and "json" in flat
