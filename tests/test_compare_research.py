@@ -284,3 +284,16 @@ def test_fail_if_only_looks_at_the_baseline(capsysbinary):
 def test_bad_new_options(capsysbinary, args, message):
     code, _, err = _cli([QRELS, RUNS, *args], capsysbinary)
     assert code == 1 and message in err and "Traceback" not in err
+
+
+def test_zip_of_runs_is_read_like_batch(tmp_path):
+    import zipfile
+
+    archive = tmp_path / "runs.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for name in ("bm25", "dense"):
+            z.write(EX / "runs" / f"{name}.run", f"team/{name}.run")
+    c = compare_runs(QRELS, [str(archive)], "map")
+    direct = compare_runs(QRELS, [str(EX / "runs" / "bm25.run"), str(EX / "runs" / "dense.run")], "map")
+    assert c.runs == ["bm25", "dense"] and c.files == [f"{archive}/team/bm25.run", f"{archive}/team/dense.run"]
+    assert c.rows[0].p_value == direct.rows[0].p_value

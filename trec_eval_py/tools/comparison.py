@@ -41,7 +41,6 @@ from ..engine.aggregate import seq_total
 from ..engine.measures import Kind
 from ..engine.pipeline import evaluate, read_judgments
 from ..errors import NoTopicsError, UsageError
-from .leaderboard import expand_run_paths
 from .significance import (
     ALL_TESTS,
     ALTERNATIVES,
@@ -56,6 +55,7 @@ from .significance import (
     run_test,
     wins_ties_losses,
 )
+from .submissions import find_submissions
 
 FORMATS = ("text", "csv", "json", "latex", "long-latex", "markdown", "html")
 WIDE_FORMATS = ("latex", "markdown", "html")
@@ -226,15 +226,20 @@ def run_labels(runids: Sequence[str], files: Sequence[str]) -> list[str]:
 def _describe(src, i: int) -> str:
     if isinstance(src, (str, os.PathLike)):
         return os.fspath(src)
-    return f"run{i + 1}"
+    name = getattr(src, "name", None)
+    return name if isinstance(name, str) and name else f"run{i + 1}"
 
 
 def expand_runs(runs: Sequence) -> list:
-    """Runs as given, with a directory standing for every file in it (as ``batch`` reads them)."""
+    """Runs as given, with a folder standing for every file under it and a
+    ``.zip`` for its members, exactly as ``batch`` finds submissions
+    (:func:`~trec_eval_py.tools.submissions.find_submissions`): files as
+    their paths, archive members as named streams."""
     out: list = []
     for r in runs:
         if isinstance(r, (str, os.PathLike)):
-            out.extend(expand_run_paths([os.fspath(r)]))
+            out.extend(s.path if s.member is None and s.problem is None else s.source()
+                       for s in find_submissions([r]))
         else:
             out.append(r)
     return out

@@ -5,7 +5,6 @@ runs in :mod:`trec_eval_py.tools.comparison`; this module only maps flags to the
 """
 from __future__ import annotations
 
-import os
 import sys
 from typing import List, Optional
 
@@ -26,8 +25,9 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 def compare(
     qrels: str = typer.Argument(..., metavar="QRELS"),
     runs: List[str] = typer.Argument(..., metavar="BASELINE RUN...",
-                                     help="The baseline run, then the runs to compare with it; a directory "
-                                          "stands for every file in it (sorted by name)."),
+                                     help="The baseline run, then the runs to compare with it; a folder "
+                                          "stands for every file under it (in path order) and a .zip for its "
+                                          "members, as for batch."),
     test: List[str] = typer.Option(["t"], "--test", help=(
         f"Significance test (repeatable): {', '.join(TESTS)} (paired); tukey (randomised Tukey HSD over all "
         "runs) or tukey-classic (ANOVA form); all = every paired test.")),
@@ -63,8 +63,6 @@ def compare(
     g), wins/ties/losses over topics and a labelled confidence interval.
     Exit status 3 with --fail-if when the gate fails.
     """
-    if len(runs) < 2 and not any(_is_dir(r) for r in runs):
-        raise UsageError("compare needs QRELS, a baseline run and at least one other run")
     if fmt not in FORMATS:
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}")
     for value, flag, allowed in ((pairs, "--pairs", PAIRS), (alternative, "--alternative", ALTERNATIVES),
@@ -94,10 +92,6 @@ def compare(
                        for r in failed)
     sys.stderr.write(f"trec_eval_py: compare --fail-if {fail_if}: {what} {result.baseline}: {listed}\n")
     return 3
-
-
-def _is_dir(path: str) -> bool:
-    return os.path.isdir(path)
 
 
 def _progress():
