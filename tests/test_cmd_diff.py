@@ -211,6 +211,8 @@ def test_summary_by_measure_and_topic(tmp_path, capsysbinary):
     ('{"rows": []}', "not an output of trec_eval_py --format json"),
     ("runid,topic,measure,value\nx,all,map\n", "line 2: expected 'runid,topic,measure,value', found 3 fields"),
     ("runid,topic,measure,value\nx,all,map,0.1\nx,all,map,0.2\n", "map for topic all given twice (first on line 2)"),
+    ("runid,topic,measure,value\nx,all,map,0.1\x00\n", "line 2: a NUL byte in a value"),
+    ("map\tall\t0.1\x00\n", "line 1: a NUL byte in a value"),
 ])
 def test_malformed_json_and_csv(tmp_path, capsysbinary, content, message):
     bad = tmp_path / "bad.out"

@@ -297,3 +297,11 @@ def test_zip_of_runs_is_read_like_batch(tmp_path):
     direct = compare_runs(QRELS, [str(EX / "runs" / "bm25.run"), str(EX / "runs" / "dense.run")], "map")
     assert c.runs == ["bm25", "dense"] and c.files == [f"{archive}/team/bm25.run", f"{archive}/team/dense.run"]
     assert c.rows[0].p_value == direct.rows[0].p_value
+
+
+def test_resampling_reports_progress():
+    calls = []
+    compare_runs(QRELS, [str(EX / "runs" / "bm25.run"), str(EX / "runs" / "rm3.run")], "map",
+                 ["randomization", "tukey"], permutations=5000, progress=lambda done, total: calls.append((done, total)))
+    assert calls and all(0 < d <= t == 5000 for d, t in calls)
+    assert sum(1 for d, t in calls if d == t) >= 3  # randomization, its bootstrap interval, tukey

@@ -133,6 +133,8 @@ class DiffReport:
 
 def _add(out: dict, name: str, measure: str, topic: str, value: Value, text: str) -> None:
     key = (measure, topic)
+    if "\x00" in measure or "\x00" in topic or "\x00" in value.text:
+        raise InputError(name, "a NUL byte in a value", value.line or None, text.replace("\x00", "\\0"))
     if key in out and not out[key].implicit:
         where = f" (first on line {out[key].line})" if out[key].line else ""
         raise InputError(name, f"{measure} for topic {topic} given twice{where}", value.line or None, text)
@@ -175,7 +177,16 @@ def _read_json(data: bytes, name: str) -> dict[tuple[str, str], Value]:
 def _read_csv(data: bytes, name: str) -> dict[tuple[str, str], Value]:
     out: dict[tuple[str, str], Value] = {}
     text = data.decode("utf-8", "surrogateescape")
-    for no, row in enumerate(csv.reader(io.StringIO(text)), 1):
+    reader = csv.reader(io.StringIO(text))
+    no = 0
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as e:  # a NUL byte, an over-long field, a broken quote
+            raise InputError(name, f"not readable as CSV: {e}", reader.line_num or None) from None
+        no = reader.line_num
         if no == 1 or not row:
             continue
         if len(row) != 4:
