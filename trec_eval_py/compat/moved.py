@@ -1,0 +1,71 @@
+"""Module paths from before the package was split into engine, tools, compat and cli.
+
+Code written against the earlier layout imports ``trec_eval_py.pipeline``,
+``trec_eval_py.parse.run``, ``trec_eval_py.compat_pytrec`` and so on, and
+some of it sets module-level switches there (``parse.fields.USE_C``,
+``pipeline.STREAM_MIN_BYTES``). An import under an old name therefore
+returns the very module object of the new name: one module, two names, so
+a switch set through either name is seen by the engine.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+#: old module path -> new module path (submodules follow their package)
+MOVED = {
+    "trec_eval_py.parse": "trec_eval_py.engine.parse",
+    "trec_eval_py.join": "trec_eval_py.engine.join",
+    "trec_eval_py.measures": "trec_eval_py.engine.measures",
+    "trec_eval_py.aggregate": "trec_eval_py.engine.aggregate",
+    "trec_eval_py.zscore": "trec_eval_py.engine.zscore",
+    "trec_eval_py.format": "trec_eval_py.engine.format",
+    "trec_eval_py.pipeline": "trec_eval_py.engine.pipeline",
+    "trec_eval_py.comparison": "trec_eval_py.tools.comparison",
+    "trec_eval_py.significance": "trec_eval_py.tools.significance",
+    "trec_eval_py.curves": "trec_eval_py.tools.curves",
+    "trec_eval_py.plotting": "trec_eval_py.tools.plotting",
+    "trec_eval_py.leaderboard": "trec_eval_py.tools.leaderboard",
+    "trec_eval_py.validate": "trec_eval_py.tools.validate",
+    "trec_eval_py.diff": "trec_eval_py.tools.diff",
+    "trec_eval_py.compat_pytrec": "trec_eval_py.compat.pytrec_eval",
+    "trec_eval_py.help": "trec_eval_py.cli.help",
+    "trec_eval_py.commands": "trec_eval_py.cli.commands",
+}
+
+
+def new_name(old: str) -> str | None:
+    """The current path of module ``old``, or None when ``old`` did not move."""
+    for prefix, target in MOVED.items():
+        if old == prefix or old.startswith(prefix + "."):
+            return target + old[len(prefix):]
+    return None
+
+
+class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Answers imports of old paths with the module imported under its new path."""
+
+    def __init__(self):
+        self._specs: dict[int, object] = {}
+
+    def find_spec(self, fullname, path=None, target=None):
+        if new_name(fullname) is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec):
+        module = importlib.import_module(new_name(spec.name))
+        # the import system stamps the alias's spec on the module next; keep the real one
+        self._specs[id(module)] = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        module.__spec__ = self._specs.pop(id(module), module.__spec__)
+
+
+def install() -> None:
+    """Put the finder first, before the path finder could load a second copy of a module."""
+    if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _MovedFinder())
