@@ -147,3 +147,29 @@ def test_interleaved_duplicate_reports_what_whole_reading_reports(tmp_path, monk
         list(stream.spill_rankings(q, iter_run_chunks(p, chunk_bytes=64), EvalContext(),
                                    size_hint=p.stat().st_size, tmpdir=str(tmp_path)))
     assert str(spilled.value) == str(whole.value)
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_duplicate_in_an_unjudged_topic_is_found_in_pieces(tmp_path, interleaved):
+    """A piece (or spill file) whose topics have no judgments is still joined: the
+    duplicate docno in it is the error a whole read reports, not silently accepted."""
+    from trec_eval_py.engine.join import stream
+
+    q = read_qrels(b"1 0 a 1\n1 0 b 0\n")
+    judged = [f"1 Q0 d{i} {i} {100 - i} r" for i in range(40)]
+    unjudged = [f"2 Q0 e{i} {i} {100 - i} r" for i in range(40)] + ["2 Q0 e7 99 0.5 r"]
+    lines = judged + unjudged
+    if interleaved:
+        lines = unjudged[:20] + judged + unjudged[20:]
+    p = tmp_path / "run"
+    p.write_text("\n".join(lines) + "\n")
+    dup_line = lines.index("2 Q0 e7 99 0.5 r") + 1
+    with pytest.raises(InputError) as whole:
+        build_rankings(q, read_run(p), EvalContext())
+    with pytest.raises(InputError) as pieces:
+        if interleaved:
+            list(stream.spill_rankings(q, iter_run_chunks(p, chunk_bytes=200), EvalContext()))
+        else:
+            list(stream_rankings(q, iter_run_chunks(p, chunk_bytes=200), EvalContext()))
+    assert whole.value.line == pieces.value.line == dup_line
+    assert str(whole.value) == str(pieces.value)

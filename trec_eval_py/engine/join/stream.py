@@ -123,16 +123,15 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
     carry: Run | None = None
     runid = ""
 
-    def rank(part: Run) -> Rankings | None:
+    def rank(part: Run) -> Rankings:
         heads = part.qid[run_starts(part.qid)]  # one per stretch of a topic's lines
         names = set(heads.tolist())
         if len(names) != len(heads) or names & done:
             raise Interleaved()
         done.update(names)
-        sub = by_topic.subset(np.sort(heads))
-        if len(sub) == 0:
-            return None
-        return build_rankings(sub, part, part_ctx)
+        # joined even without judged topics: the join is what finds a duplicate docno
+        # in an unjudged topic, as it does when the run is read whole
+        return build_rankings(by_topic.subset(np.sort(heads)), part, part_ctx)
 
     for piece in pieces:
         runid = piece.runid
@@ -141,11 +140,11 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
         carry = _slice(run, last, len(run))
         if last:
             rk = rank(_slice(run, 0, last))
-            if rk is not None and rk.num_topics:
+            if rk.num_topics:
                 yield replace(rk, runid=runid)
     if carry is not None and len(carry):
         rk = rank(carry)
-        if rk is not None and rk.num_topics:
+        if rk.num_topics:
             yield replace(rk, runid=runid)
     if ctx.complete:
         missing = np.array(sorted(set(by_topic.topics.tolist()) - done), dtype=by_topic.topics.dtype)
@@ -252,11 +251,8 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
             run = _read_rows(paths[b], runid, name)
             os.unlink(paths[b])
             topics = sort_distinct(run.qid[run_starts(run.qid)])
-            sub = by_topic.subset(topics)
-            if len(sub) == 0:
-                continue
-            try:
-                rk = build_rankings(sub, run, part_ctx)
+            try:  # joined even without judged topics, to find duplicates as a whole read does
+                rk = build_rankings(by_topic.subset(topics), run, part_ctx)
             except InputError as e:  # keep going: another file may hold the error to report
                 errors.append(e)
                 continue
