@@ -69,7 +69,7 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from ..engine.join.ranking import RankRule
-from ..engine.parse import Qrels, Run, read_qrels
+from ..engine.parse import Qrels, Run
 from ..engine.parse.numbers import _FLOAT_RE, _INT_RE
 from ..engine.parse.source import read_source, source_name
 
@@ -541,11 +541,14 @@ def _swapped_hint(qrels) -> None:
 
 
 def load_qrels(qrels) -> Qrels:
-    """:func:`read_qrels`, with a hint when the file given as qrels is a run."""
+    """The pipeline's judgment-reading stage (qrels format), with a hint when the
+    file given as qrels is a run."""
+    from ..engine.pipeline import read_judgments
+
     if isinstance(qrels, Qrels):
         return qrels
     try:
-        return read_qrels(qrels)
+        return read_judgments(qrels)
     except InputError:
         _swapped_hint(qrels)
         raise
