@@ -107,3 +107,54 @@ def test_track_yields_everything_and_counts():
     out2 = Tty()
     list(track([1, 2], "t", stream=out2, clock=clock, delay=0, interval=0))
     assert "2/2" in out2.getvalue()
+
+
+def test_pipeline_reports_topics_measured_piece_by_piece(tmp_path, monkeypatch):
+    import trec_eval_py as te
+    from trec_eval_py.engine import pipeline
+
+    qrels = tmp_path / "q"
+    run = tmp_path / "r"
+    qrels.write_text("".join(f"{t} 0 d{i} {i % 2}\n" for t in range(1, 31) for i in range(4)))
+    run.write_text("".join(f"{t} Q0 d{i} {i} {1.0 / (i + 1)} r\n" for t in range(1, 31) for i in range(6)))
+    calls = []
+    whole = te.evaluate(str(qrels), str(run), ["map"], progress=calls.append)
+    assert sum(calls) == len(whole.topics) == 30
+    # a run read in pieces reports each piece
+    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 1)
+    from trec_eval_py.engine.parse import run as run_mod
+
+    monkeypatch.setattr(run_mod, "CHUNK_BYTES", 256)
+    calls.clear()
+    streamed = te.evaluate(str(qrels), str(run), ["map"], progress=calls.append)
+    assert len(calls) > 1 and sum(calls) == 30
+    assert streamed.to_text(query=True) == whole.to_text(query=True)
+
+
+def test_cli_output_untouched_by_the_bar(tmp_path, monkeypatch):
+    import contextlib
+    import io
+    import pathlib
+
+    from trec_eval_py.cli import main
+
+    root = pathlib.Path(__file__).resolve().parent.parent / "examples"
+    outputs = []
+    for setting in ("0", "1"):  # "1": drawing forced on; the bar still waits for its delay, erases itself
+        monkeypatch.setenv(ENV, setting)
+        out, err = io.BytesIO(), io.StringIO()
+
+        class Stdout:
+            buffer = out
+
+            def write(self, s):
+                out.write(s.encode())
+
+            def flush(self):
+                pass
+
+        with contextlib.redirect_stdout(Stdout()), contextlib.redirect_stderr(err):
+            main(["-q", str(root / "qrels.txt"), str(root / "run_a.txt")])
+        assert err.getvalue() == ""
+        outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1] and b"\r" not in outputs[1] and outputs[1].startswith(b"num_ret")

@@ -56,7 +56,12 @@ def evaluate_cmd(
     from ..engine.format import check_output_format, render_evaluation
 
     check_output_format(output_format)
-    result = evaluate(rel_info_file, results_file, **{**options, "measures": options["measures"] or ["official"]})
+    from .progress import Progress
+
+    # big runs are measured piece by piece: a bar on a terminal's stderr, erased before output
+    with Progress(desc="topics measured", unit="topics") as bar:
+        result = evaluate(rel_info_file, results_file, progress=bar.update,
+                          **{**options, "measures": options["measures"] or ["official"]})
     _write(render_evaluation(result, output_format, query=query, summary=not nosummary))
 
 

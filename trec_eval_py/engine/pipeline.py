@@ -162,13 +162,15 @@ def _py(v, kind: Kind):
     return v
 
 
-def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options) -> Evaluation:
+def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progress=None, **options) -> Evaluation:
     """Evaluate ``run`` against ``qrels``.
 
     ``qrels`` and ``run`` may be paths, ``-``, file objects, bytes, dicts in
     pytrec_eval's layout, or already-parsed :class:`~trec_eval_py.engine.parse.Qrels`
     / :class:`~trec_eval_py.engine.parse.Run`. ``measures`` are ``-m`` specs
     (default ``official``); the other keywords are the fields of :class:`Options`.
+    ``progress``, if given, is called with the number of topics measured as each
+    piece of the run is done (big runs are measured piece by piece).
     """
     if isinstance(measures, str):
         measures = [measures]
@@ -196,7 +198,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
     passes = []
     for ctx, group in contexts:
         cols = [c for c in columns if any(c.measure is s.measure and c.name in s.names for s in group)]
-        passes.append(_measure_pass(judgments, run, group, cols, opts, ctx))
+        passes.append(_measure_pass(judgments, run, group, cols, opts, ctx, progress))
     num_qrels_topics, num_positive = passes[0][1]
     topics, filled, values, runid = _merge([p[0] for p in passes])
     ctx = contexts[0][0]
@@ -217,7 +219,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, **options)
     return Evaluation(topics, columns, values, summary, filled, printable, runid, opts)
 
 
-def _measure_pass(judgments, run, selected, columns, opts, ctx):
+def _measure_pass(judgments, run, selected, columns, opts, ctx, progress=None):
     """The measure kernels over every batch, for one set of evaluation options.
 
     Returns ``((topics, filled, values, runid), (qrels topics, positive judgments))``.
@@ -231,7 +233,7 @@ def _measure_pass(judgments, run, selected, columns, opts, ctx):
             out.append([np.array(v[:, i]) for i in s.indices])
         return out
 
-    res = map_batches(measure, judgments, run, opts, ctx)
+    res = map_batches(measure, judgments, run, opts, ctx, progress=progress)
     if not res.topics:
         raise NoTopicsError("no topic has both judgments and results")
     pieces: dict[str, list[np.ndarray]] = {c.name: [] for c in columns}
@@ -347,8 +349,9 @@ def _parts(fmt, res_fmt, judgments, run, ctx: EvalContext):
         yield [fmt.join(judgments, res_fmt.read(run, rank_column=ctx.order == "rank"), ctx)]
 
 
-def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None) -> BatchResults:
-    """``fn(batch)`` for every batch of evaluated topics (see the module docstring)."""
+def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *, progress=None) -> BatchResults:
+    """``fn(batch)`` for every batch of evaluated topics (see the module docstring);
+    ``progress(n)``, if given, hears of the ``n`` topics of each piece once measured."""
     from .join.stream import Interleaved
 
     opts = _as_options(options)
@@ -368,6 +371,8 @@ def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None) ->
                 qids.extend(joined.qids)
                 filled.append(np.asarray(joined.filled, dtype=bool))
                 results.extend(fn(b) for b in iter_batches(joined, opts.max_cells))
+                if progress is not None:
+                    progress(len(joined.qids))
         except Interleaved:
             continue
         break
