@@ -168,13 +168,11 @@ def bing(codes, judged, level=1):
     return total / num_rel if found else 0.0
 
 
-def rbp(codes, judged, p=0.9, pairs=(), max_seed=None):
+def rbp(codes, judged, p=0.9, pairs=()):
     entries = table(judged, pairs)
     gains = [g for _, g, _ in entries]
     if gains:
         lo, hi = min(gains), max(gains)
-        if max_seed is not None:
-            hi = max(hi, max_seed)
         if lo < 0 or hi > 1:
             entries = [[lv, (g - lo) / (hi - lo), n] for lv, g, n in entries]
     total, w = 0.0, 1.0

@@ -6,8 +6,6 @@ from gain_helpers import column
 from judged_topics import random_topics
 from trec_eval_py.engine.measures import registry
 
-AFTER_NONREL = ("num_nonrel_judged_ret", "rbp")
-
 
 def test_hand_worked_binary():
     codes, judged = [1, 0, -1, 1], [1, 0, 1]
@@ -25,17 +23,32 @@ def test_graded_gains_are_rescaled_into_unit_range():
     assert column("rbp", [codes], [judged], "0=0,1=-1,p=0.9") == [want]
 
 
-def test_after_num_nonrel_judged_ret_the_maximum_starts_at_num_rel_ret():
-    # three relevant documents retrieved: gains are divided by 3, not by 1
+def test_rescaling_range_is_the_gain_table_alone():
+    # three relevant documents retrieved, binary gains 0 and 1: nothing to rescale
     codes, judged = [1, 1, 0, 1], [1, 1, 1, 0]
-    plain = (1 - 0.9) * (1 + 0.9 + 0.9 ** 3)
-    assert column("rbp", [codes], [judged]) == [plain]
-    seeded = (1 - 0.9) * (1 / 3 + 1 / 3 * 0.9 + 1 / 3 * (0.9 * 0.9 * 0.9))
-    assert column("rbp", [codes], [judged], measures=AFTER_NONREL) == [seeded]
-    # a measure computed in between breaks the link
-    between = ("num_nonrel_judged_ret", "yaap", "rbp")
-    if "yaap" in registry():
-        assert column("rbp", [codes], [judged], measures=between) == [plain]
+    assert column("rbp", [codes], [judged]) == [(1 - 0.9) * (1 + 0.9 + 0.9 ** 3)]
+    # gains 0 and 4 (from 1=4): rescaled by the table's range [0, 4]
+    want = (1 - 0.9) * (1.0 + 0.9 + 0.9 ** 3)
+    assert column("rbp", [codes], [judged], "1=4") == [want]
+
+
+def test_single_gain_outside_unit_range_is_nan():
+    # the table holds one gain (5 for level 0): its range is empty, 0/0 as in C
+    got = column("rbp", [[0, -1]], [[0, 0]], "0=5")[0]
+    assert got != got
+
+
+def test_rbp_does_not_depend_on_other_selected_measures(tmp_path):
+    from trec_eval_py import evaluate
+
+    qrels = tmp_path / "q"
+    run = tmp_path / "r"
+    qrels.write_text("1 0 a 1\n1 0 b 1\n1 0 c 1\n1 0 d 0\n")
+    run.write_text("1 Q0 a 1 4 r\n1 Q0 b 2 3 r\n1 Q0 d 3 2 r\n1 Q0 c 4 1 r\n")
+    alone = evaluate(str(qrels), str(run), ["rbp"], compat="10.0").summary
+    paired = evaluate(str(qrels), str(run), ["num_nonrel_judged_ret", "rbp"], compat="10.0").summary
+    every = evaluate(str(qrels), str(run), ["all_trec"], compat="10.0").summary
+    assert alone["rbp"] == paired["rbp"] == every["rbp"] == (1 - 0.9) * (1 + 0.9 + 0.9 ** 3)
 
 
 def test_rbp_resid():
@@ -56,14 +69,11 @@ def test_names_and_versions():
 
 
 @pytest.mark.parametrize("params,p", [(None, 0.9), ("p=0.5", 0.5), ("p=0.8,1=3,2=-1", 0.8)])
-@pytest.mark.parametrize("seeded", [False, True])
-def test_matches_reference(params, p, seeded):
+def test_matches_reference(params, p):
     rels, judged = random_topics(81, 300)
     prs = [] if params is None else [(int(k), float(v)) for k, v in (x.split("=") for x in params.split(",")) if k != "p"]
-    ctx = {"measures": AFTER_NONREL} if seeded else {}
-    got = column("rbp", rels, judged, params, **ctx)
-    want = [ref.rbp(c, j, p, prs, max_seed=(sum(1 for x in c if x >= 1) if seeded else None))
-            for c, j in zip(rels, judged)]
+    got = column("rbp", rels, judged, params)
+    want = [ref.rbp(c, j, p, prs) for c, j in zip(rels, judged)]
     assert got == want
     got = column("rbp_resid", rels, judged, params)
     assert got == [ref.rbp_resid(c, p) for c in rels]

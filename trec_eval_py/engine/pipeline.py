@@ -189,7 +189,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     groups: dict[tuple, list] = {}
     for s in selected:
         groups.setdefault(s.overrides, []).append(s)
-    contexts = [(replace(opts.context, measures=tuple(s.measure.name for s in group), **dict(overrides)), group)
+    contexts = [(replace(opts.context, **dict(overrides)), group)
                 for overrides, group in groups.items()]
 
     judgments = read_judgments(qrels, opts)  # parsed once for every pass

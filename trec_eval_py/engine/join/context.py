@@ -26,8 +26,6 @@ class EvalContext:
     compat : the trec_eval version whose behaviour to reproduce.
     order : ``--order``: what ranks the documents, ``score`` (trec_eval), ``rank``
             (the rank column) or ``file`` (line order); see :mod:`.ranking`.
-    measures : names of the measures being computed, in computing order (a few
-               trec_eval measures depend on what was computed before them).
     """
 
     relevance_level: int = 1
@@ -36,7 +34,6 @@ class EvalContext:
     judged_only: bool = False
     complete: bool = False
     compat: str = "9.0.8"
-    measures: tuple[str, ...] = ()
     order: str = "score"
 
     @property

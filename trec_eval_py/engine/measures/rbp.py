@@ -19,13 +19,14 @@ on to the next document with probability ``p`` (the *persistence*, default
 
 ``p^(i-1)`` is formed by repeated multiplication, as trec_eval does.
 
-A trec_eval 10.0 quirk reproduced here: the rescaling's running maximum
-starts from whatever the previous computation left behind instead of from
-the table. When ``num_nonrel_judged_ret`` is computed just before (as in
-``-m all_trec``), that value is the topic's number of relevant documents
-retrieved, so with ``all_trec`` a topic whose relevant-retrieved count
-exceeds its highest gain has its gains divided by that count. Otherwise the
-maximum of the table is used.
+The rescaling range is the smallest and largest gain of the topic's gain
+table (no rescaling when the table is empty). Released trec_eval 10.0 starts
+that search from uninitialised variables, so what it prints depends on the
+build and on whatever another measure left in memory before it; we follow the
+defined meaning, which is what a plain build of 10.0 prints (see README,
+"Where we deliberately differ from trec_eval"). A table with a single gain
+outside [0, 1] rescales by a zero range: ``0/0``, printed ``-nan`` as in C.
+No measure's value depends on which other measures were selected.
 
 Source: trec_eval 10.0 ``m_rbp.c``, ``m_rbp_resid.c``. Summary: mean over topics.
 """
@@ -35,13 +36,7 @@ import numpy as np
 
 from ._base import Measure
 from ._gains import gain_pairs, group_table, groups_by_levels
-from ._order import print_key
 from ._params import PairParams
-from ._registry import registry
-
-#: the measure whose leftover value seeds rbp's running maximum (see module doc)
-_SEEDS_MAX = "num_nonrel_judged_ret"
-_ORDER_RBP = print_key("rbp")
 
 
 def persistence(params) -> float:
@@ -60,35 +55,20 @@ def powers(p: float, width: int) -> np.ndarray:
     return np.cumprod(steps)
 
 
-def _max_seeded_by_num_rel_ret(ctx) -> bool:
-    """Whether the trec_eval measure computed just before rbp is ``num_nonrel_judged_ret``."""
-    names = getattr(ctx, "measures", ()) or ()
-    reg = registry()
-    before = [n for n in names if n in reg and reg[n].order < _ORDER_RBP]
-    if not before:
-        return False
-    return max(before, key=lambda n: reg[n].order) == _SEEDS_MAX
-
-
 def _rbp(b, params) -> np.ndarray:
     p = persistence(params)
     pairs = gain_pairs(params, True)
-    seeded = b.num_rel_ret.astype(np.float64) if _max_seeded_by_num_rel_ret(b.ctx) else None
     n, w = b.rel.shape
     gains = np.zeros((n, w), dtype=np.float64)
     for levels, rows in groups_by_levels(b):
         table = group_table(b, rows, pairs, levels)
         got, known = table.gain_of(b.rel[rows])
         if table.gains:
-            lo = table.min_gain
-            hi = np.full(len(rows), table.max_gain)
-            if seeded is not None:
-                hi = np.maximum(hi, seeded[rows])
-            rescale = (lo < 0.0) | (hi > 1.0)
-            span = np.where(rescale, hi - lo, 1.0)[:, None]
-            # only table entries are rescaled; codes without an entry stay at 0
-            scaled = np.where(known, (got - lo) / span, 0.0)
-            got = np.where(rescale[:, None], scaled, got)
+            lo, hi = table.min_gain, table.max_gain
+            if lo < 0.0 or hi > 1.0:
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    # only table entries are rescaled; codes without an entry stay at 0
+                    got = np.where(known, (got - lo) / np.float64(hi - lo), 0.0)
         gains[rows] = np.where(b.valid[rows], got, 0.0)
     weights = powers(p, w)[:w]
     terms = np.where(gains != 0.0, gains * weights, 0.0)
