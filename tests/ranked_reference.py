@@ -60,7 +60,13 @@ def random_topics(seed: int, n: int, max_len: int = 25, levels=(0, 0, 0, 1, 1, 2
 
 
 def num_rel(qrels, level=1):
-    return sum(1 for q in qrels if q >= level)
+    """Relevant judgments: judged (level >= 0) and at least -l, as trec_eval counts them."""
+    return sum(1 for q in qrels if q >= max(level, 0))
+
+
+def num_rel_ret(codes, level=1):
+    """Relevant documents retrieved as trec_eval's join counts them: judged ones only."""
+    return sum(1 for c in codes if c >= max(level, 0))
 
 
 def average_precision(codes, qrels, level=1, cut=None):
@@ -95,7 +101,7 @@ def interpolation_walk(codes, qrels, fractions, level=1, v10=False):
     r = num_rel(qrels, level)
     counts = [to_count(f * r, v10) for f in fractions]
     ret = len(codes)
-    nrr = sum(1 for c in codes if c >= level)
+    nrr = num_rel_ret(codes, level)  # the walk starts from the judged count ...
     values = [0.0] * len(fractions)
     added = []
     j = len(counts) - 1
@@ -106,7 +112,7 @@ def interpolation_walk(codes, qrels, fractions, level=1, v10=False):
     rank = ret
     while rank > 0 and seen > 0:
         best = max(best, seen / rank)
-        if codes[rank - 1] >= level:
+        if codes[rank - 1] >= level:  # ... and steps down on the rank-by-rank test
             while j >= 0 and counts[j] == seen:
                 values[j] = best
                 added.append(j)

@@ -43,18 +43,20 @@ def test_levels_out_of_order_take_the_final_value():
     assert run("11pt_avg", [[0, 1, 1, 0]], [[1, 1, 1, 1]], ".5,1")[0, 0] == (2 / 3) / 2
 
 
-def test_empty_after_J_is_minus_nan_filled_is_zero():
+def test_empty_is_minus_nan_one_unjudged_is_zero():
     out = run("11pt_avg", [[]], [[1]], empty_is_filled=False)[0, 0]
     assert math.isnan(out) and math.copysign(1, out) < 0
-    assert run("11pt_avg", [[]], [[1]], compat="10.0")[0, 0] == 0.0
+    # 10.0's -c placeholder ranking: one document in no pool
+    assert run("11pt_avg", [[-1]], [[1]], compat="10.0")[0, 0] == 0.0
 
 
 @pytest.mark.parametrize("compat", ["9.0.8", "10.0"])
-def test_matches_reference_default(compat):
+@pytest.mark.parametrize("level", [1, -1, -2])
+def test_matches_reference_default(compat, level):
     rels, judged = random_topics(5, 400)
-    got = run("11pt_avg", rels, judged, compat=compat, empty_is_filled=False)[:, 0]
+    got = run("11pt_avg", rels, judged, compat=compat, relevance_level=level, empty_is_filled=False)[:, 0]
     for i, (c, q) in enumerate(zip(rels, judged)):
-        assert same(float(got[i]), reference(c, q, ELEVEN, v10=compat == "10.0")), (i, c, q)
+        assert same(float(got[i]), reference(c, q, ELEVEN, level, v10=compat == "10.0")), (i, c, q)
 
 
 @pytest.mark.parametrize("compat", ["9.0.8", "10.0"])

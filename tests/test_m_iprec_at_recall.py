@@ -49,8 +49,9 @@ def test_ranking_emptied_by_J_gives_minus_nan_at_count_zero():
     assert math.isnan(out[1]) and list(out[2:]) == [0.0] * 9
 
 
-def test_filled_topic_is_zero():
-    out = run("iprec_at_recall", [[]], [[1, 1, 1]], compat="10.0")[0]
+def test_one_unjudged_document_is_zero():
+    # (10.0's -c placeholder ranking): nothing relevant, 0 / 1 retrieved
+    out = run("iprec_at_recall", [[-1]], [[1, 1, 1]], compat="10.0")[0]
     assert list(out) == [0.0] * 11
 
 
@@ -62,7 +63,7 @@ def test_names():
 
 
 @pytest.mark.parametrize("compat", ["9.0.8", "10.0"])
-@pytest.mark.parametrize("level", [1, 2])
+@pytest.mark.parametrize("level", [1, 2, 0, -1, -2])
 def test_matches_reference(compat, level):
     rels, judged = random_topics(11, 400)
     got = run("iprec_at_recall", rels, judged, relevance_level=level, compat=compat,

@@ -1,17 +1,31 @@
 """Rprec_mult: precision at multiples of R."""
 import pytest
 
-from ranked_reference import num_rel, random_topics, rel_in_top, run
+from ranked_reference import num_rel, num_rel_ret, random_topics, run
 
 MULTS = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0]
 
 
 def reference(codes, qrels, mults, level=1):
+    """trec_eval's loop: cutoffs past the ranking get relevant-retrieved / cutoff;
+    the others the walk's count at that rank (from the bottom, starting at the
+    judged relevant count, one less at each document passing the -l test)."""
     r = num_rel(qrels, level)
-    out = []
-    for m in mults:
+    nrr = num_rel_ret(codes, level)
+    out = [0.0] * len(mults)
+    for j, m in enumerate(mults):
         k = int(m * r + 0.9)  # truncated in both versions
-        out.append(rel_in_top(codes, k, level) / k if k >= 1 else 0.0)
+        if k > len(codes):
+            out[j] = nrr / k
+    seen = nrr
+    for rank in range(len(codes), 0, -1):
+        if seen <= 0:
+            break
+        for j, m in enumerate(mults):
+            if int(m * r + 0.9) == rank:
+                out[j] = seen / rank
+        if codes[rank - 1] >= level:
+            seen -= 1
     return out
 
 
@@ -39,7 +53,7 @@ def test_names():
 
 
 @pytest.mark.parametrize("compat", ["9.0.8", "10.0"])
-@pytest.mark.parametrize("level", [1, 2])
+@pytest.mark.parametrize("level", [1, 2, 0, -1, -2])
 def test_matches_reference(compat, level):
     rels, judged = random_topics(21, 400)
     got = run("Rprec_mult", rels, judged, relevance_level=level, compat=compat)

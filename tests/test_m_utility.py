@@ -1,4 +1,4 @@
-"""utility: contingency-table arithmetic, parameters, names and -c handling."""
+"""utility: contingency-table arithmetic, parameters and names (-c: see test_complete.py)."""
 import pytest
 
 from judged_topics import random_topics
@@ -45,18 +45,10 @@ def test_parameter_count_and_names():
     assert m.output_names(m.params.parse("utility", "2,-1,0,0")) == ["utility_2,-1,0,0"]
 
 
-def test_filled_topics():
-    # topic without results (-c): 9.0.8 never evaluates it
-    rels, judged = [[1, 0], []], [[1, 0], [1, 1, 0]]
-    assert utility(rels, judged, "1,-1,-2,0.5", num_docs_in_coll=10)[1] == 0.0
-    # 10.0: plain 'utility' is reset to 0 ...
-    assert utility(rels, judged, None, compat="10.0")[1] == 0.0
-    # ... but with parameters it keeps the score of a one-document unjudged ranking
-    got = utility(rels, judged, "1,-1,-2,0.5", num_docs_in_coll=10, compat="10.0")[1]
-    assert got == -1.0 - 2 * 2 + 0.5 * (10 - 1 - 2)
-    # where -J would drop that document
-    got = utility(rels, judged, "1,-1,-2,0.5", num_docs_in_coll=10, compat="10.0", judged_only=True)[1]
-    assert got == -2 * 2 + 0.5 * (10 - 2)
+def test_empty_ranking():
+    # an empty ranking: a = b = 0, c = R, d = N - R (how 9.0.8's API view of a -c topic reads)
+    rels, judged = [[]], [[1, 1, 0]]
+    assert utility(rels, judged, "1,-1,-2,0.5", num_docs_in_coll=10) == [-2 * 2 + 0.5 * (10 - 2)]
 
 
 @pytest.mark.parametrize("text,p,N", [(None, (1, -1, 0, 0), 0), ("3,-2,-1,0.25", (3, -2, -1, 0.25), 1000)])

@@ -53,48 +53,52 @@ def num_averaged(num_topics: int, num_qrels_topics: int, complete: bool) -> int:
 class SummaryInfo:
     """What a measure's own ``summary`` function may look at besides its values."""
 
-    filled: np.ndarray  # topics evaluated as empty rankings under -c
+    evaluated: np.ndarray  # bool per topic: trec_eval computed it (see engine.complete)
     n_avg: int  # topics averaged over
     complete: bool  # -c given
-    compat: str
     runid: str
     num_positive_judgments: int  # judgments with level >= 1 in the whole qrels file
+
+    def of(self, agg: Agg, values: np.ndarray):
+        """The standard ``agg`` summary of ``values`` (for summaries that fall back to it)."""
+        return aggregate(agg, values, self)
 
 
 def summarize(measure, values: np.ndarray, info: SummaryInfo):
     """The summary value of one output column of ``measure``."""
     if measure.summary is not None:
         return measure.summary(values, info)
-    return aggregate(measure.aggregate, values, info.filled, info.n_avg, info.compat, info.runid)
+    return aggregate(measure.aggregate, values, info)
 
 
-def aggregate(agg: Agg, values: np.ndarray, filled: np.ndarray, n_avg: int, compat: str, runid: str):
+def aggregate(agg: Agg, values: np.ndarray, info: SummaryInfo):
     """The summary value of one output column.
 
-    ``filled`` marks topics that had no results and were evaluated as empty
-    rankings under ``-c``.
+    Only the topics trec_eval evaluated count (``info.evaluated``): a topic in
+    the average that was not evaluated (9.0.8's ``-c``) adds 0 to a mean or a
+    total, and the floor ``MIN_GEO_MEAN`` to a geometric mean, as trec_eval
+    adds it after its loop, in one product.
     """
+    n_avg = info.n_avg
+    if agg is Agg.NUM_Q:
+        return n_avg
+    if agg is Agg.RUNID:
+        return info.runid
+    if agg is Agg.NONE:
+        return None
+    values = values[np.asarray(info.evaluated, dtype=bool)]
     if agg is Agg.MEAN:
         return seq_total(values) / n_avg if n_avg else 0.0
     if agg is Agg.SUM:
         if values.dtype.kind == "f":  # real-valued totals (z-scores under -Z) add in topic order
             return seq_total(values)
         return int(np.sum(values.astype(np.int64)))
-    if agg is Agg.NUM_Q:
-        return n_avg
-    if agg is Agg.RUNID:
-        return runid
     if agg is Agg.GMEAN or agg is Agg.GMEAN_LOGS:
         if not n_avg:
             return 0.0
         logs = values.astype(np.float64)
         if agg is Agg.GMEAN:
             logs = c_logs(logs, MIN_GEO_MEAN)
-        if compat == "9.0.8":
-            # 9.0.8 never evaluates the filled-in topics: it adds their floor
-            # after the loop, in one product.
-            total = seq_total(logs[~filled]) + (n_avg - int(np.count_nonzero(~filled))) * math.log(MIN_GEO_MEAN)
-        else:
-            total = seq_total(logs) + (n_avg - len(values)) * math.log(MIN_GEO_MEAN)
+        total = seq_total(logs) + (n_avg - len(values)) * math.log(MIN_GEO_MEAN)
         return math.exp(total / n_avg)
-    return None
+    raise AssertionError(agg)

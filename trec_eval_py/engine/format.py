@@ -44,12 +44,14 @@ def format_column(kind: Kind, values) -> list[str]:
 
 def _query_blocks(result) -> Iterator[str]:
     """Each printed topic's lines as one string, formatted a column at a time."""
-    cols = [c for c in result.columns if c.measure.per_topic]
+    # column by column: two columns may share a printed name
+    pairs = [(c, v) for c, v in zip(result.columns, result.column_values) if c.measure.per_topic]
+    cols = [c for c, _ in pairs]
     rows = np.flatnonzero(np.asarray(result.printable, dtype=bool))
     if not cols or not len(rows):
         return
     heads = ["%s%-22s\t" % (c.prefix, _trec_name(c)) for c in cols]
-    values = [np.asarray(result.values[c.name]) for c in cols]
+    values = [np.asarray(v) for _, v in pairs]
     topics = result.topics
     step = max(1, 200_000 // len(cols))  # a bounded number of strings alive at once
     for lo in range(0, len(rows), step):
@@ -73,8 +75,7 @@ def trec_lines(result, *, query: bool, summary: bool, blocks: bool = False) -> I
             for block in _query_blocks(result):  # (no id or name holds a newline)
                 yield from [x + "\n" for x in block.split("\n")[:-1]]
     if summary:
-        for c in result.columns:
-            v = result.summary.get(c.name)
+        for c, v in zip(result.columns, result.column_summary):
             if v is not None:
                 yield line(_trec_name(c), "all", c.summary_kind, v, c.prefix)
 
@@ -82,6 +83,22 @@ def trec_lines(result, *, query: bool, summary: bool, blocks: bool = False) -> I
 def _trec_name(c) -> str:
     # trec_eval's name even when the value was asked for by an ir_measures name
     return getattr(c, "trec_name", c.name)
+
+
+def _records(result, *, query: bool, summary: bool) -> Iterator[tuple]:
+    """``(topic, column, kind, value)`` in trec_eval's print order ('all' for the
+    summary), column by column: two columns may share a printed name."""
+    if query:
+        cols = [(c, v) for c, v in zip(result.columns, result.column_values) if c.measure.per_topic]
+        for t, qid in enumerate(result.topics):
+            if not result.printable[t]:
+                continue
+            for c, v in cols:
+                yield qid, c, c.kind, v[t]
+    if summary:
+        for c, v in zip(result.columns, result.column_summary):
+            if v is not None:
+                yield "all", c, c.summary_kind, v
 
 
 # ---- machine-readable output (the main command's --format) and tables ----
@@ -115,18 +132,8 @@ def _printed_name(c) -> str:
 
 def evaluation_records(result, *, query: bool, summary: bool) -> Iterator[tuple]:
     """``(topic, name, kind, value)`` in trec_eval's print order ('all' for the summary)."""
-    if query:
-        cols = [c for c in result.columns if c.measure.per_topic]
-        for t, qid in enumerate(result.topics):
-            if not result.printable[t]:
-                continue
-            for c in cols:
-                yield qid, _printed_name(c), c.kind, result.values[c.name][t]
-    if summary:
-        for c in result.columns:
-            v = result.summary.get(c.name)
-            if v is not None:
-                yield "all", _printed_name(c), c.summary_kind, v
+    for topic, c, kind, value in _records(result, query=query, summary=summary):
+        yield topic, _printed_name(c), kind, value
 
 
 def evaluation_json(result, *, query: bool, summary: bool) -> dict:
@@ -134,6 +141,13 @@ def evaluation_json(result, *, query: bool, summary: bool) -> dict:
 
     ``per_topic`` is present with ``query``, ``summary`` unless ``summary`` is false.
     """
+    names = [_printed_name(c) for c in result.columns]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        from ..errors import UsageError
+
+        raise UsageError(f"two outputs are named {twice[0]!r} (their parameters print alike); "
+                         "JSON keys must differ: use --format csv or trec")
     doc: dict = {"runid": result.runid}
     if query:
         per_topic: dict = {}

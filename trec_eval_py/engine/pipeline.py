@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import numpy as np
 
 from .aggregate import SummaryInfo, num_averaged, summarize
-from ..errors import NoTopicsError, UsageError
+from .complete import evaluated_topics, reset_placeholder_outputs, with_placeholder
+from ..errors import MeasureError, NoTopicsError, UsageError
 from .format import trec_lines
 from .formats import judgment_format, results_format
 from .join import EvalContext, iter_batches
@@ -110,29 +111,79 @@ class Column:
         return self.name if self.printed is None else self.printed
 
 
+class ByName(Mapping):
+    """Read-only ``{printed name: value}`` view of an evaluation's columns.
+
+    Two columns can share a printed name (``-m iprec_at_recall.0.999,1`` prints
+    ``iprec_at_recall_1.00`` twice, as trec_eval does); asking for such a name
+    raises :class:`~trec_eval_py.errors.MeasureError` instead of picking one.
+    """
+
+    def __init__(self, pairs):
+        self._data: dict[str, object] = {}
+        self._twice: set[str] = set()
+        for name, value in pairs:
+            if name in self._data:
+                self._twice.add(name)
+            else:
+                self._data[name] = value
+
+    def __getitem__(self, name: str):
+        if name in self._twice:
+            raise MeasureError(
+                f"two outputs are named {name!r} (their parameters print alike); "
+                "read them by column (Evaluation.columns, column_values, column_summary)"
+            )
+        return self._data[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self._data
+
+    def __iter__(self):
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
 @dataclass
 class Evaluation:
-    """Per-topic values and the summary of one run.
+    """Per-topic values and the summary of one run, stored by column.
 
-    ``values[name][i]`` is the value of output ``name`` for ``topics[i]``;
-    ``summary[name]`` is its ``all`` value (absent for measures without one).
+    ``columns[j]`` is one printed output; ``column_values[j][i]`` is its value
+    for ``topics[i]`` and ``column_summary[j]`` its ``all`` value (None for
+    outputs without a summary line). ``values[name]`` and ``summary[name]``
+    read the same by printed name (see :class:`ByName`).
     """
 
     topics: list[str]
     columns: list[Column]
-    values: dict[str, np.ndarray]
-    summary: dict[str, object]
+    column_values: list[np.ndarray]
+    column_summary: list[object]
     filled: np.ndarray
     printable: np.ndarray
     runid: str
     options: Options = field(default_factory=Options)
 
+    @property
+    def values(self) -> ByName:
+        """``{name: per-topic array}``."""
+        return ByName((c.name, v) for c, v in zip(self.columns, self.column_values))
+
+    @property
+    def summary(self) -> ByName:
+        """``{name: summary value}`` for the outputs that have a summary line."""
+        return ByName((c.name, v) for c, v in zip(self.columns, self.column_summary) if v is not None)
+
     def per_topic(self) -> dict[str, dict[str, object]]:
         """``{topic: {measure: value}}`` for the measures that have per-topic values."""
+        cols = [(c, v) for c, v in zip(self.columns, self.column_values) if c.measure.per_topic]
+        names = ByName((c.name, None) for c, _ in cols)
+        for c, _ in cols:
+            names[c.name]  # two outputs printed alike cannot share one key
         out: dict[str, dict[str, object]] = {}
-        cols = [c for c in self.columns if c.measure.per_topic]
         for t, qid in enumerate(self.topics):
-            out[qid] = {c.name: _py(self.values[c.name][t], c.kind) for c in cols}
+            out[qid] = {c.name: _py(v[t], c.kind) for c, v in cols}
         return out
 
     def lines(self, *, query: bool = False, summary: bool = True) -> Iterable[str]:
@@ -200,23 +251,21 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
         cols = [c for c in columns if any(c.measure is s.measure and c.name in s.names for s in group)]
         passes.append(_measure_pass(judgments, run, group, cols, opts, ctx, progress))
     num_qrels_topics, num_positive = passes[0][1]
-    topics, filled, values, runid = _merge([p[0] for p in passes])
+    topics, filled, by_key, runid = _merge([p[0] for p in passes])
+    values = [by_key[(c.measure.name, c.index)] for c in columns]
     ctx = contexts[0][0]
-    if not np.any(~filled):
+    evaluated = evaluated_topics(filled, ctx)
+    if not evaluated.any():
         raise NoTopicsError("no topic has both judgments and results")
+    values = reset_placeholder_outputs(columns, values, filled, ctx)
     if zs is not None:  # -Z: per-topic values become z-scores before aggregation
-        columns, values = apply_zscores(zs, columns, values, topics, filled, ctx)
+        columns, values = apply_zscores(zs, columns, values, topics, evaluated)
 
     n_avg = num_averaged(int(np.count_nonzero(~filled)), num_qrels_topics, ctx.complete)
-    info = SummaryInfo(filled, n_avg, ctx.complete, ctx.compat, runid, num_positive)
-    summary = {}
-    for c in columns:
-        v = summarize(c.measure, values[c.name], info)
-        if v is not None:
-            summary[c.name] = v
-    # 9.0.8 never prints the topics it filled in for -c; 10.0 does.
-    printable = np.ones(len(topics), dtype=bool) if ctx.v10 else ~filled
-    return Evaluation(topics, columns, values, summary, filled, printable, runid, opts)
+    info = SummaryInfo(evaluated, n_avg, ctx.complete, runid, num_positive)
+    summary = [summarize(c.measure, v, info) for c, v in zip(columns, values)]
+    # only the topics trec_eval evaluates are printed (9.0.8 skips the ones -c fills in)
+    return Evaluation(topics, columns, values, summary, filled, evaluated, runid, opts)
 
 
 def _measure_pass(judgments, run, selected, columns, opts, ctx, progress=None):
@@ -236,11 +285,12 @@ def _measure_pass(judgments, run, selected, columns, opts, ctx, progress=None):
     res = map_batches(measure, judgments, run, opts, ctx, progress=progress)
     if not res.topics:
         raise NoTopicsError("no topic has both judgments and results")
-    pieces: dict[str, list[np.ndarray]] = {c.name: [] for c in columns}
+    # keyed by (measure, output index): two outputs may share a printed name
+    pieces: dict[tuple, list[np.ndarray]] = {(c.measure.name, c.index): [] for c in columns}
     for outs in res.results:
         for s, cols in zip(selected, outs):
-            for name, col in zip(s.names, cols):
-                pieces[name].append(col)
+            for i, col in zip(s.indices, cols):
+                pieces[(s.measure.name, i)].append(col)
     res.results = []
     # one column at a time, dropping its pieces as it goes: with many topics
     # the values are hundreds of MB, and never held twice
@@ -368,6 +418,7 @@ def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *,
             for joined in parts:
                 n_parts += 1
                 runid = joined.runid
+                joined = with_placeholder(joined)  # 10.0's -c rule (engine/complete.py)
                 qids.extend(joined.qids)
                 filled.append(np.asarray(joined.filled, dtype=bool))
                 results.extend(fn(b) for b in iter_batches(joined, opts.max_cells))

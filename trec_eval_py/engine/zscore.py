@@ -18,10 +18,13 @@ This follows trec_eval's ``-Z`` (``convert_zscores.c`` and its use in
   every other output is printed as a real number (``%6.4f``, counts included)
   under its name prefixed with ``Z`` (``Zmap``; ``num_q`` too, still counting
   topics);
-* topics filled in for ``-c`` are converted in 10.0 mode, which evaluates
-  them; 9.0.8 never evaluates them, so their values are left as they are.
+* only the topics trec_eval evaluates are converted: 9.0.8 never evaluates
+  the topics ``-c`` fills in, so their values are left as they are (see
+  :mod:`trec_eval_py.engine.complete`);
+* two outputs printed alike (``iprec_at_recall.0.999,1``) are two columns,
+  each converted with the file's line for that name.
 
-Values in :class:`~trec_eval_py.engine.pipeline.Evaluation` keep their plain names
+Columns in :class:`~trec_eval_py.engine.pipeline.Evaluation` keep their plain names
 (``values["map"]`` holds the z-scores); only printing adds the ``Z``.
 """
 from __future__ import annotations
@@ -32,7 +35,6 @@ from dataclasses import replace
 import numpy as np
 
 from .aggregate import MIN_GEO_MEAN
-from .join import EvalContext
 from .measures import Agg, Kind
 from .parse.zscores import ZScores
 
@@ -53,29 +55,30 @@ def zscores(value: np.ndarray, mean: np.ndarray, sd: np.ndarray, found: np.ndarr
     return out
 
 
-def apply_zscores(table: ZScores, columns: list, values: dict[str, np.ndarray], qids: list[str],
-                  filled: np.ndarray, ctx: EvalContext) -> tuple[list, dict[str, np.ndarray]]:
+def apply_zscores(table: ZScores, columns: list, values: list[np.ndarray], qids: list[str],
+                  evaluated: np.ndarray) -> tuple[list, list[np.ndarray]]:
     """The pipeline's ``-Z`` stage: new ``(columns, values)`` holding z-scores.
 
     ``columns`` are the pipeline's :class:`~trec_eval_py.engine.pipeline.Column`
-    values and ``values`` maps each column name to its per-topic array, topics
-    in the order of ``qids``; neither is modified.
+    values and ``values[j]`` is column j's per-topic array, topics in the
+    order of ``qids``; ``evaluated`` marks the topics trec_eval computed.
+    Neither input is modified.
     """
     keys = np.array([q.encode("utf-8", "surrogateescape") for q in qids], dtype="S") if qids else np.zeros(0, "S1")
-    convert = np.ones(len(qids), dtype=bool) if ctx.v10 else ~np.asarray(filled, dtype=bool)
-    new_columns, new_values = [], dict(values)
-    for c in columns:
+    convert = np.asarray(evaluated, dtype=bool)
+    new_columns, new_values = [], list(values)
+    for j, c in enumerate(columns):
         if c.kind is Kind.STR:
             new_columns.append(c)
             continue
         measure = c.measure
         if measure.aggregate not in _NOT_FROM_VALUES:
-            raw = np.asarray(values[c.name], dtype=np.float64)
+            raw = np.asarray(values[j], dtype=np.float64)
             if measure.aggregate is Agg.GMEAN:
                 # C's log (libm), value by value, so the logs are trec_eval's to the last bit
                 raw = np.array([math.log(max(v, MIN_GEO_MEAN)) for v in raw.tolist()], dtype=np.float64)
                 measure = replace(measure, aggregate=Agg.GMEAN_LOGS)
             mean, sd, found = table.lookup(getattr(c, "trec_name", c.name), keys)
-            new_values[c.name] = np.where(convert, zscores(raw, mean, sd, found), raw)
+            new_values[j] = np.where(convert, zscores(raw, mean, sd, found), raw)
         new_columns.append(replace(c, measure=measure, kind=Kind.FLOAT, summary_kind=Kind.FLOAT, prefix="Z"))
     return new_columns, new_values

@@ -118,7 +118,9 @@ class TopicBatch:
 
     @cached_property
     def is_rel(self) -> np.ndarray:
-        """bool (n, W): the document at this rank is relevant."""
+        """bool (n, W): the document at this rank passes trec_eval's rank-by-rank
+        test, level at least ``-l``. With a negative ``-l`` the codes of unjudged
+        documents (-1, -2) can pass it too, as they do in trec_eval."""
         return (self.rel >= self.level) & self.valid
 
     @cached_property
@@ -132,8 +134,30 @@ class TopicBatch:
         return np.cumsum(self.is_rel, axis=1, dtype=np.int64)
 
     @cached_property
+    def judged_rel(self) -> np.ndarray:
+        """bool (n, W): a ranked document with a judgment (level >= 0) at or above ``-l``."""
+        return (self.rel >= max(self.level, 0)) & self.valid
+
+    @cached_property
     def num_rel_ret(self) -> np.ndarray:
-        return self.cum_rel[:, -1].copy()
+        """int64 (n,): relevant documents retrieved, as trec_eval counts them while
+        joining: judged ones only (level >= 0), whatever ``-l`` says. For ``-l``
+        >= 0 this is ``cum_rel[:, -1]``; with a negative ``-l`` the unjudged
+        documents that pass the rank-by-rank test are not counted here."""
+        return np.count_nonzero(self.judged_rel, axis=1).astype(np.int64)
+
+    @cached_property
+    def rel_so_far(self) -> np.ndarray:
+        """int64 (n, W): the relevant count trec_eval's backward walks (iprec_at_recall,
+        11pt_avg, Rprec_mult) hold at each rank: they start from ``num_rel_ret`` at the
+        last rank and step down at every document passing the rank-by-rank test, so
+        with a negative ``-l`` the count is ``cum_rel`` minus the unjudged documents
+        that pass, never below 0 (the walk stops there). Equal to ``cum_rel`` for
+        ``-l`` >= 0."""
+        surplus = self.cum_rel[:, -1] - self.num_rel_ret
+        if not surplus.any():
+            return self.cum_rel
+        return np.maximum(self.cum_rel - surplus[:, None], 0)
 
     @cached_property
     def num_rel(self) -> np.ndarray:

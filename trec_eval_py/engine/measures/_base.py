@@ -9,6 +9,7 @@ outputs such as cutoffs, shape ``(n, k)`` in the order of ``output_names``.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -107,3 +108,27 @@ def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     out = np.zeros(np.broadcast(num, den).shape, dtype=np.float64)
     np.divide(num, den, out=out, where=den > 0)
     return out
+
+
+#: The NaN trec_eval's arithmetic produces on the x86 machines its reference
+#: output comes from (0.0/0.0, the log of a negative number): its sign bit is
+#: set, so C's printf shows "-nan". A NaN read from input keeps its own sign.
+C_NAN = -math.nan
+
+
+def c_log(v: float) -> float:
+    """C's ``log`` of one double: -inf at 0, a negative NaN below 0 (see :data:`C_NAN`)."""
+    if v > 0.0:
+        return math.log(v)
+    if v == 0.0:
+        return -math.inf
+    return v if v != v else C_NAN
+
+
+def c_log2(v: float) -> float:
+    """C's ``log2`` of one double, with :func:`c_log`'s edge cases."""
+    if v > 0.0:
+        return math.log2(v)
+    if v == 0.0:
+        return -math.inf
+    return v if v != v else C_NAN

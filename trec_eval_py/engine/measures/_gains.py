@@ -35,6 +35,8 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from ._base import c_log2 as c_log2_one
+
 _INT_MIN = -(1 << 31)
 _INT_MAX = (1 << 31) - 1
 
@@ -324,16 +326,8 @@ def c_log2(x: np.ndarray) -> np.ndarray:
     """Elementwise C ``log2`` of arbitrary doubles (each distinct value once)."""
     x = np.asarray(x, dtype=np.float64)
     uniq, inv = np.unique(x, return_inverse=True)
-    logs = np.array([_safe_log2(v) for v in uniq.tolist()], dtype=np.float64)
+    logs = np.array([c_log2_one(v) for v in uniq.tolist()], dtype=np.float64)
     return logs[inv].reshape(x.shape)
-
-
-def _safe_log2(v: float) -> float:
-    if v > 0.0:
-        return math.log2(v)
-    if v == 0.0:
-        return -math.inf
-    return math.nan
 
 
 def discounted(gains: np.ndarray) -> np.ndarray:

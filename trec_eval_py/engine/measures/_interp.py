@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-#: What trec_eval's 0.0/0.0 yields on the x86 machines its reference output
-#: comes from: a NaN with the sign bit set, printed "-nan" by C's printf.
-C_NAN = -np.nan
+from ._base import C_NAN
 
 
 def fraction_to_count(fractions, num_rel: np.ndarray, v10: bool) -> np.ndarray:
@@ -42,18 +40,19 @@ def rank_of_relevant(b, counts: np.ndarray) -> np.ndarray:
     n, w = b.n, b.width
     if counts.shape[1] == 0 or n == 0:
         return np.zeros(counts.shape, dtype=np.int64)
-    # cum_rel is non-decreasing along a row; offsetting each row by (w + 1) per
-    # row makes the flattened array sorted, so one searchsorted serves all rows.
+    # the walk's count is non-decreasing along a row; offsetting each row by
+    # (w + 1) makes the flattened array sorted, so one searchsorted serves all rows.
     stride = w + 1
     base = np.arange(n, dtype=np.int64) * stride
-    keys = (b.cum_rel + base[:, None]).ravel()
+    keys = (b.rel_so_far + base[:, None]).ravel()
     pos = np.searchsorted(keys, (counts + base[:, None]).ravel(), side="left")
     return pos.reshape(counts.shape) - (np.arange(n, dtype=np.int64) * w)[:, None]
 
 
 def best_precision_from(b) -> np.ndarray:
-    """float64 (n, W): the highest precision at this rank or any later ranked one."""
-    prec = np.where(b.valid, b.prec_at_rank, 0.0)
+    """float64 (n, W): the highest precision at this rank or any later ranked one,
+    precision being the walk's relevant count over the rank (see ``rel_so_far``)."""
+    prec = np.where(b.valid, b.rel_so_far / b.ranks, 0.0)
     return np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1]
 
 
@@ -67,7 +66,10 @@ def interpolated_precision(b, counts: np.ndarray) -> np.ndarray:
     * a count of 0 or less: best precision from the first relevant document
       on; with nothing relevant retrieved that is relevant retrieved divided by
       retrieved, so 0, or 0/0 for a ranking emptied by -J (trec_eval prints
-      "-nan" there). Topics filled in for -c are never computed and stay 0.
+      "-nan" there).
+
+    Counts of relevant documents are the backward walk's (``rel_so_far``), which
+    differ from ``cum_rel`` only for a negative ``-l``.
     """
     nrr = b.num_rel_ret[:, None]
     reached = counts <= nrr
@@ -77,7 +79,6 @@ def interpolated_precision(b, counts: np.ndarray) -> np.ndarray:
     cols = np.minimum(rank_of_relevant(b, target), b.width - 1)
     best = np.take_along_axis(best_precision_from(b), cols, axis=1)
     # nothing relevant retrieved: trec_eval's starting value, relevant/retrieved
-    empty = np.where(b.num_ret > 0, 0.0, C_NAN)
-    empty = np.where(b.filled, 0.0, empty)[:, None]
+    empty = np.where(b.num_ret > 0, 0.0, C_NAN)[:, None]
     out = np.where(any_rel, best, empty)
     return np.where(reached, out, 0.0)

@@ -3,22 +3,17 @@
 trec_eval builds these while joining a ranking with the qrels: only
 documents with a real judgment (level >= 0) can be relevant, whatever ``-l``
 says, and the qrels entries with negative levels (pooled but not judged) are
-never counted as relevant. For ``-l`` >= 0 these equal the batch's own
-``num_rel`` / ``num_rel_ret``; they differ only for a negative ``-l``.
+never counted as relevant. They are the batch's own ``num_rel`` and
+``num_rel_ret``, defined there once.
 """
 from __future__ import annotations
 
 import numpy as np
 
 
-def rel_floor(b) -> int:
-    """Lowest judged level that counts as relevant (``-l``, but never below 0)."""
-    return max(b.level, 0)
-
-
 def judged_rel(b) -> np.ndarray:
     """bool (n, W): a ranked document with a judgment at or above the relevance level."""
-    return (b.rel >= rel_floor(b)) & b.valid
+    return b.judged_rel
 
 
 def judged_nonrel(b) -> np.ndarray:
@@ -28,9 +23,9 @@ def judged_nonrel(b) -> np.ndarray:
 
 def num_rel(b) -> np.ndarray:
     """int64 (n,): relevant entries in the topic's qrels."""
-    return np.count_nonzero(b.judged >= rel_floor(b), axis=1).astype(np.int64)
+    return b.num_rel
 
 
 def num_rel_ret(b) -> np.ndarray:
     """int64 (n,): relevant documents among those ranked."""
-    return np.count_nonzero(judged_rel(b), axis=1).astype(np.int64)
+    return b.num_rel_ret

@@ -22,7 +22,7 @@ def _bing(b, p) -> np.ndarray:
     terms = np.where(b.is_rel, 1.0 / disc, 0.0)
     total = b.seq_sum(terms)
     out = np.zeros(b.n)
-    found = b.num_rel_ret > 0
+    found = b.is_rel.any(axis=1)  # the rank-by-rank test, as trec_eval's loop
     np.divide(total, b.num_rel.astype(np.float64), out=out, where=found)
     return out
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..aggregate import aggregate
 from ._base import Agg, Kind, Measure
 
 _BASIC = frozenset({"official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg"})
@@ -52,7 +51,7 @@ def _num_rel_summary(values, info):
     # qrels, whatever -l says (observed in both 9.0.8 and 10.0).
     if info.complete:
         return info.num_positive_judgments
-    return aggregate(Agg.SUM, values, info.filled, info.n_avg, info.compat, info.runid)
+    return info.of(Agg.SUM, values)
 
 
 num_rel = Measure(

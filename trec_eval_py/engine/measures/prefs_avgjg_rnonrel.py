@@ -28,11 +28,10 @@ the resulting NaN fails its final "> 0" test). Source: trec_eval
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
-from ._base import Measure
+from ._base import C_NAN, Measure
 
 _PREFS = frozenset({"prefs", "qrels_prefs"})
 
@@ -97,7 +96,7 @@ def _group_ratio(g, t, ret_only: bool) -> float:
         ful, poss = _recount_classes(g.ecs, g.num_rel_ret if ret_only else g.num_rel, njr, ret_only)
     else:
         ful, poss = _recount_array(g, njr, t.num_judged, ret_only)
-    return ful / poss if poss else math.nan
+    return ful / poss if poss else C_NAN  # C's 0/0
 
 
 def _rnonrel(b, ret_only: bool):

@@ -13,7 +13,7 @@ from ._base import Measure
 
 
 def _recip_rank(b, p):
-    found = b.num_rel_ret > 0
+    found = b.is_rel.any(axis=1)  # the rank-by-rank test, as trec_eval's loop
     first = np.argmax(b.is_rel, axis=1)
     out = np.zeros(b.n, dtype=np.float64)
     np.divide(1.0, (first + 1).astype(np.float64), out=out, where=found)

@@ -23,7 +23,7 @@ def _rprec_mult(b, p):
     # both 9.0.8 and 10.0 truncate here (10.0 only changed the recall levels)
     cut = np.trunc(mult[None, :] * b.num_rel.astype(np.float64)[:, None] + 0.9).astype(np.int64)
     cols = np.clip(cut, 1, b.width) - 1
-    rel = np.take_along_axis(b.cum_rel, cols, axis=1)
+    rel = np.take_along_axis(b.rel_so_far, cols, axis=1)
     out = np.zeros(cut.shape, dtype=np.float64)
     np.divide(rel, cut.astype(np.float64), out=out, where=cut >= 1)
     return out

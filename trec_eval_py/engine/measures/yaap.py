@@ -8,19 +8,15 @@ symmetric at the extremes, so it averages better across topics. An empty
 ranking scores ``log(1 / (1 + R))`` (0 without relevant documents). The
 summary is the arithmetic mean.
 
-Topics filled in by ``-c`` (no results): 9.0.8 does not evaluate them, so they
-add 0 to the mean; 10.0 evaluates them (as a ranking with no relevant document).
-
 Source: trec_eval ``m_yaap.c``; Robertson, "On Smoothing Average Precision",
 ECIR 2012.
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
-from ._base import Measure
+from ._base import Measure, c_log
 from ._set_counts import num_rel
 
 
@@ -28,11 +24,8 @@ def _yaap(b, p) -> np.ndarray:
     s = b.seq_sum(np.where(b.is_rel, b.prec_at_rank, 0.0))
     rel = num_rel(b).astype(np.float64)
     ratio = (1.0 + s) / (1.0 + rel - s)
-    # math.log is the C library's log, as trec_eval uses
-    out = np.array([math.log(r) if r > 0 else math.nan for r in ratio.tolist()], dtype=np.float64)
-    if not b.ctx.v10:
-        out = np.where(b.filled, 0.0, out)
-    return out
+    # the C library's log, as trec_eval uses, with C's results at 0 and below
+    return np.array([c_log(r) for r in ratio.tolist()], dtype=np.float64)
 
 
 yaap = Measure(

@@ -1,0 +1,53 @@
+"""Two outputs printed alike are two columns (golden cases fz_dup_names*).
+
+Cutoffs print with %3.2f, so ``iprec_at_recall.0.999,1`` has two outputs named
+``iprec_at_recall_1.00``. trec_eval keeps them apart: two lines per topic and
+two summaries, each of its own column. Reading such a name by name is an error.
+"""
+import json
+
+import pytest
+
+from trec_eval_py import evaluate
+from trec_eval_py.engine.format import render_evaluation
+from trec_eval_py.errors import MeasureError, UsageError
+
+# R = 1000 relevant documents, 999 retrieved first: recall 0.999 is reached
+# (precision 1), recall 1 is not (0).
+QRELS = "".join(f"1 0 r{i:04d} 1\n" for i in range(1000)).encode()
+RUN = "".join(f"1 Q0 r{i:04d} 1 {2000 - i} x\n" for i in range(999)).encode()
+NAME = "iprec_at_recall_1.00"
+
+
+def test_two_columns_two_values():
+    ev = evaluate(QRELS, RUN, ["iprec_at_recall.0.999,1"])
+    assert [c.name for c in ev.columns] == [NAME, NAME]
+    assert [float(v[0]) for v in ev.column_values] == [1.0, 0.0]
+    assert ev.column_summary == [1.0, 0.0]
+    assert ev.to_text(query=True) == (
+        f"{NAME}  \t1\t1.0000\n{NAME}  \t1\t0.0000\n{NAME}  \tall\t1.0000\n{NAME}  \tall\t0.0000\n")
+
+
+def test_reading_an_ambiguous_name_is_an_error():
+    ev = evaluate(QRELS, RUN, ["iprec_at_recall.0.999,1", "map"])
+    assert NAME in ev.summary and ev.summary["map"] == pytest.approx(0.999)
+    with pytest.raises(MeasureError, match="two outputs are named"):
+        ev.summary[NAME]
+    with pytest.raises(MeasureError):
+        ev.values.get(NAME)
+    with pytest.raises(MeasureError):
+        ev.per_topic()
+    with pytest.raises(UsageError, match="two outputs are named"):
+        "".join(render_evaluation(ev, "json"))
+    # csv is long format: both rows are there
+    rows = "".join(render_evaluation(ev, "csv")).splitlines()
+    assert [r.split(",")[3] for r in rows if f",{NAME}," in r] == ["1.0", "0.0"]
+    assert json.loads("".join(render_evaluation(evaluate(QRELS, RUN, ["map"]), "json")))["summary"]["map"]
+
+
+def test_zscores_per_column(tmp_path):
+    z = tmp_path / "z"
+    z.write_text(f"1 {NAME} 0.5 0.1\n")
+    ev = evaluate(QRELS, RUN, ["iprec_at_recall.0.999,1"], zscore_file=str(z))
+    assert [round(float(v[0]), 9) for v in ev.column_values] == [5.0, -5.0]
+    assert ev.to_text().splitlines() == [f"Z{NAME}  \tall\t5.0000", f"Z{NAME}  \tall\t-5.0000"]

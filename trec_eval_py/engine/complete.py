@@ -1,0 +1,87 @@
+"""What ``-c`` (average over every judged topic) means in each trec_eval version.
+
+A topic that has judgments but no results is *filled in* under ``-c``. The
+two versions treat it differently, and each difference is one rule here:
+
+* **9.0.8 never evaluates it.** The summary divides by the number of judged
+  topics, so the topic adds 0 to sums and means (and the floor ``1e-5`` to
+  geometric means); it is not printed with ``-q`` and ``-Z`` does not convert
+  it. Its per-topic values are those of an empty ranking (what the Python API
+  reports), but no summary reads them.
+* **10.0 evaluates it on a placeholder ranking**: one document, scored 1, whose
+  docno is in no pool. ``-J`` drops that document (it is unjudged) and ``-M 0``
+  drops it too, leaving an empty ranking. Every measure is computed on that
+  ranking as on any other, and then exactly the outputs *printed* as
+  ``num_ret``, ``relstring``, ``rbp_resid``, ``utility`` or any name beginning
+  with ``unj`` are reset (to 0, or to an empty string); outputs with
+  parameters in their names (``utility_2,-1,0,0``, ``relstring_3``) keep what
+  the placeholder gave them. The topic is printed with ``-q``, converted by
+  ``-Z`` and counted by the summary like any other, so 10.0 prints a result
+  even when no judged topic has results.
+
+The placeholder's docno is taken to be in no pool whatever the judgments say
+(trec_eval's placeholder is a fixed docno that a qrels file could in principle
+judge; see README, "Where we deliberately differ from trec_eval").
+
+Source: trec_eval 9.0.8 and 10.0 ``trec_eval.c`` (the main loop and, in 10.0,
+its placeholder ranking and the clean-up after it).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .join.rankings import NONPOOL, Rankings
+
+#: output names 10.0 resets after evaluating a placeholder ranking (exact names)
+RESET_NAMES = frozenset({"num_ret", "relstring", "rbp_resid", "utility"})
+#: ... and the prefix of the others it resets
+RESET_PREFIX = "unj"
+
+
+def evaluated_topics(filled: np.ndarray, ctx) -> np.ndarray:
+    """bool (n,): the topics trec_eval computes, prints and sums (see module doc)."""
+    filled = np.asarray(filled, dtype=bool)
+    if ctx.v10:
+        return np.ones(len(filled), dtype=bool)
+    return ~filled
+
+
+def with_placeholder(rankings: Rankings) -> Rankings:
+    """10.0 with ``-c``: each filled-in topic ranks one document in no pool.
+
+    ``-J`` (only judged documents) and ``-M 0`` remove that document again,
+    as they would any other. Other settings return ``rankings`` unchanged.
+    """
+    if not isinstance(rankings, Rankings):
+        return rankings  # other judgment formats: their own joins
+    ctx = rankings.ctx
+    if not (ctx.v10 and ctx.complete) or ctx.judged_only or ctx.max_docs == 0:
+        return rankings
+    filled = np.flatnonzero(np.asarray(rankings.filled, dtype=bool) & (rankings.num_ret == 0))
+    if len(filled) == 0:
+        return rankings
+    rel = np.insert(rankings.rel, rankings.offsets[filled], NONPOOL)
+    added = np.zeros(rankings.num_topics + 1, dtype=np.int64)
+    added[filled + 1] = 1
+    offsets = rankings.offsets + np.cumsum(added)
+    return replace(rankings, rel=rel.astype(np.int64), offsets=offsets)
+
+
+def reset_placeholder_outputs(columns, values: list, filled: np.ndarray, ctx) -> list:
+    """10.0 with ``-c``: ``values`` (one array per column) with the outputs 10.0
+    cleans up after a placeholder ranking reset on the filled-in topics."""
+    if not (ctx.v10 and ctx.complete):
+        return values
+    filled = np.asarray(filled, dtype=bool)
+    if not filled.any():
+        return values
+    out = list(values)
+    for i, c in enumerate(columns):
+        name = getattr(c, "trec_name", c.name)  # the name trec_eval prints
+        if name in RESET_NAMES or name.startswith(RESET_PREFIX):
+            v = np.array(values[i], copy=True)
+            v[filled] = "''" if v.dtype == object else 0
+            out[i] = v
+    return out
