@@ -10,7 +10,6 @@ import math
 import random
 from fractions import Fraction
 
-import numpy as np
 
 from trec_eval_py.engine.join import EvalContext, TopicBatch
 from trec_eval_py.engine.measures import registry
@@ -21,16 +20,11 @@ UNJUDGED = -2
 MINUS_NAN = -math.nan
 
 
-def run(name, rels, judged, params=None, *, empty_is_filled=True, **ctx):
-    """float/obj array (n, k): measure ``name`` on topics given as lists.
-
-    ``empty_is_filled=False`` treats empty rankings as evaluated (as after -J)
-    rather than as topics filled in for -c."""
+def run(name, rels, judged, params=None, **ctx):
+    """float/obj array (n, k): measure ``name`` on topics given as lists."""
     m = registry()[name]
     p = m.params.parse(name, params)
     b = TopicBatch.from_lists(rels, judged, EvalContext(**ctx))
-    if not empty_is_filled:
-        b.filled = np.zeros(b.n, dtype=bool)
     return m.compute(b, p)
 
 

@@ -44,7 +44,7 @@ def test_levels_out_of_order_take_the_final_value():
 
 
 def test_empty_is_minus_nan_one_unjudged_is_zero():
-    out = run("11pt_avg", [[]], [[1]], empty_is_filled=False)[0, 0]
+    out = run("11pt_avg", [[]], [[1]])[0, 0]
     assert math.isnan(out) and math.copysign(1, out) < 0
     # 10.0's -c placeholder ranking: one document in no pool
     assert run("11pt_avg", [[-1]], [[1]], compat="10.0")[0, 0] == 0.0
@@ -54,7 +54,7 @@ def test_empty_is_minus_nan_one_unjudged_is_zero():
 @pytest.mark.parametrize("level", [1, -1, -2])
 def test_matches_reference_default(compat, level):
     rels, judged = random_topics(5, 400)
-    got = run("11pt_avg", rels, judged, compat=compat, relevance_level=level, empty_is_filled=False)[:, 0]
+    got = run("11pt_avg", rels, judged, compat=compat, relevance_level=level)[:, 0]
     for i, (c, q) in enumerate(zip(rels, judged)):
         assert same(float(got[i]), reference(c, q, ELEVEN, level, v10=compat == "10.0")), (i, c, q)
 
@@ -66,7 +66,7 @@ def test_matches_reference_any_order(compat):
     for trial in range(20):
         levels = [rng.choice([-0.2, 0.0, 0.1, 0.25, 0.3, 0.5, 0.7, 1.0, 1.3]) for _ in range(rng.randint(1, 6))]
         text = ",".join(repr(x) for x in levels)
-        got = run("11pt_avg", rels, judged, text, compat=compat, empty_is_filled=False)[:, 0]
+        got = run("11pt_avg", rels, judged, text, compat=compat)[:, 0]
         for i, (c, q) in enumerate(zip(rels, judged)):
             want = reference(c, q, levels, v10=compat == "10.0")
             assert same(float(got[i]), want), (levels, i, c, q, got[i], want)

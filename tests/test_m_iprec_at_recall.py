@@ -41,11 +41,11 @@ def test_no_relevant_retrieved():
 
 def test_ranking_emptied_by_J_gives_minus_nan_at_count_zero():
     # 9.0.8: level 0 -> count 0 is the only one reached; 0/0 there
-    out = run("iprec_at_recall", [[]], [[1, 1, 1]], empty_is_filled=False)[0]
+    out = run("iprec_at_recall", [[]], [[1, 1, 1]])[0]
     assert math.isnan(out[0]) and math.copysign(1, out[0]) < 0
     assert list(out[1:]) == [0.0] * 10
     # 10.0 rounds .1 * 3 down to 0, so that level is 0/0 too
-    out = run("iprec_at_recall", [[]], [[1, 1, 1]], compat="10.0", empty_is_filled=False)[0]
+    out = run("iprec_at_recall", [[]], [[1, 1, 1]], compat="10.0")[0]
     assert math.isnan(out[1]) and list(out[2:]) == [0.0] * 9
 
 
@@ -66,8 +66,7 @@ def test_names():
 @pytest.mark.parametrize("level", [1, 2, 0, -1, -2])
 def test_matches_reference(compat, level):
     rels, judged = random_topics(11, 400)
-    got = run("iprec_at_recall", rels, judged, relevance_level=level, compat=compat,
-              empty_is_filled=False)
+    got = run("iprec_at_recall", rels, judged, relevance_level=level, compat=compat)
     v10 = compat == "10.0"
     for i, (c, q) in enumerate(zip(rels, judged)):
         want, _ = interpolation_walk(c, q, LEVELS, level, v10)

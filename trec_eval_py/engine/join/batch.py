@@ -60,7 +60,6 @@ class TopicBatch:
     num_ret : int64 (n,), documents ranked (after ``-M``/``-J``)
     judged : int64 (n, J), qrels levels of the topic sorted descending (``PAD`` padded),
              including negative (pooled but unjudged) entries
-    filled : bool (n,), topic had no results (``-c``)
     ctx : the :class:`EvalContext`
     runid : run id
     """
@@ -74,7 +73,6 @@ class TopicBatch:
         self.num_ret = np.diff(rankings.offsets[lo : hi + 1])
         self.judged = _pad_rows(rankings.judged_rel, rankings.judged_offsets, lo, hi)
         self.num_judged = np.diff(rankings.judged_offsets[lo : hi + 1])
-        self.filled = rankings.filled[lo:hi]
 
     @classmethod
     def from_lists(cls, rels: list[list[int]], judged: list[list[int]], ctx: EvalContext | None = None,
