@@ -78,3 +78,11 @@ def test_10_no_overlap_still_evaluates():
     assert ev.runid == "runA"
     with pytest.raises(NoTopicsError):
         run(["map"], results=b"zz Q0 u1 1 1 runA\n")
+
+
+def test_10_placeholder_hit_without_relevant_judgments_is_inf():
+    # topic 3 has only a negative judgment: with -l -2 the placeholder passes the
+    # rank-by-rank test but the relevant count is 0, and trec_eval divides anyway
+    ev = run(["map", "gm_map"], compat="10.0", qrels=QRELS + b"3 0 d9 -1\n", relevance_level=-2)
+    assert per_topic(ev, "map")["3"] == math.inf
+    assert ev.summary["map"] == math.inf and ev.summary["gm_map"] == math.inf

@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import Measure, safe_div
+from ._base import Measure
 
 
 def average_precision(b) -> np.ndarray:
-    """Per-topic average precision, summed in rank order as trec_eval does."""
+    """Per-topic average precision, summed in rank order as trec_eval does.
+
+    As in trec_eval, the sum is divided by the relevant count whenever some
+    document passed the rank-by-rank test; with a negative ``-l`` that can be an
+    unjudged document of a topic without relevant judgments (10.0's ``-c``
+    placeholder), and then the value is ``inf`` as there."""
     terms = np.where(b.is_rel, b.prec_at_rank, 0.0)
-    return safe_div(b.seq_sum(terms), b.num_rel)
+    out = np.zeros(b.n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.divide(b.seq_sum(terms), b.num_rel.astype(np.float64), out=out, where=b.is_rel.any(axis=1))
+    return out
 
 
 MAP = Measure(
