@@ -26,7 +26,8 @@ def test_column_wise_equals_line_by_line():
     values = {"map": f, "num_ret": ints, "relstring": strs, "P_5": -f}
     printable = rng.random(n) < 0.9
     topics = [f"q{i}\x1c" if i % 50 == 0 else str(i) for i in range(n)]
-    result = SimpleNamespace(columns=cols, values=values, printable=printable, topics=topics, summary={})
+    result = SimpleNamespace(columns=cols, column_values=[values[c.name] for c in cols], printable=printable,
+                             topics=topics, column_summary=[None] * len(cols))
     want = [line(c.name, topics[t], c.kind, values[c.name][t], c.prefix)
             for t in range(n) if printable[t] for c in cols]
     assert list(trec_lines(result, query=True, summary=False)) == want
