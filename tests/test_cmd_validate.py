@@ -188,3 +188,28 @@ def test_cli_bad_inputs(tmp_path, capsysbinary):
     assert code == 2 and "q.txt, line 1" in err
     code, out, err = run_cli(["validate", run, "--max-unjudged", "2"], capsysbinary)
     assert code == 1 and "between 0 and 1" in err
+
+
+@pytest.mark.parametrize("data, line", [
+    (b"1 Q0 d1 1 2.0 r\r1 Q0 d2 2 1.0 r\n1 Q0 d3 3 0.5 r\n", 1),
+    (b"1 Q0 d1 1 2.0 r\r\n1 Q0 d2 2 1.0 r\r\n1 Q0 d3 3 0.5\rr\r\n", 3),
+])
+def test_carriage_return_inside_a_line_is_an_error_as_in_evaluation(tmp_path, data, line):
+    """validate must not pass what evaluation rejects: a CR that does not end a line."""
+    import trec_eval_py as te
+
+    p = tmp_path / "run"
+    p.write_bytes(data)
+    report = validate_run(str(p))
+    first = [f for f in report.findings if f.severity == ERROR]
+    assert first and first[0].code == "line-endings" and first[0].line == line
+    assert not report.passed(False)
+    with pytest.raises(te.InputError) as e:  # the reader stops at the same line
+        te.read_run(str(p))
+    assert e.value.line == line
+
+
+def test_crlf_line_endings_stay_clean(tmp_path):
+    p = tmp_path / "run"
+    p.write_bytes(b"1 Q0 d1 1 2.0 r\r\n1 Q0 d2 2 1.0 r\r\n")
+    assert validate_run(str(p)).findings == []

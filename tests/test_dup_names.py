@@ -51,3 +51,23 @@ def test_zscores_per_column(tmp_path):
     ev = evaluate(QRELS, RUN, ["iprec_at_recall.0.999,1"], zscore_file=str(z))
     assert [round(float(v[0]), 9) for v in ev.column_values] == [5.0, -5.0]
     assert ev.to_text().splitlines() == [f"Z{NAME}  \tall\t5.0000", f"Z{NAME}  \tall\t-5.0000"]
+
+
+def test_one_measure_requested_twice_with_other_parameters():
+    """`ndcg_cut.5` and `nDCG@10` both select ndcg_cut: each request keeps its own
+    columns (they once landed in one column, twice as long as the topics)."""
+    import trec_eval_py as te
+
+    examples = __import__("pathlib").Path(__file__).resolve().parent.parent / "examples"
+    q, r = str(examples / "qrels.txt"), str(examples / "run_a.txt")
+    both = te.evaluate(q, r, ["ndcg_cut.5", "nDCG@10", "P(rel=2)@5", "P.5"])
+    alone5 = te.evaluate(q, r, ["ndcg_cut.5"])
+    alone10 = te.evaluate(q, r, ["ndcg_cut.10"])
+    p5_rel2 = te.evaluate(q, r, ["P.5"], relevance_level=2)
+    p5 = te.evaluate(q, r, ["P.5"])
+    got = {c.name: v for c, v in zip(both.columns, both.column_values)}
+    assert list(got["ndcg_cut_5"]) == list(alone5.column_values[0])
+    assert list(got["nDCG@10"]) == list(alone10.column_values[0])
+    assert list(got["P(rel=2)@5"]) == list(p5_rel2.column_values[0])
+    assert list(got["P_5"]) == list(p5.column_values[0])
+    assert all(len(v) == len(both.topics) for v in both.column_values)

@@ -104,6 +104,7 @@ class Column:
     summary_kind: Kind
     prefix: str = ""  # printed before the padded name ("Z" under -Z)
     printed: str | None = None  # trec_eval's name when ``name`` is an ir_measures label
+    source: int = 0  # which requested measure (position in the resolved selection) computed it
 
     @property
     def trec_name(self) -> str:
@@ -232,14 +233,14 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     selected = reg.resolve(list(opts.measures), opts.compat, opts.measures_for)
     zs = read_zscores(opts.zscore_file) if opts.zscore_file is not None else None
     columns: list[Column] = []
-    for s in selected:
+    for pos, s in enumerate(selected):
         for i, name, printed in zip(s.indices, s.names, s.trec_names):
-            columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind, printed=printed))
+            columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind, printed=printed, source=pos))
     # measures asked for with their own rel=/judged_only= are computed on their own
     # evaluation: one pass of the stages per distinct set of options
     groups: dict[tuple, list] = {}
-    for s in selected:
-        groups.setdefault(s.overrides, []).append(s)
+    for pos, s in enumerate(selected):
+        groups.setdefault(s.overrides, []).append((pos, s))
     contexts = [(replace(opts.context, **dict(overrides)), group)
                 for overrides, group in groups.items()]
 
@@ -248,11 +249,10 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
         run = read_results(run, opts)  # read once for every pass
     passes = []
     for ctx, group in contexts:
-        cols = [c for c in columns if any(c.measure is s.measure and c.name in s.names for s in group)]
-        passes.append(_measure_pass(judgments, run, group, cols, opts, ctx, progress))
+        passes.append(_measure_pass(judgments, run, group, opts, ctx, progress))
     num_qrels_topics, num_positive = passes[0][1]
     topics, filled, by_key, runid = _merge([p[0] for p in passes])
-    values = [by_key[(c.measure.name, c.index)] for c in columns]
+    values = [by_key[(c.source, c.index)] for c in columns]
     ctx = contexts[0][0]
     evaluated = evaluated_topics(filled, ctx)
     if not evaluated.any():
@@ -268,14 +268,17 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     return Evaluation(topics, columns, values, summary, filled, evaluated, runid, opts)
 
 
-def _measure_pass(judgments, run, selected, columns, opts, ctx, progress=None):
+def _measure_pass(judgments, run, selected, opts, ctx, progress=None):
     """The measure kernels over every batch, for one set of evaluation options.
 
+    ``selected`` are ``(position, Selected)`` pairs; ``values`` are keyed by
+    (position, output index), since one measure may be requested twice with
+    other parameters and two outputs may share a printed name.
     Returns ``((topics, filled, values, runid), (qrels topics, positive judgments))``.
     """
     def measure(batch):
         out = []
-        for s in selected:
+        for _, s in selected:
             v = s.measure.compute(batch, s.params)
             # copies of the columns: a view could keep a kernel's whole
             # intermediate matrix (or the batch) alive until the end
@@ -285,12 +288,11 @@ def _measure_pass(judgments, run, selected, columns, opts, ctx, progress=None):
     res = map_batches(measure, judgments, run, opts, ctx, progress=progress)
     if not res.topics:
         raise NoTopicsError("no topic has both judgments and results")
-    # keyed by (measure, output index): two outputs may share a printed name
-    pieces: dict[tuple, list[np.ndarray]] = {(c.measure.name, c.index): [] for c in columns}
+    pieces: dict[tuple, list[np.ndarray]] = {(pos, i): [] for pos, s in selected for i in s.indices}
     for outs in res.results:
-        for s, cols in zip(selected, outs):
+        for (pos, s), cols in zip(selected, outs):
             for i, col in zip(s.indices, cols):
-                pieces[(s.measure.name, i)].append(col)
+                pieces[(pos, i)].append(col)
     res.results = []
     # one column at a time, dropping its pieces as it goes: with many topics
     # the values are hundreds of MB, and never held twice

@@ -19,7 +19,8 @@ errors
   ``zip``              a zip archive (or a zip-based document such as .docx), not a text file
   ``binary``           another binary file (a PDF, NUL bytes near the start)
   ``nul``              a NUL byte in a line
-  ``line-endings``     lines end in CR alone (classic Mac): every reader sees one long line
+  ``line-endings``     lines end in CR alone (classic Mac): every reader sees one long line;
+                       or a carriage return inside a line, which every reader rejects
   ``looks-like-qrels`` every line is ``qid iter docno rel``: qrels and run given in swapped order
   ``header``           the first line is a header (its rank and score are words)
   ``fields``           fewer than the six fields ``qid iter docno rank score runid``
@@ -70,6 +71,7 @@ import numpy as np
 from ..errors import InputError, UsageError
 from ..engine.join.ranking import RankRule
 from ..engine.parse import Qrels, Run
+from ..engine.parse.fields import has_bare_cr
 from ..engine.parse.numbers import _FLOAT_RE, _INT_RE
 from ..engine.parse.source import read_source, source_name
 
@@ -280,6 +282,11 @@ def _scan(lines: list[bytes], out: _Collector) -> list[_Row]:
     for no, raw in enumerate(lines, 1):
         if b"\0" in raw:
             out.add(no, ERROR, "nul", "NUL byte in the line; the file cannot be read")
+            continue
+        if has_bare_cr(raw):  # the readers stop here, so it is an error, not a field count
+            out.add(no, ERROR, "line-endings",
+                    "carriage return inside the line: evaluation rejects it; save the file with LF or "
+                    "CRLF line endings")
             continue
         try:
             raw.decode("utf-8")

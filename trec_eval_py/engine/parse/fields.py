@@ -162,6 +162,12 @@ _BARE_CR = re.compile(rb"\r+(?=[^\r\n])")
 _CR_REASON = "carriage return inside a line (CR-only line endings are not supported)"
 
 
+def has_bare_cr(line: bytes) -> bool:
+    """Whether ``line`` holds a carriage return that does not end it: the
+    readers reject such a line (see :func:`_raw_problem`), so checkers must too."""
+    return _BARE_CR.search(line) is not None
+
+
 def _raw_problem(data: bytes, name: str) -> InputError | None:
     """A NUL byte or a bare carriage return (a CR that does not end a line:
     CR-only line endings would otherwise join every line into one), at the
