@@ -7,7 +7,9 @@ two versions treat it differently, and each difference is one rule here:
   topics, so the topic adds 0 to sums and means (and the floor ``1e-5`` to
   geometric means); it is not printed with ``-q`` and ``-Z`` does not convert
   it. Its per-topic values are those of an empty ranking (what the Python API
-  reports), but no summary reads them.
+  reports), but no summary reads them; :func:`counted_values` gives the 0
+  the summary counts instead, for tools that put every judged topic in
+  their own averages and tests (compare, batch, plots).
 * **10.0 evaluates it on a placeholder ranking**: one document, scored 1, whose
   docno is in no pool. ``-J`` drops that document (it is unjudged) and ``-M 0``
   drops it too, leaving an empty ranking. Every measure is computed on that
@@ -84,4 +86,26 @@ def reset_placeholder_outputs(columns, values: list, filled: np.ndarray, ctx) ->
             v = np.array(values[i], copy=True)
             v[filled] = "''" if v.dtype == object else 0
             out[i] = v
+    return out
+
+
+def counted_values(columns, values: list, evaluated: np.ndarray) -> list:
+    """Per-topic values as the ``-c`` summary counts them (one array per column).
+
+    A topic trec_eval never evaluates (9.0.8's filled-in topics) counts 0 in
+    every sum, whatever its empty ranking would give (some measures are 0/0
+    there). Tools that treat a missing topic as part of every average read
+    these values, so their per-topic numbers add up to trec_eval's summary.
+    Text outputs are left as they are.
+    """
+    skip = ~np.asarray(evaluated, dtype=bool)
+    if not skip.any():
+        return list(values)
+    out = []
+    for c, v in zip(columns, values):
+        v = np.asarray(v)
+        if v.dtype.kind in "fiu":
+            v = v.copy()
+            v[skip] = 0
+        out.append(v)
     return out

@@ -35,7 +35,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from .aggregate import SummaryInfo, num_averaged, summarize
-from .complete import evaluated_topics, reset_placeholder_outputs, with_placeholder
+from .complete import counted_values, evaluated_topics, reset_placeholder_outputs, with_placeholder
 from ..errors import MeasureError, NoTopicsError, UsageError
 from .format import trec_lines
 from .formats import judgment_format, results_format
@@ -175,6 +175,11 @@ class Evaluation:
     def summary(self) -> ByName:
         """``{name: summary value}`` for the outputs that have a summary line."""
         return ByName((c.name, v) for c, v in zip(self.columns, self.column_summary) if v is not None)
+
+    def counted_values(self) -> list[np.ndarray]:
+        """``column_values`` as the summary counts them: under 9.0.8's ``-c`` a
+        topic without results counts 0 (see :func:`.complete.counted_values`)."""
+        return counted_values(self.columns, self.column_values, self.printable)
 
     def per_topic(self) -> dict[str, dict[str, object]]:
         """``{topic: {measure: value}}`` for the measures that have per-topic values."""

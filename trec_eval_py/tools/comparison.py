@@ -294,14 +294,16 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     if not cols:
         raise UsageError(f"no measure with per-topic numbers among: {' '.join(measures)}")
     kept_topics = [t for t, k in zip(topics, keep) if k]
-    for e, name in zip(evals, files):
+    # a missing topic counts as the -c summary counts it (0 in 9.0.8)
+    counted = [{c.name: v for c, v in zip(e.columns, e.counted_values())} for e in evals]
+    for e, name, vals in zip(evals, files, counted):
         for c in cols:
-            bad = ~np.isfinite(e.values[c.name].astype(np.float64)[keep])
+            bad = ~np.isfinite(vals[c.name].astype(np.float64)[keep])
             if np.any(bad):
                 raise UsageError(f"{name}: {c.name} is undefined (nan) on topic {kept_topics[int(np.argmax(bad))]}; "
                                  "it cannot be compared")
     labels = run_labels([e.runid for e in evals], files)
-    values = {lab: {c.name: e.values[c.name].astype(np.float64)[keep] for c in cols} for lab, e in zip(labels, evals)}
+    values = {lab: {c.name: vals[c.name].astype(np.float64)[keep] for c in cols} for lab, vals in zip(labels, counted)}
     filled = {lab: int(np.count_nonzero(np.asarray(e.filled, dtype=bool)[keep])) for lab, e in zip(labels, evals)}
     return kept_topics, labels, files, filled, values, len(topics)
 

@@ -220,7 +220,7 @@ def _grade(sub: Submission) -> dict:
     except Exception as e:  # a bug must not take the class down; the row says what happened
         out["error"] = f"internal error ({type(e).__name__}: {e})"
         return out
-    out.update(topics=list(ev.topics), values=ev.column_values, summary=ev.column_summary, filled=ev.filled,
+    out.update(topics=list(ev.topics), values=ev.counted_values(), summary=ev.column_summary, filled=ev.filled,
                printable=ev.printable, runid=ev.runid)
     if w["curve"]:
         from .curves import compute_curves
