@@ -51,6 +51,7 @@ def compare(
         "worse: exit 3 if a run is significantly worse than the baseline (after correction); "
         "different: if it differs significantly either way.")),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Write to this file instead of standard output."),
+    unit: str = typer.Option("topics", "--unit", help="topics (default): tests over per-topic values; positives: the CROC paper's six tests over the relevant documents of each topic, for area measures (auc_roc, croc_exp.7, auc_ac, cac_exp.7, auc_proc, auc_pac, auc_roc_t.T, auc_roc_fp.K)."),
     *,
     options: dict,
 ) -> int:
@@ -73,6 +74,21 @@ def compare(
         raise UsageError(f"unknown --fail-if {fail_if!r}; choose one of {', '.join(FAIL_IF)}")
     check_output(output)
     tests = [t.strip() for spec in test for t in spec.split(",") if t.strip()]
+    if unit not in ("topics", "positives"):
+        raise UsageError(f"unknown --unit {unit!r}; choose topics or positives")
+    if unit == "positives":
+        from ...tools.positives import POSITIVE_TESTS, positives_report
+
+        chosen = [t for t in tests if t in POSITIVE_TESTS] or list(POSITIVE_TESTS)
+        text = positives_report(qrels, runs, options.pop("measures") or ["auc_roc"], tests=chosen,
+                                permutations=permutations, seed=seed, fmt=fmt, **options)
+        if output:
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(text)
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        return
     measures = options.pop("measures") or ["map"]
     report, bar = _progress()
     with bar:

@@ -143,8 +143,13 @@ class Area:
         return np.where(var > 0, safe_div(area - mean, sd), 0.0)
 
 
+#: area measure name -> its :class:`Area` (per-positive values for ``compare --unit positives``)
+AREAS: dict[str, Area] = {}
+
+
 def area_measures(name: str, area: Area, help_text: str, params: ParamSpec):
     """The area measure ``name`` and its Z-score companion ``name_z``."""
+    AREAS[name] = area
 
     def per_param(fn):
         def kernel(b, p):
@@ -194,8 +199,10 @@ def fp_cutoff(x, k, neg, size):
     """f(x) = min(x n / min(k, n), 1): the k-th negative maps to 1, or the last
     one when the list holds fewer than k."""
     neg = np.asarray(neg, dtype=np.float64)
+    x = np.asarray(x, dtype=np.float64)
     reach = np.maximum(np.minimum(float(k), neg), 1.0)
-    return np.minimum(np.asarray(x, dtype=np.float64) * neg / reach, 1.0)
+    # without negatives every rate is 0 (a missed positive's 1): f is then the identity
+    return np.where(neg > 0, np.minimum(x * neg / reach, 1.0), x)
 
 
 @dataclass(frozen=True)

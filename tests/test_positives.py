@@ -1,0 +1,200 @@
+"""The CROC paper's six tests at the level of the positive instances
+(trec_eval_py.tools.positives): the paper's worked example, per-positive values
+whose mean is the measure, and every test against scipy or enumeration."""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import numpy as np
+import pytest
+
+from trec_eval_py import evaluate
+from trec_eval_py.errors import UsageError
+from trec_eval_py.tools.positives import (
+    POSITIVE_TESTS, compare_positives, positive_tests, positive_values, rank_sum, unpaired_permutation, unpaired_t,
+)
+
+stats = pytest.importorskip("scipy.stats")
+
+PAPER_QRELS = "".join(f"1 0 d{i} {int(i in (1, 2, 4, 5, 7))}\n" for i in range(1, 11)).encode()
+PAPER_RUN = "".join(f"1 Q0 d{i} {i} {11 - i} sys\n" for i in range(1, 11)).encode()
+
+
+def fexp(x, a=7.0):
+    return (1 - math.exp(-a * x)) / (1 - math.exp(-a))
+
+
+def test_paper_worked_example():
+    # section 2.5: FPRs {0,0,.2,.2,.4}; AUC[CROC] is the mean of 1 - f of them
+    v = positive_values(PAPER_QRELS, PAPER_RUN, "croc_exp.7")["1"]
+    assert v.docnos == ("d1", "d2", "d4", "d5", "d7")
+    assert np.allclose(v.values, [1 - fexp(x) for x in (0, 0, 0.2, 0.2, 0.4)], rtol=0, atol=1e-15)
+    # AUC[CAC]: the mean of 1 - f of the ranks over N, {.1,.2,.4,.5,.7}
+    c = positive_values(PAPER_QRELS, PAPER_RUN, "cac_exp.7")["1"]
+    assert np.allclose(c.values, [1 - fexp(x) for x in (0.1, 0.2, 0.4, 0.5, 0.7)], rtol=0, atol=1e-15)
+    assert math.isclose(v.area, evaluate(PAPER_QRELS, PAPER_RUN, ["croc_exp.7"]).summary["croc_exp_7"], rel_tol=1e-12)
+    assert positive_values(PAPER_QRELS, PAPER_RUN, "auc_roc")["1"].values.tolist() == [1, 1, 0.8, 0.8, 0.6]
+
+
+def _random_case(rng):
+    qrels, run = [], []
+    for q in range(1, rng.randint(1, 3) + 1):
+        docs = [f"q{q}d{i}" for i in range(rng.randint(2, 25))]
+        for d in docs:
+            if rng.random() < 0.8:
+                qrels.append(f"{q} 0 {d} {rng.choice([0, 0, 1, 2, -1])}\n")
+        qrels.append(f"{q} 0 q{q}rel 1\n")
+        for k, d in enumerate(rng.sample(docs, rng.randint(1, len(docs)))):
+            run.append(f"{q} Q0 {d} {rng.randint(1, 30)} {rng.randint(0, 9)} r\n")
+    return "".join(qrels).encode(), "".join(run).encode()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_mean_of_values_is_the_measure(seed):
+    rng = random.Random(seed)
+    qrels, run = _random_case(rng)
+    opts = rng.choice([{}, {"num_docs_in_coll": rng.randint(1, 60)}, {"max_docs": rng.randint(0, 6)},
+                       {"judged_only": True}, {"relevance_level": 2}, {"order": "rank"}, {"order": "file"},
+                       {"compat": "10.0"}])
+    for m in ("auc_roc", "croc_exp.7", "croc_log.80", "auc_ac", "cac_pow.2", "auc_proc", "auc_pac",
+              "auc_roc_t.0.3", "auc_roc_fp.3"):
+        vals = positive_values(qrels, run, m, **opts)
+        ev = evaluate(qrels, run, [m], complete=True, **opts)
+        col = next(iter(ev.values))
+        for i, qid in enumerate(ev.topics):
+            want = ev.values[col][i]
+            got = vals[qid].area if qid in vals else 0.0
+            assert math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-12), (m, opts, qid)
+
+
+ALTS = ("two-sided", "greater", "less")
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_unpaired_t_and_rank_sum_match_scipy(seed):
+    rng = np.random.default_rng(seed)
+    na, nb = int(rng.integers(2, 14)), int(rng.integers(2, 14))
+    if seed % 2:  # ties
+        a, b = rng.integers(0, 4, na) / 4, rng.integers(0, 4, nb) / 4
+    else:
+        a, b = rng.random(na), rng.random(nb) + 0.2
+    for alt in ALTS:
+        t = unpaired_t(a, b, alternative=alt)
+        ref = stats.ttest_ind(b, a, alternative=alt)
+        if np.isnan(ref.pvalue):
+            assert np.isnan(t.p_value) or t.p_value == 1.0
+        else:
+            assert math.isclose(t.p_value, ref.pvalue, rel_tol=1e-9) and math.isclose(t.statistic, ref.statistic,
+                                                                                        rel_tol=1e-9)
+        u = rank_sum(a, b, alternative=alt)
+        ref = stats.mannwhitneyu(b, a, alternative=alt)
+        assert u.statistic == ref.statistic
+        assert math.isclose(u.p_value, ref.pvalue, rel_tol=1e-9, abs_tol=1e-15), (alt, u, ref)
+
+
+def _brute_unpaired(a, b, alt):
+    pooled = list(b) + list(a)
+    obs = np.mean(b) - np.mean(a)
+    hits = total = 0
+    for idx in itertools.combinations(range(len(pooled)), len(b)):
+        g1 = [pooled[i] for i in idx]
+        g2 = [pooled[i] for i in range(len(pooled)) if i not in idx]
+        s = np.mean(g1) - np.mean(g2)
+        total += 1
+        if alt == "greater":
+            hits += s >= obs - 1e-12
+        elif alt == "less":
+            hits += s <= obs + 1e-12
+        else:
+            hits += abs(s) >= abs(obs) - 1e-12
+    return hits / total
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_unpaired_permutation_against_enumeration_and_scipy(seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, 5, int(rng.integers(2, 7))) / 5, rng.integers(0, 5, int(rng.integers(2, 7))) / 5
+    for alt in ALTS:
+        r = unpaired_permutation(a, b, alternative=alt)
+        assert r.method == "exact"
+        assert math.isclose(r.p_value, _brute_unpaired(a, b, alt), rel_tol=1e-12)
+    # scipy on continuous values (its tolerance for near-ties is relative to the
+    # observed statistic, ours to the data: they differ only when a split ties it)
+    # (two-sided: scipy doubles the smaller tail, we count |difference| >= |observed|,
+    # which the enumeration above checks)
+    a, b = rng.random(len(a)), rng.random(len(b))
+    for alt in ("greater", "less"):
+        ref = stats.permutation_test((b, a), lambda x, y: np.mean(x) - np.mean(y), permutation_type="independent",
+                                     n_resamples=np.inf, alternative=alt)
+        assert math.isclose(unpaired_permutation(a, b, alternative=alt).p_value, ref.pvalue, rel_tol=1e-9)
+
+
+def test_unpaired_permutation_sampling_is_close_and_seeded():
+    rng = np.random.default_rng(5)
+    a, b = rng.random(14), rng.random(14) + 0.3
+    exact = unpaired_permutation(a, b, permutations=10**8).p_value
+    mc = unpaired_permutation(a, b, permutations=20000, seed=3)
+    assert mc.method == "monte-carlo" and abs(mc.p_value - exact) < 0.01
+    assert unpaired_permutation(a, b, permutations=20000, seed=3).p_value == mc.p_value
+    assert unpaired_permutation(a, a, permutations=10**6).p_value == 1.0
+
+
+def test_six_tests_on_two_systems():
+    # system A: the paper's positives {1,2,4,5,7}; B puts them at {3,5,6,8,10}
+    qrels = PAPER_QRELS
+    b_ranks = {1: 3, 2: 5, 4: 6, 5: 8, 7: 10, 3: 1, 6: 2, 8: 4, 9: 7, 10: 9}
+    run_b = "".join(f"1 Q0 d{i} {b_ranks[i]} {11 - b_ranks[i]} b\n" for i in range(1, 11)).encode()
+    res = compare_positives(qrels, PAPER_RUN, run_b, "auc_roc")["1"]
+    assert res["positives"] == 5 and math.isclose(res["area_a"], 0.84)
+    a = positive_values(qrels, PAPER_RUN, "auc_roc")["1"].values
+    b = positive_values(qrels, run_b, "auc_roc")["1"].values
+    t = res["tests"]
+    assert list(t) == list(POSITIVE_TESTS)
+    assert math.isclose(t["t-paired"].p_value, stats.ttest_rel(b, a).pvalue, rel_tol=1e-9)
+    assert math.isclose(t["t-unpaired"].p_value, stats.ttest_ind(b, a).pvalue, rel_tol=1e-9)
+    assert math.isclose(t["wilcoxon-paired"].p_value, stats.wilcoxon(b - a).pvalue, rel_tol=1e-9)
+    assert math.isclose(t["wilcoxon-unpaired"].p_value, stats.mannwhitneyu(b, a).pvalue, rel_tol=1e-9)
+    # 2^5 sign flips: enumerated
+    flips = [np.mean(np.array(s) * (b - a)) for s in itertools.product([1, -1], repeat=5)]
+    want = sum(abs(f) >= abs(np.mean(b - a)) - 1e-12 for f in flips) / 32
+    assert t["permutation-paired"].method == "exact" and math.isclose(t["permutation-paired"].p_value, want)
+    assert math.isclose(t["permutation-unpaired"].p_value, _brute_unpaired(a, b, "two-sided"))
+
+
+def test_errors():
+    with pytest.raises(UsageError, match="area measure"):
+        positive_values(PAPER_QRELS, PAPER_RUN, "map")
+    with pytest.raises(UsageError, match="one parameter"):
+        positive_values(PAPER_QRELS, PAPER_RUN, "croc_exp.7,14")
+    with pytest.raises(UsageError):
+        positive_tests([1, 2], [1, 2, 3])
+    with pytest.raises(UsageError):
+        positive_tests([1, 2], [1, 2], tests=["nope"])
+
+
+def test_cli(tmp_path, capsysbinary):
+    from golden import run_cli
+
+    q, a, b = tmp_path / "q", tmp_path / "a", tmp_path / "b"
+    q.write_bytes(PAPER_QRELS)
+    a.write_bytes(PAPER_RUN)
+    b.write_bytes(PAPER_RUN.replace(b"d1 1 10", b"d1 1 0.5"))  # d1 drops to the bottom in B
+    code, out, err = run_cli(["compare", "--unit", "positives", "-m", "croc_exp.7", q, a, b], capsysbinary)
+    assert code == 0, err
+    row = out.splitlines()[2].split()
+    assert row[1:4] == ["croc_exp.7", "1", "5"] and len(row) == 6 + len(POSITIVE_TESTS)
+    va = positive_values(PAPER_QRELS, str(a), "croc_exp.7")["1"].values
+    vb = positive_values(PAPER_QRELS, str(b), "croc_exp.7")["1"].values
+    assert float(row[6 + POSITIVE_TESTS.index("t-paired")]) == float(f"{stats.ttest_rel(vb, va).pvalue:.4g}")
+    code, out, err = run_cli(["compare", "--unit", "positives", "--format", "json", "--test", "t-paired", q, a, b],
+                             capsysbinary)
+    import json
+
+    d = json.loads(out)
+    assert code == 0 and list(d["rows"][0]["p"]) == ["t-paired"] and d["rows"][0]["measure"] == "auc_roc"
+    code, out, err = run_cli(["compare", "--unit", "positives", "-m", "map", q, a, b], capsysbinary)
+    assert code != 0 and "area measure" in err and "Traceback" not in err
+    code, out, err = run_cli(["compare", "--unit", "cases", q, a, b], capsysbinary)
+    assert code != 0 and "--unit" in err
