@@ -111,6 +111,17 @@ class _QrelsByTopic:
         return Qrels(q.qid[rows], q.docno[rows], q.rel[rows], q.lineno[rows], q.name)
 
 
+def _unanswered(by_topic: _QrelsByTopic, answered: set, runid: str, ctx: EvalContext) -> Iterator[Rankings]:
+    """Under ``-c``: one last group, the judged topics the run never mentions, as empty rankings."""
+    if not ctx.complete:
+        return
+    missing = np.array(sorted(set(by_topic.topics.tolist()) - answered), dtype=by_topic.topics.dtype)
+    if len(missing):
+        empty = Run(missing[:0], np.zeros(0, dtype="S1"), np.zeros(0), np.zeros(0, dtype=np.int64), runid,
+                    "<none>")
+        yield build_rankings(by_topic.subset(missing), empty, ctx)
+
+
 def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> Iterator[Rankings]:
     """Rankings of groups of complete topics, in the order the run lists them.
 
@@ -146,13 +157,7 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
         rk = rank(carry)
         if rk.num_topics:
             yield replace(rk, runid=runid)
-    if ctx.complete:
-        missing = np.array(sorted(set(by_topic.topics.tolist()) - done), dtype=by_topic.topics.dtype)
-        if len(missing):
-            sub = by_topic.subset(missing)
-            empty = Run(missing[:0], np.zeros(0, dtype="S1"), np.zeros(0), np.zeros(0, dtype=np.int64), runid,
-                        "<none>")
-            yield build_rankings(sub, empty, ctx)
+    yield from _unanswered(by_topic, done, runid, ctx)
 
 
 #: target size of one temporary file of :func:`spill_rankings` (bytes of rows)
@@ -260,10 +265,4 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
                 yield replace(rk, runid=runid)
         if errors:
             raise min(errors, key=lambda e: (e.path != qrels.name, e.line if e.line is not None else 0))
-    if ctx.complete:
-        missing = np.array(sorted(set(by_topic.topics.tolist()) - seen), dtype=by_topic.topics.dtype)
-        if len(missing):
-            sub = by_topic.subset(missing)
-            empty = Run(missing[:0], np.zeros(0, dtype="S1"), np.zeros(0), np.zeros(0, dtype=np.int64), runid,
-                        "<none>")
-            yield build_rankings(sub, empty, ctx)
+    yield from _unanswered(by_topic, seen, runid, ctx)
