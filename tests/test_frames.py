@@ -172,3 +172,4 @@ def test_comparison_and_leaderboard_as_frames_and_html():
     rows = _rows(_parse_html(board._repr_html_()).find("table"))
     assert rows[0] == ["rank", "run", "runid", "P(rel=1)@10", "map"]
     assert rows[-1][2].startswith("error: ")
+

@@ -74,3 +74,19 @@ def test_trec_format_is_the_default(capsysbinary, monkeypatch):
 def test_unknown_format(capsysbinary, monkeypatch):
     code, out, err = run_cli(["--format", "xml", "inputs/qrels.test", "inputs/results.test"], capsysbinary, monkeypatch)
     assert code == 1 and out == "" and "unknown output format 'xml'" in err
+
+
+def test_plain_text_outside_notebooks():
+    """Evaluations, comparisons and boards print as text where no notebook renders HTML."""
+    import trec_eval_py as te
+    from golden import GOLDEN
+    from trec_eval_py.tools.comparison import compare_runs
+    from trec_eval_py.tools.leaderboard import build_leaderboard, render_leaderboard
+
+    q, r = str(GOLDEN / "inputs" / "qrels.test"), str(GOLDEN / "inputs" / "results.test")
+    e = te.evaluate(q, r, ["map", "P.5"])
+    assert repr(e) == e.to_text() and repr(e).startswith("map")
+    c = compare_runs(q, [r, r], ["map"], ["t"])
+    assert repr(c) == c.format("text")
+    b = build_leaderboard(q, [r], ["map"])
+    assert repr(b) == render_leaderboard(b, "text")

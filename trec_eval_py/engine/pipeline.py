@@ -205,6 +205,10 @@ class Evaluation:
 
         return evaluation_frame(self, per_topic=per_topic, wide=wide)
 
+    def __repr__(self) -> str:
+        # outside a notebook an evaluation shows as trec_eval's summary lines
+        return self.to_text() if any(v is not None for v in self.column_summary) else self.to_text(query=True)
+
     def _repr_html_(self) -> str:
         from .tables import evaluation_html
 

@@ -191,6 +191,9 @@ class Comparison:
 
         return comparison_frame(self)
 
+    def __repr__(self) -> str:
+        return self.format("text")  # the notebook shows _repr_html_ instead
+
     def _repr_html_(self) -> str:
         from ..engine.tables import comparison_html
 

@@ -100,6 +100,9 @@ class Leaderboard:
 
         return leaderboard_frame(self, per_topic=per_topic)
 
+    def __repr__(self) -> str:
+        return render_leaderboard(self, "text")  # the notebook shows _repr_html_ instead
+
     def _repr_html_(self) -> str:
         from ..engine.tables import leaderboard_html
 
