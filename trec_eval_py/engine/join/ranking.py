@@ -42,8 +42,14 @@ from .keys import docno_words, run_starts, sort_distinct
 
 
 def _by_score(run: Run, single_precision: bool) -> np.ndarray:
-    # negated so that ascending key = descending score; negation is exact
-    score = run.score.astype(np.float32) if single_precision else run.score.astype(np.float64, copy=False)
+    # negated so that ascending key = descending score; negation is exact.
+    # A score beyond float32's range becomes +-inf, as C's double-to-float
+    # assignment makes it: not worth a warning on stderr.
+    if single_precision:
+        with np.errstate(over="ignore"):
+            score = run.score.astype(np.float32)
+    else:
+        score = run.score.astype(np.float64, copy=False)
     return -score
 
 
