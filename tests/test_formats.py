@@ -143,6 +143,34 @@ def test_a_new_format_is_a_module(extra_format_dir, capsysbinary):
     assert a.to_text() == b.to_text()
     code, out, _ = run_cli(["-h", "-R", "qrels_csv"], capsysbinary)
     assert code == 0 and "qrels, comma-separated" in out
+    # the usage names the new format with the others, with nothing added to the CLI
+    assert "qrels_csv" in _usage_formats(out, "-R")
+    code, _, err = run_cli(["-R", "qrels_cvs", "q", "r"], capsysbinary)
+    assert code == 1 and "choose one of prefs, qrels, qrels_csv, qrels_jg, qrels_prefs" in err
+
+
+def _usage_formats(help_out: str, flag: str) -> list[str]:
+    """The format names the usage text lists after ``flag`` (its wrapped description)."""
+    lines = help_out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"  {flag}, "))
+    text = lines[start][33:]
+    for line in lines[start + 1:]:
+        if not line.startswith(" " * 33):
+            break
+        text += " " + line.strip()
+    listed = text.split(":", 1)[1].split("(see")[0]
+    return [w.strip().replace(" (default)", "") for w in listed.split(",")]
+
+
+def test_usage_lists_exactly_the_registered_formats(capsysbinary):
+    from golden import run_cli
+
+    code, out, _ = run_cli(["-h"], capsysbinary)
+    assert code == 0
+    assert _usage_formats(out, "-R")[0] == "qrels" and sorted(_usage_formats(out, "-R")) == sorted(judgment_formats())
+    assert _usage_formats(out, "-T")[0] == "trec_results"
+    assert sorted(_usage_formats(out, "-T")) == sorted(results_formats())
+    assert "qrels (default)" in out and "trec_results (default)" in out
 
 
 def test_help_describes_each_judgment_format(capsysbinary):

@@ -31,10 +31,7 @@ Options (trec_eval's own, with its long spellings):
   -J, --Judged_docs_only         drop unjudged documents from every ranking
                                  first (numbers are then not comparable with
                                  ordinary ones)
-  -R, --Rel_info_format FORMAT   judgments format: qrels (default), prefs,
-                                 qrels_prefs, qrels_jg (see -h -R FORMAT)
-  -T, --Results_format FORMAT    results format: trec_results (default)
-  -Z, --Zscore FILE              print z-scores: FILE has lines
+{format_flags}  -Z, --Zscore FILE              print z-scores: FILE has lines
                                  'topic measure mean stddev'
   -D, --Debug_level N            accepted and ignored
   -v, --version                  print the version
@@ -57,6 +54,37 @@ Topics are reported in byte order of their ids. A document missing from
 QRELS is not relevant. Topics with judgments but no results are skipped
 unless -c is given.
 """
+
+
+#: column where the flags' descriptions start, and the width they wrap to
+_DESC_COLUMN = 33
+_WIDTH = 77
+
+
+def _flag_text(spelling: str, text: str) -> str:
+    """A flag's lines in the usage text: its spelling, then ``text`` wrapped in the description column."""
+    head = f"  {spelling}".ljust(_DESC_COLUMN)
+    return textwrap.fill(text, _WIDTH, initial_indent=head, subsequent_indent=" " * _DESC_COLUMN) + "\n"
+
+
+def format_flags_text() -> str:
+    """The ``-R`` and ``-T`` lines of the usage text, naming every registered format
+    (formats are registered in :mod:`trec_eval_py.engine.formats`: a new one shows up here)."""
+    from ..engine.formats import judgment_formats, results_formats
+
+    def names(table: dict, default: str) -> str:
+        return ", ".join(f"{n} (default)" if n == default else n
+                         for n in [default] + sorted(set(table) - {default}))
+
+    return (_flag_text("-R, --Rel_info_format FORMAT",
+                       f"judgments format: {names(judgment_formats(), 'qrels')} (see -h -R FORMAT)")
+            + _flag_text("-T, --Results_format FORMAT",
+                         f"results format: {names(results_formats(), 'trec_results')}"))
+
+
+def usage_text() -> str:
+    """Usage and flags, with the formats the engine registers."""
+    return USAGE.replace("{format_flags}", format_flags_text())
 
 
 def subcommand_summaries() -> list[tuple[str, str]]:
@@ -98,7 +126,7 @@ def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str =
 
     fmt = judgment_format(rel_format)
     reg = registry()
-    parts = [USAGE, subcommands_text(), "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
+    parts = [usage_text(), subcommands_text(), "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
     parts.append("\n" + fmt.help)
     if not measure_specs:
         parts.append("\nName measures with -m to see what they mean, e.g. trec_eval_py -h -m all_trec\n")
