@@ -42,6 +42,12 @@ PYTREC_NAMES = [
     "SetR", "SetR(rel=2)", "SetF", "SetF(beta=0.5)", "SetF(rel=2,judged_only=True)", "SetAP",
     "Success@1", "Success@5", "Success(rel=2)@3", "Success(judged_only=True)@2",
     "IPrec@0.0", "IPrec@0.5", "IPrec@1.0", "IPrec(judged_only=True)@0.3",
+    # every (rel=N) / (judged_only=True) variant the provider accepts, and combinations
+    "AP(rel=3)@5", "P(rel=3,judged_only=True)@10", "R(rel=2)@5", "R(rel=2,judged_only=True)@10",
+    "RR(rel=3,judged_only=True)", "Rprec(rel=2,judged_only=True)", "NumRelRet(rel=2)", "NumRel(rel=1)",
+    "SetP(relative=True,rel=2)", "SetRelP(rel=2)", "SetRelP(judged_only=True)", "SetR(rel=3)",
+    "SetF(rel=2,beta=2.0)", "SetAP(rel=2)", "SetAP(judged_only=True)", "Success(rel=2,judged_only=True)@5",
+    "IPrec(rel=2)@0.5", "IPrec(rel=2,judged_only=True)@0.2",
 ]
 #: names ir_measures computes with another provider
 OTHER_NAMES = {"RR@3": "msmarco", "RR@10": "msmarco", "RR(rel=2)@5": "msmarco",
@@ -215,32 +221,58 @@ def test_other_provider_names_match_exactly(provider):
         assert not problems, f"qrels={qrels}\nrun={run}\n" + "\n".join(problems)
 
 
+#: RBP variants and the name cwl_eval (which needs rel=) computes them under
+RBP_NAMES = {"RBP(p=0.8)": "RBP(p=0.8,rel=1)", "RBP(p=0.5)": "RBP(p=0.5,rel=1)",
+             "RBP(rel=1)": "RBP(rel=1)", "RBP(p=0.8,rel=2)": "RBP(p=0.8,rel=2)",
+             "RBP(p=0.6,rel=3)": "RBP(p=0.6,rel=3)", "RBP(rel=0)": "RBP(rel=0)"}
+
+
 def test_rbp_matches_cwl_eval():
-    """RBP(p=...) is trec_eval 10.0's rbp: on binary judgments, cwl_eval's RBP(rel=1).
+    """RBP(rel=N) is rbp_bin at -l N: cwl_eval's RBP(rel=N), relevance reduced to 0/1.
+    RBP(p=...) is trec_eval 10.0's rbp (graded gains): on binary judgments, cwl_eval's
+    RBP(rel=1).
 
     cwl_eval forms the geometric weights its own way, so values agree to
-    within a few units in the last place, not bit for bit (ours are trec_eval's).
+    within a few units in the last place, not bit for bit (ours are trec_eval's;
+    test_m_rbp checks rbp_bin against trec_eval's rbp on binary judgments exactly).
     """
     pytest.importorskip("cwl")
     rng = random.Random("ir_measures rbp")
     cases = []
-    for _ in range(12):
-        qrels, run = random_case(rng, levels=(0, 0, 1), ties=False)  # cwl_eval breaks ties its own way
-        cases.append((qrels, run, ["RBP(p=0.8,rel=1)", "RBP(p=0.5,rel=1)"], "cwl_eval"))
+    for i in range(16):
+        # cwl_eval breaks ties its own way; RBP(p=...) is graded, so binary judgments for it.
+        # No negative levels: cwl_eval reads them as 0 (relevant at rel=0), trec_eval as unjudged
+        levels = (0, 0, 1) if i < 6 else (0, 0, 1, 1, 2, 3)
+        qrels, run = random_case(rng, levels=levels, ties=False)
+        names = list(RBP_NAMES) if i < 6 else [n for n in RBP_NAMES if "rel" in n]
+        cases.append((qrels, run, sorted({RBP_NAMES[n] for n in names}), "cwl_eval"))
     theirs = ir_measures_values(cases)
-    for (qrels, run, _, _), got in zip(cases, theirs):
-        ev = te.evaluate(qrels, run, ["RBP(p=0.8)", "RBP(p=0.5)"]).per_topic()
-        for ours_name, their_name in [("RBP(p=0.8)", "RBP(p=0.8,rel=1)"), ("RBP(p=0.5)", "RBP(p=0.5,rel=1)")]:
-            other = got[their_name]
+    checked = set()
+    for (qrels, run, their_names, _), got in zip(cases, theirs):
+        ours_names = [n for n in RBP_NAMES if RBP_NAMES[n] in their_names]
+        ev = te.evaluate(qrels, run, ours_names).per_topic()
+        for ours_name in ours_names:
+            other = got[RBP_NAMES[ours_name]]
             assert set(ev) == set(other) - (set(qrels) - set(run))
             for t in ev:
-                assert ev[t][ours_name] == pytest.approx(other[t], rel=1e-12, abs=1e-15), (t, qrels, run)
+                assert ev[t][ours_name] == pytest.approx(other[t], rel=1e-12, abs=1e-15), (ours_name, t, qrels, run)
+            checked.add(ours_name)
+    assert checked == set(RBP_NAMES)
+
+
+def test_rbp_rel_is_rbp_bin_at_that_level():
+    qrels, run = random_case(random.Random("rbp rel"))
+    ev = te.evaluate(qrels, run, ["RBP(rel=2)", "RBP(p=0.5,rel=3)"])
+    assert [c.trec_name for c in ev.columns] == ["rbp_bin_p=0.8", "rbp_bin_p=0.5"]
+    for name, spec, level in [("RBP(rel=2)", "rbp_bin.p=0.8", 2), ("RBP(p=0.5,rel=3)", "rbp_bin.p=0.5", 3)]:
+        direct = te.evaluate(qrels, run, [spec], relevance_level=level)
+        assert ev.summary[name] == direct.summary[spec.replace(".", "_", 1)]
 
 
 def test_every_listed_name_is_tested_and_maps_to_a_registered_measure():
     tested = {translate(n).label.split("(")[0].split("@")[0] for n in PYTREC_NAMES + list(OTHER_NAMES)} | {"RBP"}
     assert set(ALIASES) == tested
-    for name in PYTREC_NAMES + list(OTHER_NAMES) + ["RBP(p=0.8)"]:
+    for name in PYTREC_NAMES + list(OTHER_NAMES) + list(RBP_NAMES):
         assert translate(name).spec.partition(".")[0] in registry()
 
 

@@ -77,3 +77,41 @@ def test_matches_reference(params, p):
     assert got == want
     got = column("rbp_resid", rels, judged, params)
     assert got == [ref.rbp_resid(c, p) for c in rels]
+
+
+def test_rbp_bin_hand_worked():
+    # levels 2, 0, unjudged, 1, 3: at -l 2 only ranks 1 and 5 gain 1
+    codes, judged = [2, 0, -1, 1, 3], [3, 2, 1, 0]
+    assert column("rbp_bin", [codes], [judged], "p=0.5", relevance_level=2) == [(1 - 0.5) * (1 + 0.5 ** 4)]
+    assert column("rbp_bin", [codes], [judged], "p=0.5", relevance_level=1) == [
+        (1 - 0.5) * (1 + 0.5 ** 3 + 0.5 ** 4)]
+    # default persistence 0.9, as rbp's; nothing relevant retrieved: 0
+    assert column("rbp_bin", [codes], [judged], relevance_level=3) == [(1 - 0.9) * (0.9 * 0.9 * 0.9 * 0.9)]
+    assert column("rbp_bin", [[0, -1], []], [[1], [1]]) == [0.0, 0.0]
+
+
+def test_rbp_bin_negative_levels_are_unjudged():
+    # -2: judged with a negative level; -1: not in the qrels. Neither gains, even at -l -5
+    got = column("rbp_bin", [[-2, -1, 0]], [[0]], "p=0.5", relevance_level=-5)
+    assert got == [(1 - 0.5) * 0.5 ** 2]
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_rbp_bin_is_rbp_on_binary_judgments(level):
+    """rbp_bin at -l N is trec_eval's rbp on judgments reduced to 1 (level >= N) and 0."""
+    rels, judged = random_topics(82 + level, 200)
+    bin_rels = [[(1 if c >= level else 0) if c >= 0 else c for c in r] for r in rels]
+    bin_judged = [[1 if j >= level else 0 for j in js] for js in judged]
+    for params in (None, "p=0.8", "p=0.5"):
+        assert column("rbp_bin", rels, judged, params, relevance_level=level) == \
+            column("rbp", bin_rels, bin_judged, params)
+
+
+def test_rbp_bin_refuses_gain_pairs():
+    from trec_eval_py.errors import MeasureError
+
+    m = registry()["rbp_bin"]
+    with pytest.raises(MeasureError, match="only parameter is p"):
+        m.params.parse("rbp_bin", "p=0.8,1=3")
+    assert m.output_names(m.params.parse("rbp_bin", "p=0.8")) == ["rbp_bin_p=0.8"]
+    assert m.since == "extra"

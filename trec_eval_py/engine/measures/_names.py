@@ -37,7 +37,7 @@ Success@k     success.k                     rel, judged_only
 IPrec@r       iprec_at_recall.r             rel, judged_only
 ERR@k         err.k (gdeval's ERR)
 Judged@k      judged.k
-RBP           rbp.p=P                       p (default 0.8, ir_measures')
+RBP           rbp.p=P (rbp_bin.p=P w/ rel)   p (default 0.8, ir_measures'), rel
 ============  ============================  =====================================
 
 ir_measures' aliases ``MAP``, ``Precision``, ``Recall``, ``MRR``, ``NDCG``,
@@ -100,7 +100,8 @@ ALIASES: dict[str, Alias] = {a.name: a for a in [
     Alias("IPrec", None, "iprec_at_recall", "float", help="interpolated precision at a recall level"),
     Alias("ERR", None, "err", "int", options=(), help="expected reciprocal rank (gdeval)"),
     Alias("Judged", None, "judged", "int", options=(), help="share of the top k that is judged"),
-    Alias("RBP", "rbp", options=(), params=("p",), help="rank-biased precision"),
+    Alias("RBP", "rbp", options=("rel",), params=("p",),
+          help="rank-biased precision (graded gains; with rel=: binary, relevant at that level)"),
 ]}
 
 #: ir_measures' other spellings of the same measures
@@ -227,6 +228,8 @@ def translate(spec: str) -> Request:
         text = _num(params["beta"])
     if alias.name == "RBP":
         text = "p=" + _num(params.get("p", RBP_DEFAULT_P))
+        if "rel" in params:  # ir_measures: binary relevance at that level (cwl_eval's RBP)
+            trec = "rbp_bin"
     if alias.name == "nDCG" and params.get("gains"):
         gains = params["gains"]
         if not all(isinstance(k, int) and not isinstance(k, bool) for k in gains) or not all(

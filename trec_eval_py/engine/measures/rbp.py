@@ -28,12 +28,22 @@ defined meaning, which is what a plain build of 10.0 prints (see README,
 outside [0, 1] rescales by a zero range: ``0/0``, printed ``-nan`` as in C.
 No measure's value depends on which other measures were selected.
 
+``rbp_bin`` (an extra, not trec_eval's) is the same sum with binary gains: a
+document gains 1 when it is relevant at ``-l`` (its level is at least ``-l``,
+as for ``P`` or ``map``), else 0; ``level=gain`` pairs are refused. It is
+ir_measures' ``RBP(rel=N)`` (``-m 'RBP(p=0.8,rel=2)'`` computes it with
+``-l 2`` for that measure alone), which cwl_eval computes on judgments
+reduced to 0/1. With ``-l 0`` or below, trec_eval's convention holds: a
+document judged with a negative level is not judged, so it gains 0 (cwl_eval
+reads a negative level as 0, which passes ``rel=0``).
+
 Source: trec_eval 10.0 ``m_rbp.c``, ``m_rbp_resid.c``. Summary: mean over topics.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ...errors import MeasureError
 from ._base import Measure
 from ._gains import gain_pairs, group_table, groups_by_levels
 from ._params import PairParams
@@ -55,6 +65,13 @@ def powers(p: float, width: int) -> np.ndarray:
     return np.cumprod(steps)
 
 
+def _weighted_sum(b, p: float, gains: np.ndarray) -> np.ndarray:
+    """``(1 - p) * sum_i gain_i * p^(i-1)``, summed in rank order."""
+    weights = powers(p, b.width)[: b.width]
+    terms = np.where(gains != 0.0, gains * weights, 0.0)
+    return (1.0 - p) * b.seq_sum(terms)
+
+
 def _rbp(b, params) -> np.ndarray:
     p = persistence(params)
     pairs = gain_pairs(params, True)
@@ -70,9 +87,22 @@ def _rbp(b, params) -> np.ndarray:
                     # only table entries are rescaled; codes without an entry stay at 0
                     got = np.where(known, (got - lo) / np.float64(hi - lo), 0.0)
         gains[rows] = np.where(b.valid[rows], got, 0.0)
-    weights = powers(p, w)[:w]
-    terms = np.where(gains != 0.0, gains * weights, 0.0)
-    return (1.0 - p) * b.seq_sum(terms)
+    return _weighted_sum(b, p, gains)
+
+
+def _rbp_bin(b, params) -> np.ndarray:
+    return _weighted_sum(b, persistence(params), (b.is_rel & b.is_judged).astype(np.float64))
+
+
+class PersistenceParam(PairParams):
+    """``p=P`` only (several: the last wins, as for ``rbp``)."""
+
+    def _parse(self, measure: str, text: str) -> tuple:
+        pairs = super()._parse(measure, text)
+        for name, value in pairs:
+            if name != "p":
+                raise MeasureError(f"measure '{measure}': the only parameter is p=persistence (got {name!r})")
+        return pairs
 
 
 def _rbp_resid(b, params) -> np.ndarray:
@@ -108,4 +138,17 @@ RBP_RESID = Measure(
     params=PairParams(),
     nicknames=frozenset({"all_trec"}),
     since="10.0",
+)
+
+RBP_BIN = Measure(
+    name="rbp_bin",
+    help=(
+        "Rank-biased precision with binary gains: (1-p) * sum of p^(rank-1) over the "
+        "relevant documents retrieved (level at least -l). ir_measures' RBP(rel=N). "
+        "Persistence p = 0.9 by default (-m rbp_bin.p=0.8)."
+    ),
+    kernel=_rbp_bin,
+    params=PersistenceParam(),
+    nicknames=frozenset({"extra"}),
+    since="extra",
 )
