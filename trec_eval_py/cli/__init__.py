@@ -27,7 +27,7 @@ from .output import PipeClosed, silence_stdout, write_output as _write  # noqa: 
 
 @app.command()
 @evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only",
-                  "rel_format", "results_format", "zscore_file", "compat", "order")
+                  "rel_format", "results_format", "zscore_file", "compat", "order", "valid_codes")
 def evaluate_cmd(
     rel_info_file: Optional[str] = typer.Argument(None, metavar="QRELS"),
     results_file: Optional[str] = typer.Argument(None, metavar="RUN"),

@@ -1,7 +1,7 @@
 """The evaluation flags every command shares, declared once.
 
-``-m``, ``-l``, ``-N``, ``-M``, ``-J``, ``-c``, ``-R``, ``-T``, ``-Z`` and
-``--compat`` mean the same in the main command and in every subcommand that
+``-m``, ``-l``, ``-N``, ``-M``, ``-J``, ``-c``, ``-R``, ``-T``, ``-Z``,
+``--valid-codes`` and ``--compat`` mean the same in the main command and in every subcommand that
 evaluates runs. Each is declared here, once, as a :class:`Flag` whose
 ``field`` is the keyword of :func:`~trec_eval_py.engine.pipeline.evaluate`
 (and of :class:`~trec_eval_py.engine.pipeline.Options`) it sets.
@@ -63,6 +63,9 @@ _FLAGS = (
          "Print z-scores against the per-topic means and deviations in this file.", "FILE"),
     Flag("compat", ("--compat",), str, "9.0.8",
          "trec_eval version to reproduce: 9.0.8 (default) or 10.0.", "VERSION"),
+    Flag("valid_codes", ("--valid-codes",), List[str], [],
+         "CodiEsp (-R codiesp, codiesp_x): a list of valid codes (first tab-separated field of "
+         "each line); predicted codes not in it are ignored. Repeatable: the lists are joined.", "FILE"),
     Flag("order", ("--order",), str, "score",
          "What ranks each topic's documents: score (default, trec_eval's rule), rank (the rank "
          "column, ascending) or file (the line order); ties fall to the docno order.", "ORDER"),

@@ -58,6 +58,10 @@ class SummaryInfo:
     complete: bool  # -c given
     runid: str
     num_positive_judgments: int  # judgments with level >= 1 in the whole qrels file
+    #: the measure's own per-topic ``parts`` (n, m), for summaries that add up
+    #: counts (micro-averages); None when it declares none, or under -Z
+    parts: np.ndarray | None = None
+    filled: np.ndarray | None = None  # bool per topic: filled in by -c (no results)
 
     def of(self, agg: Agg, values: np.ndarray):
         """The standard ``agg`` summary of ``values`` (for summaries that fall back to it)."""
@@ -65,7 +69,8 @@ class SummaryInfo:
 
 
 def summarize(measure, values: np.ndarray, info: SummaryInfo):
-    """The summary value of one output column of ``measure``."""
+    """The summary value of one output column of ``measure`` (``info.parts``
+    must already hold that measure's parts, when it has any)."""
     if measure.summary is not None:
         return measure.summary(values, info)
     return aggregate(measure.aggregate, values, info)

@@ -62,11 +62,22 @@ class Options:
     zscore_file: str | None = None
     order: str = "score"  # what ranks each topic's documents: score, rank (column) or file (line order)
     max_cells: int | None = None  # batch size bound (testing and tuning)
+    #: files listing the codes a prediction may carry (-R codiesp, codiesp_x); a path or paths
+    valid_codes: tuple[str, ...] = ()
 
     def __post_init__(self):
         check_compat(self.compat)
-        judgment_format(self.rel_format)
-        results_format(self.results_format)
+        fmt = judgment_format(self.rel_format)
+        res = results_format(self.results_format)
+        if isinstance(self.valid_codes, (str, os.PathLike)):
+            object.__setattr__(self, "valid_codes", (os.fspath(self.valid_codes),))
+        else:
+            object.__setattr__(self, "valid_codes", tuple(os.fspath(v) for v in self.valid_codes or ()))
+        if self.valid_codes and "valid_codes" not in fmt.options:
+            raise UsageError(f"--valid-codes applies to judgment formats that read codes, not '-R {self.rel_format}'")
+        if res.requires is not None and res.requires != self.rel_format:
+            raise UsageError(f"'-T {self.results_format}' results are evaluated with '-R {res.requires}' "
+                             f"judgments, not '-R {self.rel_format}'")
         if self.max_docs is not None and self.max_docs < 0:
             # trec_eval reads -M -1 as "no document counts" without a word; a negative cut is a typo
             raise UsageError(f"-M (documents per topic) must be 0 or more, not {self.max_docs}")
@@ -87,9 +98,11 @@ class Options:
             num_docs_in_coll=self.num_docs_in_coll,
             max_docs=self.max_docs,
             judged_only=self.judged_only,
-            complete=self.complete,
+            # a format that always averages over every judged topic implies -c
+            complete=self.complete or judgment_format(self.rel_format).complete,
             compat=self.compat,
             order=self.order,
+            valid_codes=self.valid_codes,
         )
 
 
@@ -271,8 +284,12 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
         columns, values = apply_zscores(zs, columns, values, topics, evaluated)
 
     n_avg = num_averaged(int(np.count_nonzero(~filled)), num_qrels_topics, ctx.complete)
-    info = SummaryInfo(evaluated, n_avg, ctx.complete, runid, num_positive)
-    summary = [summarize(c.measure, v, info) for c, v in zip(columns, values)]
+    info = SummaryInfo(evaluated, n_avg, ctx.complete, runid, num_positive, filled=filled)
+    # parts (counts a micro-average adds up) are those of the measures' own values;
+    # under -Z the summary is the mean of the z-scores, as for any other measure
+    summary = [summarize(c.measure, v, info if zs is not None or c.measure.parts is None
+                         else replace(info, parts=by_key[(c.source, PARTS)]))
+               for c, v in zip(columns, values)]
     # only the topics trec_eval evaluates are printed (9.0.8 skips the ones -c fills in)
     return Evaluation(topics, columns, values, summary, filled, evaluated, runid, opts)
 
@@ -285,22 +302,28 @@ def _measure_pass(judgments, run, selected, opts, ctx, progress=None):
     other parameters and two outputs may share a printed name.
     Returns ``((topics, filled, values, runid), (qrels topics, positive judgments))``.
     """
+    def keys(s):
+        return list(s.indices) + ([PARTS] if s.measure.parts is not None else [])
+
     def measure(batch):
         out = []
         for _, s in selected:
             v = s.measure.compute(batch, s.params)
             # copies of the columns: a view could keep a kernel's whole
             # intermediate matrix (or the batch) alive until the end
-            out.append([np.array(v[:, i]) for i in s.indices])
+            cols = [np.array(v[:, i]) for i in s.indices]
+            if s.measure.parts is not None:
+                cols.append(np.array(s.measure.parts(batch, s.params), dtype=np.float64))
+            out.append(cols)
         return out
 
     res = map_batches(measure, judgments, run, opts, ctx, progress=progress)
     if not res.topics:
         raise NoTopicsError("no topic has both judgments and results")
-    pieces: dict[tuple, list[np.ndarray]] = {(pos, i): [] for pos, s in selected for i in s.indices}
+    pieces: dict[tuple, list[np.ndarray]] = {(pos, i): [] for pos, s in selected for i in keys(s)}
     for outs in res.results:
         for (pos, s), cols in zip(selected, outs):
-            for i, col in zip(s.indices, cols):
+            for i, col in zip(keys(s), cols):
                 pieces[(pos, i)].append(col)
     res.results = []
     # one column at a time, dropping its pieces as it goes: with many topics
@@ -324,6 +347,9 @@ def _merge(passes):
         values.update(other[2])
     return topics, filled, values, runid
 
+
+#: key of a measure's per-topic parts among its output columns (see Measure.parts)
+PARTS = "parts"
 
 #: runs at least this large (in bytes, uncompressed files on disk) are read in pieces
 STREAM_MIN_BYTES = 64 << 20

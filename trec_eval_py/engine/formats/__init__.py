@@ -41,11 +41,19 @@ A judgment format (``-R NAME``) declares
     format joined by the qrels join says ``qrels``). Measures name the
     formats that can feed them in
     :attr:`~trec_eval_py.engine.measures.Measure.rel_formats`.
+``options`` (default empty)
+    the format-specific evaluation options its join reads from the context
+    (``valid_codes``: ``--valid-codes``); giving one to a format that does
+    not declare it is a :class:`~trec_eval_py.errors.UsageError`.
+``complete`` (default False)
+    every judged topic is averaged over, as if ``-c`` were given (a
+    campaign that scores every gold document).
 
 A results format (``-T NAME``) declares ``read(source, rank_column=False)``
 -> :class:`Run` (``rank_column``: keep the rank column, for ``--order rank``),
 optionally ``read_pieces(source)`` -> iterator of :class:`Run` (consecutive
-lines, for big files) and ``help``.
+lines, for big files), ``help``, and ``requires``: the one judgment format its
+values can be joined with (when they are not a :class:`Run`).
 """
 from __future__ import annotations
 

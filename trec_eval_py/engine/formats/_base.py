@@ -21,6 +21,11 @@ class JudgmentFormat:
     spill: Callable[..., Iterator] | None = None
     dicts: bool = False
     feeds: str | None = None
+    #: format-specific evaluation options its join reads (e.g. ``valid_codes``);
+    #: giving one to a format that does not declare it is a usage error
+    options: frozenset = frozenset()
+    #: every judged topic is averaged over, as if ``-c`` were given
+    complete: bool = False
 
     @property
     def measures_for(self) -> str:
@@ -44,3 +49,5 @@ class ResultsFormat:
     help: str
     read: Callable[[Any], Any]
     read_pieces: Callable[[Any], Iterator] | None = None
+    #: the judgment format (``-R``) these results can only be evaluated with, if any
+    requires: str | None = None

@@ -26,6 +26,8 @@ class EvalContext:
     compat : the trec_eval version whose behaviour to reproduce.
     order : ``--order``: what ranks the documents, ``score`` (trec_eval), ``rank``
             (the rank column) or ``file`` (line order); see :mod:`.ranking`.
+    valid_codes : ``--valid-codes``: files listing the codes a prediction may carry
+            (read by the formats that declare the option, e.g. ``-R codiesp``).
     """
 
     relevance_level: int = 1
@@ -35,6 +37,7 @@ class EvalContext:
     complete: bool = False
     compat: str = "9.0.8"
     order: str = "score"
+    valid_codes: tuple[str, ...] = ()
 
     @property
     def v10(self) -> bool:

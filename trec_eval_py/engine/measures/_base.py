@@ -59,6 +59,9 @@ class Measure:
     summary : optional ``summary(values, info)`` that replaces ``aggregate`` for the
         ``all`` line, for the few measures whose summary is not a function of the
         per-topic values alone; ``info`` is an :class:`~trec_eval_py.engine.aggregate.SummaryInfo`
+    parts : optional kernel giving per-topic numbers (shape ``(n, m)``) that ``summary``
+        reads as ``info.parts``, for summaries that are not a function of the printed
+        per-topic values, such as micro-averages (totals of counts over topics)
     """
 
     name: str
@@ -72,6 +75,7 @@ class Measure:
     since: str = "9.0.8"
     rel_formats: frozenset | None = frozenset({"qrels"})
     summary: Callable | None = None
+    parts: Kernel | None = None
 
     @property
     def order(self) -> tuple:
