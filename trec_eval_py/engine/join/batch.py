@@ -60,6 +60,9 @@ class TopicBatch:
     num_ret : int64 (n,), documents ranked (after ``-M``/``-J``)
     judged : int64 (n, J), qrels levels of the topic sorted descending (``PAD`` padded),
              including negative (pooled but unjudged) entries
+    gain_judged : the levels the gain measures build their tables from: ``judged``,
+             except for topics whose judgments are all negative (see
+             :func:`~.rankings.level_sources`)
     ctx : the :class:`EvalContext`
     runid : run id
     """
@@ -73,6 +76,17 @@ class TopicBatch:
         self.num_ret = np.diff(rankings.offsets[lo : hi + 1])
         self.judged = _pad_rows(rankings.judged_rel, rankings.judged_offsets, lo, hi)
         self.num_judged = np.diff(rankings.judged_offsets[lo : hi + 1])
+        self.gain_judged = self.judged
+        source = getattr(rankings, "level_source", None)
+        if source is not None and (source[lo:hi] != np.arange(lo, hi)).any():
+            # gather the source topics' levels (they may lie outside this batch)
+            offs = rankings.judged_offsets
+            src = source[lo:hi]
+            counts = offs[src + 1] - offs[src]
+            starts = np.zeros(len(src) + 1, dtype=np.int64)
+            np.cumsum(counts, out=starts[1:])
+            flat = rankings.judged_rel[np.repeat(offs[src] - starts[:-1], counts) + np.arange(starts[-1])]
+            self.gain_judged = _pad_rows(flat, starts, 0, len(src))
 
     @classmethod
     def from_lists(cls, rels: list[list[int]], judged: list[list[int]], ctx: EvalContext | None = None,

@@ -38,6 +38,9 @@ class Rankings:
     num_qrels_topics : number of topics in the qrels (the ``-c`` divisor).
     runid : the run's id.
     ctx : the evaluation settings.
+    level_source : int64 (n,) or None, the topic whose judged levels the gain
+        measures read for each topic (see :func:`level_sources`); None when
+        every topic reads its own.
     """
 
     qids: list[str]
@@ -49,6 +52,7 @@ class Rankings:
     num_qrels_topics: int
     runid: str
     ctx: EvalContext
+    level_source: np.ndarray | None = None
 
     @property
     def num_topics(self) -> int:
@@ -202,6 +206,37 @@ def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, rule: RankRule):
     return rel[order], rt[order]
 
 
+def level_sources(top_level: np.ndarray, filled: np.ndarray, ctx: EvalContext) -> np.ndarray | None:
+    """Whose judged levels each topic's gain table is built from (None: every topic's own).
+
+    trec_eval counts a topic's documents per relevance level (levels 0 to the
+    highest) in a buffer it keeps from one topic to the next. A topic whose
+    judgments are all negative has no level to count, so the buffer and its
+    length stay those of the topic evaluated before it, the last one with a
+    level of 0 or more: its gain measures (ndcg, ndcg_cut, ndcg_rel, G, Rndcg,
+    rbp, dcg) see that topic's ideal ranking, while its relevant count stays 0
+    and its retrieved documents keep their own codes. Topics trec_eval never
+    evaluates (9.0.8's ``-c`` fill-ins) are not in that chain. A first such
+    topic, with no topic before it, makes trec_eval stop; it keeps its own
+    (empty) levels here.
+
+    ``top_level`` is each topic's highest judged level, ``filled`` its ``-c`` flag.
+    Source: trec_eval ``form_res_rels.c`` (the level buffer and its count are
+    only written for levels 0 and up).
+    """
+    from ..complete import evaluated_topics
+
+    negative = top_level < 0
+    if not negative.any():
+        return None
+    idx = np.arange(len(top_level))
+    counted = evaluated_topics(filled, ctx) & ~negative
+    # the latest counted topic strictly before each topic
+    latest = np.maximum.accumulate(np.where(counted, idx, -1))
+    before = np.concatenate([[-1], latest[:-1]])
+    return np.where(negative & (before >= 0), before, idx).astype(np.int64)
+
+
 def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     """Rank, truncate (``-M``), filter (``-J``) and join a run with its qrels."""
     topics = sort_distinct(np.concatenate([distinct_sorted(qrels.qid), distinct_sorted(run.qid)]))
@@ -235,6 +270,7 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
 
     qids = decode_ids(topics[evaluated])
     filled = (r_count == 0)[evaluated]
+    top_level = judged_rel[joffsets[:-1]] if len(judged_rel) else np.zeros(0, dtype=np.int64)
     return Rankings(
         qids=qids,
         offsets=offsets,
@@ -245,4 +281,5 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         num_qrels_topics=int(q_has.sum()),
         runid=run.runid,
         ctx=ctx,
+        level_source=level_sources(top_level, filled, ctx),
     )

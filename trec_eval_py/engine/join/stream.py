@@ -96,6 +96,14 @@ class _QrelsByTopic:
         self.topics = sorted_qid[starts]
         self.bounds = np.append(starts, len(order))
 
+    def any_all_negative(self) -> bool:
+        """Whether some topic's judgments are all negative (its gain measures then read
+        the levels of the topic evaluated before it: see :func:`.rankings.level_sources`)."""
+        if len(self.order) == 0:
+            return False
+        top = np.maximum.reduceat(self.qrels.rel[self.order], self.bounds[:-1])
+        return bool((top < 0).any())
+
     def subset(self, topics: np.ndarray) -> Qrels:
         pos = np.searchsorted(self.topics, topics)
         ok = pos < len(self.topics)
@@ -122,13 +130,28 @@ def _unanswered(by_topic: _QrelsByTopic, answered: set, runid: str, ctx: EvalCon
         yield build_rankings(by_topic.subset(missing), empty, ctx)
 
 
+def _whole(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> Iterator[Rankings]:
+    """The run's pieces joined as one: for judgments where a topic's gains depend on
+    the topics ranked before it, which needs every topic of the run at once."""
+    run = None
+    for piece in pieces:
+        run = piece if run is None else _concat(run, piece)
+    if run is not None:
+        yield build_rankings(qrels, run, ctx)
+
+
 def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> Iterator[Rankings]:
     """Rankings of groups of complete topics, in the order the run lists them.
 
     Under ``-c`` a last group holds the judged topics the run never mentions,
     as empty rankings. Raises :class:`Interleaved` when a topic comes back.
+    Judgments with a topic whose levels are all negative give one group of
+    the whole run (that topic's gain table comes from the topic before it).
     """
     by_topic = _QrelsByTopic(qrels)
+    if by_topic.any_all_negative():
+        yield from _whole(qrels, pieces, ctx)
+        return
     part_ctx = replace(ctx, complete=False)
     done: set[bytes] = set()
     carry: Run | None = None
@@ -223,6 +246,9 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
 
     buckets = int(min(512, max(1, -(-size_hint // SPILL_BYTES))))
     by_topic = _QrelsByTopic(qrels)
+    if by_topic.any_all_negative():  # as stream_rankings
+        yield from _whole(qrels, pieces, ctx)
+        return
     part_ctx = replace(ctx, complete=False)
     runid, name = "", "<run>"
     seen: set[bytes] = set()

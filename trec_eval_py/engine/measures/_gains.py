@@ -21,6 +21,11 @@ From the sorted table:
   first such entry whose gain is not positive (or when none are left). If
   the very top entry's gain is not positive there is no ideal ranking.
 
+The levels counted are the batch's ``gain_judged``: the topic's own, except
+for a topic judged only with negative levels, which (as in trec_eval) counts
+those of the topic evaluated before it (see
+:func:`trec_eval_py.engine.join.rankings.level_sources`).
+
 Discounts ``log2(rank + 1)`` come from the C library's ``log2`` (through
 :func:`math.log2`), computed once per rank, so they match trec_eval's
 bit for bit whatever numpy's vectorised ``log2`` does.
@@ -218,7 +223,7 @@ def gain_table(pairs: tuple, num_levels: int, present: tuple | None = None) -> G
 def group_table(b, rows: np.ndarray, pairs: tuple, levels: int) -> GainTable:
     """The (sparse where possible) gain table of topics ``rows`` of batch ``b``,
     which all have ``levels`` levels."""
-    judged = b.judged[rows]
+    judged = b.gain_judged[rows]
     present = tuple(np.unique(judged[judged >= 0]).tolist())
     return gain_table(pairs, levels, present)
 
@@ -252,7 +257,7 @@ def batch_gains(b, pairs: tuple) -> BatchGains:
 
 def num_levels(b) -> np.ndarray:
     """int64 (n,): ``L`` per topic, its highest qrels level + 1 (0 if none is >= 0)."""
-    top = b.judged[:, 0] if b.judged.shape[1] else np.full(b.n, -1)
+    top = b.gain_judged[:, 0] if b.gain_judged.shape[1] else np.full(b.n, -1)
     return np.where(top >= 0, top + 1, 0).astype(np.int64)
 
 
@@ -273,7 +278,7 @@ def _ideal(b, rows: np.ndarray, table: GainTable) -> tuple[np.ndarray, np.ndarra
     """(gains (len(rows), J), lengths): each topic's ideal ranking. Every judged
     document sits at the table entry that carries its level's count; the walk
     takes them from the top entry down and stops at the first with a gain <= 0."""
-    judged = b.judged[rows]
+    judged = b.gain_judged[rows]
     carriers = sorted((lv, k) for k, lv in enumerate(table.count_level) if lv >= 0)
     if not carriers:
         return np.zeros((len(rows), 1)), np.zeros(len(rows), dtype=np.int64)

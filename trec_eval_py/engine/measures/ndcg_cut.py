@@ -23,7 +23,7 @@ DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 def _ndcg_cut(b, p) -> np.ndarray:
     gains = np.where(b.valid & (b.rel > 0), b.rel, 0).astype(np.float64)
     dcg_run = running(discounted(gains))
-    ideal = np.where(b.judged > 0, b.judged, 0).astype(np.float64)  # sorted best first
+    ideal = np.where(b.gain_judged > 0, b.gain_judged, 0).astype(np.float64)  # sorted best first
     ideal_run = running(discounted(ideal))
     cols = []
     for k in p.values:
