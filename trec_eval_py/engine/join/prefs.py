@@ -183,11 +183,14 @@ class PrefsBatch:
 # ---------------------------------------------------------------- building
 
 
-def _err(prefs: Prefs, line: int, reason: str):
-    raise InputError(prefs.name, reason, line)
+def _err(prefs: Prefs, line: int, reason: str, check: bool = True):
+    """Report inconsistent judgments of a topic trec_eval evaluates (``check``);
+    for one it never evaluates (9.0.8's ``-c`` fill-ins) it never looks at them either."""
+    if check:
+        raise InputError(prefs.name, reason, line)
 
 
-def _class_list_group(qid, jgname, lev, ids, lines, docnames, njr, prefs) -> JudgmentGroup:
+def _class_list_group(qid, jgname, lev, ids, lines, docnames, njr, prefs, check=True) -> JudgmentGroup:
     """Counts of a single-sub-group judgment group (lines sorted by level desc, id asc)."""
     # a document in two classes cannot be ordered against itself
     order = np.lexsort((lev, ids))
@@ -198,7 +201,7 @@ def _class_list_group(qid, jgname, lev, ids, lines, docnames, njr, prefs) -> Jud
         j = a if lines[a] > lines[b] else b  # point at the later of the two lines
         _err(prefs, int(lines[j]),
              f"topic {qid}, judgment group {jgname}: document {docnames[j]!r} has two different "
-             f"levels in one sub-group")
+             f"levels in one sub-group", check)
     starts = np.flatnonzero(np.r_[True, lev[1:] != lev[:-1]])
     ecs = np.split(ids, starts[1:])
     ful_ret = poss_ret = ful_imp = poss_imp = notoccur = 0
@@ -241,7 +244,7 @@ def transitive_closure(a: np.ndarray) -> np.ndarray:
     return r
 
 
-def _pref_array_group(qid, jgname, jsg, lev, ids, lines, docnames, njr, prefs) -> JudgmentGroup:
+def _pref_array_group(qid, jgname, jsg, lev, ids, lines, docnames, njr, prefs, check=True) -> JudgmentGroup:
     """Counts of a judgment group with several sub-groups (lines sorted by sub-group,
     level desc, id asc)."""
     local, li = np.unique(ids, return_inverse=True)
@@ -254,7 +257,7 @@ def _pref_array_group(qid, jgname, jsg, lev, ids, lines, docnames, njr, prefs) -
         if (prev > 0.0 and cur == 0.0) or (prev == 0.0 and cur > 0.0):
             _err(prefs, int(lines[k]),
                  f"topic {qid}, judgment group {jgname}: document {docnames[k]!r} is judged both "
-                 f"not relevant (level 0) and relevant")
+                 f"not relevant (level 0) and relevant", check)
         rel_level[d] = cur
     a = np.zeros((m, m), dtype=bool)
     starts = np.flatnonzero(np.r_[True, jsg[1:] != jsg[:-1]])
@@ -269,7 +272,7 @@ def _pref_array_group(qid, jgname, jsg, lev, ids, lines, docnames, njr, prefs) -
         _err(prefs, int(lines[k]),
              f"topic {qid}, judgment group {jgname}: contradictory preferences, documents "
              f"{docnames[k]!r} and {docnames[int(np.flatnonzero(li == q)[0])]!r} are each "
-             f"preferred to the other")
+             f"preferred to the other", check)
     r = int(np.searchsorted(local, njr))
     ful_ret = int(np.triu(c[:r, :r], 1).sum())
     poss_ret = ful_ret + int(np.tril(c[:r, :r], -1).sum())
@@ -324,6 +327,11 @@ class PrefsRankings:
         nj, njr = int(self._nj[t]), int(self._njr[t])
         jg, jsg, lev, ids, lines = self._jg[rows], self._jsg[rows], p.level[rows], self._docid[rows], p.lineno[rows]
         docnames = [d.decode("utf-8", "replace") for d in p.docno[rows].tolist()]
+        from ..complete import evaluated_topics
+
+        # trec_eval checks a topic's judgments when it evaluates the topic; a topic it
+        # never evaluates (9.0.8's -c fill-ins) may hold contradictions it never sees
+        check = bool(evaluated_topics(self.filled[i : i + 1], self.ctx)[0])
         groups = []
         starts = np.flatnonzero(np.r_[True, jg[1:] != jg[:-1]])
         for s, e in zip(starts, np.r_[starts[1:], len(rows)]):
@@ -331,10 +339,10 @@ class PrefsRankings:
             args = (qid, name)
             if np.any(jsg[s:e] != jsg[s]):
                 groups.append(_pref_array_group(*args, jsg[s:e], lev[s:e], ids[s:e], lines[s:e],
-                                                docnames[s:e], njr, p))
+                                                docnames[s:e], njr, p, check))
             else:
                 groups.append(_class_list_group(*args, lev[s:e], ids[s:e], lines[s:e],
-                                                docnames[s:e], njr, p))
+                                                docnames[s:e], njr, p, check))
         return TopicPrefs(qid, nj, njr, groups)
 
     def batch_sizes(self) -> tuple[np.ndarray, np.ndarray]:
