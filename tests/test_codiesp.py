@@ -275,7 +275,9 @@ def test_help_describes_the_formats():
     assert r.returncode == 0, r.stderr
     assert "Judgments format 'codiesp_x'" in r.stdout and "codiesp_x_F" in r.stdout
     r = _cli("-h", "-R", "codiesp")
-    assert "--valid-codes" in r.stdout
+    assert "--valid-codes" in r.stdout and "Results format 'codiesp'" not in r.stdout
+    r = _cli("-h", "-R", "codiesp", "-T", "codiesp")
+    assert "Results format 'codiesp' (-T codiesp)" in r.stdout
 
 
 # ---------------------------------------------------------------- slow references

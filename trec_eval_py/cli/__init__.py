@@ -49,7 +49,7 @@ def evaluate_cmd(
         _write(f"trec_eval_py {__version__} (reproduces trec_eval 9.0.8 and 10.0)\n")
         return
     if help_:
-        _write([help_text(options["measures"], options["rel_format"], options["compat"])])
+        _write([help_text(options["measures"], options["rel_format"], options["compat"], options["results_format"])])
         return
     if rel_info_file is None or results_file is None:
         raise TrecEvalError("need two files: QRELS RUN (see -h)")

@@ -119,15 +119,19 @@ def subcommands_text() -> str:
     return "".join(lines)
 
 
-def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = "9.0.8") -> str:
+def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = "9.0.8",
+              results_format: str = "trec_results") -> str:
     from ..errors import MeasureError
-    from ..engine.formats import judgment_format
+    from ..engine.formats import judgment_format, results_format as results_fmt
     from ..engine.measures import registry
 
     fmt = judgment_format(rel_format)
+    res = results_fmt(results_format)
     reg = registry()
     parts = [usage_text(), subcommands_text(), "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
     parts.append("\n" + fmt.help)
+    if results_format != "trec_results":  # -h -T NAME: that format's layout too
+        parts.append("\n" + res.help)
     if not measure_specs:
         parts.append("\nName measures with -m to see what they mean, e.g. trec_eval_py -h -m all_trec\n")
         return "".join(parts)
