@@ -65,25 +65,97 @@ def test_run_score_named_despite_unicode_blank_in_docno():
     assert "score is not a number ('bad')" in e.value.reason
 
 
-@pytest.mark.parametrize("late", ["fields", "number", "nul", "cr"])
-@pytest.mark.parametrize("early", ["fields", "number", "nul", "cr"])
-def test_the_first_bad_line_is_reported_whatever_its_kind(early, late):
-    bad = {
-        "fields": "1 Q0 dX 1",
-        "number": "1 Q0 dX 1 x1 r",
-        "nul": "1 Q0 d\0X 1 1 r",
-        "cr": "1 Q0 dX 1 1 r\r1 Q0 dY 2 1 r",
-    }
-    lines = run_lines(300)
+RUN_BAD = {
+    "fields": "1 Q0 dX 1",
+    "many_fields": "1 Q0 dX 1 1 r" + " x" * MAX_FIELDS,
+    "number": "1 Q0 dX 1 x1 r",
+    "nan": "1 Q0 dX 1 nan r",
+    "nul": "1 Q0 d\0X 1 1 r",
+    "cr": "1 Q0 dX 1 1 r\r1 Q0 dY 2 1 r",
+    "overlong": "1 Q0 " + "W" * 3000 + " 1 1 r",
+}
+QRELS_BAD = {
+    "fields": "1 0 dX",
+    "number": "1 0 dX x1",
+    "nul": "1 0 d\0X 1",
+    "cr": "1 0 dX 1\r1 0 dY 1",
+    "level": f"1 0 dX {2 ** 30}",
+    "low_level": f"1 0 dX {-(2 ** 63)}",
+    "int64": f"1 0 dX {10 ** 20}",
+    "overlong": "1 0 " + "W" * 3000 + " 1",
+}
+
+
+def qrels_lines(n):
+    return [f"1 0 d{i} {i % 3}" for i in range(n)]
+
+
+def _with_bad(lines, bad, early, late):
+    lines = list(lines)
     lines[40] = bad[early]
     lines[250] = bad[late]
-    data = ("\n".join(lines) + "\n").encode()
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.parametrize("late", sorted(RUN_BAD))
+@pytest.mark.parametrize("early", sorted(RUN_BAD))
+def test_the_first_bad_line_is_reported_whatever_its_kind(early, late, monkeypatch):
+    # "overlong": a docno too wide to store every line at its width (budget lowered)
+    monkeypatch.setattr(fields, "COLUMN_BYTES_MIN", 0)
+    data = _with_bad(run_lines(300), RUN_BAD, early, late)
     with pytest.raises(InputError) as e:
         read_run(data)
-    assert e.value.line == 41
+    assert e.value.line == 41, e.value
+    if "overlong" in (early, late):
+        return  # a budget on a whole column: pieces hold fewer rows and store it
     with pytest.raises(InputError) as e2:  # same answer read in pieces
         list(iter_run_chunks(data, chunk_bytes=512))
     assert (e2.value.line, e2.value.reason) == (41, e.value.reason)
+
+
+@pytest.mark.parametrize("late", sorted(QRELS_BAD))
+@pytest.mark.parametrize("early", sorted(QRELS_BAD))
+def test_the_first_bad_qrels_line_is_reported_whatever_its_kind(early, late, monkeypatch):
+    # the relevance bound is checked after the scan: it must still be in line order
+    monkeypatch.setattr(fields, "COLUMN_BYTES_MIN", 0)
+    data = _with_bad(qrels_lines(300), QRELS_BAD, early, late)
+    with pytest.raises(InputError) as e:
+        read_qrels(data)
+    assert e.value.line == 41, e.value
+
+
+@pytest.mark.parametrize("kind", ["fields", "number", "nul", "cr"])
+def test_relevance_bound_before_a_later_bad_line_in_qrels_jg(kind):
+    from trec_eval_py.engine.parse.qrels_jg import read_qrels_jg
+
+    lines = [f"1 g d{i} 1" for i in range(100)]
+    lines[1] = f"1 g dX {2 ** 30}"
+    lines[4] = {"fields": "1 g dY", "number": "1 g dY x", "nul": "1 g d\0Y 1", "cr": "1 g dY 1\r1 g dZ 1"}[kind]
+    with pytest.raises(InputError, match="above the highest supported level") as e:
+        read_qrels_jg(("\n".join(lines) + "\n").encode())
+    assert e.value.line == 2
+
+
+@pytest.mark.parametrize("late", ["fields", "number", "nan", "dup"])
+@pytest.mark.parametrize("early", ["fields", "number", "nan", "dup"])
+def test_the_first_bad_zscores_line_is_reported_whatever_its_kind(early, late):
+    from trec_eval_py.engine.parse.zscores import read_zscores
+
+    bad = {"fields": "q m 1", "number": "q m x 1", "nan": "q m nan 1", "dup": None}
+    lines = [f"{t} map 0.{t} 0.1" for t in range(100)]
+    for at, kind in ((10, early), (60, late)):
+        lines[at] = bad[kind] or lines[at - 3]  # "dup": the topic of three lines before again
+    with pytest.raises(InputError) as e:
+        read_zscores(("\n".join(lines) + "\n").encode())
+    assert e.value.line == 11, e.value
+
+
+def test_integer_beyond_64_bits_is_out_of_range_on_both_scanners():
+    with pytest.raises(InputError, match=r"relevance is out of range \('99999999999999999999'") as e:
+        read_qrels(b"1 0 d1 1\n1 0 d2 99999999999999999999\n")
+    assert e.value.line == 2
+    with pytest.raises(InputError, match=r"relevance is not an integer \('1x'\)"):
+        read_qrels(b"1 0 d1 1x\n")
 
 
 def test_first_bad_line_among_numeric_columns_of_prefs():

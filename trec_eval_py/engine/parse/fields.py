@@ -134,6 +134,7 @@ def split_fields(
     labels: dict[int, str] | None = None,
     what: str,
     first_line: int = 1,
+    check=None,
 ) -> Fields:
     """Split ``data`` into lines of fields and return the ``wanted`` columns.
 
@@ -146,9 +147,16 @@ def split_fields(
     fields in error messages. Raises :class:`InputError` naming the first line
     that has too few (or too many, when ``max_fields`` is set) fields, a NUL
     byte, or a field that is not a number.
+
+    ``check(fields, data)``, if given, is the format's own line rule on the
+    split columns (a relevance bound, a repeated key): it raises
+    :class:`InputError` for the first line that breaks it, with line numbers
+    counted from ``data``'s start (``data`` may be a buffer: take
+    ``bytes(data)`` before quoting it). Its errors take part in the
+    first-bad-line rule like the scanner's own.
     """
     try:
-        f = _first_error(data, name, min_fields, max_fields, wanted, labels, what)
+        f = _first_error(data, name, min_fields, max_fields, wanted, labels, what, check)
     except InputError as e:
         if first_line == 1 or e.line is None:
             raise
@@ -185,18 +193,22 @@ def _raw_problem(data: bytes, name: str) -> InputError | None:
     return min(errors, key=lambda e: e[0])[1] if errors else None
 
 
-def _first_error(data, name, min_fields, max_fields, wanted, labels, what) -> Fields:
-    """:func:`_split_fields_at`, but whatever kind of problem it finds first
-    (the scanners check NULs, counts, widths and numbers in separate passes),
-    the error raised is the one of the first bad line: the lines before a
-    problem's line are scanned again until no earlier problem remains."""
+def _first_error(data, name, min_fields, max_fields, wanted, labels, what, check=None) -> Fields:
+    """:func:`_split_fields_at` then ``check``, but whatever kind of problem
+    they find first (the scanners check NULs, counts, widths and numbers in
+    separate passes, the format's check comes after them all), the error
+    raised is the one of the first bad line: the lines before a problem's
+    line are scanned and checked again until no earlier problem remains."""
     try:
-        return _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what)
+        f = _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what)
+        if check is not None:
+            check(f, data)
+        return f
     except InputError as e:
         if e.line is None or e.line <= 1:
             raise
         data = bytes(data)
-        _first_error(data[:line_start(data, e.line)], name, min_fields, max_fields, wanted, labels, what)
+        _first_error(data[:line_start(data, e.line)], name, min_fields, max_fields, wanted, labels, what, check)
         raise
 
 
@@ -255,9 +267,9 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
                      budget=_column_budget(data))
     for field, kind in wanted.items():
         if kind == FLOAT:
-            f.columns[field] = parse_floats(f.columns[field], f.lineno, data, name, labels.get(field, ""))
+            f.columns[field] = parse_floats(f.columns[field], f.lineno, data, name, labels.get(field, f"field {field + 1}"))
         elif kind == INT:
-            f.columns[field] = parse_ints(f.columns[field], f.lineno, data, name, labels.get(field, ""))
+            f.columns[field] = parse_ints(f.columns[field], f.lineno, data, name, labels.get(field, f"field {field + 1}"))
     return f
 
 

@@ -35,9 +35,16 @@ def _first_bad(col: np.ndarray, pattern: re.Pattern) -> int:
 def number_error(token, lineno: int, data: bytes, name: str, what: str, kind: str) -> InputError:
     """The error for a field that should be a number (``kind`` "float" or "int")."""
     if isinstance(token, bytes):
+        if kind == "int" and _INT_RE.fullmatch(token):  # an integer, but beyond int64
+            return _range_error(token, lineno, data, name, what)
         token = token.decode("utf-8", "replace")
     noun = "a number" if kind == "float" else "an integer"
     return InputError(name, f"{what} is not {noun} ({shorten(token)!r})", lineno, line_text(data, lineno))
+
+
+def _range_error(token: bytes, lineno: int, data: bytes, name: str, what: str) -> InputError:
+    return InputError(name, f"{what} is out of range ({shorten(token.decode())!r}: integers are 64-bit)",
+                      lineno, line_text(data, lineno))
 
 
 def _fail(col, i, lineno, data, name, what, kind):
@@ -74,6 +81,5 @@ def parse_ints(col, lineno, data: bytes, name: str, what: str) -> np.ndarray:
     if i < 0:  # well-formed but out of range
         vals = [int(t) for t in col.tolist()]
         i = next(k for k, v in enumerate(vals) if not -(2**63) <= v < 2**63)
-        raise InputError(name, f"{what} is out of range ({shorten(col[i].decode())!r})", int(lineno[i]),
-                         line_text(data, int(lineno[i])))
+        raise _range_error(col[i], int(lineno[i]), data, name, what)
     _fail(col, i, lineno, data, name, what, "int")

@@ -38,7 +38,7 @@ def check_levels(rel: np.ndarray, lineno: np.ndarray, name: str, data: bytes | N
             raise InputError(name, f"{reason} for {keys[i]}")
         from .fields import line_text
 
-        raise InputError(name, reason, int(lineno[i]), line_text(data, int(lineno[i])))
+        raise InputError(name, reason, int(lineno[i]), line_text(bytes(data), int(lineno[i])))
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,8 +110,8 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
     f = split_fields(
         data, name, min_fields=4, max_fields=4, what="qrels",
         wanted={0: TEXT, 2: TEXT, 3: INT}, labels={3: "relevance"},
+        check=lambda f, d: check_levels(f.columns[3], f.lineno, name, d),
     )
     if len(f.lineno) == 0:
         raise InputError(name, "empty qrels file: no judgment lines")
-    check_levels(f.columns[3], f.lineno, name, data)
     return Qrels(f.columns[0], f.columns[2], f.columns[3], f.lineno, name)

@@ -50,9 +50,9 @@ def read_qrels_jg(source: Source | QrelsJG, *, name: str | None = None) -> Qrels
     name = name or source_name(source)
     data = read_source(source)
     f = split_fields(data, name, min_fields=4, max_fields=4, what="qrels_jg",
-                     wanted={0: TEXT, 1: TEXT, 2: TEXT, 3: INT}, labels={3: "relevance"})
+                     wanted={0: TEXT, 1: TEXT, 2: TEXT, 3: INT}, labels={3: "relevance"},
+                     check=lambda f, d: check_levels(f.columns[3], f.lineno, name, d))
     if len(f.lineno) == 0:
         raise InputError(name, "empty qrels_jg file: no judgment lines")
     c = f.columns
-    check_levels(c[3], f.lineno, name, data)
     return QrelsJG(c[0], c[1], c[2], c[3], f.lineno, name)

@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...errors import InputError
-from .fields import line_text, split_fields
-from .numbers import parse_floats
+from .fields import FLOAT, TEXT, line_text, split_fields
 from .source import Source, read_source, source_name
 
 
@@ -81,6 +80,28 @@ class ZScores:
         return out
 
 
+def _check_lines(name: str):
+    """The line rules after splitting (in line order with the splitter's, see
+    :func:`~.fields.split_fields`): no NaN, no topic and measure given twice."""
+    def check(f, data):
+        for col, what in ((f.columns[2], "mean"), (f.columns[3], "standard deviation")):
+            bad = np.flatnonzero(np.isnan(col))
+            if len(bad):
+                ln = int(f.lineno[bad[0]])
+                raise InputError(name, f"{what} is not a number (NaN)", ln, line_text(bytes(data), ln))
+        qid, meas, lineno = f.columns[0], f.columns[1], f.lineno
+        order = np.lexsort((qid, meas))
+        qid, meas, lineno = qid[order], meas[order], lineno[order]
+        dup = np.flatnonzero((qid[1:] == qid[:-1]) & (meas[1:] == meas[:-1]))
+        if len(dup):
+            # report the later of the first repeated pair, with the earlier line for reference
+            pairs = [(max(int(lineno[i]), int(lineno[i + 1])), min(int(lineno[i]), int(lineno[i + 1]))) for i in dup]
+            ln, first = min(pairs)
+            raise InputError(name, f"topic and measure already given on line {first}", ln,
+                             line_text(bytes(data), ln))
+    return check
+
+
 def read_zscores(source: Source | ZScores, *, name: str | None = None) -> ZScores:
     """Read a z-score file from a path, ``-``, a file object or bytes.
 
@@ -93,25 +114,12 @@ def read_zscores(source: Source | ZScores, *, name: str | None = None) -> ZScore
         return source
     name = name or source_name(source)
     data = read_source(source)
-    f = split_fields(data, name, min_fields=4, max_fields=4, wanted=(0, 1, 2, 3), what="zscores")
+    f = split_fields(data, name, min_fields=4, max_fields=4, what="zscores",
+                     wanted={0: TEXT, 1: TEXT, 2: FLOAT, 3: FLOAT},
+                     labels={2: "mean", 3: "standard deviation"}, check=_check_lines(name))
     if len(f.lineno) == 0:
         raise InputError(name, "empty zscores file: no 'qid measure mean stddev' lines")
-    mean = parse_floats(f.columns[2], f.lineno, data, name, "mean")
-    sd = parse_floats(f.columns[3], f.lineno, data, name, "standard deviation")
-    for col, what in ((mean, "mean"), (sd, "standard deviation")):
-        bad = np.flatnonzero(np.isnan(col))
-        if len(bad):
-            ln = int(f.lineno[bad[0]])
-            raise InputError(name, f"{what} is not a number (NaN)", ln, line_text(data, ln))
-    qid, meas = f.columns[0], f.columns[1]
+    qid, meas, mean, sd = (f.columns[k] for k in range(4))
     order = np.lexsort((qid, meas))
     qid, meas, mean, sd, lineno = qid[order], meas[order], mean[order], sd[order], f.lineno[order]
-    dup = np.flatnonzero((qid[1:] == qid[:-1]) & (meas[1:] == meas[:-1]))
-    if len(dup):
-        # report the later of the first repeated pair, with the earlier line for reference
-        pairs = [(max(int(lineno[i]), int(lineno[i + 1])), min(int(lineno[i]), int(lineno[i + 1]))) for i in dup]
-        ln, first = min(pairs)
-        raise InputError(
-            name, f"topic and measure already given on line {first}", ln, line_text(data, ln)
-        )
     return ZScores(qid, meas, mean, sd, lineno, name)
