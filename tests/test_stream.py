@@ -173,3 +173,20 @@ def test_duplicate_in_an_unjudged_topic_is_found_in_pieces(tmp_path, interleaved
             list(stream_rankings(q, iter_run_chunks(p, chunk_bytes=200), EvalContext()))
     assert whole.value.line == pieces.value.line == dup_line
     assert str(whole.value) == str(pieces.value)
+
+
+@pytest.mark.parametrize("complete", [False, True])
+def test_run_id_of_an_unjudged_last_topic_in_pieces(tmp_path, complete):
+    # the run id is the last line's; there it changes, in a topic no judgment names
+    q = read_qrels(b"1 0 a 1\n2 0 b 1\n")
+    lines = [f"{t} Q0 d{i} {i} {50 - i} first" for t in (1, 2, 9) for i in range(30)]
+    lines[-1] = lines[-1].replace("first", "last")
+    p = tmp_path / "run"
+    p.write_text("\n".join(lines) + "\n")
+    ctx = EvalContext(complete=complete)
+    whole = build_rankings(q, read_run(p), ctx)
+    for chunk in (64, 700, 1500):
+        parts = list(stream_rankings(q, iter_run_chunks(p, chunk_bytes=chunk), ctx))
+        assert whole.runid == "last"
+        assert parts[-1].runid == "last", chunk
+        assert flatten(parts) == flatten([whole])

@@ -167,6 +167,7 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
         # in an unjudged topic, as it does when the run is read whole
         return build_rankings(by_topic.subset(np.sort(heads)), part, part_ctx)
 
+    yielded = None  # the run id of the last rankings yielded
     for piece in pieces:
         runid = piece.runid
         run = piece if carry is None else _concat(carry, piece)
@@ -176,9 +177,12 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
             rk = rank(_slice(run, 0, last))
             if rk.num_topics:
                 yield replace(rk, runid=runid)
+                yielded = runid
     if carry is not None and len(carry):
         rk = rank(carry)
-        if rk.num_topics:
+        # the run id is the last line's (as reading whole): when it changed in
+        # an unjudged last topic, its empty rankings still carry it
+        if rk.num_topics or yielded != runid:
             yield replace(rk, runid=runid)
     yield from _unanswered(by_topic, done, runid, ctx)
 
