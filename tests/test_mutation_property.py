@@ -1,7 +1,8 @@
 """Property: mutated inputs give the clean result or one clear error, on every command.
 
 Hypothesis mutates valid qrels, runs and evaluation outputs (fields, numbers,
-bytes, separators, line endings, compression) and runs the command line in
+bytes, separators, line endings, compression; up to three mutations, so that
+bad lines of different kinds meet) and runs the command line in
 process, on the whole-file and the piecewise reading path. Each outcome must
 be one of:
 
@@ -113,7 +114,9 @@ def mutations(draw, data: bytes, numeric_field: int):
     f = lines[i].split()
     op = draw(st.sampled_from([
         "del_field", "dup_field", "num", "text", "nul", "bare_cr", "separators", "blank_comment",
-        "extra_fields", "crlf", "gz", "gz_corrupt", "empty", "flip", "no_final_newline"]))
+        "extra_fields", "crlf", "gz", "gz_corrupt", "empty", "flip", "no_final_newline", "dupline"]))
+    if (op in ("del_field", "dup_field", "text") and not f) or (op == "num" and len(f) <= numeric_field):
+        op = "none"  # a line an earlier mutation left without that field: leave it
     if op == "del_field":
         del f[draw(st.integers(0, len(f) - 1))]
         lines[i] = b" ".join(f)
@@ -136,6 +139,8 @@ def mutations(draw, data: bytes, numeric_field: int):
     elif op == "separators":
         lines[i] = draw(st.sampled_from([b"\t", b"  ", b"\x0b\x0c", b" \t "])).join(f) + draw(
             st.sampled_from([b"", b" ", b"\t", b"\r"]))
+    elif op == "dupline":  # the line again further down: a repeated key
+        lines.insert(draw(st.integers(i + 1, len(lines))), lines[i])
     elif op == "blank_comment":
         lines.insert(i, draw(st.sampled_from([b"", b"   ", b"# note", b"\t#x y"])))
     elif op == "extra_fields":
@@ -233,7 +238,13 @@ def check(cmd, reading, data):
         else:
             base = QRELS if target == "qrels" else RUN
         numeric = {"qrels": 3, "run": 4, "eval": 2}[target]
-        mutated = data.draw(mutations(base, numeric))
+        # one to three mutations: with several bad lines of different kinds,
+        # the first one in the file is the one to report
+        mutated = base
+        for _ in range(data.draw(st.integers(1, 3))):
+            if not physical_lines(mutated) or decompress(mutated) != mutated:
+                break  # emptied or compressed: no lines to mutate further
+            mutated = data.draw(mutations(mutated, numeric))
         victim = q if target == "qrels" else r
         victim.write_bytes(mutated)
 
@@ -275,3 +286,59 @@ def check(cmd, reading, data):
                         lines[0], mutated[:300])
         finally:
             pipeline.STREAM_MIN_BYTES, run_reader.CHUNK_BYTES = old
+
+
+# ------------------------------------------------------------------ two bad lines
+BAD_KINDS = {
+    "run": {"fields": lambda f: f[:4], "number": lambda f: f[:4] + [b"x1"] + f[5:],
+            "nul": lambda f: [f[0], f[1], f[2] + b"\0"] + f[3:], "many_fields": lambda f: f + [b"z"] * 40,
+            "cr": lambda f: f[:3] + [f[3] + b"\r" + f[4]] + f[5:]},
+    "qrels": {"fields": lambda f: f[:3], "number": lambda f: f[:3] + [b"x1"],
+              "nul": lambda f: [f[0], f[1], f[2] + b"\0", f[3]], "level": lambda f: f[:3] + [str(2 ** 30).encode()],
+              "int64": lambda f: f[:3] + [b"99999999999999999999"], "cr": lambda f: f[:3] + [b"\r" + f[3]]},
+}
+
+
+@st.composite
+def two_bad_lines(draw, data: bytes, kind: str):
+    """``data`` with bad lines of two kinds (a repeated key, "dup", among them) at two places."""
+    lines = physical_lines(data)
+    a, b = sorted(draw(st.lists(st.integers(1, len(lines) - 1), min_size=2, max_size=2, unique=True)))
+    kinds = sorted(BAD_KINDS[kind]) + ["dup"]
+    for at in (a, b):
+        k = draw(st.sampled_from(kinds))
+        if k == "dup":  # an earlier line's topic and docno again
+            src = physical_lines(data)[draw(st.integers(0, at - 1))].split()
+            f = lines[at].split()
+            lines[at] = b" ".join([src[0], f[1], src[2]] + f[3:])
+        else:
+            lines[at] = b" ".join(BAD_KINDS[kind][k](lines[at].split()))
+    return b"".join(line + b"\n" for line in lines)
+
+
+@pytest.mark.parametrize("cmd", ["main", "compare", "curves"])
+@pytest.mark.parametrize("reading", ["whole", "pieces"])
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_of_two_bad_lines_the_first_is_reported(cmd, reading, data):
+    target = data.draw(st.sampled_from(["qrels", "run"]))
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "base.run").write_bytes(RUN2)
+        q, r = work / "judged qrels", work / "run é.txt"
+        victim = q if target == "qrels" else r
+        mutated = data.draw(two_bad_lines(QRELS if target == "qrels" else RUN, target))
+        q.write_bytes(QRELS)
+        r.write_bytes(RUN)
+        victim.write_bytes(mutated)
+        verdict = reference(mutated, target)
+        assert verdict[0] == "bad" and verdict[1] is not None
+        old = pipeline.STREAM_MIN_BYTES, run_reader.CHUNK_BYTES
+        if reading == "pieces":
+            pipeline.STREAM_MIN_BYTES, run_reader.CHUNK_BYTES = 0, 97
+        try:
+            code, out, err = outcome(cmd, q, r, work)
+        finally:
+            pipeline.STREAM_MIN_BYTES, run_reader.CHUNK_BYTES = old
+        assert code != 0 and len(err.splitlines()) == 1, err
+        assert err.startswith(f"trec_eval_py: {victim}, line {verdict[1]}:"), (err, mutated)

@@ -190,3 +190,69 @@ def test_run_id_of_an_unjudged_last_topic_in_pieces(tmp_path, complete):
         assert whole.runid == "last"
         assert parts[-1].runid == "last", chunk
         assert flatten(parts) == flatten([whole])
+
+
+def _evaluate_read(q, p, monkeypatch, reading):
+    """The error of evaluating run ``p``: read whole, in pieces, or in pieces regrouped through files."""
+    from trec_eval_py.engine import pipeline
+    from trec_eval_py.engine.join import stream
+    from trec_eval_py.engine.parse import run as run_reader
+
+    if reading != "whole":
+        monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+        monkeypatch.setattr(run_reader, "CHUNK_BYTES", 150)
+        monkeypatch.setattr(stream, "SPILL_BYTES", 100)
+    with pytest.raises(InputError) as e:
+        pipeline.evaluate(q, p, ["map"])
+    return e.value
+
+
+BAD_LINES = {"fields": "1 Q0 dX 1", "number": "1 Q0 dX 1 x r", "nul": "1 Q0 d\0X 1 1 r",
+             "cr": "1 Q0 dX 1 1 r\r1 Q0 dY 1 1 r", "many_fields": "1 Q0 dX 1 1 r" + " z" * 40}
+
+
+def _first_bad(lines, bad):
+    """(line, is a duplicate) of the first bad line, by a plain reading."""
+    seen = set()
+    for n, line in enumerate(lines, 1):
+        if line == bad:
+            return n, False
+        key = tuple(line.split()[0:3:2])
+        if key in seen:
+            return n, True
+        seen.add(key)
+    raise AssertionError("no bad line")
+
+
+@pytest.mark.parametrize("bad", sorted(BAD_LINES))
+@pytest.mark.parametrize("dup_at", [3, 25, 59, None])  # in the first piece; spanning pieces; the bad line's piece
+@pytest.mark.parametrize("reading", ["whole", "pieces", "interleaved"])
+def test_a_duplicate_before_a_malformed_line_is_the_error(tmp_path, monkeypatch, bad, dup_at, reading):
+    # the duplicate docno is found by the join, the malformed line by the reader:
+    # whichever comes first in the file is reported, however the run is read
+    lines = [f"{t} Q0 d{i} {i} {50 - i} r" for t in (1, 2) for i in range(40)]
+    if dup_at is not None:
+        lines[dup_at] = lines[{3: 0, 25: 20, 59: 50}[dup_at]]
+    lines[70] = BAD_LINES[bad]
+    if reading == "interleaved":  # some of topic 2's lines first, then 1's, then 2's again
+        lines = lines[60:65] + lines[:60] + lines[65:]
+    p = tmp_path / "run"
+    p.write_text("\n".join(lines) + "\n")
+    q = tmp_path / "qrels"
+    q.write_text("1 0 d1 1\n2 0 d2 1\n")
+    err = _evaluate_read(q, p, monkeypatch, reading)
+    line, dup = _first_bad(lines, BAD_LINES[bad])
+    assert (err.line, "duplicate docno" in err.reason) == (line, dup), err
+
+
+@pytest.mark.parametrize("bad", ["1 0 dX", "1 0 dX x", f"1 0 dX {2 ** 30}"])
+def test_a_duplicate_judgment_before_a_malformed_line_is_the_error(tmp_path, bad):
+    from trec_eval_py.engine import pipeline
+
+    q = tmp_path / "qrels"
+    q.write_text("1 0 a 1\n1 0 b 0\n1 0 a 0\n2 0 c 1\n" + bad + "\n")
+    r = tmp_path / "run"
+    r.write_text("1 Q0 a 1 1 r\n")
+    with pytest.raises(InputError, match="duplicate docno 'a'") as e:
+        pipeline.evaluate(q, r, ["map"])
+    assert e.value.line == 3

@@ -34,6 +34,10 @@ class InputError(TrecEvalError):
         The offending line (or field), shortened for display.
     reason : str
         What is wrong, in a few words.
+    rows_before : object or None
+        Set by the run and qrels readers for an error at a line: what the
+        lines before it hold (a ``Run`` or ``Qrels``), so that the join can
+        still report a duplicate docno there, an earlier bad line.
     """
 
     def __init__(self, path: str, reason: str, line: int | None = None, text: str | None = None):
@@ -41,6 +45,7 @@ class InputError(TrecEvalError):
         self.line = line
         self.text = text
         self.reason = reason
+        self.rows_before = None
         super().__init__(self._message())
 
     def _message(self) -> str:

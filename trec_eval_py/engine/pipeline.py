@@ -36,12 +36,13 @@ import numpy as np
 
 from .aggregate import SummaryInfo, num_averaged, summarize
 from .complete import counted_values, evaluated_topics, reset_placeholder_outputs, with_placeholder
-from ..errors import MeasureError, NoTopicsError, UsageError
+from ..errors import InputError, MeasureError, NoTopicsError, UsageError
 from .format import trec_lines
 from .formats import judgment_format, results_format
 from .join import EvalContext, iter_batches
 from .join.context import check_compat
 from .measures import Kind, Measure, registry
+from .parse.run import Run
 from .parse.zscores import read_zscores
 from .zscore import apply_zscores
 
@@ -268,7 +269,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
 
     judgments = read_judgments(qrels, opts)  # parsed once for every pass
     if len(contexts) > 1:
-        run = read_results(run, opts)  # read once for every pass
+        run = read_results(run, opts, judgments=judgments)  # read once for every pass
     passes = []
     for ctx, group in contexts:
         passes.append(_measure_pass(judgments, run, group, opts, ctx, progress))
@@ -370,16 +371,44 @@ def _as_options(options) -> Options:
     return options if isinstance(options, Options) else Options(**options)
 
 
+def _rows_before(error: InputError):
+    """What the lines before a reading error's line hold (``InputError.rows_before``), or None."""
+    rows = error.rows_before
+    return rows if error.line is not None and rows is not None and len(rows) else None
+
+
 def read_judgments(qrels, options=None):
-    """The judgments ``qrels`` parsed in ``options.rel_format`` (parsed values pass through)."""
-    return judgment_format(_as_options(options).rel_format).read_judgments(qrels)
+    """The judgments ``qrels`` parsed in ``options.rel_format`` (parsed values pass through).
+
+    A bad line is reported unless the lines before it hold a docno judged twice
+    in a topic (an earlier bad line, which the join finds): that is reported."""
+    fmt = judgment_format(_as_options(options).rel_format)
+    try:
+        return fmt.read_judgments(qrels)
+    except InputError as e:
+        rows = _rows_before(e)
+        if rows is not None:
+            fmt.join(rows, Run(np.zeros(0, "S1"), np.zeros(0, "S1"), np.zeros(0), np.zeros(0, np.int64)),
+                     EvalContext())
+        raise
 
 
-def read_results(run, options=None, ctx: EvalContext | None = None):
+def read_results(run, options=None, ctx: EvalContext | None = None, judgments=None):
     """The whole ``run`` parsed in ``options.results_format`` (a parsed run passes through);
-    its rank column is kept when the ranking needs it (``--order rank``)."""
+    its rank column is kept when the ranking needs it (``--order rank``).
+
+    With parsed ``judgments``, a bad line is reported unless joining the lines
+    before it finds a duplicate docno (an earlier bad line): that is reported,
+    as when the run is read in pieces."""
     opts = _as_options(options)
-    return results_format(opts.results_format).read(run, rank_column=(ctx or opts.context).order == "rank")
+    ctx = ctx or opts.context
+    try:
+        return results_format(opts.results_format).read(run, rank_column=ctx.order == "rank")
+    except InputError as e:
+        rows = _rows_before(e)
+        if rows is not None and judgments is not None:
+            judgment_format(opts.rel_format).join(judgments, rows, replace(ctx, complete=False))
+        raise
 
 
 def join(judgments, run, options=None, ctx: EvalContext | None = None):
@@ -387,7 +416,8 @@ def join(judgments, run, options=None, ctx: EvalContext | None = None):
     opts = _as_options(options)
     fmt = judgment_format(opts.rel_format)
     ctx = ctx or opts.context
-    return fmt.join(fmt.read_judgments(judgments), read_results(run, opts, ctx), ctx)
+    judgments = read_judgments(judgments, opts)
+    return fmt.join(judgments, read_results(run, opts, ctx, judgments), ctx)
 
 
 def batches(qrels, run, options=None, ctx: EvalContext | None = None):
@@ -421,7 +451,7 @@ class BatchResults:
         return per_topic if self.order is None else per_topic[self.order]
 
 
-def _parts(fmt, res_fmt, judgments, run, ctx: EvalContext):
+def _parts(fmt, res_fmt, judgments, run, opts: Options, ctx: EvalContext):
     """The joined pieces of ``run``, and a second try when the first turns out interleaved."""
     # the pieces of a streamed run carry no rank column: --order rank reads it whole
     if (fmt.stream is not None and res_fmt.read_pieces is not None and ctx.order != "rank"
@@ -433,7 +463,7 @@ def _parts(fmt, res_fmt, judgments, run, ctx: EvalContext):
         # only reached when the pieces were interleaved: regroup them through temporary files
         yield prefetch(fmt.spill(judgments, res_fmt.read_pieces(run), ctx, size_hint=os.path.getsize(run)))
     else:
-        yield [fmt.join(judgments, res_fmt.read(run, rank_column=ctx.order == "rank"), ctx)]
+        yield [fmt.join(judgments, read_results(run, opts, ctx, judgments), ctx)]
 
 
 def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *, progress=None) -> BatchResults:
@@ -443,9 +473,9 @@ def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *,
 
     opts = _as_options(options)
     fmt = judgment_format(opts.rel_format)
-    judgments = fmt.read_judgments(qrels)
+    judgments = read_judgments(qrels, opts)
     num_qrels_topics, num_positive = fmt.totals(judgments)
-    for parts in _parts(fmt, results_format(opts.results_format), judgments, run, ctx or opts.context):
+    for parts in _parts(fmt, results_format(opts.results_format), judgments, run, opts, ctx or opts.context):
         results: list = []
         qids: list[str] = []
         filled: list[np.ndarray] = []

@@ -169,7 +169,7 @@ def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = No
     options = dict(options)
     options["complete"] = True
     q = read_judgments(qrels, options)
-    parsed = [read_results(r, options) for r in runs]
+    parsed = [read_results(r, options, judgments=q) for r in runs]
     names = _labels(run_labels([r.runid for r in parsed], [_describe(r, i) for i, r in enumerate(runs)]), labels)
     base, xlabel, title = _CURVE_TEXT[spec.kind]
     a = f"{spec.alpha:g}" if spec.alpha is not None else ""

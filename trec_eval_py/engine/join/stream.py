@@ -20,6 +20,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from ...errors import InputError
 from ..parse import Qrels, Run
 from .context import EvalContext
 from .keys import run_starts, sort_distinct
@@ -168,7 +169,21 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
         return build_rankings(by_topic.subset(np.sort(heads)), part, part_ctx)
 
     yielded = None  # the run id of the last rankings yielded
-    for piece in pieces:
+    it = iter(pieces)
+    while True:
+        try:
+            piece = next(it)
+        except StopIteration:
+            break
+        except InputError as e:
+            # a bad line: the complete topics before it were joined; the rest
+            # before it is joined now, as reading whole would (a duplicate
+            # docno there is the earlier bad line)
+            rows = e.rows_before if e.line is not None else None
+            rest = carry if rows is None else rows if carry is None else _concat(carry, rows)
+            if rest is not None and len(rest):
+                rank(rest)
+            raise
         runid = piece.runid
         run = piece if carry is None else _concat(carry, piece)
         last = int(run_starts(run.qid)[-1])
@@ -246,8 +261,6 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
     import os
     import tempfile
 
-    from ...errors import InputError
-
     buckets = int(min(512, max(1, -(-size_hint // SPILL_BYTES))))
     by_topic = _QrelsByTopic(qrels)
     if by_topic.any_all_negative():  # as stream_rankings
@@ -259,25 +272,37 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
     with tempfile.TemporaryDirectory(prefix="trec_eval_py-", dir=tmpdir) as tmp:
         paths = [os.path.join(tmp, f"{b}.rows") for b in range(buckets)]
         files: dict[int, object] = {}
+        read_error = None  # a bad line: the rows before it are still joined, for an earlier duplicate
+
+        def put(piece):
+            if buckets == 1:
+                dest = np.zeros(len(piece), dtype=np.int64)
+            else:
+                dest = _topic_bucket(piece.qid, buckets)
+            order = np.argsort(dest, kind="stable")
+            cuts = np.searchsorted(dest[order], np.arange(buckets + 1))
+            for b in range(buckets):
+                lo, hi = int(cuts[b]), int(cuts[b + 1])
+                if lo == hi:
+                    continue
+                rows = order[lo:hi]
+                if b not in files:
+                    files[b] = open(paths[b], "wb")
+                _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
+                                          piece.lineno[rows], piece.runid, piece.name))
+
         try:
-            for piece in pieces:
-                runid, name = piece.runid, piece.name
-                seen.update(piece.qid[run_starts(piece.qid)].tolist())
-                if buckets == 1:
-                    dest = np.zeros(len(piece), dtype=np.int64)
-                else:
-                    dest = _topic_bucket(piece.qid, buckets)
-                order = np.argsort(dest, kind="stable")
-                cuts = np.searchsorted(dest[order], np.arange(buckets + 1))
-                for b in range(buckets):
-                    lo, hi = int(cuts[b]), int(cuts[b + 1])
-                    if lo == hi:
-                        continue
-                    rows = order[lo:hi]
-                    if b not in files:
-                        files[b] = open(paths[b], "wb")
-                    _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
-                                              piece.lineno[rows], piece.runid, piece.name))
+            try:
+                for piece in pieces:
+                    runid, name = piece.runid, piece.name
+                    seen.update(piece.qid[run_starts(piece.qid)].tolist())
+                    put(piece)
+            except InputError as e:
+                if e.line is None or e.rows_before is None:
+                    raise
+                read_error = e
+                if len(e.rows_before):
+                    put(e.rows_before)
         finally:
             for f in files.values():
                 f.close()
@@ -291,8 +316,10 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
             except InputError as e:  # keep going: another file may hold the error to report
                 errors.append(e)
                 continue
-            if rk.num_topics and not errors:
+            if rk.num_topics and not errors and read_error is None:
                 yield replace(rk, runid=runid)
         if errors:
             raise min(errors, key=lambda e: (e.path != qrels.name, e.line if e.line is not None else 0))
+        if read_error is not None:
+            raise read_error
     yield from _unanswered(by_topic, seen, runid, ctx)

@@ -154,13 +154,21 @@ def split_fields(
     counted from ``data``'s start (``data`` may be a buffer: take
     ``bytes(data)`` before quoting it). Its errors take part in the
     first-bad-line rule like the scanner's own.
+
+    An error at a line carries the wanted columns of the lines before it as
+    ``fields_before`` (a :class:`Fields`), for the readers' ``rows_before``.
     """
     try:
         f = _first_error(data, name, min_fields, max_fields, wanted, labels, what, check)
     except InputError as e:
+        before = getattr(e, "fields_before", None)
+        if before is not None and first_line != 1:
+            before.lineno = before.lineno + (first_line - 1)
         if first_line == 1 or e.line is None:
             raise
-        raise InputError(e.path, e.reason, e.line + first_line - 1, e.text) from None
+        moved = InputError(e.path, e.reason, e.line + first_line - 1, e.text)
+        moved.fields_before = before
+        raise moved from None
     if first_line != 1:
         f.lineno = f.lineno + (first_line - 1)
     return f
@@ -205,11 +213,22 @@ def _first_error(data, name, min_fields, max_fields, wanted, labels, what, check
             check(f, data)
         return f
     except InputError as e:
-        if e.line is None or e.line <= 1:
+        if e.line is None:
+            raise
+        if e.line <= 1:
+            e.fields_before = _no_rows(wanted)
             raise
         data = bytes(data)
-        _first_error(data[:line_start(data, e.line)], name, min_fields, max_fields, wanted, labels, what, check)
+        e.fields_before = _first_error(data[:line_start(data, e.line)], name, min_fields, max_fields, wanted,
+                                       labels, what, check)
         raise
+
+
+def _no_rows(wanted) -> Fields:
+    kinds = wanted if isinstance(wanted, dict) else {f: TEXT for f in wanted}
+    cols = {f: np.zeros(0, dtype="S1" if k == TEXT else np.float64 if k == FLOAT else np.int64)
+            for f, k in kinds.items()}
+    return Fields(cols, np.zeros(0, dtype=np.int64), [], 0)
 
 
 def _column_budget(data) -> int:

@@ -107,11 +107,17 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
         return Qrels.from_dict(qrels_dict(source, name), name)
     name = name or source_name(source)
     data = read_source(source)
-    f = split_fields(
-        data, name, min_fields=4, max_fields=4, what="qrels",
-        wanted={0: TEXT, 2: TEXT, 3: INT}, labels={3: "relevance"},
-        check=lambda f, d: check_levels(f.columns[3], f.lineno, name, d),
-    )
+    try:
+        f = split_fields(
+            data, name, min_fields=4, max_fields=4, what="qrels",
+            wanted={0: TEXT, 2: TEXT, 3: INT}, labels={3: "relevance"},
+            check=lambda f, d: check_levels(f.columns[3], f.lineno, name, d),
+        )
+    except InputError as e:  # the lines before: the join still checks them (see InputError)
+        f = getattr(e, "fields_before", None)
+        if f is not None:
+            e.rows_before = Qrels(f.columns[0], f.columns[2], f.columns[3], f.lineno, name)
+        raise
     if len(f.lineno) == 0:
         raise InputError(name, "empty qrels file: no judgment lines")
     return Qrels(f.columns[0], f.columns[2], f.columns[3], f.lineno, name)

@@ -141,6 +141,21 @@ def _check_nan(name: str, f, col: int, what: str) -> None:
         raise InputError(name, f"{what} is not a number (NaN)", int(f.lineno[i]))
 
 
+def _split(piece, name, wanted, labels, first_line=1):
+    """:func:`split_fields` for run lines; an error at a line carries the rows
+    before it as ``rows_before`` (a :class:`Run`)."""
+    try:
+        return split_fields(piece, name, min_fields=6, max_fields=MAX_FIELDS, what="run",
+                            wanted=wanted, labels=labels, first_line=first_line)
+    except InputError as e:
+        f = getattr(e, "fields_before", None)
+        if f is not None:
+            last = f.last_line_fields
+            rid = last[5].decode("utf-8", "surrogateescape") if len(last) > 5 else ""
+            e.rows_before = Run(f.columns[0], f.columns[2], f.columns[4], f.lineno, rid, name)
+        raise
+
+
 def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str | None = None):
     """Read a run file piece by piece (for large runs): yields :class:`Run` values
     of consecutive lines, each with the run id of its own last line. Raises the
@@ -149,10 +164,7 @@ def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str
     any_rows = False
     first_line = 1
     for piece in _pieces(source, chunk_bytes or CHUNK_BYTES):
-        f = split_fields(
-            piece, name, min_fields=6, max_fields=MAX_FIELDS, what="run",
-            wanted={0: TEXT, 2: TEXT, 4: FLOAT}, labels={4: "score"}, first_line=first_line,
-        )
+        f = _split(piece, name, {0: TEXT, 2: TEXT, 4: FLOAT}, {4: "score"}, first_line)
         first_line += f.num_lines
         if len(f.lineno) == 0:
             continue
@@ -188,9 +200,7 @@ def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: 
     name = name or source_name(source)
     data = read_source(source)
     wanted, labels = _wanted(rank_column)
-    f = split_fields(
-        data, name, min_fields=6, max_fields=MAX_FIELDS, what="run", wanted=wanted, labels=labels,
-    )
+    f = _split(data, name, wanted, labels)
     if len(f.lineno) == 0:
         raise InputError(name, "empty run file: no result lines")
     score = f.columns[4]
