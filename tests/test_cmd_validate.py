@@ -213,3 +213,14 @@ def test_crlf_line_endings_stay_clean(tmp_path):
     p = tmp_path / "run"
     p.write_bytes(b"1 Q0 d1 1 2.0 r\r\n1 Q0 d2 2 1.0 r\r\n")
     assert validate_run(str(p)).findings == []
+
+
+def test_a_docno_judged_twice_is_the_qrels_error_not_the_runs(tmp_path, capsysbinary):
+    # found by the join the unjudged check asks: the qrels file and its line are named
+    run = tmp_path / "r.txt"
+    run.write_text(CLEAN)
+    q = tmp_path / "q.txt"
+    q.write_text("1 0 a 1\n1 0 a 0\n2 0 x 1\n")
+    code, out, err = run_cli(["validate", run, "--qrels", q], capsysbinary)
+    assert code == 2 and out == ""
+    assert err.splitlines() == [f"trec_eval_py: {q}, line 2: duplicate docno 'a' in the same topic (first seen on line 1)"]

@@ -650,6 +650,8 @@ def validate_runs(paths, qrels=None, *, topics=None, **kw) -> list[Report]:
         try:
             reports.append(validate_run(sub.source(), q, topics=ts, name=sub.name, **kw))
         except InputError as e:
+            if q is not None and e.path == q.name:  # the judgments' error (a docno judged twice), not the run's
+                raise
             rep = Report(sub.name)
             out = _Collector(sub.name, 0)
             out.add(e.line, ERROR, "unreadable", e.reason)
