@@ -121,3 +121,11 @@ def test_cli(tmp_path, capsysbinary):
     assert code != 0 and "--order" in err and "Traceback" not in err
     code, out, err = run_cli(["--help"], capsysbinary)
     assert "--order" in out
+
+
+def test_rank_column_error_after_a_duplicate_is_the_duplicate():
+    # the first bad line, as for the other reading errors (the rows before are joined)
+    bad = b"1 Q0 d1 3 0.9 r\n1 Q0 d1 4 0.5 r\n1 Q0 d2 first 0.5 r\n"
+    with pytest.raises(InputError, match="duplicate docno 'd1'") as e:
+        evaluate(QRELS, bad, ["map"], order="rank")
+    assert e.value.line == 2

@@ -407,7 +407,8 @@ def read_results(run, options=None, ctx: EvalContext | None = None, judgments=No
     except InputError as e:
         rows = _rows_before(e)
         if rows is not None and judgments is not None:
-            judgment_format(opts.rel_format).join(judgments, rows, replace(ctx, complete=False))
+            # only the join's errors are wanted: any ranking finds them (the rows hold no rank column)
+            judgment_format(opts.rel_format).join(judgments, rows, replace(ctx, complete=False, order="score"))
         raise
 
 
