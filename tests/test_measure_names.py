@@ -72,3 +72,30 @@ def test_registry_refuses_clashes():
         Registry([_fake("map", "extra")])  # an extra under a trec_eval name
     assert [m.name for m in Registry([_fake("zz", "extra"), _fake("P", "9.0.8"), _fake("aa", "extra"),
                                       _fake("num_q", "9.0.8")])] == ["num_q", "P", "aa", "zz"]
+
+
+def test_the_measure_index_is_current():
+    """The static index (module, version, nicknames of every measure) is what the
+    modules define: rewrite it with ``python -m trec_eval_py.engine.measures._write_index``."""
+    from trec_eval_py.engine.measures import _index
+    from trec_eval_py.engine.measures._registry import discover, index_source
+
+    with open(_index.__file__) as f:
+        assert f.read() == index_source(discover())
+
+
+def test_the_indexed_registry_loads_only_what_is_asked_and_refuses_a_stale_index():
+    import sys
+
+    reg = Registry.indexed({"map": ("map", "9.0.8", ("all_trec", "official")),
+                            "bpref": ("bpref", "9.0.8", ("all_trec",))})
+    assert [s.measure.name for s in reg.resolve(["map"])] == ["map"]
+    assert "bpref" in reg and "bpref" not in reg._by_name
+    assert [m.name for m in reg.nickname_members("official", "9.0.8")] == ["map"]
+    assert sys.modules["trec_eval_py.engine.measures.map"].MAP is reg["map"]
+    stale = Registry.indexed({"map": ("map", "9.0.8", ("official",))})
+    with pytest.raises(RuntimeError, match="differs from the measure index"):
+        stale["map"]
+    wrong = Registry.indexed({"map": ("bpref", "9.0.8", ("all_trec", "official"))})
+    with pytest.raises(RuntimeError, match="does not define it"):
+        wrong["map"]

@@ -5,64 +5,109 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-import click
-import typer
-
 from .. import __version__
 from ..errors import OutputError, TrecEvalError
-from .flags import evaluation_flags
+from .flags import FLAGS, Flag, command_flags, evaluation_flags, parse_plain
 from .help import help_text
-
-# Newer typer releases carry their own copy of click; catch both families.
-_CLI_ERRORS = tuple({click.ClickException, getattr(typer, "TyperException", click.ClickException)})
-_ABORTS = tuple({click.exceptions.Abort, typer.Abort})
+from .output import PipeClosed, silence_stdout, write_output as _write
 
 CONTEXT = {"help_option_names": [], "ignore_unknown_options": False, "allow_interspersed_args": True}
 
-app = typer.Typer(add_completion=False, context_settings=CONTEXT)
+#: the shared evaluation flags the main command takes
+EVALUATION = ("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only",
+              "rel_format", "results_format", "zscore_file", "compat", "order", "valid_codes")
+
+#: the main command's own flags
+MAIN_FLAGS: dict[str, Flag] = {f.field: f for f in (
+    Flag("help_", ("-h", "--help"), bool, False, "Full help, with the requested measures' descriptions."),
+    Flag("version", ("-v", "--version"), bool, False, "Print the version and exit."),
+    Flag("query", ("-q", "--query_eval_wanted"), bool, False, "Also print each topic's values."),
+    Flag("nosummary", ("-n", "--nosummary"), bool, False, "Do not print the summary ('all') lines."),
+    Flag("debug", ("-D", "--Debug_level"), Optional[str], None, "Accepted for compatibility; ignored."),
+    Flag("old_format", ("-o",), bool, False, "trec_eval's obsolete output flag; accepted and ignored."),
+    Flag("old_format_long", ("--Output_old_results_format",), Optional[str], None,
+         "trec_eval's obsolete output flag; accepted and ignored."),
+    Flag("output_format", ("--format",), str, "trec",
+         "Output: trec (trec_eval's text), json, or csv (runid,topic,measure,value)."),
+)}
 
 
-from .output import PipeClosed, silence_stdout, write_output as _write  # noqa: E402
-
-
-@app.command()
-@evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only",
-                  "rel_format", "results_format", "zscore_file", "compat", "order", "valid_codes")
-def evaluate_cmd(
-    rel_info_file: Optional[str] = typer.Argument(None, metavar="QRELS"),
-    results_file: Optional[str] = typer.Argument(None, metavar="RUN"),
-    help_: bool = typer.Option(False, "-h", "--help", help="Full help, with the requested measures' descriptions."),
-    version: bool = typer.Option(False, "-v", "--version", help="Print the version and exit."),
-    query: bool = typer.Option(False, "-q", "--query_eval_wanted", help="Also print each topic's values."),
-    nosummary: bool = typer.Option(False, "-n", "--nosummary", help="Do not print the summary ('all') lines."),
-    debug: Optional[str] = typer.Option(None, "-D", "--Debug_level", help="Accepted for compatibility; ignored."),
-    old_format: bool = typer.Option(False, "-o", help="trec_eval's obsolete output flag; accepted and ignored."),
-    old_format_long: Optional[str] = typer.Option(None, "--Output_old_results_format", help="trec_eval's obsolete output flag; accepted and ignored."),
-    output_format: str = typer.Option("trec", "--format", help="Output: trec (trec_eval's text), json, or csv (runid,topic,measure,value)."),
-    *,
-    options: dict,
-) -> None:
+def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: dict, options: dict) -> None:
     """Evaluate a TREC run against relevance judgments, printing what trec_eval prints."""
     from ..engine.pipeline import evaluate
 
-    if version:
+    if own["version"]:
         _write(f"trec_eval_py {__version__} (reproduces trec_eval 9.0.8 and 10.0)\n")
         return
-    if help_:
+    if own["help_"]:
         _write([help_text(options["measures"], options["rel_format"], options["compat"], options["results_format"])])
         return
     if rel_info_file is None or results_file is None:
         raise TrecEvalError("need two files: QRELS RUN (see -h)")
     from ..engine.format import check_output_format, render_evaluation
 
-    check_output_format(output_format)
+    check_output_format(own["output_format"])
     from .progress import Progress
 
     # big runs are measured piece by piece: a bar on a terminal's stderr, erased before output
     with Progress(desc="topics measured", unit="topics") as bar:
         result = evaluate(rel_info_file, results_file, progress=bar.update,
                           **{**options, "measures": options["measures"] or ["official"]})
-    _write(render_evaluation(result, output_format, query=query, summary=not nosummary))
+    _write(render_evaluation(result, own["output_format"], query=own["query"],
+                             summary=not own["nosummary"]))
+
+
+def _build_app():
+    """The typer application of the main command (built on first use: typer
+    and click take a while to import, and a plain command line needs neither)."""
+    import typer
+
+    app = typer.Typer(add_completion=False, context_settings=CONTEXT)
+
+    @app.command()
+    @evaluation_flags(*EVALUATION)
+    @command_flags(MAIN_FLAGS, into="own")
+    def evaluate_cmd(
+        rel_info_file: Optional[str] = typer.Argument(None, metavar="QRELS"),
+        results_file: Optional[str] = typer.Argument(None, metavar="RUN"),
+        *,
+        own: dict,
+        options: dict,
+    ) -> None:
+        """Evaluate a TREC run against relevance judgments, printing what trec_eval prints."""
+        evaluate_run(rel_info_file, results_file, own=own, options=options)
+
+    return app
+
+
+def __getattr__(name):
+    if name == "app":  # trec_eval_py.cli.app, the typer application, built on first use
+        global app
+        app = _build_app()
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def parse_main(argv: list[str]):
+    """``(arguments, own flags, evaluation options)`` of a plain main command line
+    (see :func:`~.flags.parse_plain`), or None for typer to read."""
+    parsed = parse_plain(argv, [MAIN_FLAGS, {k: FLAGS[k] for k in EVALUATION}], 2)
+    if parsed is None:
+        return None
+    args, values = parsed
+    return args, {k: values[k] for k in MAIN_FLAGS}, {k: values[k] for k in EVALUATION}
+
+
+def _parser_errors() -> tuple[tuple, tuple]:
+    """(click's usage errors, its aborts), both families of a typer that carries
+    its own click; nothing when typer never ran."""
+    if "click" not in sys.modules and "typer" not in sys.modules:
+        return (), ()
+    import click
+    import typer
+
+    return (tuple({click.ClickException, getattr(typer, "TyperException", click.ClickException)}),
+            tuple({click.exceptions.Abort, typer.Abort}))
 
 
 def _fail(message: str, code: int) -> None:
@@ -72,14 +117,25 @@ def _fail(message: str, code: int) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``trec_eval_py`` command."""
-    from . import commands
-
     argv = list(sys.argv[1:] if argv is None else argv)
-    target, prog = app, "trec_eval_py"
-    if argv and argv[0] in commands.names():
-        target, prog = commands.load(argv[0]), f"trec_eval_py {argv[0]}"
-        argv = argv[1:]
+    sub = None
+    if argv and not argv[0].startswith("-"):
+        from . import commands
+
+        if argv[0] in commands.names():
+            sub = argv[0]
+    plain = None if sub else parse_main(argv)
     try:
+        if plain is not None:
+            args, own, options = plain
+            evaluate_run(*args, own=own, options=options)
+            return
+        if sub:
+            from . import commands
+
+            target, prog, argv = commands.load(sub), f"trec_eval_py {sub}", argv[1:]
+        else:
+            target, prog = globals().get("app") or __getattr__("app"), "trec_eval_py"
         result = target(args=argv, prog_name=prog, standalone_mode=False)
         if isinstance(result, int) and result:
             sys.exit(result)
@@ -90,9 +146,9 @@ def main(argv: list[str] | None = None) -> None:
         if isinstance(e, OutputError):
             silence_stdout()
         _fail(str(e), e.exit_code)
-    except _ABORTS:
+    except _parser_errors()[1]:
         _fail("aborted", 1)
-    except _CLI_ERRORS as e:
+    except _parser_errors()[0] as e:
         message = e.format_message() if hasattr(e, "format_message") else str(e)
         _fail(" ".join(message.split()), 1)
     except BrokenPipeError:  # a write outside the output helper

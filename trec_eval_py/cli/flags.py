@@ -15,15 +15,17 @@ A command takes the flags it needs with :func:`evaluation_flags`::
 
 The decorator adds the typer options to the command's signature and hands
 their values to the command as one dict, ``options``, keyed by field.
+:func:`command_flags` does the same for a table of a command's own flags.
+
+:func:`parse_plain` reads a plain command line (only flags of given tables,
+spelled one per argument) from the same declarations without typer, so that
+the main command starts quickly; anything else goes to typer.
 """
 from __future__ import annotations
 
 import functools
-import inspect
 from dataclasses import dataclass
 from typing import List, Optional
-
-import typer
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,10 @@ class Flag:
     help: str
     metavar: str | None = None
 
-    def option(self, help: str | None = None) -> typer.models.OptionInfo:
+    def option(self, help: str | None = None):
+        """The typer option of this flag."""
+        import typer
+
         default = list(self.default) if isinstance(self.default, list) else self.default
         return typer.Option(default, *self.decls, help=help or self.help, metavar=self.metavar)
 
@@ -86,28 +91,100 @@ def evaluation_flags(*fields: str, help: dict[str, str] | None = None):
     unknown = [f for f in fields if f not in FLAGS]
     if unknown:
         raise KeyError(f"no shared flag sets {unknown}")
+    return command_flags(FLAGS, fields, help=help, into="options")
+
+
+def command_flags(table: dict[str, Flag], fields=None, *, help: dict[str, str] | None = None,
+                  into: str = "options"):
+    """Add the flags ``fields`` of ``table`` (all by default) to a typer command,
+    which receives their values as one dict, the keyword ``into``."""
+    fields = list(table) if fields is None else list(fields)
     help = help or {}
 
     def decorate(command):
+        import inspect
+
         sig = inspect.signature(command)
-        own = [p for p in sig.parameters.values() if p.name != "options"]
+        own = [p for p in sig.parameters.values() if p.name != into]
         added = [
             inspect.Parameter(f"flag_{name}", inspect.Parameter.KEYWORD_ONLY,
-                              default=FLAGS[name].option(help.get(name)), annotation=FLAGS[name].annotation)
+                              default=table[name].option(help.get(name)), annotation=table[name].annotation)
             for name in fields
         ]
 
         @functools.wraps(command)
         def wrapper(*args, **kwargs):
-            options = {name: kwargs.pop(f"flag_{name}") for name in fields}
-            return command(*args, options=options, **kwargs)
+            values = {name: kwargs.pop(f"flag_{name}") for name in fields}
+            return command(*args, **{into: values}, **kwargs)
 
         # typer reads the signature and the annotations: both must list the added flags
         wrapper.__signature__ = sig.replace(parameters=own + added)
         wrapper.__annotations__ = {
-            **{k: v for k, v in command.__annotations__.items() if k != "options"},
-            **{f"flag_{name}": FLAGS[name].annotation for name in fields},
+            **{k: v for k, v in command.__annotations__.items() if k != into},
+            **{f"flag_{name}": table[name].annotation for name in fields},
         }
         return wrapper
 
     return decorate
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def parse_plain(argv: list[str], tables: list[dict[str, Flag]], positional: int):
+    """``(arguments, {field: value})`` of a plain command line, or None.
+
+    Plain means: exactly ``positional`` arguments, and flags of ``tables``
+    spelled ``-x``, ``-xVALUE``, ``-x VALUE``, ``--long VALUE`` or
+    ``--long=VALUE``, each in its own argument, with values that do not start
+    with '-' and, for numbers, are plain digits. Such a line means the same to
+    typer (a test checks both parsers agree); anything else (clustered flags,
+    '--', '-' for standard input, a misspelt flag, a missing value...) gives
+    None, and typer then reads the line and words any error.
+    """
+    by_decl = {d: f for table in tables for f in table.values() for d in f.decls}
+    values = {f.field: list(f.default) if isinstance(f.default, list) else f.default
+              for table in tables for f in table.values()}
+    args: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        i += 1
+        if not a.startswith("-"):
+            args.append(a)
+            continue
+        if a.startswith("--"):
+            name, eq, value = a.partition("=")
+            attached = bool(eq)
+        else:
+            name, value = a[:2], a[2:]
+            attached = bool(value)
+        f = by_decl.get(name)
+        if f is None:
+            return None
+        if f.annotation is bool:
+            if attached:
+                return None
+            values[f.field] = True
+            continue
+        if not attached:
+            if i >= len(argv):
+                return None
+            value = argv[i]
+            i += 1
+        if value.startswith("-"):
+            return None
+        if f.annotation in (int, Optional[int]):
+            if not _digits(value):
+                return None
+            value = int(value)
+        elif f.annotation not in (str, Optional[str], List[str]):
+            return None
+        if isinstance(f.default, list):
+            values[f.field].append(value)
+        else:
+            values[f.field] = value
+    if len(args) != positional:
+        return None
+    return args, values

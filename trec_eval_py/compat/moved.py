@@ -10,7 +10,6 @@ a switch set through either name is seen by the engine.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.util
 import sys
 
@@ -36,16 +35,23 @@ MOVED = {
 }
 
 
+#: the top-level names under the package that moved (a quick test for every import)
+_TOPS = frozenset(p.split(".")[1] for p in MOVED)
+
+
 def new_name(old: str) -> str | None:
     """The current path of module ``old``, or None when ``old`` did not move."""
+    if not old.startswith("trec_eval_py.") or old.split(".", 2)[1] not in _TOPS:
+        return None
     for prefix, target in MOVED.items():
         if old == prefix or old.startswith(prefix + "."):
             return target + old[len(prefix):]
     return None
 
 
-class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Answers imports of old paths with the module imported under its new path."""
+class _MovedFinder:
+    """Answers imports of old paths with the module imported under its new path
+    (a meta path finder and loader by protocol: importlib.abc costs an import at start-up)."""
 
     def __init__(self):
         self._specs: dict[int, object] = {}

@@ -242,7 +242,8 @@ def positive_values(qrels, run, measure: str, **options) -> dict[str, PositiveVa
     from ..engine.pipeline import Options
 
     name, _, text = measure.partition(".")
-    registry()  # imports every measure module, which registers its area
+    if name in registry():
+        registry()[name]  # imports the measure's module, which registers its area
     if name not in AREAS:
         raise UsageError(f"--unit positives needs an area measure ({', '.join(sorted(AREAS))}), not {measure!r}")
     params = registry()[name].params.parse(name, text or None).values

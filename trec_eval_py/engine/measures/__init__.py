@@ -1,6 +1,9 @@
-"""The measure registry: every module in this package that does not start
-with ``_`` is imported and the :class:`Measure` values it defines at module
-level are registered. Adding a measure means adding (or editing) its module.
+"""The measure registry: the :class:`Measure` values defined at module level
+by every module of this package that does not start with ``_``. The static
+index ``_index.py`` says which module defines which measure, so a command
+imports only the modules of the measures it computes. Adding a measure means
+adding (or editing) its module, then rewriting the index with
+``python -m trec_eval_py.engine.measures._write_index`` (a test fails until then).
 """
 from ._base import Agg, Kind, Measure, safe_div
 from ._params import FloatCutoffs, FloatParams, IntCutoffs, NoParams, PairParams, Params

@@ -98,11 +98,17 @@ class Measure:
 
     def in_nickname(self, nickname: str, compat: str) -> bool:
         """Whether ``nickname`` includes this measure in ``compat`` mode."""
-        if nickname not in self.nicknames:
-            return False
-        if self.since in VERSIONS:
-            return VERSIONS.index(self.since) <= VERSIONS.index(compat)
-        return True
+        return in_nickname(self.nicknames, self.since, nickname, compat)
+
+
+def in_nickname(nicknames, since: str, nickname: str, compat: str) -> bool:
+    """Whether a measure of ``nicknames`` and version ``since`` is in ``nickname`` under ``compat``
+    (a measure of a later trec_eval version is not in an earlier one's nicknames)."""
+    if nickname not in nicknames:
+        return False
+    if since in VERSIONS:
+        return VERSIONS.index(since) <= VERSIONS.index(compat)
+    return True
 
 
 def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:

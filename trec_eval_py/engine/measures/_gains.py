@@ -40,6 +40,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from ..join.keys import sort_distinct  # np.unique would import numpy.ma (numpy 2.x)
 from ._base import c_log2 as c_log2_one
 
 _INT_MIN = -(1 << 31)
@@ -224,7 +225,7 @@ def group_table(b, rows: np.ndarray, pairs: tuple, levels: int) -> GainTable:
     """The (sparse where possible) gain table of topics ``rows`` of batch ``b``,
     which all have ``levels`` levels."""
     judged = b.gain_judged[rows]
-    present = tuple(np.unique(judged[judged >= 0]).tolist())
+    present = tuple(sort_distinct(judged[judged >= 0]).tolist())
     return gain_table(pairs, levels, present)
 
 
@@ -264,7 +265,7 @@ def num_levels(b) -> np.ndarray:
 def groups_by_levels(b):
     """``(L, rows)`` for each distinct ``L`` among the batch's topics."""
     levels = num_levels(b)
-    for lv in np.unique(levels).tolist():
+    for lv in sort_distinct(levels).tolist():
         yield int(lv), np.flatnonzero(levels == lv)
 
 

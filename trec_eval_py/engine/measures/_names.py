@@ -48,7 +48,6 @@ likewise (Bpref, infAP, SetR, the counts).
 from __future__ import annotations
 
 import ast
-import difflib
 import math
 from dataclasses import dataclass
 
@@ -271,6 +270,8 @@ def _closest(word: str, names) -> str | None:
     lower = {n.lower(): n for n in names}
     if word.lower() in lower:
         return lower[word.lower()]
+    import difflib  # only for a misspelt name
+
     found = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
     return found[0] if found else None
 

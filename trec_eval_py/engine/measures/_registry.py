@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ...errors import MeasureError
 from . import _names
-from ._base import VERSIONS, Measure
-from ._order import is_trec_measure
+from ._base import VERSIONS, Measure, in_nickname
+from ._order import is_trec_measure, print_key
 from ._params import Params
 
 
@@ -49,40 +48,73 @@ class Selected:
 
 
 class Registry:
-    """All known measures by name, and the nicknames they declare."""
+    """All known measures by name, and the nicknames they declare.
+
+    Built from :class:`Measure` values (checked at once), or by :func:`registry`
+    from the static index :mod:`._index`, which names each measure's module, its
+    version and its nicknames: then a module is imported only when one of its
+    measures is asked for, so a command loads just the measures it computes.
+    """
 
     def __init__(self, measures: list[Measure]):
         self._by_name: dict[str, Measure] = {}
         for m in measures:
             if m.name in self._by_name and self._by_name[m.name] is not m:
                 raise RuntimeError(f"two measures are named {m.name!r}")
-            # trec_eval's measures print in its table's order; an extra must not take a trec_eval name
-            if is_trec_measure(m.name) != (m.since in VERSIONS):
-                raise RuntimeError(f"measure {m.name!r} (since {m.since}) and the print order disagree: "
-                                   f"trec_eval's measures, and only they, are in TREC_ORDER")
             self._by_name[m.name] = m
-        orders = [m.order for m in self._by_name.values()]
-        if len(set(orders)) != len(orders):
-            raise RuntimeError("two measures share a print position")
+        check(list(self._by_name.values()))
+        # name -> (module or None when already loaded, since, nicknames)
+        self._index = {m.name: (None, m.since, m.nicknames) for m in measures}
 
-    def __contains__(self, name: str) -> bool:
-        return name in self._by_name
+    @classmethod
+    def indexed(cls, index: dict) -> "Registry":
+        """A registry loading each measure's module on first use (``index``: see :mod:`._index`)."""
+        reg = cls.__new__(cls)
+        reg._by_name = {}
+        reg._index = {name: (module, since, frozenset(nicks)) for name, (module, since, nicks) in index.items()}
+        return reg
 
-    def __getitem__(self, name: str) -> Measure:
+    def _load(self, name: str) -> Measure:
+        m = self._by_name.get(name)
+        if m is not None:
+            return m
+        module, since, nicks = self._index[name]
+        mod = importlib.import_module(f"{__package__}.{module}")
+        for v in vars(mod).values():
+            if isinstance(v, Measure) and v.name in self._index and self._index[v.name][0] == module:
+                if (v.since, v.nicknames) != self._index[v.name][1:]:
+                    raise RuntimeError(f"measure {v.name!r} differs from the measure index: regenerate it "
+                                       f"with 'python -m trec_eval_py.engine.measures._write_index'")
+                self._by_name[v.name] = v
+        if name not in self._by_name:
+            raise RuntimeError(f"the measure index puts {name!r} in {module}.py, which does not define it: "
+                               f"regenerate it with 'python -m trec_eval_py.engine.measures._write_index'")
         return self._by_name[name]
 
+    def __contains__(self, name: str) -> bool:
+        return name in self._index
+
+    def __getitem__(self, name: str) -> Measure:
+        if name not in self._index:
+            raise KeyError(name)
+        return self._load(name)
+
+    def _names_in_order(self) -> list[str]:
+        return sorted(self._index, key=lambda n: (print_key(n), n))
+
     def __iter__(self):
-        return iter(sorted(self._by_name.values(), key=lambda m: (m.order, m.name)))
+        return iter([self._load(n) for n in self._names_in_order()])
 
     def __len__(self) -> int:
-        return len(self._by_name)
+        return len(self._index)
 
     @property
     def nicknames(self) -> set[str]:
-        return {n for m in self._by_name.values() for n in m.nicknames}
+        return {n for _, _, nicks in self._index.values() for n in nicks}
 
     def nickname_members(self, nickname: str, compat: str) -> list[Measure]:
-        return [m for m in self if m.in_nickname(nickname, compat)]
+        return [self._load(n) for n in self._names_in_order()
+                if in_nickname(self._index[n][2], self._index[n][1], nickname, compat)]
 
     def resolve(self, specs: list[str], compat: str = "9.0.8", rel_format: str | None = None) -> list[Selected]:
         """Turn ``-m`` arguments into the measures to compute, in print order.
@@ -97,22 +129,22 @@ class Registry:
         nicks = self.nicknames
         for spec in specs:
             name, dot, text = spec.partition(".")
-            if name not in self._by_name and name not in nicks and _names.is_alias_syntax(spec):
+            if name not in self._index and name not in nicks and _names.is_alias_syntax(spec):
                 sel = self._alias(spec, compat)
                 if sel.label not in {a.label for a in aliased}:
                     aliased.append(sel)
                 continue
             if dot and text == "":
                 raise MeasureError(f"measure '{spec}': empty parameter list after '.'")
-            if name in nicks and name not in self._by_name:
+            if name in nicks and name not in self._index:
                 if dot:
                     raise MeasureError(f"nickname '{name}' takes no parameters")
                 for m in self.nickname_members(name, compat):
                     chosen.setdefault(m.name, m)
                 continue
-            m = self._by_name.get(name)
-            if m is None:
+            if name not in self._index:
                 raise MeasureError(f"unknown measure '{spec}'{self._hint(spec)}")
+            m = self._load(name)
             chosen.setdefault(m.name, m)
             if dot:
                 texts.setdefault(m.name, text)
@@ -135,7 +167,7 @@ class Registry:
         """The measure an ir_measures name stands for, keeping its one output."""
         req = _names.translate(spec)
         name, _, text = req.spec.partition(".")
-        m = self._by_name[name]
+        m = self._load(name)
         params = m.params.parse(m.name, text or None)
         outputs = m.output_names(params)
         if len(outputs) != 1:
@@ -143,13 +175,30 @@ class Registry:
         return Selected(m, params, label=req.label, output=outputs[0], overrides=req.overrides)
 
     def _hint(self, spec: str) -> str:
-        close = _names.suggestions(spec, list(self._by_name) + sorted(self.nicknames))
+        close = _names.suggestions(spec, list(self._index) + sorted(self.nicknames))
         if not close:
             return ""
         return " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
 
 
-def _discover() -> list[Measure]:
+def check(measures: list[Measure]) -> None:
+    """The rules every set of measures keeps: trec_eval's measures, and only they, are in
+    the print-order table under their own names; no two share a print position."""
+    for m in measures:
+        # trec_eval's measures print in its table's order; an extra must not take a trec_eval name
+        if is_trec_measure(m.name) != (m.since in VERSIONS):
+            raise RuntimeError(f"measure {m.name!r} (since {m.since}) and the print order disagree: "
+                               f"trec_eval's measures, and only they, are in TREC_ORDER")
+    orders = [m.order for m in measures]
+    if len(set(orders)) != len(orders):
+        raise RuntimeError("two measures share a print position")
+
+
+def discover() -> list[tuple[str, Measure]]:
+    """``(module, measure)`` for every measure of every module of the package
+    (imports them all; the index is written from this)."""
+    import pkgutil
+
     from .. import measures as pkg
 
     found = []
@@ -157,11 +206,32 @@ def _discover() -> list[Measure]:
         if info.name.startswith("_"):
             continue
         mod = importlib.import_module(f"{pkg.__name__}.{info.name}")
-        found.extend(v for v in vars(mod).values() if isinstance(v, Measure))
+        found.extend((info.name, v) for v in vars(mod).values() if isinstance(v, Measure))
     return found
+
+
+def index_source(found: list[tuple[str, Measure]]) -> str:
+    """The text of :mod:`._index` for the measures ``found``."""
+    Registry([m for _, m in found])  # the same checks as a registry of them
+    lines = ['"""Which module defines each measure, with its version and nicknames.',
+             "",
+             "Written by ``python -m trec_eval_py.engine.measures._write_index`` from the",
+             "measure modules themselves (a test checks it is current): the registry",
+             "reads it to resolve ``-m`` and imports a measure's module only when the",
+             'measure is used."""',
+             "",
+             "INDEX = {",
+             "    # name: (module, since, nicknames)"]
+    for module, m in sorted(found, key=lambda e: (e[1].order, e[1].name)):
+        lines.append(f"    {m.name!r}: ({module!r}, {m.since!r}, {tuple(sorted(m.nicknames))!r}),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
 
 
 @lru_cache(maxsize=1)
 def registry() -> Registry:
-    """The registry of every measure shipped in this package."""
-    return Registry(_discover())
+    """The registry of every measure shipped in this package (modules loaded on demand)."""
+    from ._index import INDEX
+
+    return Registry.indexed(INDEX)
+
