@@ -18,7 +18,8 @@ checkout); TREC_EVAL names a trec_eval binary (9.0.8) for the C rows; the
 pytrec_eval route is ../shared/tools/pytrec_route.py (needs pytrec-eval-terrier).
 
 Cases (``--only`` picks some):
-  small        trec_eval's results.test, -q -m all_trec, against C
+  small        trec_eval's results.test, -q -m all_trec, against C and against
+               `python -c "import numpy"` (start-up's floor)
   big          6.9M lines (gen_synth 7000 1000 300 1), -m all_trec, against C
   big-q        the same with -q (623k output lines), against C
   topics200k   200,000 topics x 10 docs (gen_synth 200000 10 10 1), -m all_trec,
@@ -193,6 +194,9 @@ def main() -> None:
     if wanted("small") and te_c:
         row("small (results.test, -q -m all_trec)", lines_in(small_args[-1]),
             "trec_eval_py", py + small_args, "C", [te_c] + small_args)
+    if wanted("small"):  # start-up against its floor: python importing numpy
+        row("small, against python -c 'import numpy'", lines_in(small_args[-1]),
+            "trec_eval_py", py + small_args, "numpy import", [sys.executable, "-c", "import numpy"], compare=False)
     big = None
     if any(wanted(c) for c in ("big", "big-q", "interleaved", "fallback")):
         big = ensure(a.data, "big", ["7000", "1000", "300", "1"], a.gen)
@@ -229,6 +233,14 @@ def main() -> None:
             "C", [te_c, "-m", "all_trec"] + args)
     shutil.rmtree(tmp, ignore_errors=True)
 
+    # the table: the ratio is wall time A / B, peak memory is A's (B's)
+    print("| input | trec_eval_py | reference | ratio | peak memory |")
+    print("|---|---|---|---|---|")
+    for case, n, na, nb, (wa, ca, ma), (wb, cb, mb), same, note in rows:
+        flag = "" if same is None or same else " (OUTPUT DIFFERS)"
+        ref = "C" if nb == "C" else nb
+        print(f"| {case}{flag} | {wa:.2f} s | {ref} {wb:.2f} s | {wa / wb:.2f} | {ma:.0f} MiB ({ref} {mb:.0f}) |")
+    print()
     head = ["input", "run lines", "A", "A wall s", "A CPU s", "A peak MiB", "B", "B wall s", "B CPU s",
             "B peak MiB", "wall A/B", "CPU A/B", "peak A/B", "same output"]
     out = []

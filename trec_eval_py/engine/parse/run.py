@@ -57,7 +57,11 @@ class Run:
         )
 
 
-CHUNK_BYTES = 32 << 20
+#: pieces of a big run: 8 MB keeps each piece's columns, its ranking and its
+#: batch of measure matrices small enough to stay in cache-friendly sizes and
+#: bounds what is in flight (the reader thread holds the next piece): against
+#: 32 MB pieces, a quarter less CPU on 6.9M lines and half the peak memory
+CHUNK_BYTES = 8 << 20
 
 #: fields after the run id are ignored, but a line with more than this many is
 #: an error: it is several lines run together, not a result
@@ -68,7 +72,7 @@ def _pieces(source: Source, chunk_bytes: int):
     """Consecutive pieces of ``source``, each ending at a line end.
 
     A plain file is read into one buffer that is reused for every piece
-    (fresh 32 MB buffers cost a page fault per 4 KB each time): a yielded
+    (fresh buffers cost a page fault per 4 KB each time): a yielded
     piece is a view into it, valid until the next one is asked for.
     """
     import os
