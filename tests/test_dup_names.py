@@ -71,3 +71,56 @@ def test_one_measure_requested_twice_with_other_parameters():
     assert list(got["P(rel=2)@5"]) == list(p5_rel2.column_values[0])
     assert list(got["P_5"]) == list(p5.column_values[0])
     assert all(len(v) == len(both.topics) for v in both.column_values)
+
+
+def _examples():
+    examples = __import__("pathlib").Path(__file__).resolve().parent.parent / "examples"
+    return str(examples / "qrels.txt"), str(examples / "run_a.txt")
+
+
+@pytest.mark.parametrize("specs,plain", [
+    (["AP", "map"], ["map"]),
+    (["map", "AP", "MAP"], ["map"]),
+    (["P.5", "P@5"], ["P.5"]),
+    (["P", "P@10"], ["P"]),  # P's default cutoffs include 10
+    (["ndcg_cut.10", "nDCG@10", "NDCG@10"], ["ndcg_cut.10"]),
+    (["nDCG(gains={1:2})@5", "ndcg_gain_cut.5,1=2"], ["ndcg_gain_cut.5,1=2"]),
+    (["RBP(rel=2)", "RBP(p=0.8,rel=2)"], ["RBP(rel=2)"]),
+])
+def test_one_measure_under_two_names_prints_once(specs, plain):
+    """trec_eval prints a measure named twice once: so does the text output when two
+    names (trec_eval's and ir_measures') ask for the same value; JSON/CSV keep both."""
+    q, r = _examples()
+    both, alone = evaluate(q, r, specs), evaluate(q, r, plain)
+    assert both.to_text(query=True) == alone.to_text(query=True)
+    assert both.to_text() == alone.to_text()
+    summary = json.loads("".join(render_evaluation(both, "json")))["summary"]
+    for name in [c.name for c in both.columns]:
+        assert name in summary
+    assert len(both.columns) > len(alone.columns)
+
+
+def test_cli_prints_a_measure_asked_twice_once(capsys):
+    from trec_eval_py.cli import main
+
+    q, r = _examples()
+
+    def run(*argv):
+        main(list(argv))
+        return capsys.readouterr().out
+
+    assert run("-q", "-m", "AP", "-m", "map", q, r) == run("-q", "-m", "map", q, r)
+    csv_rows = run("--format", "csv", "-m", "AP", "-m", "map", q, r).splitlines()
+    assert {row.split(",")[2] for row in csv_rows[1:]} == {"AP", "map"}
+
+
+@pytest.mark.parametrize("specs", [
+    ["P.5", "P(rel=2)@5"],  # other options: another value under the same printed name
+    ["P@5", "P(judged_only=True)@5"],
+    ["nDCG(gains={1:2})@5", "nDCG(gains={1:3})@5"],
+])
+def test_same_printed_name_other_value_prints_both(specs):
+    q, r = _examples()
+    ev = evaluate(q, r, specs)
+    lines = ev.to_text().splitlines()
+    assert len(lines) == 2 and lines[0].split("\t")[0] == lines[1].split("\t")[0]

@@ -42,10 +42,28 @@ def format_column(kind: Kind, values) -> list[str]:
     return [format_value(kind, v) for v in (arr.tolist() if arr.dtype != object else list(arr))]
 
 
+def _printed_once(result, values) -> list[tuple]:
+    """``(column, value)`` pairs for trec_eval's text: a measure asked for twice under
+    different names (``-m AP -m map``, ``-m P.5 -m P@5``) prints once, as trec_eval
+    prints a measure named twice once; JSON and CSV keep every name asked for. Columns
+    that merely share a printed name (``iprec_at_recall.0.999,1``) are different values
+    and all print."""
+    seen = set()
+    out = []
+    for c, v in zip(result.columns, values):
+        key = getattr(c, "identity", None)
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append((c, v))
+    return out
+
+
 def _query_blocks(result) -> Iterator[str]:
     """Each printed topic's lines as one string, formatted a column at a time."""
     # column by column: two columns may share a printed name
-    pairs = [(c, v) for c, v in zip(result.columns, result.column_values) if c.measure.per_topic]
+    pairs = [(c, v) for c, v in _printed_once(result, result.column_values) if c.measure.per_topic]
     cols = [c for c, _ in pairs]
     rows = np.flatnonzero(np.asarray(result.printable, dtype=bool))
     if not cols or not len(rows):
@@ -75,7 +93,7 @@ def trec_lines(result, *, query: bool, summary: bool, blocks: bool = False) -> I
             for block in _query_blocks(result):  # (no id or name holds a newline)
                 yield from [x + "\n" for x in block.split("\n")[:-1]]
     if summary:
-        for c, v in zip(result.columns, result.column_summary):
+        for c, v in _printed_once(result, result.column_summary):
             if v is not None:
                 yield line(_trec_name(c), "all", c.summary_kind, v, c.prefix)
 

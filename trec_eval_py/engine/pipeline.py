@@ -119,6 +119,9 @@ class Column:
     prefix: str = ""  # printed before the padded name ("Z" under -Z)
     printed: str | None = None  # trec_eval's name when ``name`` is an ir_measures label
     source: int = 0  # which requested measure (position in the resolved selection) computed it
+    #: what the value is (measure, its options, the output's parameters): two columns with
+    #: the same identity hold the same numbers (``-m AP -m map``); trec_eval's text prints it once
+    identity: tuple | None = None
 
     @property
     def trec_name(self) -> str:
@@ -258,7 +261,9 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     columns: list[Column] = []
     for pos, s in enumerate(selected):
         for i, name, printed in zip(s.indices, s.names, s.trec_names):
-            columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind, printed=printed, source=pos))
+            identity = (s.measure.name, s.overrides, s.measure.params.output_key(s.params, i))
+            columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind, printed=printed, source=pos,
+                                  identity=identity))
     # measures asked for with their own rel=/judged_only= are computed on their own
     # evaluation: one pass of the stages per distinct set of options
     groups: dict[tuple, list] = {}

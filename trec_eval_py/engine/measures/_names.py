@@ -21,6 +21,8 @@ P@k           P.k                           rel, judged_only
 R@k           recall.k                      rel, judged_only
 RR, RR@k      recip_rank, rr_cut.k          rel, judged_only
 nDCG, nDCG@k  ndcg, ndcg_cut.k              judged_only, gains={level: gain}
+              (with gains: ndcg.L=G,...,    dcg='log2' (the only DCG offered)
+              ndcg_gain_cut.k,L=G,...)
 Rprec         Rprec                         rel, judged_only
 Bpref         bpref                         rel
 infAP         infAP                         rel
@@ -82,7 +84,7 @@ ALIASES: dict[str, Alias] = {a.name: a for a in [
     Alias("P", None, "P", "int", help="precision at k"),
     Alias("R", None, "recall", "int", help="recall at k"),
     Alias("RR", "recip_rank", "rr_cut", "int", help="reciprocal rank of the first relevant document"),
-    Alias("nDCG", "ndcg", "ndcg_cut", "int", ("judged_only",), ("gains",), help="normalised DCG, log2 discount"),
+    Alias("nDCG", "ndcg", "ndcg_cut", "int", ("judged_only",), ("gains", "dcg"), help="normalised DCG, log2 discount"),
     Alias("Rprec", "Rprec", help="precision at rank R (the number of relevant documents)"),
     Alias("Bpref", "bpref", options=("rel",), help="binary preference"),
     Alias("infAP", "infAP", options=("rel",), help="inferred average precision"),
@@ -110,7 +112,8 @@ SYNONYMS = {"MAP": "AP", "Precision": "P", "Recall": "R", "MRR": "RR", "NDCG": "
 #: ir_measures' default persistence of RBP (trec_eval's is 0.9)
 RBP_DEFAULT_P = 0.8
 
-_PARAM_TYPES = {"rel": int, "judged_only": bool, "relative": bool, "beta": float, "p": float, "gains": dict}
+_PARAM_TYPES = {"rel": int, "judged_only": bool, "relative": bool, "beta": float, "p": float, "gains": dict,
+                "dcg": str}
 
 
 @dataclass(frozen=True)
@@ -229,15 +232,28 @@ def translate(spec: str) -> Request:
         text = "p=" + _num(params.get("p", RBP_DEFAULT_P))
         if "rel" in params:  # ir_measures: binary relevance at that level (cwl_eval's RBP)
             trec = "rbp_bin"
+    if alias.name == "nDCG" and params.get("dcg", "log2") != "log2":
+        # ir_measures' pytrec_eval provider has only log2; other providers' exp-log2 is not checked here
+        raise MeasureError(f"measure '{spec}': dcg={params['dcg']!r} is not offered (only dcg='log2'; "
+                           f"ndcg_exp_cut.k is gdeval's exponential-gain nDCG)")
     if alias.name == "nDCG" and params.get("gains"):
         gains = params["gains"]
         if not all(isinstance(k, int) and not isinstance(k, bool) for k in gains) or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) for v in gains.values()):
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in gains.values()):
             raise MeasureError(f"measure '{spec}': gains= maps whole-number levels to numbers")
+        if params.get("judged_only") and any(v < 0 for v in gains.values()):
+            # ir_measures gives the judgments the gains as levels: a negative one makes its
+            # documents unjudged, which judged_only then drops from the ranking
+            raise MeasureError(f"measure '{spec}': negative gains with judged_only=True are not offered "
+                               f"(they would make judged documents unjudged)")
         pairs = ",".join(f"{k}={_num(v)}" for k, v in sorted(gains.items()))
         if suffix is not None:
-            # ndcg_cut has no gain table; ndcg with a cutoff is not trec_eval's
-            raise MeasureError(f"measure '{spec}': custom gains are supported without a cutoff only (nDCG(gains=...))")
+            # trec_eval's ndcg_cut has no gains: ndcg_gain_cut is ndcg_cut with them
+            if any(k < 0 for k in gains):
+                raise MeasureError(f"measure '{spec}': with a cutoff, gains are for levels 0 or more "
+                                   f"(a negative level means unjudged)")
+            trec = "ndcg_gain_cut"
+            pairs = f"{suffix},{pairs}"
         text = pairs
     out_spec = trec if text is None else f"{trec}.{text}"
     return Request(spec.strip(), out_spec, tuple(sorted(overrides)))

@@ -10,6 +10,8 @@ Four shapes, as trec_eval has them:
   parameter text as typed (``utility_2,-1,0,0``) when parameters are given.
 * :class:`PairParams` -- ``ndcg.1=3,2=9``: ``name=value`` pairs, one value, named
   like :class:`FloatParams`.
+* :class:`CutoffsAndGains` (ours, not trec_eval's) -- ``ndcg_gain_cut.10,20,1=3``:
+  cutoffs as :class:`IntCutoffs` plus ``level=gain`` pairs; one value per cutoff.
 """
 from __future__ import annotations
 
@@ -53,6 +55,11 @@ class ParamSpec:
     def output_names(self, name: str, params: Params) -> list[str]:
         return [name]
 
+    def output_key(self, params: Params, index: int):
+        """What output ``index`` depends on: two outputs of the measure with equal
+        keys hold the same values (``P.5`` and ``P.5,10``'s first)."""
+        return params.values
+
 
 class NoParams(ParamSpec):
     pass
@@ -73,6 +80,9 @@ class IntCutoffs(ParamSpec):
     def output_names(self, name: str, params: Params) -> list[str]:
         return [f"{name}_{c}" for c in params.values]
 
+    def output_key(self, params: Params, index: int):
+        return params.values[index]
+
 
 @dataclass(frozen=True)
 class FloatCutoffs(ParamSpec):
@@ -86,6 +96,9 @@ class FloatCutoffs(ParamSpec):
 
     def output_names(self, name: str, params: Params) -> list[str]:
         return [f"{name}_{c:3.2f}" for c in params.values]
+
+    def output_key(self, params: Params, index: int):
+        return params.values[index]  # the cutoff itself: 0.999 and 1 both print as 1.00
 
 
 @dataclass(frozen=True)
@@ -114,3 +127,37 @@ class PairParams(ParamSpec):
 
     def output_names(self, name: str, params: Params) -> list[str]:
         return [name if params.text is None else f"{name}_{params.text}"]
+
+
+@dataclass(frozen=True)
+class CutoffsAndGains(ParamSpec):
+    """Cutoffs (bare numbers, read as :class:`IntCutoffs` reads them) mixed with
+    ``level=gain`` pairs, levels whole numbers 0 or more. ``values`` is
+    ``(cutoffs, ((level, gain), ...))``; outputs are named per cutoff (``name_10``)."""
+
+    cutoffs: tuple = ()
+
+    def parse(self, measure: str, text: str | None) -> Params:
+        if text is None:
+            return Params((tuple(self.cutoffs), ()), None)
+        return super().parse(measure, text)
+
+    def _parse(self, measure: str, text: str) -> tuple:
+        cuts, pairs = [], []
+        for item in text.split(","):
+            key, sep, value = item.partition("=")
+            if not sep:
+                cuts.append(item)
+                continue
+            if not re.fullmatch(r"\d+", key.strip()):
+                raise MeasureError(f"measure '{measure}': a gain is given as level=gain with a level 0 or more "
+                                   f"(got {item!r})")
+            pairs.append((int(key), _float(measure, value)))
+        cutoffs = IntCutoffs()._parse(measure, ",".join(cuts)) if cuts else tuple(self.cutoffs)
+        return (cutoffs, tuple(pairs))
+
+    def output_names(self, name: str, params: Params) -> list[str]:
+        return [f"{name}_{c}" for c in params.values[0]]
+
+    def output_key(self, params: Params, index: int):
+        return params.values[0][index], params.values[1]
