@@ -124,3 +124,12 @@ def test_same_printed_name_other_value_prints_both(specs):
     ev = evaluate(q, r, specs)
     lines = ev.to_text().splitlines()
     assert len(lines) == 2 and lines[0].split("\t")[0] == lines[1].split("\t")[0]
+
+
+def test_outputs_of_one_request_all_print():
+    """Several outputs of one measure are different values even when its parameters
+    are not cutoffs (croc_exp.7,14,80: one parameter list, three outputs)."""
+    q, r = _examples()
+    ev = evaluate(q, r, ["croc_exp.7,14,80", "map", "AP"])
+    names = [line.split("\t")[0].strip() for line in ev.to_text().splitlines()]
+    assert names == ["map", "croc_exp_7", "croc_exp_14", "croc_exp_80"]

@@ -57,8 +57,9 @@ class ParamSpec:
 
     def output_key(self, params: Params, index: int):
         """What output ``index`` depends on: two outputs of the measure with equal
-        keys hold the same values (``P.5`` and ``P.5,10``'s first)."""
-        return params.values
+        keys hold the same values (``P.5`` and ``P.5,10``'s first). By default the
+        parameters and the position: equal parameters give equal outputs."""
+        return params.values, index
 
 
 class NoParams(ParamSpec):
