@@ -68,7 +68,10 @@ def with_placeholder(rankings: Rankings) -> Rankings:
     added = np.zeros(rankings.num_topics + 1, dtype=np.int64)
     added[filled + 1] = 1
     offsets = rankings.offsets + np.cumsum(added)
-    return replace(rankings, rel=rel.astype(np.int64), offsets=offsets)
+    scores = rankings.scores
+    if scores is not None:  # the placeholder document has no score
+        scores = np.insert(scores, rankings.offsets[filled], np.nan)
+    return replace(rankings, rel=rel.astype(np.int64), offsets=offsets, scores=scores)
 
 
 def reset_placeholder_outputs(columns, values: list, filled: np.ndarray, ctx) -> list:

@@ -49,6 +49,13 @@ document first, or last): the region outside them, which the CROC paper shades
 in its Figure 1, cannot be reached (``Curves.bounds``; averaged in
 ``Curves.average_bounds``; in JSON as ``bounds`` and ``average_bounds``).
 
+``table`` (:func:`compute_table`, :class:`ThresholdTable`) is LingPipe's
+         per-rank table (``ScoredPrecisionRecallEvaluation``): for each retrieved
+         document, its rank and score, whether it is relevant, and with the
+         acceptance threshold at its score, recall, precision, rejection recall
+         (specificity) and F1. Scores travel through the join for it
+         (``EvalContext.keep_scores``). No average.
+
 Negatives follow the ROC-family measures (see
 :mod:`trec_eval_py.engine.measures._ranked_curves`): by default the retrieved
 non-relevant documents, with ``-N`` the collection's non-relevant documents.
@@ -59,7 +66,7 @@ trec_eval's averages).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 import numpy as np
@@ -120,7 +127,8 @@ def parse_curve(spec: str) -> CurveSpec:
 
     name, dot, text = spec.strip().partition(".")
     if name not in KINDS:
-        raise UsageError(f"unknown curve {spec!r}; choose one of {', '.join(KINDS)} (croc/cac ones take .alpha)")
+        raise UsageError(f"unknown curve {spec!r}; choose one of {', '.join(KINDS)} (croc/cac ones take .alpha), "
+                         f"or table")
     if name in ("pr", "ipr", "roc", "proc", "ac", "pac"):
         if dot:
             raise UsageError(f"curve '{name}' takes no parameter (got {spec!r})")
@@ -365,6 +373,141 @@ class Curves:
         return json.dumps(self.to_dict(per_topic=per_topic, summary=summary)) + "\n"
 
 
+# ---- LingPipe's per-rank table ----
+
+#: columns of ``curves --curve table`` after the topic
+TABLE_COLUMNS = ("rank", "score", "relevant", "recall", "precision", "rej_recall", "f1")
+
+
+def batch_table(b) -> list[np.ndarray]:
+    """Per topic of batch ``b``: an (n, 7) array of rank, score, relevant (1/0),
+    recall, precision, rejection recall and F1 after each rank (see :class:`ThresholdTable`);
+    no rows for a topic without relevant documents."""
+    neg = num_negatives(b)
+    out = []
+    for t in range(b.n):
+        n = int(b.num_ret[t])
+        num_rel = int(b.num_rel[t])
+        if num_rel == 0 or n == 0:
+            out.append(np.zeros((0, len(TABLE_COLUMNS))))
+            continue
+        rel = b.is_rel[t, :n]
+        tp = np.cumsum(rel, dtype=np.int64).astype(np.float64)
+        ranks = np.arange(1, n + 1, dtype=np.float64)
+        fp = ranks - tp
+        recall = tp / num_rel
+        precision = tp / ranks
+        negatives = float(neg[t])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # no negatives at all: nothing to reject, 0/0 (NaN), as LingPipe's division gives
+            rej = (negatives - fp) / negatives if negatives > 0 else np.full(n, np.nan)
+            f1 = np.where(tp > 0, 2.0 * precision * recall / (precision + recall), 0.0)
+        out.append(np.column_stack([ranks, b.scores[t, :n], rel.astype(np.float64), recall, precision, rej, f1]))
+    return out
+
+
+@dataclass
+class ThresholdTable:
+    """LingPipe's per-rank table (``ScoredPrecisionRecallEvaluation``), per topic.
+
+    ``rows[topic]`` is an (n, 7) array, one row per retrieved document in rank
+    order: its rank (from 1), its score (the run's, as read), whether it is
+    relevant (1/0), and, with the acceptance threshold at that score (this
+    document and every one above it accepted), recall, precision, rejection
+    recall (the share of negatives still rejected: specificity) and F1.
+    """
+
+    topics: list[str]
+    rows: dict[str, np.ndarray]
+    runid: str = ""
+    name = "table"
+
+    def _lines(self):
+        for qid in self.topics:
+            for r in self.rows[qid]:
+                yield qid, r
+
+    def to_tsv(self) -> str:
+        out = ["topic\t" + "\t".join(TABLE_COLUMNS) + "\n"]
+        for qid, r in self._lines():
+            out.append("%s\t%d\t%s\t%d\t%.6f\t%.6f\t%.6f\t%.6f\n" % (
+                qid, r[0], _score_text(r[1]), r[2], r[3], r[4], r[5], r[6]))
+        return "".join(out).replace("\tnan", "\tNaN")
+
+    def to_text(self) -> str:
+        header = ["topic"] + list(TABLE_COLUMNS)
+        body = [[qid, "%d" % r[0], _score_text(r[1]), "%d" % r[2]] + ["%.4f" % v for v in r[3:]]
+                for qid, r in self._lines()]
+        body = [[("NaN" if c == "nan" else c) for c in row] for row in body]
+        widths = [max(len(row[i]) for row in [header] + body) for i in range(len(header))]
+        lines = ["  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+                 for row in [header] + body]
+        return "\n".join(lines) + "\n"
+
+    def to_dict(self) -> dict:
+        def plain(v):
+            v = float(v)
+            return None if v != v else v
+
+        return {"curve": "table", "runid": self.runid, "columns": list(TABLE_COLUMNS),
+                "topics": {q: [[int(r[0]), plain(r[1]), int(r[2])] + [plain(v) for v in r[3:]]
+                               for r in self.rows[q]] for q in self.topics}}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict()) + "\n"
+
+
+def _score_text(v: float) -> str:
+    """A score as the shortest text that reads back as the same double."""
+    v = float(v)
+    return "NaN" if v != v else repr(v)
+
+
+def _curve_options(options: dict):
+    """The pipeline options of a curve or table, with the checks they share."""
+    from ..engine.pipeline import Options
+
+    opts = Options(**options)
+    if opts.measures_for != "qrels":
+        raise UsageError(f"curves need judgments of single documents (-R qrels), not '-R {opts.rel_format}'")
+    if opts.zscore_file is not None:
+        raise UsageError("-Z applies to measures, not to curves")
+    return opts
+
+
+def _shown_topics(res, topics) -> set:
+    """The topics to show: all evaluated ones, or ``topics`` (each must be evaluated)."""
+    if not np.any(~res.filled):
+        raise NoTopicsError("no topic has both judgments and results")
+    evaluated = set(res.topics)
+    if topics is None:
+        return evaluated
+    wanted = list(topics)
+    unknown = [q for q in wanted if q not in evaluated]
+    if unknown:
+        raise UsageError(f"topic {unknown[0]!r} was not evaluated (not in both the judgments and the run)")
+    return set(wanted)
+
+
+def compute_table(qrels, run, *, topics: Iterable[str] | None = None, **options) -> ThresholdTable:
+    """LingPipe's per-rank table of ``run`` against ``qrels`` (see :class:`ThresholdTable`).
+
+    Arguments as for :func:`compute_curves` (no levels: the table has no average).
+    Relevant documents the run never retrieves are LingPipe's *misses*
+    (``addMisses``): they count in recall's denominator and have no row.
+    Negatives (rejection recall's denominator) are those of the ROC curve: the
+    retrieved non-relevant documents, or with ``-N`` the collection's.
+    """
+    from ..engine.pipeline import map_batches
+
+    opts = _curve_options(options)
+    ctx = replace(opts.context, keep_scores=True)  # the join carries each document's score
+    res = map_batches(lambda b: (list(b.qids), batch_table(b)), qrels, run, opts, ctx)
+    shown = _shown_topics(res, topics)
+    rows = {q: r for qids, tables in res.results for q, r in zip(qids, tables) if q in shown}
+    return ThresholdTable([q for q in res.topics if q in shown], rows, res.runid)
+
+
 def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = DEFAULT_LEVELS,
                    topics: Iterable[str] | None = None, **options) -> Curves:
     """The ``curve`` of ``run`` against ``qrels``, per topic and averaged.
@@ -378,16 +521,12 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
     (``relevance_level``, ``num_docs_in_coll``, ``max_docs``, ``judged_only``,
     ``complete``, ``compat``, ``order``, ``results_format``...).
     """
-    from ..engine.pipeline import Options, map_batches
+    from ..engine.pipeline import map_batches
 
     spec = curve if isinstance(curve, CurveSpec) else parse_curve(curve)
     if levels < 2:
         raise UsageError(f"need at least 2 levels for an average (got {levels})")
-    opts = Options(**options)
-    if opts.measures_for != "qrels":
-        raise UsageError(f"curves need judgments of single documents (-R qrels), not '-R {opts.rel_format}'")
-    if opts.zscore_file is not None:
-        raise UsageError("-Z applies to measures, not to curves")
+    opts = _curve_options(options)
     xs = _levels(levels)
 
     def per_batch(b):
@@ -395,14 +534,8 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
                 batch_bound_levels(b, spec, xs))
 
     res = map_batches(per_batch, qrels, run, opts)
-    if not np.any(~res.filled):
-        raise NoTopicsError("no topic has both judgments and results")
+    _shown_topics(res, topics)  # no topic evaluated, or an unknown --topic: an error
     wanted = None if topics is None else list(topics)
-    if wanted is not None:
-        evaluated = set(res.topics)
-        unknown = [q for q in wanted if q not in evaluated]
-        if unknown:
-            raise UsageError(f"topic {unknown[0]!r} was not evaluated (not in both the judgments and the run)")
     points: dict[str, np.ndarray] = {}
     bounds: dict[str, tuple[np.ndarray, np.ndarray]] | None = {} if spec.rank_view else None
     level_rows, bound_rows = [], []
@@ -431,5 +564,6 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
     return Curves(spec, shown, points, average, res.runid, bounds, average_bounds)
 
 
-__all__ = ["KINDS", "CurveSpec", "Curves", "parse_curve", "compute_curves", "batch_points", "batch_levels",
+__all__ = ["KINDS", "TABLE_COLUMNS", "CurveSpec", "Curves", "ThresholdTable", "parse_curve", "compute_curves",
+           "compute_table", "batch_table", "batch_points", "batch_levels",
            "batch_bounds", "batch_bound_levels"]

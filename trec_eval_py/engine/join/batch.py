@@ -38,10 +38,10 @@ PAD = -(1 << 40)
 DEFAULT_MAX_CELLS = 4_000_000
 
 
-def _pad_rows(flat: np.ndarray, offsets: np.ndarray, lo: int, hi: int) -> np.ndarray:
+def _pad_rows(flat: np.ndarray, offsets: np.ndarray, lo: int, hi: int, fill=PAD, dtype=np.int64) -> np.ndarray:
     counts = np.diff(offsets[lo : hi + 1])
     width = max(int(counts.max()) if len(counts) else 0, 1)
-    out = np.full((hi - lo, width), PAD, dtype=np.int64)
+    out = np.full((hi - lo, width), fill, dtype=dtype)
     start = offsets[lo]
     seg = flat[start : offsets[hi]]
     rows = np.repeat(np.arange(hi - lo), counts)
@@ -87,6 +87,11 @@ class TopicBatch:
             np.cumsum(counts, out=starts[1:])
             flat = rankings.judged_rel[np.repeat(offs[src] - starts[:-1], counts) + np.arange(starts[-1])]
             self.gain_judged = _pad_rows(flat, starts, 0, len(src))
+        #: float64 (n, W), each ranked document's score (NaN past the end), when the
+        #: evaluation keeps them (``EvalContext.keep_scores``); else None
+        self.scores = None
+        if getattr(rankings, "scores", None) is not None:
+            self.scores = _pad_rows(rankings.scores, rankings.offsets, lo, hi, fill=np.nan, dtype=np.float64)
 
     @classmethod
     def from_lists(cls, rels: list[list[int]], judged: list[list[int]], ctx: EvalContext | None = None,

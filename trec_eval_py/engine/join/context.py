@@ -26,6 +26,9 @@ class EvalContext:
     compat : the trec_eval version whose behaviour to reproduce.
     order : ``--order``: what ranks the documents, ``score`` (trec_eval), ``rank``
             (the rank column) or ``file`` (line order); see :mod:`.ranking`.
+    keep_scores : the join keeps each ranked document's score (``Rankings.scores``,
+            ``TopicBatch.scores``) for the tools that show it (``curves --curve table``);
+            no measure needs it.
     valid_codes : ``--valid-codes``: files listing the codes a prediction may carry
             (read by the formats that declare the option, e.g. ``-R codiesp``).
     """
@@ -37,6 +40,7 @@ class EvalContext:
     complete: bool = False
     compat: str = "9.0.8"
     order: str = "score"
+    keep_scores: bool = False
     valid_codes: tuple[str, ...] = ()
 
     @property

@@ -41,6 +41,8 @@ class Rankings:
     level_source : int64 (n,) or None, the topic whose judged levels the gain
         measures read for each topic (see :func:`level_sources`); None when
         every topic reads its own.
+    scores : float64, the run's score of each ranked document (aligned with ``rel``),
+             only when ``ctx.keep_scores``; else None.
     """
 
     qids: list[str]
@@ -53,6 +55,7 @@ class Rankings:
     runid: str
     ctx: EvalContext
     level_source: np.ndarray | None = None
+    scores: np.ndarray | None = None
 
     @property
     def num_topics(self) -> int:
@@ -203,7 +206,7 @@ def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, rule: RankRule):
     except _Collision:
         rel = _lookup_exact(qt, qw, rt, rw, qrels, run)
     order = rule.order_rows(rt, run, rw)
-    return rel[order], rt[order]
+    return rel[order], rt[order], order
 
 
 def level_sources(top_level: np.ndarray, filled: np.ndarray, ctx: EvalContext) -> np.ndarray | None:
@@ -244,8 +247,15 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     qt = codes_in(qrels.qid, topics)
     rt = codes_in(run.qid, topics)
     rule = RankRule.of(ctx)
-    joined = _join_rank_c(qt, rt, qrels, run, nt, rule)
-    rel_sorted, t_sorted = joined if joined is not None else _join_rank_numpy(qt, rt, qrels, run, rule)
+    # the C join gives no row order, which the scores need: they take the numpy path
+    joined = None if ctx.keep_scores else _join_rank_c(qt, rt, qrels, run, nt, rule)
+    score_sorted = None
+    if joined is not None:
+        rel_sorted, t_sorted = joined
+    else:
+        rel_sorted, t_sorted, order = _join_rank_numpy(qt, rt, qrels, run, rule)
+        if ctx.keep_scores:
+            score_sorted = np.asarray(run.score, dtype=np.float64)[order]
 
     q_has = np.bincount(qt, minlength=nt) > 0
     r_count = np.bincount(rt, minlength=nt)
@@ -256,6 +266,7 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     if ctx.judged_only:
         keep &= rel_sorted >= 0
     rel_kept = rel_sorted[keep]
+    scores = None if score_sorted is None else score_sorted[keep]
     counts = np.bincount(t_sorted[keep], minlength=nt)[evaluated]
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
@@ -282,4 +293,5 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         runid=run.runid,
         ctx=ctx,
         level_source=level_sources(top_level, filled, ctx),
+        scores=scores,
     )
