@@ -56,6 +56,20 @@ class InputError(TrecEvalError):
         return msg
 
 
+class InputWarning(UserWarning):
+    """Something in an input file that is allowed but probably not meant (for
+    instance BioCreative confidences that rise with the rank). Issued with
+    :func:`warnings.warn`; the CLI prints each as one line on stderr and goes
+    on. Same attributes and message layout as :class:`InputError`."""
+
+    def __init__(self, path: str, reason: str, line: int | None = None, text: str | None = None):
+        self.path = str(path)
+        self.line = line
+        self.text = text
+        self.reason = reason
+        super().__init__(InputError._message(self))
+
+
 class InputTypeError(InputError, TypeError):
     """An input given through the Python API holds a value of the wrong type
     (a relevance that is not an integer, a score that is not a number, a key

@@ -3,10 +3,11 @@ errors to one line on stderr and an exit code. No evaluation logic here."""
 from __future__ import annotations
 
 import sys
+import warnings
 from typing import Optional
 
 from .. import __version__
-from ..errors import OutputError, TrecEvalError
+from ..errors import InputWarning, OutputError, TrecEvalError
 from .flags import FLAGS, Flag, command_flags, evaluation_flags, parse_plain
 from .help import help_text
 from .output import PipeClosed, silence_stdout, write_output as _write
@@ -115,8 +116,20 @@ def _fail(message: str, code: int) -> None:
     sys.exit(code)
 
 
+_python_show_warning = warnings.showwarning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    # an input file's warnings are one line each, like the errors; others as Python shows them
+    if isinstance(message, InputWarning):
+        sys.stderr.write(f"trec_eval_py: warning: {message}\n")
+    else:
+        _python_show_warning(message, category, filename, lineno, file, line)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``trec_eval_py`` command."""
+    warnings.showwarning = _show_warning
     argv = list(sys.argv[1:] if argv is None else argv)
     sub = None
     if argv and not argv[0].startswith("-"):

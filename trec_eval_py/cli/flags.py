@@ -71,9 +71,10 @@ _FLAGS = (
     Flag("valid_codes", ("--valid-codes",), List[str], [],
          "CodiEsp (-R codiesp, codiesp_x): a list of valid codes (first tab-separated field of "
          "each line); predicted codes not in it are ignored. Repeatable: the lists are joined.", "FILE"),
-    Flag("order", ("--order",), str, "score",
+    Flag("order", ("--order",), Optional[str], None,
          "What ranks each topic's documents: score (default, trec_eval's rule), rank (the rank "
-         "column, ascending) or file (the line order); ties fall to the docno order.", "ORDER"),
+         "column, ascending; the default of -T biocreative_*) or file (the line order); ties fall "
+         "to the docno order.", "ORDER"),
 )
 
 #: every shared flag by the evaluation option it sets

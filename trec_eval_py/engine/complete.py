@@ -69,8 +69,8 @@ def with_placeholder(rankings: Rankings) -> Rankings:
     added[filled + 1] = 1
     offsets = rankings.offsets + np.cumsum(added)
     scores = rankings.scores
-    if scores is not None:  # the placeholder document has no score
-        scores = np.insert(scores, rankings.offsets[filled], np.nan)
+    if scores is not None:  # 10.0 scores its placeholder document 1.0
+        scores = np.insert(scores, rankings.offsets[filled], 1.0)
     return replace(rankings, rel=rel.astype(np.int64), offsets=offsets, scores=scores)
 
 

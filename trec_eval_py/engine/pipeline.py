@@ -61,7 +61,9 @@ class Options:
     rel_format: str = "qrels"
     results_format: str = "trec_results"
     zscore_file: str | None = None
-    order: str = "score"  # what ranks each topic's documents: score, rank (column) or file (line order)
+    # what ranks each topic's documents: score, rank (column) or file (line order);
+    # None: the results format's own (rank for the BioCreative formats), else score
+    order: str | None = None
     max_cells: int | None = None  # batch size bound (testing and tuning)
     #: files listing the codes a prediction may carry (-R codiesp, codiesp_x); a path or paths
     valid_codes: tuple[str, ...] = ()
@@ -84,7 +86,7 @@ class Options:
             raise UsageError(f"-M (documents per topic) must be 0 or more, not {self.max_docs}")
         from .join.ranking import ORDERS
 
-        if self.order not in ORDERS:
+        if self.order is not None and self.order not in ORDERS:
             raise UsageError(f"unknown --order {self.order!r}; choose one of {', '.join(ORDERS)}")
 
     @property
@@ -102,9 +104,14 @@ class Options:
             # a format that always averages over every judged topic implies -c
             complete=self.complete or judgment_format(self.rel_format).complete,
             compat=self.compat,
-            order=self.order,
+            order=self.ranking_order,
             valid_codes=self.valid_codes,
         )
+
+    @property
+    def ranking_order(self) -> str:
+        """``order``, or when it is not given the results format's own (else ``score``)."""
+        return self.order or results_format(self.results_format).order or "score"
 
 
 @dataclass(frozen=True)
@@ -269,7 +276,9 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     groups: dict[tuple, list] = {}
     for pos, s in enumerate(selected):
         groups.setdefault(s.overrides, []).append((pos, s))
-    contexts = [(replace(opts.context, **dict(overrides)), group)
+    # the join keeps the run's scores only for a pass whose measures read them
+    contexts = [(replace(opts.context, **dict(overrides),
+                         keep_scores=any(s.measure.reads_scores for _, s in group)), group)
                 for overrides, group in groups.items()]
 
     judgments = read_judgments(qrels, opts)  # parsed once for every pass

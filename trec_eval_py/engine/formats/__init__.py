@@ -52,8 +52,13 @@ A judgment format (``-R NAME``) declares
 A results format (``-T NAME``) declares ``read(source, rank_column=False)``
 -> :class:`Run` (``rank_column``: keep the rank column, for ``--order rank``),
 optionally ``read_pieces(source)`` -> iterator of :class:`Run` (consecutive
-lines, for big files), ``help``, and ``requires``: the one judgment format its
-values can be joined with (when they are not a :class:`Run`).
+lines, for big files), ``help``, ``requires``: the one judgment format its
+values can be joined with (when they are not a :class:`Run`), and ``order``:
+the ranking its files prescribe when ``--order`` is not given (a key of
+:data:`~trec_eval_py.engine.join.ranking.PRIMARY_KEYS`, e.g. ``rank`` for
+campaigns that evaluate the ranks submitted; None means trec_eval's
+``score``). A format with ``order="rank"`` fills :attr:`Run.rank` whatever
+``rank_column`` says.
 """
 from __future__ import annotations
 

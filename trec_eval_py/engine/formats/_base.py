@@ -43,7 +43,9 @@ class JudgmentFormat:
 
 @dataclass(frozen=True)
 class ResultsFormat:
-    """A results format (``-T name``): its reader(s) and its help text."""
+    """A results format (``-T name``): its reader(s), its help text and the
+    ranking its files prescribe (``order``: what ranks the documents when
+    ``--order`` is not given; None for trec_eval's score order)."""
 
     name: str
     help: str
@@ -51,3 +53,4 @@ class ResultsFormat:
     read_pieces: Callable[[Any], Iterator] | None = None
     #: the judgment format (``-R``) these results can only be evaluated with, if any
     requires: str | None = None
+    order: str | None = None

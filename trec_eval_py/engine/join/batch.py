@@ -63,6 +63,8 @@ class TopicBatch:
     gain_judged : the levels the gain measures build their tables from: ``judged``,
              except for topics whose judgments are all negative (see
              :func:`~.rankings.level_sources`)
+    scores : float64 (n, W), the run's score at rank ``j + 1`` (NaN past the end), or
+            None when the join kept none (see :attr:`scores`)
     ctx : the :class:`EvalContext`
     runid : run id
     """
@@ -87,17 +89,24 @@ class TopicBatch:
             np.cumsum(counts, out=starts[1:])
             flat = rankings.judged_rel[np.repeat(offs[src] - starts[:-1], counts) + np.arange(starts[-1])]
             self.gain_judged = _pad_rows(flat, starts, 0, len(src))
-        #: float64 (n, W), each ranked document's score (NaN past the end), when the
-        #: evaluation keeps them (``EvalContext.keep_scores``); else None
-        self.scores = None
-        if getattr(rankings, "scores", None) is not None:
-            self.scores = _pad_rows(rankings.scores, rankings.offsets, lo, hi, fill=np.nan, dtype=np.float64)
+        self._rankings, self._lo, self._hi = rankings, lo, hi
+
+    @cached_property
+    def scores(self) -> np.ndarray | None:
+        """float64 (n, W), each ranked document's score (NaN past the end), when
+        the evaluation keeps them (``EvalContext.keep_scores``: a measure with
+        ``reads_scores``, or ``curves --curve table``); else None. Padded on first use."""
+        rk = self._rankings
+        if getattr(rk, "scores", None) is None:
+            return None
+        return _pad_rows(rk.scores, rk.offsets, self._lo, self._hi, fill=np.nan, dtype=np.float64)
 
     @classmethod
     def from_lists(cls, rels: list[list[int]], judged: list[list[int]], ctx: EvalContext | None = None,
-                   qids: list[str] | None = None) -> "TopicBatch":
+                   qids: list[str] | None = None, scores: list[list[float]] | None = None) -> "TopicBatch":
         """A batch from plain lists: ``rels[i]`` is topic i's ranking as relevance
-        codes, ``judged[i]`` its qrels levels. For tests and hand-worked examples."""
+        codes, ``judged[i]`` its qrels levels, ``scores[i]`` (optional) the scores
+        in rank order. For tests and hand-worked examples."""
         ctx = ctx or EvalContext()
         n = len(rels)
         offs = np.zeros(n + 1, dtype=np.int64)
@@ -111,6 +120,7 @@ class TopicBatch:
             offsets=offs, rel=flat, judged_offsets=joffs, judged_rel=jflat,
             filled=np.array([len(r) == 0 for r in rels], dtype=bool),
             num_qrels_topics=n, runid="test", ctx=ctx,
+            scores=None if scores is None else np.array([x for s in scores for x in s], dtype=np.float64),
         )
         return cls(rk, 0, n)
 

@@ -26,11 +26,14 @@ class EvalContext:
     compat : the trec_eval version whose behaviour to reproduce.
     order : ``--order``: what ranks the documents, ``score`` (trec_eval), ``rank``
             (the rank column) or ``file`` (line order); see :mod:`.ranking`.
-    keep_scores : the join keeps each ranked document's score (``Rankings.scores``,
-            ``TopicBatch.scores``) for the tools that show it (``curves --curve table``);
-            no measure needs it.
     valid_codes : ``--valid-codes``: files listing the codes a prediction may carry
             (read by the formats that declare the option, e.g. ``-R codiesp``).
+    keep_scores : the join keeps each ranked document's score (the run's score
+            column: a BioCreative confidence; ``Rankings.scores``, ``TopicBatch.scores``)
+            for the measures that read it
+            (:attr:`~trec_eval_py.engine.measures.Measure.reads_scores`) and the tools
+            that show it (``curves --curve table``); off otherwise, since it costs a
+            float per document and the C join.
     """
 
     relevance_level: int = 1

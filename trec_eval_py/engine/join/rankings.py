@@ -197,7 +197,8 @@ def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, rule: RankRule):
 
 
 def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, rule: RankRule):
-    """The reference join and ranking: sorts and a verified hash join."""
+    """The reference join and ranking: sorts and a verified hash join.
+    Returns the relevance codes, topic codes and run rows, all in rank order."""
     width = max(qrels.docno.dtype.itemsize, run.docno.dtype.itemsize)
     qw = docno_words(qrels.docno.astype(f"S{width}"))
     rw = docno_words(run.docno.astype(f"S{width}"))

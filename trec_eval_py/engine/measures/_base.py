@@ -56,6 +56,8 @@ class Measure:
     nicknames : nicknames (``official``, ``all_trec``, ``set``...) that include it
     since : first trec_eval version that has it ("9.0.8", "10.0"), or "extra"
     rel_formats : the judgment formats (``-R``) that can feed it; None for any
+    reads_scores : the kernel reads the run's scores (``TopicBatch.scores``): the
+        join keeps them only when a requested measure says so
     summary : optional ``summary(values, info)`` that replaces ``aggregate`` for the
         ``all`` line, for the few measures whose summary is not a function of the
         per-topic values alone; ``info`` is an :class:`~trec_eval_py.engine.aggregate.SummaryInfo`
@@ -76,6 +78,7 @@ class Measure:
     rel_formats: frozenset | None = frozenset({"qrels"})
     summary: Callable | None = None
     parts: Kernel | None = None
+    reads_scores: bool = False
 
     @property
     def order(self) -> tuple:

@@ -11,8 +11,9 @@ documents add 0; a topic without relevant documents retrieved scores 0.
 Ranks are positions in the ranking (by score, or by the rank column or the
 file order with ``--order``).
 
-Source: BioCreative II.5 result evaluation page (interaction article
-subtask), 2009.
+Source: BioCreative II.5 result evaluation page, 2009, section 4.1
+("Reciprocal ranking"; its examples: the 2nd and 4th answers correct give
+0.5 + 0.25 = 0.75, and section 4.5's systems score 1.1 and 0.833).
 """
 from __future__ import annotations
 
