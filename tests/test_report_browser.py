@@ -2,7 +2,8 @@
 and a mouse click on a column head sorts the leaderboard.
 
 Runs when a Chromium is on PATH (``chromium`` or ``chromium-browser``; CI
-installs Debian's). The click goes through the DevTools protocol (a local
+installs Debian's, and under ``CI=true`` a missing Chromium fails the run, see
+conftest.py). The click goes through the DevTools protocol (a local
 pipe of websocket messages on the loopback address), as a person's would:
 a mouse press and release at the column head's position on the page.
 """
