@@ -344,3 +344,20 @@ def discounted(gains: np.ndarray) -> np.ndarray:
 def running(x: np.ndarray) -> np.ndarray:
     """Left-to-right running sums along each row (a C accumulation loop)."""
     return np.cumsum(x, axis=1)
+
+
+def ndcg_at_cutoffs(gains: np.ndarray, ideal: np.ndarray, cutoffs) -> np.ndarray:
+    """nDCG of each row at each cutoff: the dcg of the run's ``gains`` (rank
+    order, 0 past the end) over the dcg of the ``ideal`` gains (best first),
+    both summed over the top ``k`` (a shorter row sums what it has). A row
+    whose ideal dcg is 0 scores 0. Shape (n, len(cutoffs))."""
+    dcg_run = running(discounted(gains))
+    ideal_run = running(discounted(ideal))
+    cols = []
+    for k in cutoffs:
+        dcg = dcg_run[:, min(k, dcg_run.shape[1]) - 1]
+        best = ideal_run[:, min(k, ideal_run.shape[1]) - 1]
+        out = dcg.copy()
+        np.divide(dcg, best, out=out, where=best > 0.0)
+        cols.append(out)
+    return np.stack(cols, axis=1)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure
-from ._gains import discounted, running
+from ._gains import ndcg_at_cutoffs
 from ._params import IntCutoffs
 
 DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -22,17 +22,8 @@ DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 def _ndcg_cut(b, p) -> np.ndarray:
     gains = np.where(b.valid & (b.rel > 0), b.rel, 0).astype(np.float64)
-    dcg_run = running(discounted(gains))
     ideal = np.where(b.gain_judged > 0, b.gain_judged, 0).astype(np.float64)  # sorted best first
-    ideal_run = running(discounted(ideal))
-    cols = []
-    for k in p.values:
-        dcg = dcg_run[:, min(k, dcg_run.shape[1]) - 1]
-        best = ideal_run[:, min(k, ideal_run.shape[1]) - 1]
-        out = dcg.copy()
-        np.divide(dcg, best, out=out, where=best > 0.0)
-        cols.append(out)
-    return np.stack(cols, axis=1)
+    return ndcg_at_cutoffs(gains, ideal, p.values)
 
 
 NDCG_CUT = Measure(

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure
-from ._gains import discounted, running
+from ._gains import ndcg_at_cutoffs
 from ._params import CutoffsAndGains
 from .ndcg_cut import DEFAULT_CUTOFFS
 
@@ -45,17 +45,8 @@ def gains_of(levels: np.ndarray, pairs: tuple) -> np.ndarray:
 def _ndcg_gain_cut(b, p) -> np.ndarray:
     cutoffs, pairs = p.values
     gains = np.where(b.valid, gains_of(b.rel, pairs), 0.0)
-    dcg_run = running(discounted(gains))
     ideal = -np.sort(-gains_of(b.judged, pairs), axis=1)  # best first
-    ideal_run = running(discounted(ideal))
-    cols = []
-    for k in cutoffs:
-        dcg = dcg_run[:, min(k, dcg_run.shape[1]) - 1]
-        best = ideal_run[:, min(k, ideal_run.shape[1]) - 1]
-        out = dcg.copy()
-        np.divide(dcg, best, out=out, where=best > 0.0)
-        cols.append(out)
-    return np.stack(cols, axis=1)
+    return ndcg_at_cutoffs(gains, ideal, cutoffs)
 
 
 NDCG_GAIN_CUT = Measure(
