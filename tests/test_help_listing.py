@@ -2,6 +2,8 @@
 bracketed text (the name of an extra) that the help renderer could eat."""
 from __future__ import annotations
 
+import pathlib
+
 from golden import run_cli
 
 from trec_eval_py.cli import commands
@@ -33,3 +35,26 @@ def test_compare_and_diff_help_name_the_new_options(capsysbinary):
     code, out, _ = run_cli(["diff", "--help"], capsysbinary)
     flat = " ".join(out.replace("│", " ").split())
     assert "--ignore" in flat and "MEASURE=NUMBER" in flat and "json" in flat
+
+
+def test_curves_help_lists_every_registered_curve_and_each_runs(capsysbinary):
+    """The --curve list comes from the curve registry: each name is in the help,
+    is accepted by the command, and a name outside the registry is refused
+    with the registry's list."""
+    from trec_eval_py.tools.curves import CURVES
+
+    code, out, _ = run_cli(["curves", "--help"], capsysbinary)
+    assert code == 0
+    flat = " ".join(out.replace("│", " ").split())
+    curve_opt = flat.split("--curve TEXT One of ", 1)[1].split(". [default", 1)[0]
+    assert curve_opt == ", ".join(k.spelling for k in CURVES.values())
+    assert {"pr", "ipr", "roc", "croc_exp", "proc", "ac", "cac_log", "pac", "table"} <= set(CURVES)
+    for k in CURVES.values():
+        assert f"{k.spelling}: " in flat  # described in the command's help
+    seeds = str(pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "seeds_examples") + "/"
+    for k in CURVES.values():
+        name = f"{k.name}.7" if k.alpha else k.name
+        code, out, err = run_cli(["curves", seeds + "croc.qrels", seeds + "croc.run", "--curve", name], capsysbinary)
+        assert code == 0 and err == "" and out.startswith("topic\t"), (name, err)
+    code, out, err = run_cli(["curves", seeds + "croc.qrels", seeds + "croc.run", "--curve", "bogus"], capsysbinary)
+    assert code != 0 and out == "" and ", ".join(k.spelling for k in CURVES.values()) in err

@@ -75,8 +75,63 @@ from ..errors import NoTopicsError, UsageError
 from ..engine.measures._early_retrieval import log_floor
 from ..engine.measures._ranked_curves import MAGNIFIERS, format_param, list_size, num_negatives
 
-KINDS = ("pr", "ipr", "roc", "croc_exp", "croc_pow", "croc_log", "proc",
-         "ac", "cac_exp", "cac_pow", "cac_log", "pac")
+@dataclass(frozen=True)
+class CurveKind:
+    """One entry of the curve registry: what ``--curve NAME`` draws.
+
+    ``alpha``: the name takes an optional ``.alpha`` (a CROC magnification);
+    ``points``: (x, y) points computed by :func:`compute_curves` (False for
+    ``table``, computed by :func:`compute_table`); ``help``: one line for
+    ``curves --help``; ``averaged``: what its average over topics is, or None."""
+
+    name: str
+    help: str
+    averaged: str | None = None
+    alpha: bool = False
+    points: bool = True
+
+    @property
+    def spelling(self) -> str:
+        return f"{self.name}[.A]" if self.alpha else self.name
+
+
+_MEAN_TPR = "mean tpr at evenly spaced levels of x"
+
+#: The curve registry, in the order help lists it: the one place that says
+#: which ``--curve`` names exist (parsing, errors and help all read it).
+CURVES: dict[str, CurveKind] = {k.name: k for k in (
+    CurveKind("pr", "(recall, precision) at each retrieved relevant document"),
+    CurveKind("ipr", "corners of the interpolated precision/recall step curve",
+              "interpolated precision at evenly spaced recall levels"),
+    CurveKind("roc", "vertices of the ROC step curve (fpr, tpr) from (0,0) to (1,1)",
+              "mean tpr at evenly spaced fpr levels"),
+    *(CurveKind(f"croc_{m}", f"as roc with x = CROC's {m} magnification of fpr (alpha A)", _MEAN_TPR, alpha=True)
+      for m in ("exp", "pow", "log")),
+    CurveKind("proc", "as roc with x = log10(max(fpr, 0.5/N)) rescaled onto [0, 1]", _MEAN_TPR),
+    CurveKind("ac", "accumulation curve: (r/N, tpr), r the rank in the full list of N", _MEAN_TPR),
+    *(CurveKind(f"cac_{m}", f"as ac with x = CROC's {m} magnification of r/N (alpha A)", _MEAN_TPR, alpha=True)
+      for m in ("exp", "pow", "log")),
+    CurveKind("pac", "as ac with x on proc's rescaled log scale", _MEAN_TPR),
+    CurveKind("table", "LingPipe's per-rank table: rank, score, relevant, recall, precision, "
+                       "rejection recall, F1", points=False),
+)}
+
+#: names of the curves made of (x, y) points (every registered curve but ``table``)
+KINDS = tuple(k.name for k in CURVES.values() if k.points)
+
+
+def curve_names() -> str:
+    """The ``--curve`` names as help and errors spell them (``croc_exp[.A]``...)."""
+    return ", ".join(k.spelling for k in CURVES.values())
+
+
+def curve_help() -> str:
+    """One line per registered curve, for ``curves --help``."""
+    lines = []
+    for k in CURVES.values():
+        avg = f"; averaged: {k.averaged}" if k.averaged else ("; no average" if k.points else "")
+        lines.append(f"{k.spelling}: {k.help}{avg}.")
+    return "\n\n".join(lines)
 #: curves whose x is (a transform of) the fraction of the list ranked, r/N
 RANK_VIEW = ("ac", "cac", "pac")
 DEFAULT_LEVELS = 11
@@ -126,10 +181,10 @@ def parse_curve(spec: str) -> CurveSpec:
     from ..engine.measures.croc import DEFAULT_ALPHA
 
     name, dot, text = spec.strip().partition(".")
-    if name not in KINDS:
-        raise UsageError(f"unknown curve {spec!r}; choose one of {', '.join(KINDS)} (croc/cac ones take .alpha), "
-                         f"or table")
-    if name in ("pr", "ipr", "roc", "proc", "ac", "pac"):
+    kind = CURVES.get(name)
+    if kind is None or not kind.points:
+        raise UsageError(f"unknown curve {spec!r}; choose one of {curve_names()} (A: the magnification's alpha)")
+    if not kind.alpha:
         if dot:
             raise UsageError(f"curve '{name}' takes no parameter (got {spec!r})")
         return CurveSpec(name)
@@ -564,6 +619,6 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
     return Curves(spec, shown, points, average, res.runid, bounds, average_bounds)
 
 
-__all__ = ["KINDS", "TABLE_COLUMNS", "CurveSpec", "Curves", "ThresholdTable", "parse_curve", "compute_curves",
+__all__ = ["CURVES", "CurveKind", "KINDS", "curve_names", "curve_help", "TABLE_COLUMNS", "CurveSpec", "Curves", "ThresholdTable", "parse_curve", "compute_curves",
            "compute_table", "batch_table", "batch_points", "batch_levels",
            "batch_bounds", "batch_bound_levels"]

@@ -1,4 +1,4 @@
-"""``trec_eval_py curves``: a run's precision/recall, ROC or CROC curve points.
+"""``trec_eval_py curves``: a run's ranking-curve points (precision/recall, ROC, CROC, accumulation...) or per-rank table.
 
 Prints, per topic and (where meaningful) averaged over topics, the points of
 the chosen curve as TSV (``topic<TAB>x<TAB>y`` with a header line) or JSON,
@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from ...tools.curves import DEFAULT_LEVELS, KINDS, compute_curves, compute_table
+from ...tools.curves import CURVES, DEFAULT_LEVELS, KINDS, compute_curves, compute_table, curve_help, curve_names
 from ...errors import UsageError
 from ..flags import evaluation_flags
 from ..output import write_output
@@ -18,35 +18,35 @@ from ..output import write_output
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command()
+# The help is built from the curve registry (tools.curves.CURVES), so a curve
+# added there is listed here without another word.
+_HELP = f"""Print the points of a ranking curve, per topic and averaged, or LingPipe's per-rank table.
+
+{curve_help()}
+
+A is the magnification's alpha (defaults as for the croc_* measures). N is the
+full list's length. Negatives are the retrieved non-relevant documents, or
+with -N the collection's non-relevant documents. The table has one row per
+retrieved document, the threshold at its score; relevant documents never
+retrieved (LingPipe's addMisses) count in recall only.
+"""
+
+
+@app.command(help=_HELP)
 @evaluation_flags("complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order", "compat",
                   "results_format", help={"num_docs_in_coll": "Collection size: every unretrieved document is a negative ranked last (roc, croc, table's rej_recall). Relevant documents never retrieved (LingPipe's misses) count in recall without it."})
 def curves(
     rel_info_file: str = typer.Argument(..., metavar="QRELS"),
     results_file: str = typer.Argument(..., metavar="RUN"),
-    curve: str = typer.Option("pr", "--curve", help="pr, ipr, roc, croc_exp / croc_pow / croc_log with an optional .alpha (e.g. croc_exp.7), proc, ac, cac_*, pac, or table (LingPipe's per-rank table)."),
+    curve: str = typer.Option("pr", "--curve", help=f"One of {curve_names()}."),
     topic: Optional[str] = typer.Option(None, "--topic", help="Only this topic's points; 'all' for only the average."),
     fmt: str = typer.Option("tsv", "--format", help="tsv (topic, x, y with a header line) or json; for --curve table also text (aligned columns)."),
-    levels: int = typer.Option(DEFAULT_LEVELS, "--levels", help="Number of evenly spaced x levels of the averaged curve (ipr, roc, croc)."),
+    levels: int = typer.Option(DEFAULT_LEVELS, "--levels", help="Number of evenly spaced x levels of the averaged curve (every curve with an average)."),
     *,
     options: dict,
 ) -> None:
-    """Print the points of a ranking curve (pr, ipr, roc, croc_*), per topic and averaged.
-
-    pr: (recall, precision) at each retrieved relevant document. ipr: the
-    corners of the interpolated precision/recall step curve; its average is the
-    interpolated precision at evenly spaced recall levels. roc: vertices of the
-    ROC step curve (fpr, tpr) from (0,0) to (1,1); croc_*: the same with fpr
-    magnified by the CROC function. Their average is the mean tpr at evenly
-    spaced x levels. Negatives are the retrieved non-relevant documents, or with
-    -N the collection's non-relevant documents.
-
-    table: LingPipe's per-rank table, one row per retrieved document: rank, score,
-    relevant (1/0), then with the threshold at that score recall, precision,
-    rejection recall (negatives still rejected) and F1. Relevant documents never
-    retrieved (LingPipe's addMisses) count in recall only.
-    """
-    if curve.strip() == "table":
+    kind = CURVES.get(curve.strip())
+    if kind is not None and not kind.points:  # the table: rows, not (x, y) points
         if fmt not in ("tsv", "json", "text"):
             raise UsageError(f"unknown --format {fmt!r}; choose tsv, json or text")
         if topic == "all":
