@@ -36,3 +36,25 @@ def test_matches_reference(params):
     prs = [] if params is None else [(int(k), float(v)) for k, v in (x.split("=") for x in params.split(","))]
     got = column("G", rels, judged, params)
     assert got == [ref.g_measure(c, j, prs) for c, j in zip(rels, judged)]
+
+
+@pytest.mark.parametrize("compat", ["9.0.8", "10.0"])
+def test_gain_of_unjudged_documents_outrunning_the_ideal_is_quiet(compat, tmp_path):
+    # -1=2: the unjudged first document gains 2 where the ideal costs 1, so the
+    # rank-1 logarithm is log2(2 + 1 - 2) = 0 and its term 2/0 = inf; later ranks
+    # take the log of a negative number: the topic is -nan, as trec_eval prints
+    # (checked against 9.0.8 and 10.0), with nothing on stderr
+    import subprocess
+    import sys
+
+    q = tmp_path / "q"
+    q.write_text("1 0 a 1\n1 0 b 0\n")
+    r = tmp_path / "r"
+    r.write_text("1 Q0 x 1 9 r\n1 Q0 y 2 8 r\n1 Q0 z 3 7 r\n1 Q0 a 4 6 r\n")
+    # a process of its own: what a user sees on stderr, not what pytest captures
+    p = subprocess.run([sys.executable, "-m", "trec_eval_py", "--compat", compat, "-q", "-m", "G.-1=2",
+                        str(q), str(r)], capture_output=True)
+    out, err = p.stdout, p.stderr
+    assert p.returncode == 0
+    assert out == b"G_-1=2                \t1\t  -nan\nG_-1=2                \tall\t  -nan\n"
+    assert err == b""

@@ -30,7 +30,10 @@ def _g(b, p) -> np.ndarray:
     spent = running(cost)
     hit = bg.ret != 0.0
     terms = np.zeros((n, w))
-    terms[hit] = bg.ret[hit] / c_log2((2.0 + spent[hit]) - gained[hit])
+    # a gain given to unjudged documents (-1=g) can outrun the ideal's cost: the
+    # logarithm is then 0 or undefined and the term inf or nan, as in trec_eval
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms[hit] = bg.ret[hit] / c_log2((2.0 + spent[hit]) - gained[hit])
     total = b.seq_sum(terms)
     best = b.seq_sum(bg.ideal)
     out = np.zeros(n)
