@@ -76,6 +76,38 @@ def test_prefetch_keeps_order_and_passes_errors_on():
     assert got == [1]
 
 
+def test_prefetch_error_frees_what_the_producer_held_without_the_cycle_collector():
+    """An interleaved run is read twice: what the failed first pass held (its
+    pieces, in the producer's frames that the error's traceback refers to) must
+    go when the error is handled, not when the cyclic collector next runs."""
+    import gc
+    import weakref
+
+    from trec_eval_py.engine.join.stream import prefetch
+
+    class Piece:
+        pass
+
+    refs = []
+
+    def producer():
+        held = Piece()  # a local of the failing frame, as a run piece is
+        refs.append(weakref.ref(held))
+        yield 1
+        raise Interleaved()
+
+    gc.disable()
+    try:
+        try:
+            for _ in prefetch(producer()):
+                pass
+        except Interleaved:
+            pass
+        assert refs and refs[0]() is None
+    finally:
+        gc.enable()
+
+
 def test_prefetch_consumer_may_stop_early():
     from trec_eval_py.engine.join.stream import prefetch
 

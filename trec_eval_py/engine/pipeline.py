@@ -28,6 +28,7 @@ then aggregation.
 """
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
@@ -507,6 +508,10 @@ def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *,
                 if progress is not None:
                     progress(len(joined.qids))
         except Interleaved:
+            # what the first pass read lies in reference cycles (tracebacks, generator
+            # frames): free it now, before the second pass reads the run again
+            joined = None
+            gc.collect()
             continue
         break
     fill = np.concatenate(filled) if filled else np.zeros(0, dtype=bool)

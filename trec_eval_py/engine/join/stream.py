@@ -63,7 +63,13 @@ def prefetch(items: Iterable, depth: int = 1) -> Iterator:
             item, err = q.get()
             if item is done:
                 if err is not None:
-                    raise err
+                    try:
+                        raise err
+                    finally:
+                        # the traceback holds this frame, which holds err: without the
+                        # cycle broken, the pieces the failed pass read (an interleaved
+                        # run's first try) would wait for the cyclic garbage collector
+                        del err
                 return
             yield item
     finally:
@@ -203,7 +209,7 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
 
 
 #: target size of one temporary file of :func:`spill_rankings` (bytes of rows)
-SPILL_BYTES = 16 << 20
+SPILL_BYTES = 8 << 20
 _ROW_BYTES_GUESS = 36  # bytes of run text per line, to size the files from the run's size
 
 
