@@ -79,3 +79,24 @@ def test_level_sources_chain_skips_topics_trec_eval_never_evaluates():
     assert v9.tolist() == [0, 1, 1, 3, 1, 1]
     assert v10.tolist() == [0, 1, 1, 3, 3, 3]
     assert level_sources(np.array([0, 1]), np.zeros(2, bool), EvalContext()) is None
+
+
+def test_a_topic_judged_at_minus_two_or_below_follows_the_same_chain():
+    """trec_eval crashes on a topic whose highest judged level is -2 or lower
+    (``form_res_rels.c`` clears its level buffer with a negative length); our
+    defined meaning is the -1 case's: the previous topic's level table.
+    Hand-worked: topic 1 judges dA at 1 and dC at 3 (ideal dcg 3 + 1/log2(3));
+    topic 2's only judgment is dA at -2 (or -3: any negative judgment reads as
+    "in the pool, unjudged", code -2), ranked first with gain 9, dB (in no
+    pool) second with gain 0."""
+    from trec_eval_py import evaluate
+
+    ideal = 3 + 1 / np.log2(3)
+    run = {"1": {"dA": 2.0, "dB": 1.0}, "2": {"dA": 2.0, "dB": 1.0}}
+    for level in (-2, -3):
+        res = evaluate({"1": {"dA": 1, "dC": 3}, "2": {"dA": level}}, run,
+                       ["ndcg.-2=9", "map", "num_rel"])
+        topic = res.per_topic()["2"]
+        assert topic["ndcg_-2=9"] == pytest.approx(9 / ideal)
+        assert topic["map"] == 0.0
+        assert topic["num_rel"] == 0
