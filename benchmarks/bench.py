@@ -164,6 +164,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--scale", action="store_true", help="also the 69M-line case (~2.5 GB of disk, minutes)")
+    ap.add_argument("--markdown", action="store_true",
+                    help="print only the README's table (every column, CPU too) and the cost per topic")
     a = ap.parse_args()
 
     import compileall
@@ -180,6 +182,7 @@ def main() -> None:
     def wanted(name):
         return (want is None or name in want) and (name != "scale" or a.scale)
 
+    load_before = os.getloadavg()[0]
     rows = []  # (case, lines, A, B, (wall, cpu, peak) A, same for B, same output?, note)
     tmp = tempfile.mkdtemp(prefix="bench-")
 
@@ -192,10 +195,10 @@ def main() -> None:
 
     small_args = ["-q", "-m", "all_trec", os.path.join(SMALL, "qrels.test"), os.path.join(SMALL, "results.test")]
     if wanted("small") and te_c:
-        row("small (results.test, -q -m all_trec)", lines_in(small_args[-1]),
+        row("`results.test`, `-q -m all_trec`", lines_in(small_args[-1]),
             "trec_eval_py", py + small_args, "C", [te_c] + small_args)
     if wanted("small"):  # start-up against its floor: python importing numpy
-        row("small, against python -c 'import numpy'", lines_in(small_args[-1]),
+        row("`results.test`, `-q -m all_trec`, against `python -c 'import numpy'`", lines_in(small_args[-1]),
             "trec_eval_py", py + small_args, "numpy import", [sys.executable, "-c", "import numpy"], compare=False)
     big = None
     if any(wanted(c) for c in ("big", "big-q", "interleaved", "fallback")):
@@ -203,13 +206,13 @@ def main() -> None:
         n_big = lines_in(os.path.join(big, "run"))
         big_args = [os.path.join(big, "qrels"), os.path.join(big, "run")]
     if wanted("big") and te_c:
-        row("6.9M lines, -m all_trec", n_big, "trec_eval_py", py + ["-m", "all_trec"] + big_args,
+        row("6.9M lines (`gen_synth.py D 7000 1000 300 1`), `-m all_trec`", n_big, "trec_eval_py", py + ["-m", "all_trec"] + big_args,
             "C", [te_c, "-m", "all_trec"] + big_args)
     if wanted("big-q") and te_c:
-        row("6.9M lines, -q -m all_trec", n_big, "trec_eval_py", py + ["-q", "-m", "all_trec"] + big_args,
+        row("same, `-q -m all_trec` (623k lines out)", n_big, "trec_eval_py", py + ["-q", "-m", "all_trec"] + big_args,
             "C", [te_c, "-q", "-m", "all_trec"] + big_args)
     if wanted("fallback") and te_c:
-        row("6.9M lines, -m all_trec, numpy fallback", n_big, "fallback",
+        row("same, `-m all_trec`, numpy fallback (no C)", n_big, "fallback",
             fallback + ["-m", "all_trec"] + big_args, "C", [te_c, "-m", "all_trec"] + big_args)
     per_topic = {}
     for case, topics in (("topics7k", 7000), ("topics200k", 200000)):
@@ -217,30 +220,37 @@ def main() -> None:
             continue
         d = ensure(a.data, case, [str(topics), "10", "10", "1"], a.gen)
         args = [os.path.join(d, "qrels"), os.path.join(d, "run")]
-        ra, _ = row(f"{topics:,} topics x 10 docs, -m all_trec", lines_in(args[1]), "trec_eval_py",
+        ra, _ = row(f"{topics:,} topics x 10 docs (`gen_synth.py D {topics} 10 10 1`), `-m all_trec`", lines_in(args[1]), "trec_eval_py",
                     py + ["-m", "all_trec"] + args, "pytrec_eval route", route + args, compare=False)
         per_topic[topics] = ra[0] / topics * 1e6
     if wanted("interleaved"):
         il = ensure_interleaved(a.data, big)
         il_args = [os.path.join(big, "qrels"), os.path.join(il, "run")]
-        row("6.9M lines interleaved vs grouped, -m all_trec", n_big, "interleaved",
+        row("6.9M lines, topics interleaved (4 shards concatenated) vs the same run grouped", n_big, "interleaved",
             py + ["-m", "all_trec"] + il_args, "grouped", py + ["-m", "all_trec"] + big_args,
             note="B is trec_eval_py on the grouped run")
     if wanted("scale") and te_c:
         d = ensure(a.data, "scale10", ["70000", "1000", "300", "1"], a.gen)
         args = [os.path.join(d, "qrels"), os.path.join(d, "run")]
-        row("69M lines, -m all_trec", lines_in(args[1]), "trec_eval_py", py + ["-m", "all_trec"] + args,
+        row("69M lines (`gen_synth.py D 70000 1000 300 1`), `-m all_trec`", lines_in(args[1]), "trec_eval_py", py + ["-m", "all_trec"] + args,
             "C", [te_c, "-m", "all_trec"] + args)
     shutil.rmtree(tmp, ignore_errors=True)
 
-    # the table: the ratio is wall time A / B, peak memory is A's (B's)
-    print("| input | trec_eval_py | reference | ratio | peak memory |")
-    print("|---|---|---|---|---|")
-    for case, n, na, nb, (wa, ca, ma), (wb, cb, mb), same, note in rows:
-        flag = "" if same is None or same else " (OUTPUT DIFFERS)"
-        ref = "C" if nb == "C" else nb
-        print(f"| {case}{flag} | {wa:.2f} s | {ref} {wb:.2f} s | {wa / wb:.2f} | {ma:.0f} MiB ({ref} {mb:.0f}) |")
-    print()
+    if not a.markdown:
+        # the table: the ratio is wall time A / B, peak memory is A's (B's)
+        print("| input | trec_eval_py | reference | ratio | peak memory |")
+        print("|---|---|---|---|---|")
+        for case, n, na, nb, (wa, ca, ma), (wb, cb, mb), same, note in rows:
+            flag = "" if same is None or same else " (OUTPUT DIFFERS)"
+            ref = "C" if nb == "C" else nb
+            print(f"| {case}{flag} | {wa:.2f} s | {ref} {wb:.2f} s | {wa / wb:.2f} | {ma:.0f} MiB ({ref} {mb:.0f}) |")
+        print()
+    if a.markdown:
+        print(f"measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, "
+              f"load average {load_before:.1f} before and {os.getloadavg()[0]:.1f} after, "
+              f"median of {a.repeat} runs alternating A and B")
+        print()
+    # the README's table (--markdown prints only this one and the cost per topic)
     head = ["input", "run lines", "A", "A wall s", "A CPU s", "A peak MiB", "B", "B wall s", "B CPU s",
             "B peak MiB", "wall A/B", "CPU A/B", "peak A/B", "same output"]
     out = []
