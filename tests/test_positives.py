@@ -4,6 +4,7 @@ whose mean is the measure, and every test against scipy or enumeration."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 
@@ -198,3 +199,34 @@ def test_cli(tmp_path, capsysbinary):
     assert code != 0 and "area measure" in err and "Traceback" not in err
     code, out, err = run_cli(["compare", "--unit", "cases", q, a, b], capsysbinary)
     assert code != 0 and "--unit" in err
+
+
+AREA_NAMES = ["auc_roc", "croc_exp.7", "croc_pow", "croc_log.80", "auc_ac", "cac_exp.7", "cac_pow", "cac_log",
+              "auc_proc", "auc_pac", "auc_roc_t.0.1", "auc_roc_fp.3"]
+
+
+def test_every_area_from_a_fresh_command_line(tmp_path):
+    """Each area measure works as the first thing a new process asks for (measure
+    modules are imported on demand: croc_* and auc_roc register their areas
+    beside their Z-scores), and the list above is every registered area."""
+    import subprocess
+    import sys
+
+    from trec_eval_py.engine.measures import registry
+    from trec_eval_py.engine.measures._early_retrieval import AREAS
+
+    list(registry())  # every measure module imported: AREAS is then complete
+    assert {n.partition(".")[0] for n in AREA_NAMES} == set(AREAS)
+    q, a = tmp_path / "q", tmp_path / "a"
+    q.write_bytes(PAPER_QRELS)
+    a.write_bytes(PAPER_RUN)
+    for name in AREA_NAMES:
+        want = positive_values(PAPER_QRELS, PAPER_RUN, name)["1"].values.tolist()
+        code = ("import json, sys; from trec_eval_py.tools.positives import positive_values; "
+                "print(json.dumps(positive_values(sys.argv[1], sys.argv[2], sys.argv[3])['1'].values.tolist()))")
+        got = subprocess.run([sys.executable, "-c", code, str(q), str(a), name], capture_output=True, text=True)
+        assert got.returncode == 0 and got.stderr == "", (name, got.stderr)
+        assert json.loads(got.stdout) == want, name
+        cli = subprocess.run([sys.executable, "-m", "trec_eval_py", "compare", "--unit", "positives", "-m", name,
+                              str(q), str(a), str(a)], capture_output=True, text=True)
+        assert cli.returncode == 0 and name in cli.stdout, (name, cli.stderr)

@@ -242,8 +242,11 @@ def positive_values(qrels, run, measure: str, **options) -> dict[str, PositiveVa
     from ..engine.pipeline import Options
 
     name, _, text = measure.partition(".")
-    if name in registry():
-        registry()[name]  # imports the measure's module, which registers its area
+    # Importing a measure's module registers its area; croc_* and auc_roc have
+    # theirs registered beside their Z-scores (croc_z), so import both modules.
+    for n in (name, name + "_z"):
+        if n in registry():
+            registry()[n]
     if name not in AREAS:
         raise UsageError(f"--unit positives needs an area measure ({', '.join(sorted(AREAS))}), not {measure!r}")
     params = registry()[name].params.parse(name, text or None).values
