@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from trec_eval_py import cli
+from test_curves import run_cli  # the curves command in-process: (exit code, stdout, stderr)
 from trec_eval_py.engine import pipeline
 from trec_eval_py.errors import UsageError
 from trec_eval_py.tools.curves import TABLE_COLUMNS, compute_curves, compute_table
@@ -151,16 +151,6 @@ def test_file_order_keeps_each_documents_score(tmp_path):
     r.write_text("lingpipe Q0 case9 1 -3.7 x\nlingpipe Q0 case1 2 -1.27 x\nlingpipe Q0 case0 3 -1.21 x\n")
     rows = compute_table(QRELS, str(r), order="file").rows["lingpipe"]
     assert rows[:, 1].tolist() == [-3.7, -1.27, -1.21] and rows[:, 2].tolist() == [0, 1, 0]
-
-
-def run_cli(args, capsysbinary):
-    code = 0
-    try:
-        cli.main(["curves", *map(str, args)])
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsysbinary.readouterr()
-    return code, out.out.decode(), out.err.decode()
 
 
 def test_cli_formats(capsysbinary):
