@@ -92,24 +92,40 @@ def _concat(a: Run, b: Run) -> Run:
 
 
 class _QrelsByTopic:
-    """The judgments grouped by topic, to cut out the rows of a few topics fast."""
+    """The judgments grouped by topic, to cut out the rows of a few topics fast.
+
+    Judgments list each topic's lines together almost always; then the rows
+    are cut out where they are, and only the topics (not every row) are
+    sorted. Otherwise the rows are put in topic order once.
+    """
 
     def __init__(self, qrels: Qrels):
-        order = np.argsort(qrels.qid, kind="stable")
         self.qrels = qrels
-        self.order = order
-        sorted_qid = qrels.qid[order]
-        starts = run_starts(sorted_qid)
-        self.topics = sorted_qid[starts]
-        self.bounds = np.append(starts, len(order))
+        starts = run_starts(qrels.qid)
+        ends = np.append(starts[1:], len(qrels.qid))
+        heads = qrels.qid[starts]
+        by_name = np.argsort(heads, kind="stable")
+        sorted_heads = heads[by_name]
+        if len(heads) < 2 or bool((sorted_heads[1:] != sorted_heads[:-1]).all()):
+            self.order = None  # each topic in one stretch: rows stay where they are
+            self.topics = sorted_heads
+            self.lo, self.hi = starts[by_name], ends[by_name]
+        else:
+            self.order = np.argsort(qrels.qid, kind="stable")
+            sorted_qid = qrels.qid[self.order]
+            starts = run_starts(sorted_qid)
+            self.topics = sorted_qid[starts]
+            self.lo, self.hi = starts, np.append(starts[1:], len(sorted_qid))
 
     def any_all_negative(self) -> bool:
         """Whether some topic's judgments are all negative (its gain measures then read
         the levels of the topic evaluated before it: see :func:`.rankings.level_sources`)."""
-        if len(self.order) == 0:
+        if len(self.lo) == 0:
             return False
-        top = np.maximum.reduceat(self.qrels.rel[self.order], self.bounds[:-1])
-        return bool((top < 0).any())
+        rel = self.qrels.rel if self.order is None else self.qrels.rel[self.order]
+        # stretches in file (or sorted) order are what reduceat wants
+        lo = np.sort(self.lo)
+        return bool((np.maximum.reduceat(rel, lo) < 0).any())
 
     def subset(self, topics: np.ndarray) -> Qrels:
         pos = np.searchsorted(self.topics, topics)
@@ -119,9 +135,11 @@ class _QrelsByTopic:
         if len(pos) == 0:
             rows = np.zeros(0, dtype=np.int64)
         else:  # the row ranges of the wanted topics, without a loop over topics
-            lo, hi = self.bounds[pos], self.bounds[pos + 1]
+            lo, hi = self.lo[pos], self.hi[pos]
             lengths = hi - lo
-            rows = self.order[np.repeat(lo - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())]
+            rows = np.repeat(lo - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+            if self.order is not None:
+                rows = self.order[rows]
         q = self.qrels
         return Qrels(q.qid[rows], q.docno[rows], q.rel[rows], q.lineno[rows], q.name)
 

@@ -13,8 +13,12 @@ import numpy as np
 
 from ...errors import InputError
 from .fields import INT, TEXT, split_fields
-from .source import Source, read_source, source_name
+from .source import Source, read_pieces, source_name
 
+
+#: judgments are read in pieces of this many bytes: the file's text and the
+#: scanner's working arrays are then never in memory whole, only the columns
+CHUNK_BYTES = 32 << 20
 
 #: the highest relevance level accepted: trec_eval keeps one counter per level
 #: up to a topic's highest and sorts gains by their int differences, so higher
@@ -106,18 +110,80 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
         name = name or "<qrels DataFrame>"
         return Qrels.from_dict(qrels_dict(source, name), name)
     name = name or source_name(source)
-    data = read_source(source)
-    try:
-        f = split_fields(
-            data, name, min_fields=4, max_fields=4, what="qrels",
-            wanted={0: TEXT, 2: TEXT, 3: INT}, labels={3: "relevance"},
-            check=lambda f, d: check_levels(f.columns[3], f.lineno, name, d),
-        )
-    except InputError as e:  # the lines before: the join still checks them (see InputError)
-        f = getattr(e, "fields_before", None)
-        if f is not None:
-            e.rows_before = Qrels(f.columns[0], f.columns[2], f.columns[3], f.lineno, name)
-        raise
-    if len(f.lineno) == 0:
+    rows = _Rows(_size_hint(source))
+    first_line = 1
+    for piece in read_pieces(source, CHUNK_BYTES):
+        try:
+            f = split_fields(
+                piece, name, min_fields=4, max_fields=4, what="qrels",
+                wanted={0: TEXT, 2: TEXT, 3: INT}, labels={3: "relevance"},
+                check=lambda f, d: check_levels(f.columns[3], f.lineno, name, d), first_line=first_line,
+            )
+        except InputError as e:  # the lines before: the join still checks them (see InputError)
+            f = getattr(e, "fields_before", None)
+            if f is not None:
+                rows.append([f.columns[0], f.columns[2], f.columns[3], f.lineno], len(piece))
+                e.rows_before = Qrels(*rows.columns(), name)
+            raise
+        first_line += f.num_lines
+        rows.append([f.columns[0], f.columns[2], f.columns[3], f.lineno], len(piece))
+    if rows.n == 0:
         raise InputError(name, "empty qrels file: no judgment lines")
-    return Qrels(f.columns[0], f.columns[2], f.columns[3], f.lineno, name)
+    return Qrels(*rows.columns(), name)
+
+
+def _size_hint(source) -> int:
+    import os
+
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
+        try:
+            return os.path.getsize(source)
+        except OSError:
+            pass
+    return 0
+
+
+class _Rows:
+    """Columns gathered piece by piece into arrays sized for the whole file.
+
+    Keeping the pieces and concatenating them at the end would hold the
+    judgments twice; copying each piece into its place holds them about
+    once. The arrays are sized from the file's size and the first pieces'
+    bytes per row, with room to spare that is never written (the operating
+    system gives memory to pages when they are first written); a wrong guess
+    or a wider byte string later in the file costs one copy of a column.
+    """
+
+    def __init__(self, size_hint: int):
+        self.size_hint = size_hint
+        self.cols: list[np.ndarray] | None = None
+        self.n = 0
+        self.bytes_seen = 0
+
+    def append(self, cols: list[np.ndarray], nbytes: int) -> None:
+        m = len(cols[0])
+        self.bytes_seen += nbytes
+        if self.cols is None:  # one piece (a small file): its own arrays, no copy
+            self.cols, self.n = cols, m
+            return
+        need = self.n + m
+        cap = len(self.cols[0])
+        if need > cap:
+            per_row = self.bytes_seen / max(need, 1)
+            guess = int(self.size_hint / per_row * 1.05) + 1024 if self.size_hint > self.bytes_seen else 0
+            cap = max(need, guess, cap + cap // 2)
+        for k, c in enumerate(cols):
+            old = self.cols[k]
+            dtype = c.dtype if c.dtype.itemsize > old.dtype.itemsize else old.dtype
+            if cap != len(old) or dtype != old.dtype:
+                grown = np.empty(cap, dtype=dtype)
+                grown[:self.n] = old[:self.n]  # a narrower byte string is padded with NULs
+                self.cols[k] = old = grown
+            old[self.n:need] = c
+        self.n = need
+
+    def columns(self) -> list[np.ndarray]:
+        if self.cols is None:
+            return [np.zeros(0, dtype="S1"), np.zeros(0, dtype="S1"), np.zeros(0, dtype=np.int64),
+                    np.zeros(0, dtype=np.int64)]
+        return [c[:self.n] for c in self.cols]

@@ -15,7 +15,7 @@ import numpy as np
 
 from ...errors import InputError
 from .fields import FLOAT, TEXT, split_fields
-from .source import Source, read_source, source_name
+from .source import Source, read_pieces, read_source, source_name
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,69 +68,6 @@ CHUNK_BYTES = 8 << 20
 MAX_FIELDS = 32
 
 
-def _pieces(source: Source, chunk_bytes: int):
-    """Consecutive pieces of ``source``, each ending at a line end.
-
-    A plain file is read into one buffer that is reused for every piece
-    (fresh buffers cost a page fault per 4 KB each time): a yielded
-    piece is a view into it, valid until the next one is asked for.
-    """
-    import os
-
-    plain = isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-"
-    if plain:
-        try:
-            f = open(source, "rb", buffering=0)
-        except OSError:
-            plain = False
-        else:
-            with f:
-                head = f.read(6)
-                if head.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zXZ")):
-                    plain = False
-                else:
-                    yield from _file_pieces(f, head, chunk_bytes)
-                    return
-    data = read_source(source)
-    view = memoryview(data)
-    pos = 0
-    while pos < len(data):
-        end = data.rfind(b"\n", pos, pos + chunk_bytes) + 1 if pos + chunk_bytes < len(data) else len(data)
-        if end <= pos:
-            end = data.find(b"\n", pos + chunk_bytes) + 1 or len(data)
-        yield view[pos:end]
-        pos = end
-
-
-def _file_pieces(f, head: bytes, chunk_bytes: int):
-    buf = bytearray(max(chunk_bytes, 2 * len(head), 64))
-    buf[: len(head)] = head
-    have = len(head)  # bytes at the start of buf not yet handed out
-    while True:
-        if have == len(buf):  # one line longer than the buffer: a bigger one
-            bigger = bytearray(2 * len(buf))
-            bigger[:have] = buf
-            buf = bigger
-        with memoryview(buf) as view:
-            n = f.readinto(view[have:])
-        if not n:
-            break
-        end = have + n
-        cut = buf.rfind(b"\n", 0, end) + 1
-        if cut == 0:
-            have = end
-            continue
-        with memoryview(buf) as view:
-            with view[:cut] as piece:
-                yield piece
-        buf[: end - cut] = buf[cut:end]  # the unfinished last line moves to the front
-        have = end - cut
-    if have:
-        with memoryview(buf) as view:
-            with view[:have] as piece:
-                yield piece
-
-
 def _wanted(rank_column: bool) -> tuple[dict, dict]:
     wanted, labels = {0: TEXT, 2: TEXT, 4: FLOAT}, {4: "score"}
     if rank_column:
@@ -167,7 +104,7 @@ def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str
     name = name or source_name(source)
     any_rows = False
     first_line = 1
-    for piece in _pieces(source, chunk_bytes or CHUNK_BYTES):
+    for piece in read_pieces(source, chunk_bytes or CHUNK_BYTES):
         f = _split(piece, name, {0: TEXT, 2: TEXT, 4: FLOAT}, {4: "score"}, first_line)
         first_line += f.num_lines
         if len(f.lineno) == 0:

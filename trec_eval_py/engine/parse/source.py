@@ -73,3 +73,64 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
     return data
 
 
+def read_pieces(source: Source, chunk_bytes: int):
+    """Consecutive pieces of ``source``, each ending at a line end (the last
+    one may lack it); one piece for a line longer than ``chunk_bytes``.
+
+    A plain file is read into one buffer that is reused for every piece
+    (fresh buffers cost a page fault per 4 KB each time): a yielded
+    piece is a view into it, valid until the next one is asked for.
+    """
+    plain = isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-"
+    if plain:
+        try:
+            f = open(source, "rb", buffering=0)
+        except OSError:
+            plain = False
+        else:
+            with f:
+                head = f.read(6)
+                if head.startswith(tuple(magic for magic, _ in _MAGIC)):
+                    plain = False
+                else:
+                    yield from _file_pieces(f, head, chunk_bytes)
+                    return
+    # stdin, compressed data, bytes and file objects are read whole first
+    data = read_source(source)
+    view = memoryview(data)
+    pos = 0
+    while pos < len(data):
+        end = data.rfind(b"\n", pos, pos + chunk_bytes) + 1 if pos + chunk_bytes < len(data) else len(data)
+        if end <= pos:
+            end = data.find(b"\n", pos + chunk_bytes) + 1 or len(data)
+        yield view[pos:end]
+        pos = end
+
+
+def _file_pieces(f, head: bytes, chunk_bytes: int):
+    buf = bytearray(max(chunk_bytes, 2 * len(head), 64))
+    buf[: len(head)] = head
+    have = len(head)  # bytes at the start of buf not yet handed out
+    while True:
+        if have == len(buf):  # one line longer than the buffer: a bigger one
+            bigger = bytearray(2 * len(buf))
+            bigger[:have] = buf
+            buf = bigger
+        with memoryview(buf) as view:
+            n = f.readinto(view[have:])
+        if not n:
+            break
+        end = have + n
+        cut = buf.rfind(b"\n", 0, end) + 1
+        if cut == 0:
+            have = end
+            continue
+        with memoryview(buf) as view:
+            with view[:cut] as piece:
+                yield piece
+        buf[: end - cut] = buf[cut:end]  # the unfinished last line moves to the front
+        have = end - cut
+    if have:
+        with memoryview(buf) as view:
+            with view[:have] as piece:
+                yield piece
