@@ -135,3 +135,39 @@ def test_topic_subsets_whatever_the_line_order(layout):
             assert got.tolist() == want.tolist()
     top = {t: max(r for qq, r in zip(qid.tolist(), q.rel.tolist()) if qq == t) for t in set(qid.tolist())}
     assert by_topic.any_all_negative() == any(v < 0 for v in top.values())
+
+
+@pytest.mark.parametrize("tail", ["3 0 dZ 1", "3 0 dZ", "# a comment", "   ", "3 0 dZ x"])
+def test_a_last_line_without_a_newline(tmp_path, monkeypatch, tail):
+    """A plain file is read up to its last newline first: what follows is a
+    piece of its own (rows, an error, or nothing at all)."""
+    path = tmp_path / "qrels"
+    path.write_bytes(("1 0 dA 1\n2 0 dB 0\n" + tail).encode())
+    try:
+        want = read_whole(path, monkeypatch)
+    except InputError as e:
+        with pytest.raises(InputError) as got:
+            read_qrels(path)
+        assert str(got.value) == str(e)
+        same_qrels(got.value.rows_before, e.rows_before)
+    else:
+        same_qrels(read_qrels(path), want)
+
+
+def test_judgments_from_a_pipe(tmp_path):
+    """A named pipe has no size: it is read in whole pieces all the same."""
+    import os
+    import threading
+
+    text = "".join(f"{k % 5} 0 doc{k} {k % 3}\n" for k in range(20000)).encode()
+    (tmp_path / "plain").write_bytes(text)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(text))
+    writer.start()
+    try:
+        got = read_qrels(fifo)
+    finally:
+        writer.join()
+    want = read_qrels(tmp_path / "plain")
+    same_qrels(got, want)

@@ -97,7 +97,7 @@ class TopicBatch:
         the evaluation keeps them (``EvalContext.keep_scores``: a measure with
         ``reads_scores``, or ``curves --curve table``); else None. Padded on first use."""
         rk = self._rankings
-        if getattr(rk, "scores", None) is None:
+        if rk.scores is None:
             return None
         return _pad_rows(rk.scores, rk.offsets, self._lo, self._hi, fill=np.nan, dtype=np.float64)
 

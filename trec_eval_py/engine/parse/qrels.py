@@ -166,6 +166,8 @@ class _Rows:
         if self.cols is None:  # one piece (a small file): its own arrays, no copy
             self.cols, self.n = cols, m
             return
+        if m == 0:  # (the first piece's arrays may be read-only views of the scanner's bytes)
+            return
         need = self.n + m
         cap = len(self.cols[0])
         if need > cap:

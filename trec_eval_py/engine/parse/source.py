@@ -108,7 +108,13 @@ def read_pieces(source: Source, chunk_bytes: int):
 
 
 def _file_pieces(f, head: bytes, chunk_bytes: int):
-    buf = bytearray(max(chunk_bytes, 2 * len(head), 64))
+    import stat
+
+    # no bigger buffer than a regular file needs: a fresh one is zeroed page by
+    # page (a pipe, e.g. <(zcat run.gz), says nothing of its size)
+    st = os.fstat(f.fileno())
+    room = st.st_size + 1 if stat.S_ISREG(st.st_mode) else chunk_bytes
+    buf = bytearray(max(min(chunk_bytes, room), 2 * len(head), 64))
     buf[: len(head)] = head
     have = len(head)  # bytes at the start of buf not yet handed out
     while True:
