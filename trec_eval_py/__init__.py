@@ -6,19 +6,33 @@ from .compat import moved as _moved  # noqa: E402
 _moved.install()  # imports of the earlier module paths reach the same modules
 
 from .errors import InputError, MeasureError, TrecEvalError, UsageError  # noqa: E402
-from .engine.parse import Qrels, Run, read_qrels, read_run  # noqa: E402
-from .engine.pipeline import Evaluation, Options, evaluate  # noqa: E402
 
 __all__ = [
     "__version__", "evaluate", "Evaluation", "Options", "read_qrels", "read_run", "Qrels", "Run",
     "TrecEvalError", "InputError", "MeasureError", "UsageError",
 ]
 
+#: public names imported on first use, and their modules: the command line
+#: (``trec_eval_py.cli``) starts without numpy or the engine, so that it can
+#: set up numpy's start (see ``cli.main``) and skip what a command never uses
+_LAZY = {
+    "evaluate": ".engine.pipeline", "Evaluation": ".engine.pipeline", "Options": ".engine.pipeline",
+    "read_qrels": ".engine.parse", "read_run": ".engine.parse", "Qrels": ".engine.parse", "Run": ".engine.parse",
+    # the pytrec_eval drop-in loads the measure registry
+    "RelevanceEvaluator": ".compat.pytrec_eval",
+}
+
 
 def __getattr__(name):
-    # the pytrec_eval drop-in loads the measure registry, so only on first use
-    if name == "RelevanceEvaluator":
-        from .compat.pytrec_eval import RelevanceEvaluator
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
 
-        return RelevanceEvaluator
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

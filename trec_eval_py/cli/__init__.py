@@ -2,6 +2,7 @@
 errors to one line on stderr and an exit code. No evaluation logic here."""
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from typing import Optional
@@ -127,8 +128,22 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
         _python_show_warning(message, category, filename, lineno, file, line)
 
 
+#: what OpenBLAS (numpy's matrix products) reads for its number of threads
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def _one_blas_thread() -> None:
+    # numpy's OpenBLAS starts its thread pool as numpy is imported: about 50 ms
+    # of a 2-core machine's start-up, for matrix products the commands hardly
+    # make (the preference closure's, on a topic's judged documents); the
+    # user's own setting wins
+    if "numpy" not in sys.modules and not any(v in os.environ for v in _BLAS_THREADS):
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``trec_eval_py`` command."""
+    _one_blas_thread()
     warnings.showwarning = _show_warning
     argv = list(sys.argv[1:] if argv is None else argv)
     sub = None

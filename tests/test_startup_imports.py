@@ -1,0 +1,57 @@
+"""What the command line imports to evaluate trec_eval's small example
+(``-q -m all_trec qrels.test results.test``): a fresh interpreter runs the
+command, then lists its modules. Anything the evaluation does not use (the
+tools, the pytrec_eval drop-in, typer, the preference and jg judgment
+formats, z-scores...) must not be among them; the output must still be
+trec_eval's, byte for byte."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from golden import GOLDEN
+
+#: module names (and their submodules) the small evaluation must not import
+UNUSED = (
+    "trec_eval_py.tools", "trec_eval_py.compat.pytrec_eval", "trec_eval_py.cli.commands",
+    "typer", "click", "rich", "matplotlib", "scipy", "pandas", "pytrec_eval",
+)
+
+_CODE = """\
+import json, os, sys
+from trec_eval_py.cli import main
+main(sys.argv[1:])
+sys.stdout.flush()
+sys.stderr.write(json.dumps({"modules": sorted(sys.modules),
+                             "blas": os.environ.get("OPENBLAS_NUM_THREADS")}))
+"""
+
+
+def _run(env_extra=None):
+    inputs = GOLDEN / "inputs"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
+    env.update(env_extra or {})
+    p = subprocess.run([sys.executable, "-c", _CODE, "-q", "-m", "all_trec",
+                        str(inputs / "qrels.test"), str(inputs / "results.test")],
+                       capture_output=True, env=env)
+    assert p.returncode == 0, p.stderr.decode()
+    return p.stdout, json.loads(p.stderr.decode().splitlines()[-1])
+
+
+def _under(modules, prefixes):
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes))
+
+
+def test_small_evaluation_imports_only_what_it_uses():
+    out, seen = _run()
+    assert out == (GOLDEN / "expected" / "9.0.8" / "te_aq.out").read_bytes()
+    assert _under(seen["modules"], UNUSED) == []
+
+
+def test_blas_starts_with_one_thread_unless_the_user_says_otherwise():
+    assert _run()[1]["blas"] == "1"
+    assert _run({"OPENBLAS_NUM_THREADS": "2"})[1]["blas"] == "2"
+    assert _run({"OMP_NUM_THREADS": "2"})[1]["blas"] is None
