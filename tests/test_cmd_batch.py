@@ -176,7 +176,7 @@ def test_qrels_read_once(corpus, monkeypatch):
 
     calls = []
     real = lb.load_qrels
-    monkeypatch.setattr(lb, "load_qrels", lambda src: calls.append(src) or real(src))
+    monkeypatch.setattr(lb, "load_qrels", lambda src, *rest: calls.append(src) or real(src, *rest))
     board = build_leaderboard(str(corpus / "qrels"), [str(p) for p in good_runs(corpus)], ["map"])
     assert len(calls) == 1 and len(board.entries) == 4 and not board.failed
 

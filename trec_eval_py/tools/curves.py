@@ -518,7 +518,7 @@ def _score_text(v: float) -> str:
     return "NaN" if v != v else repr(v)
 
 
-def _curve_options(options: dict):
+def curve_options(options: dict):
     """The pipeline options of a curve or table, with the checks they share."""
     from ..engine.pipeline import Options
 
@@ -555,7 +555,7 @@ def compute_table(qrels, run, *, topics: Iterable[str] | None = None, **options)
     """
     from ..engine.pipeline import map_batches
 
-    opts = _curve_options(options)
+    opts = curve_options(options)
     ctx = replace(opts.context, keep_scores=True)  # the join carries each document's score
     res = map_batches(lambda b: (list(b.qids), batch_table(b)), qrels, run, opts, ctx)
     shown = _shown_topics(res, topics)
@@ -581,7 +581,7 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
     spec = curve if isinstance(curve, CurveSpec) else parse_curve(curve)
     if levels < 2:
         raise UsageError(f"need at least 2 levels for an average (got {levels})")
-    opts = _curve_options(options)
+    opts = curve_options(options)
     xs = _levels(levels)
 
     def per_batch(b):

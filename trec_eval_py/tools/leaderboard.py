@@ -35,6 +35,7 @@ import numpy as np
 
 from ..errors import InputError, TrecEvalError, UsageError
 from ..engine.join.keys import distinct_sorted
+from ..engine.formats import judgment_format, results_format
 from ..engine.measures import Kind, registry
 from ..engine.pipeline import Column, Evaluation, Options, evaluate
 from .submissions import Submission, find_submissions
@@ -205,7 +206,8 @@ def _grade(sub: Submission) -> dict:
     if w["check"]:
         try:
             # tie findings follow the ranking rule of the trec_eval version evaluated
-            report = validate_run(_source(sub), q, name=sub.name, compat=options.get("compat", "9.0.8"))
+            report = validate_run(_source(sub), q, name=sub.name, compat=options.get("compat", "9.0.8"),
+                                  rel_format=options.get("rel_format", "qrels"))
             out["findings"] = report.findings
             hint = report.hint()
         except TrecEvalError:
@@ -286,8 +288,8 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
                       hide_judgments: bool = False, progress=None, **options) -> Leaderboard:
     """Evaluate every run against ``qrels`` and rank them.
 
-    ``qrels`` is anything :func:`~trec_eval_py.engine.parse.read_qrels` reads (an
-    unreadable qrels file is an error for the whole board); ``runs`` are paths
+    ``qrels`` is anything the judgment format ``rel_format`` (``-R``, qrels by
+    default) reads (an unreadable file is an error for the whole board); ``runs`` are paths
     (files, folders walked recursively, ``.zip`` archives: see
     :mod:`~trec_eval_py.tools.submissions`) or :class:`Submission` values.
     ``measures`` are ``-m`` specs (default map and P.10); ``sort_by`` a column
@@ -296,8 +298,10 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     interpolated precision/recall curve; ``hide_judgments`` replaces judged
     docnos in every message; ``progress(done, total, name)`` is called as runs
     finish. ``options`` are the fields of
-    :class:`~trec_eval_py.engine.pipeline.Options`; ``complete`` defaults to
-    true (every judged topic counts).
+    :class:`~trec_eval_py.engine.pipeline.Options` (``rel_format``,
+    ``results_format``, ``valid_codes``... as for ``evaluate``); ``complete``
+    defaults to true (every judged topic counts). The validator reads TREC
+    runs: ``check`` applies to results formats it reads (``-T trec_results``).
     """
     specs = list(measures) if measures else list(DEFAULT_MEASURES)
     options = dict(options)
@@ -314,8 +318,10 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
 
-    q = load_qrels(qrels)
-    total = len(distinct_sorted(q.qid))
+    q = load_qrels(qrels, opts)  # in the -R format, read once for every run
+    total = judgment_format(opts.rel_format).totals(q)[0]
+    # the validator reads TREC runs and checks them against qrels-type judgments
+    check = check and results_format(opts.results_format).validated
     subs: list[Submission] = []
     for r in runs:
         subs += [r] if isinstance(r, Submission) else find_submissions([r])

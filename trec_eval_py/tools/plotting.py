@@ -90,6 +90,9 @@ def plot_pr(qrels, runs: Sequence, *, labels: Sequence[str] | None = None, **opt
     """Averaged interpolated precision/recall curves of ``runs``."""
     _matplotlib()  # fail before evaluating
     from .comparison import per_topic_values
+    from .curves import curve_options
+
+    curve_options(options)  # the judgments every curve needs (-R), checked as for the other curves
 
     topics, names, _files, _filled, values = per_topic_values(qrels, runs, ["iprec_at_recall", "map"], **options)
     names = _labels(names, labels)

@@ -547,15 +547,15 @@ def _swapped_hint(qrels) -> None:
                          "were the qrels and the run given in swapped order?")
 
 
-def load_qrels(qrels) -> Qrels:
-    """The pipeline's judgment-reading stage (qrels format), with a hint when the
-    file given as qrels is a run."""
+def load_qrels(qrels, options=None):
+    """The pipeline's judgment-reading stage (qrels format, or ``options.rel_format``),
+    with a hint when the file given as qrels is a run."""
     from ..engine.pipeline import read_judgments
 
-    if isinstance(qrels, Qrels):
+    if isinstance(qrels, Qrels) and options is None:
         return qrels
     try:
-        return read_judgments(qrels)
+        return read_judgments(qrels, options)
     except InputError:
         _swapped_hint(qrels)
         raise
@@ -572,6 +572,7 @@ def validate_run(
     cutoffs: Iterable[int] = COMMON_CUTOFFS,
     max_per_check: int = DEFAULT_MAX_PER_CHECK,
     compat: str = "9.0.8",
+    rel_format: str = "qrels",
 ) -> Report:
     """Check the run file ``run`` (a path, ``-``, bytes or a file object).
 
@@ -583,7 +584,10 @@ def validate_run(
     ``max_unjudged`` is the largest acceptable share of unjudged documents
     in a topic's top 10; ``max_per_check`` caps the findings listed for a
     check that fires line by line (0: no cap). ``compat`` is the trec_eval
-    version whose ranking rule the score and tie checks follow.
+    version whose ranking rule the score and tie checks follow. ``rel_format``
+    is the judgment format of ``qrels`` (``-R``); every format gives the topic
+    checks, the unjudged-document check needs judgments of single documents
+    (qrels and the formats read into them, such as codiesp or biocreative_*).
     """
     if max_docs < 0:
         raise UsageError("the document limit must be 0 (none) or positive")
@@ -592,7 +596,7 @@ def validate_run(
     rule = RankRule.for_compat(compat)
     cutoffs = tuple(int(k) for k in cutoffs)
     path = name or source_name(run)
-    q: Qrels | None = load_qrels(qrels) if qrels is not None else None
+    q = load_qrels(qrels, {"rel_format": rel_format}) if qrels is not None else None
     ts: TopicSet | None = None
     if topics is not None:
         ts = topics if isinstance(topics, TopicSet) else read_topics(topics)
@@ -631,24 +635,25 @@ def validate_run(
     report.topics = len(by_topic)
     ordered = {qid: _check_topic(qid, rs, out, max_docs, cutoffs, rule) for qid, rs in by_topic.items()}
 
-    if ts is not None and _check_topics(by_topic, ts, out) and q is not None:
+    # preferences and judgment groups judge pairs or per assessor: "unjudged" is not one thing there
+    if ts is not None and _check_topics(by_topic, ts, out) and type(q) is Qrels:
         _check_unjudged(ordered, q, out, max_unjudged, compat)
     out.done(report)
     return report
 
 
-def validate_runs(paths, qrels=None, *, topics=None, **kw) -> list[Report]:
+def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", **kw) -> list[Report]:
     """:func:`validate_run` for every submission ``paths`` stand for (files, folders,
     zips, walked as ``batch`` walks them). The qrels or topics are read once; a
     file that cannot be read is a report with one error."""
     from .submissions import find_submissions
 
-    q = load_qrels(qrels) if qrels is not None else None
+    q = load_qrels(qrels, {"rel_format": rel_format}) if qrels is not None else None
     ts = (topics if isinstance(topics, TopicSet) else read_topics(topics)) if topics is not None else None
     reports = []
     for sub in find_submissions(paths):
         try:
-            reports.append(validate_run(sub.source(), q, topics=ts, name=sub.name, **kw))
+            reports.append(validate_run(sub.source(), q, topics=ts, name=sub.name, rel_format=rel_format, **kw))
         except InputError as e:
             if q is not None and e.path == q.name:  # the judgments' error (a docno judged twice), not the run's
                 raise

@@ -14,7 +14,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 @app.command()
 @evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order",
-                  "compat", help={"measures": "Measure or nickname (repeatable). Default: map, P.10.",
+                  "compat", "rel_format", "results_format", "valid_codes", help={"measures": "Measure or nickname (repeatable). Default: map, P.10.",
                                   "complete": "Every judged topic counts: batch's default, kept for trec_eval's flag."})
 def batch(
     qrels: str = typer.Argument(..., metavar="QRELS", help="Relevance judgments, read once for all runs."),
@@ -42,7 +42,10 @@ def batch(
     note when a run answers fewer topics than others). Values are those
     `trec_eval_py -c QRELS RUN` prints for each run (without -c under
     --only-answered). A run that cannot be graded is listed with the reason and
-    the others are still graded; the exit status is then 1.
+    the others are still graded; the exit status is then 1. -R, -T and
+    --valid-codes read other formats (e.g. -R codiesp -T codiesp) as the
+    main command does; runs in a results format other than trec_results are
+    graded without the validator's checks (it reads TREC runs).
     """
     from ...errors import UsageError
     from ...tools.leaderboard import LEADERBOARD_FORMATS, build_leaderboard, render_leaderboard

@@ -21,6 +21,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 @app.command()
 @evaluation_flags("measures", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "compat", "order",
+                  "rel_format", "results_format", "valid_codes",
                   help={"measures": "Measure (repeatable): map, P.10, ndcg_cut.10... Default: map."})
 def compare(
     qrels: str = typer.Argument(..., metavar="QRELS"),
@@ -62,7 +63,9 @@ def compare(
     were filled in. Prints, per pair and measure: both means, the difference,
     p-values (raw and corrected), the effect size (paired Cohen's d, Hedges'
     g), wins/ties/losses over topics and a labelled confidence interval.
-    Exit status 3 with --fail-if when the gate fails.
+    -R, -T and --valid-codes read other formats (e.g. -R codiesp -T codiesp,
+    -R prefs) as the main command does. Exit status 3 with --fail-if when
+    the gate fails.
     """
     if fmt not in FORMATS:
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -34,7 +34,7 @@ retrieved (LingPipe's addMisses) count in recall only.
 
 @app.command(help=_HELP)
 @evaluation_flags("complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order", "compat",
-                  "results_format", help={"num_docs_in_coll": "Collection size: every unretrieved document is a negative ranked last (roc, croc, table's rej_recall). Relevant documents never retrieved (LingPipe's misses) count in recall without it."})
+                  "rel_format", "results_format", "valid_codes", help={"num_docs_in_coll": "Collection size: every unretrieved document is a negative ranked last (roc, croc, table's rej_recall). Relevant documents never retrieved (LingPipe's misses) count in recall without it."})
 def curves(
     rel_info_file: str = typer.Argument(..., metavar="QRELS"),
     results_file: str = typer.Argument(..., metavar="RUN"),

@@ -20,6 +20,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 @app.command()
 @evaluation_flags("relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "compat", "order",
+                  "rel_format", "results_format", "valid_codes",
                   help={"num_docs_in_coll": "Collection size: with it, every non-relevant document is a ROC negative."})
 def plot(
     qrels: str = typer.Argument(..., metavar="QRELS"),

@@ -13,7 +13,11 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command()
-@evaluation_flags("compat", help={"compat": "trec_eval version whose ranking the tie checks follow: 9.0.8 (default) or 10.0."})
+@evaluation_flags("compat", "rel_format",
+                  help={"compat": "trec_eval version whose ranking the tie checks follow: 9.0.8 (default) or 10.0.",
+                        "rel_format": "Format of the --qrels judgments (qrels by default; e.g. codiesp, prefs, "
+                                      "qrels_jg): every format gives the topic checks, formats of single-document "
+                                      "judgments the unjudged check too. The runs are TREC runs."})
 def validate(
     runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files, folders (walked recursively) and .zip archives; '-' for standard input."),
     qrels: Optional[str] = typer.Option(None, "--qrels", help="Judgments: also check topic ids and unjudged documents."),
