@@ -10,7 +10,6 @@ from typing import Optional
 from .. import __version__
 from ..errors import InputWarning, OutputError, TrecEvalError
 from .flags import FLAGS, Flag, command_flags, evaluation_flags, parse_plain
-from .help import help_text
 from .output import PipeClosed, silence_stdout, write_output as _write
 
 CONTEXT = {"help_option_names": [], "ignore_unknown_options": False, "allow_interspersed_args": True}
@@ -42,6 +41,8 @@ def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: di
         _write(f"trec_eval_py {__version__} (reproduces trec_eval 9.0.8 and 10.0)\n")
         return
     if own["help_"]:
+        from .help import help_text
+
         _write([help_text(options["measures"], options["rel_format"], options["compat"], options["results_format"])])
         return
     if rel_info_file is None or results_file is None:
@@ -133,10 +134,11 @@ _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 
 
 def _one_blas_thread() -> None:
-    # numpy's OpenBLAS starts its thread pool as numpy is imported: about 50 ms
-    # of a 2-core machine's start-up, for matrix products the commands hardly
-    # make (the preference closure's, on a topic's judged documents); the
-    # user's own setting wins
+    # numpy's OpenBLAS starts its thread pool as numpy is imported, and the idle
+    # worker spins on the other core for the whole of a short run (about 60 ms
+    # of CPU on a small evaluation, as much wall time when that core is busy),
+    # for matrix products the commands hardly make (the preference closure's,
+    # on a topic's judged documents); the user's own setting wins
     if "numpy" not in sys.modules and not any(v in os.environ for v in _BLAS_THREADS):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
 

@@ -44,8 +44,6 @@ from .join import EvalContext, iter_batches
 from .join.context import check_compat
 from .measures import Kind, Measure, registry
 from .parse.run import Run
-from .parse.zscores import read_zscores
-from .zscore import apply_zscores
 
 
 @dataclass(frozen=True)
@@ -265,7 +263,11 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
         opts = replace(opts, measures=tuple(measures))
     reg = registry()
     selected = reg.resolve(list(opts.measures), opts.compat, opts.measures_for)
-    zs = read_zscores(opts.zscore_file) if opts.zscore_file is not None else None
+    zs = None
+    if opts.zscore_file is not None:
+        from .parse.zscores import read_zscores
+
+        zs = read_zscores(opts.zscore_file)
     columns: list[Column] = []
     for pos, s in enumerate(selected):
         for i, name, printed in zip(s.indices, s.names, s.trec_names):
@@ -297,6 +299,8 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
         raise NoTopicsError("no topic has both judgments and results")
     values = reset_placeholder_outputs(columns, values, filled, ctx)
     if zs is not None:  # -Z: per-topic values become z-scores before aggregation
+        from .zscore import apply_zscores
+
         columns, values = apply_zscores(zs, columns, values, topics, evaluated)
 
     n_avg = num_averaged(int(np.count_nonzero(~filled)), num_qrels_topics, ctx.complete)

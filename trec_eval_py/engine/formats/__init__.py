@@ -4,7 +4,9 @@ Every module in this package whose name does not start with ``_`` is
 imported, and the :class:`JudgmentFormat` and :class:`ResultsFormat` values
 it defines at module level are registered under their ``name`` (the word
 after ``-R`` / ``-T``). Names must be unique. Adding a format means adding a
-module here; nothing else in the engine names formats.
+module here; nothing else in the engine names formats. A format defined in
+the module of its own name (``qrels``, ``trec_results``...) is found by
+importing that module alone; any other name imports them all.
 
 A judgment format (``-R NAME``) declares
 
@@ -63,7 +65,6 @@ campaigns that evaluate the ranks submitted; None means trec_eval's
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from functools import lru_cache
 
 from ...errors import UsageError
@@ -72,6 +73,8 @@ from ._base import JudgmentFormat, ResultsFormat
 
 @lru_cache(maxsize=1)
 def _discover() -> tuple[dict[str, JudgmentFormat], dict[str, ResultsFormat]]:
+    import pkgutil
+
     judgments: dict[str, JudgmentFormat] = {}
     results: dict[str, ResultsFormat] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
@@ -99,8 +102,25 @@ def results_formats() -> dict[str, ResultsFormat]:
     return _discover()[1]
 
 
+def _own_module(name: str, kind: type):
+    """The format of type ``kind`` named ``name`` in the module ``name``, if there is one."""
+    if _discover.cache_info().currsize or not name.isidentifier() or name.startswith("_"):
+        return None
+    module = f"{__name__}.{name}"
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name != module:
+            raise
+        return None
+    return next((v for v in vars(mod).values() if isinstance(v, kind) and v.name == name), None)
+
+
 def judgment_format(name: str) -> JudgmentFormat:
     """The judgment format ``-R name``; :class:`UsageError` when there is none."""
+    found = _own_module(name, JudgmentFormat)
+    if found is not None:
+        return found
     table = judgment_formats()
     if name not in table:
         raise UsageError(f"unknown judgments format '-R {name}'; choose one of {', '.join(sorted(table))}")
@@ -109,6 +129,9 @@ def judgment_format(name: str) -> JudgmentFormat:
 
 def results_format(name: str) -> ResultsFormat:
     """The results format ``-T name``; :class:`UsageError` when there is none."""
+    found = _own_module(name, ResultsFormat)
+    if found is not None:
+        return found
     table = results_formats()
     if name not in table:
         raise UsageError(f"unknown results format '-T {name}'; choose one of {', '.join(sorted(table))}")

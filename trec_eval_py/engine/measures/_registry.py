@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ...errors import MeasureError
-from . import _names
 from ._base import VERSIONS, Measure, in_nickname
 from ._order import is_trec_measure, print_key
 from ._params import Params
@@ -45,6 +44,14 @@ class Selected:
         """Which of the kernel's outputs are kept, in the order of :attr:`names`."""
         names = self.measure.output_names(self.params)
         return list(range(len(names))) if self.output is None else [names.index(self.output)]
+
+
+def _names():
+    # the ir_measures names (nDCG@10...) and the close-name hints: imported
+    # only for a spec that is not one of the registry's own names
+    from . import _names
+
+    return _names
 
 
 class Registry:
@@ -129,7 +136,7 @@ class Registry:
         nicks = self.nicknames
         for spec in specs:
             name, dot, text = spec.partition(".")
-            if name not in self._index and name not in nicks and _names.is_alias_syntax(spec):
+            if name not in self._index and name not in nicks and _names().is_alias_syntax(spec):
                 sel = self._alias(spec, compat)
                 if sel.label not in {a.label for a in aliased}:
                     aliased.append(sel)
@@ -165,7 +172,7 @@ class Registry:
 
     def _alias(self, spec: str, compat: str) -> Selected:
         """The measure an ir_measures name stands for, keeping its one output."""
-        req = _names.translate(spec)
+        req = _names().translate(spec)
         name, _, text = req.spec.partition(".")
         m = self._load(name)
         params = m.params.parse(m.name, text or None)
@@ -175,7 +182,7 @@ class Registry:
         return Selected(m, params, label=req.label, output=outputs[0], overrides=req.overrides)
 
     def _hint(self, spec: str) -> str:
-        close = _names.suggestions(spec, list(self._index) + sorted(self.nicknames))
+        close = _names().suggestions(spec, list(self._index) + sorted(self.nicknames))
         if not close:
             return ""
         return " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"

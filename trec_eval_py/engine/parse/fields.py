@@ -244,8 +244,6 @@ def _width_error(data, name, lineno, field, width, rows, what) -> InputError:
 
 
 def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -> Fields:
-    from .numbers import number_error, parse_floats, parse_ints
-
     if not isinstance(wanted, dict):
         wanted = {f: TEXT for f in wanted}
     labels = labels or {}
@@ -263,6 +261,8 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
         if res[0] == "fields":
             raise _count_error(data, name, what, res[1], res[2], min_fields, max_fields)
         if res[0] == "number":
+            from .numbers import number_error
+
             f, kind = kinds[res[2]]
             token = line_fields(data, res[1])[f]
             raise number_error(token, res[1], data, name, labels.get(f, f"field {f + 1}"), wanted[f])
@@ -278,6 +278,8 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
             else:
                 columns[f] = np.frombuffer(buf, dtype=np.float64 if kind == 1 else np.int64)
         return Fields(columns, np.frombuffer(cols[-1], dtype=np.int64), last.split(), n_lines)
+    from .numbers import parse_floats, parse_ints  # the numpy fallback's number parsing
+
     data = bytes(data)
     raw = _raw_problem(data, name)
     if raw is not None:
