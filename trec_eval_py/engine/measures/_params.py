@@ -20,11 +20,12 @@ from dataclasses import dataclass
 
 from ...errors import MeasureError
 
-_NUM = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+# a pattern, not a compiled one: re compiles it on first use (most runs give no parameters)
+_NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 
 
 def _float(measure: str, text: str) -> float:
-    if not _NUM.fullmatch(text.strip()):
+    if not re.fullmatch(_NUM, text.strip()):
         raise MeasureError(f"measure '{measure}': parameter {text!r} is not a number")
     return float(text)
 
