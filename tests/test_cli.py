@@ -74,7 +74,7 @@ def test_stdin_and_compressed(tmp_path, monkeypatch, capsysbinary):
     "args,needle,code",
     [
         (["-m", "nope", QRELS, RUN], "unknown measure 'nope'", 1),
-        (["-m", "P.0", QRELS, RUN], "positive", 1),
+        (["-m", "P.0", QRELS, RUN], "above 0", 1),
         (["-m", "P.5,5", QRELS, RUN], "duplicate", 1),
         (["-m", "P.", QRELS, RUN], "empty parameter", 1),
         (["-m", "P.x", QRELS, RUN], "not a number", 1),

@@ -21,6 +21,10 @@ Options (trec_eval's own, with its long spellings):
                                  P.5,10  ndcg_cut.10  utility.2,-1,0,0
                                  ndcg.1=3,2=9.  Nicknames: official (the
                                  default), all_trec, set, and others below.
+                                 ir_measures names too: nDCG@10,
+                                 P(rel=2)@5, RBP(p=0.8). A bad parameter
+                                 is an error naming the text and what the
+                                 measure takes.
   -c, --complete_rel_info_wanted average over every topic of QRELS; a topic
                                  without results counts as an empty ranking
   -l, --level_for_rel N          lowest judgment level that counts as

@@ -141,44 +141,119 @@ def _head(spec: str) -> str:
     return spec[:end].strip()
 
 
+#: what each parameter takes, as the error for a bad value says it
+_EXPECTED = {
+    "rel": "a whole number, the lowest relevance level that counts (e.g. rel=2)",
+    "judged_only": "True or False",
+    "relative": "True or False",
+    "beta": "a finite number (e.g. beta=0.5)",
+    "p": "a finite number (e.g. p=0.8)",
+    "gains": "a dict of whole-number levels to numbers (e.g. gains={0:0,1:1,2:3})",
+    "dcg": "a quoted name (e.g. dcg='log2')",
+}
+
+
+class _Unreadable:
+    """A value that is not a Python literal: the text as typed, and the part of it
+    that could not be read (``x`` in ``{1:x}``)."""
+
+    def __init__(self, text: str, part: str):
+        self.text, self.part = text, part
+
+
+def _segment(spec: str, node) -> str:
+    return ast.get_source_segment(spec, node) or ast.unparse(node)
+
+
+def _bad_part(spec: str, node):
+    """The innermost part of ``node`` that is not a literal (for a dict, its first
+    bad key or value), or None if ``node`` reads."""
+    if isinstance(node, ast.Dict):
+        for sub in [*node.keys, *node.values]:
+            if sub is None:  # {**x}
+                return _segment(spec, node)
+            bad = _bad_part(spec, sub)
+            if bad is not None:
+                return bad
+        return None
+    try:
+        ast.literal_eval(node)
+        return None
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _segment(spec, node)
+
+
 def _literal(node, spec: str):
-    try:
-        return ast.literal_eval(node)
-    except ValueError:
-        raise MeasureError(f"measure '{spec}': parameter values must be numbers, True/False or a dict") from None
+    """The value of ``node``, or :class:`_Unreadable` when it is not a literal
+    (the error then says what the parameter takes, once that is known)."""
+    bad = _bad_part(spec, node)
+    if bad is not None:
+        return _Unreadable(_segment(spec, node), bad)
+    return ast.literal_eval(node)
 
 
-def parse(spec: str) -> tuple[str, dict, object]:
-    """``(name, params, cutoff)`` of an ir_measures name; cutoff None when absent."""
+def _not(value, text: str) -> str:
+    """``not 'x'`` for the offending text (``not 'x' (in '{1:x}')`` for part of a value)."""
+    if isinstance(value, _Unreadable):
+        return f"not {value.part!r}" + (f" (in {value.text!r})" if value.part != value.text else "")
+    return f"not {text!r}"
+
+
+def _syntax_error(spec: str, e: SyntaxError) -> MeasureError:
+    text = spec.strip()
+    head = f"measure '{spec}': cannot read it as Name(param=value,...)@cutoff"
+    if text.endswith("@"):
+        return MeasureError(f"measure '{spec}': nothing after '@' (expected a cutoff, e.g. {text}10)")
+    if e.msg and e.msg != "invalid syntax":
+        return MeasureError(f"{head}: {e.msg}")
+    pos = (e.offset or 1) - 1
+    if 0 <= pos < len(text):
+        return MeasureError(f"{head}: unexpected {text[pos:]!r}")
+    return MeasureError(f"{head}: it ends too early")
+
+
+def parse(spec: str) -> tuple[str, dict, object, dict]:
+    """``(name, params, cutoff, texts)`` of an ir_measures name; cutoff None when
+    absent. A value that is not a literal is an :class:`_Unreadable`; ``texts``
+    holds each value as typed (key ``"@"`` for the cutoff)."""
+    text = spec.strip()
     try:
-        tree = ast.parse(spec.strip(), mode="eval").body
-    except SyntaxError:
-        raise MeasureError(f"measure '{spec}': cannot read it as Name(param=value,...)@cutoff") from None
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError as e:
+        raise _syntax_error(spec, e) from None
     at = None
+    texts: dict = {}
     if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult):
-        at = _literal(tree.right, spec)
+        at = _literal(tree.right, text)
+        texts["@"] = _segment(text, tree.right)
         tree = tree.left
     params: dict = {}
     if isinstance(tree, ast.Call):
         if tree.args:
-            raise MeasureError(f"measure '{spec}': parameters must be named (param=value)")
+            raise MeasureError(f"measure '{spec}': parameters must be named (param=value), "
+                               f"not {_segment(text, tree.args[0])!r}")
         for kw in tree.keywords:
-            if kw.arg is None or kw.arg in params:
-                raise MeasureError(f"measure '{spec}': parameters must be named, each once")
-            params[kw.arg] = _literal(kw.value, spec)
+            if kw.arg is None:
+                raise MeasureError(f"measure '{spec}': parameters must be named (param=value), "
+                                   f"not {_segment(text, kw)!r}")
+            if kw.arg in params:
+                raise MeasureError(f"measure '{spec}': parameter {kw.arg!r} is given twice")
+            params[kw.arg] = _literal(kw.value, text)
+            texts[kw.arg] = _segment(text, kw.value)
         tree = tree.func
     if not isinstance(tree, ast.Name):
-        raise MeasureError(f"measure '{spec}': cannot read it as Name(param=value,...)@cutoff")
-    return tree.id, params, at
+        raise MeasureError(f"measure '{spec}': cannot read it as Name(param=value,...)@cutoff: "
+                           f"{_segment(text, tree)!r} is not a measure name")
+    return tree.id, params, at, texts
 
 
-def _check_type(spec: str, key: str, value) -> None:
+def _check_type(spec: str, key: str, value, text: str) -> None:
     want = _PARAM_TYPES[key]
     ok = isinstance(value, want) and not (want is int and isinstance(value, bool))
     if want is float:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if not ok:
-        raise MeasureError(f"measure '{spec}': {key}= must be {want.__name__}, not {value!r}")
+        raise MeasureError(f"measure '{spec}': {key}= must be {_EXPECTED[key]}, {_not(value, text)}")
 
 
 def _num(x: float) -> str:
@@ -188,7 +263,7 @@ def _num(x: float) -> str:
 
 def translate(spec: str) -> Request:
     """The :class:`Request` an ir_measures name stands for; MeasureError if it is not valid."""
-    name, params, at = parse(spec)
+    name, params, at, texts = parse(spec)
     alias = ALIASES.get(SYNONYMS.get(name, name))
     if alias is None:
         raise MeasureError(f"unknown measure '{spec}'")
@@ -197,7 +272,7 @@ def translate(spec: str) -> Request:
         if key not in allowed:
             which = ", ".join(sorted(allowed)) or "none"
             raise MeasureError(f"measure '{spec}': {alias.name} takes no parameter {key!r} (it takes: {which})")
-        _check_type(spec, key, value)
+        _check_type(spec, key, value, texts[key])
     overrides = []
     if "rel" in params:
         overrides.append((OPTION_PARAMS["rel"], params["rel"]))
@@ -211,11 +286,13 @@ def translate(spec: str) -> Request:
             raise MeasureError(f"measure '{spec}': {alias.name} takes no @cutoff")
         if alias.at == "int":
             if isinstance(at, bool) or not isinstance(at, int) or at <= 0:
-                raise MeasureError(f"measure '{spec}': the cutoff after @ must be a positive whole number")
+                raise MeasureError(f"measure '{spec}': the cutoff after @ must be a whole number above 0 "
+                                   f"(e.g. {alias.name}@10), {_not(at, texts['@'])}")
             suffix = str(at)
         else:
             if isinstance(at, bool) or not isinstance(at, (int, float)) or not 0.0 <= at <= 1.0:
-                raise MeasureError(f"measure '{spec}': the recall level after @ must be between 0 and 1")
+                raise MeasureError(f"measure '{spec}': the recall level after @ must be a number from 0 to 1 "
+                                   f"(e.g. {alias.name}@0.5), {_not(at, texts['@'])}")
             suffix = _num(at)
         trec = alias.trec_at
     elif trec is None:
@@ -238,9 +315,11 @@ def translate(spec: str) -> Request:
                            f"ndcg_exp_cut.k is gdeval's exponential-gain nDCG)")
     if alias.name == "nDCG" and params.get("gains"):
         gains = params["gains"]
-        if not all(isinstance(k, int) and not isinstance(k, bool) for k in gains) or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in gains.values()):
-            raise MeasureError(f"measure '{spec}': gains= maps whole-number levels to numbers")
+        for k, v in gains.items():
+            if isinstance(k, bool) or not isinstance(k, int) or isinstance(v, bool) or not isinstance(
+                    v, (int, float)) or not math.isfinite(v):
+                raise MeasureError(f"measure '{spec}': gains= maps whole-number levels to numbers "
+                                   f"(e.g. gains={{0:0,1:1,2:3}}), not the entry {k!r}: {v!r}")
         if params.get("judged_only") and any(v < 0 for v in gains.values()):
             # ir_measures gives the judgments the gains as levels: a negative one makes its
             # documents unjudged, which judged_only then drops from the ranking

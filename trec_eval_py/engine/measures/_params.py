@@ -24,10 +24,20 @@ from ...errors import MeasureError
 _NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 
 
-def _float(measure: str, text: str) -> float:
+def _float(measure: str, text: str, expected: str = "a number", whole: str | None = None) -> float:
+    """``text`` as a finite number; the error names it, the parameter list it
+    came from (``whole``, when ``text`` is one item of it) and what the
+    measure takes (``expected``)."""
+    where = f" in {whole!r}" if whole is not None and whole != text else ""
+    if not text.strip():
+        raise MeasureError(f"measure '{measure}': empty parameter{where} (expected {expected})")
     if not re.fullmatch(_NUM, text.strip()):
-        raise MeasureError(f"measure '{measure}': parameter {text!r} is not a number")
-    return float(text)
+        raise MeasureError(f"measure '{measure}': parameter {text!r}{where} is not a number (expected {expected})")
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        # 1e999 reads as infinity: no cutoff, gain or weight means that
+        raise MeasureError(f"measure '{measure}': parameter {text!r}{where} is too large (expected {expected})")
+    return value
 
 
 @dataclass(frozen=True)
@@ -72,9 +82,13 @@ class IntCutoffs(ParamSpec):
     default: tuple = ()
 
     def _parse(self, measure: str, text: str) -> tuple:
-        vals = sorted(int(_float(measure, t)) for t in text.split(","))
-        if vals[0] <= 0:
-            raise MeasureError(f"measure '{measure}': cutoffs must be positive (got {text!r})")
+        expected = f"cutoffs, whole numbers above 0, e.g. {measure}.5,10"
+        items = text.split(",")
+        vals = [int(_float(measure, t, expected, text)) for t in items]
+        for t, v in zip(items, vals):
+            if v <= 0:
+                raise MeasureError(f"measure '{measure}': cutoffs must be whole numbers above 0, not {t!r}")
+        vals.sort()
         if len(set(vals)) != len(vals):
             raise MeasureError(f"measure '{measure}': duplicate cutoffs in {text!r}")
         return tuple(vals)
@@ -91,7 +105,7 @@ class FloatCutoffs(ParamSpec):
     default: tuple = ()
 
     def _parse(self, measure: str, text: str) -> tuple:
-        vals = sorted(_float(measure, t) for t in text.split(","))
+        vals = sorted(_float(measure, t, f"cutoffs, numbers such as {measure}.0.1,0.5", text) for t in text.split(","))
         if len(set(vals)) != len(vals):
             raise MeasureError(f"measure '{measure}': duplicate cutoffs in {text!r}")
         return tuple(vals)
@@ -108,7 +122,7 @@ class FloatParams(ParamSpec):
     default: tuple = ()
 
     def _parse(self, measure: str, text: str) -> tuple:
-        return tuple(_float(measure, t) for t in text.split(","))
+        return tuple(_float(measure, t, "numbers separated by commas", text) for t in text.split(","))
 
     def output_names(self, name: str, params: Params) -> list[str]:
         return [name if params.text is None else f"{name}_{params.text}"]
@@ -117,14 +131,17 @@ class FloatParams(ParamSpec):
 @dataclass(frozen=True)
 class PairParams(ParamSpec):
     default: tuple = ()
+    #: what follows the dot in an example of this measure's pairs (for error messages)
+    example: str = "1=3,2=9"
 
     def _parse(self, measure: str, text: str) -> tuple:
         pairs = []
+        expected = f"name=number pairs, e.g. {measure}.{self.example}"
         for item in text.split(","):
             key, sep, value = item.partition("=")
             if not sep or not key:
-                raise MeasureError(f"measure '{measure}': expected name=value pairs, got {text!r}")
-            pairs.append((key, _float(measure, value)))
+                raise MeasureError(f"measure '{measure}': {item!r} is not a name=value pair (expected {expected})")
+            pairs.append((key, _float(measure, value, expected, text)))
         return tuple(pairs)
 
     def output_names(self, name: str, params: Params) -> list[str]:
@@ -154,7 +171,7 @@ class CutoffsAndGains(ParamSpec):
             if not re.fullmatch(r"\d+", key.strip()):
                 raise MeasureError(f"measure '{measure}': a gain is given as level=gain with a level 0 or more "
                                    f"(got {item!r})")
-            pairs.append((int(key), _float(measure, value)))
+            pairs.append((int(key), _float(measure, value, f"level=gain pairs, e.g. {measure}.10,1=3")))
         cutoffs = IntCutoffs()._parse(measure, ",".join(cuts)) if cuts else tuple(self.cutoffs)
         return (cutoffs, tuple(pairs))
 

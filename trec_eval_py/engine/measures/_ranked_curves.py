@@ -122,7 +122,7 @@ class PositiveFloats(ParamSpec):
     allow_zero: bool = False
 
     def _parse(self, measure: str, text: str) -> tuple:
-        vals = sorted(_float(measure, t) for t in text.split(","))
+        vals = sorted(_float(measure, t, whole=text) for t in text.split(","))
         for v in vals:
             if not math.isfinite(v) or v < 0 or (v == 0 and not self.allow_zero):
                 need = "non-negative" if self.allow_zero else "positive"

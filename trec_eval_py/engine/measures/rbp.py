@@ -94,7 +94,20 @@ def _rbp_bin(b, params) -> np.ndarray:
     return _weighted_sum(b, persistence(params), (b.is_rel & b.is_judged).astype(np.float64))
 
 
-class PersistenceParam(PairParams):
+class RbpParams(PairParams):
+    """``p=P`` and ``level=gain`` pairs; the persistence is a probability."""
+
+    def _parse(self, measure: str, text: str) -> tuple:
+        pairs = super()._parse(measure, text)
+        for name, value in pairs:
+            # outside [0, 1] the weights p^(i-1) grow or flip sign: a number, but not rbp
+            if name == "p" and not 0.0 <= value <= 1.0:
+                raise MeasureError(f"measure '{measure}': p= is the persistence, a number from 0 to 1 "
+                                   f"(e.g. {measure}.p=0.8), not {value:g}")
+        return pairs
+
+
+class PersistenceParam(RbpParams):
     """``p=P`` only (several: the last wins, as for ``rbp``)."""
 
     def _parse(self, measure: str, text: str) -> tuple:
@@ -122,7 +135,7 @@ RBP = Measure(
         "pairs allowed), rescaled into [0,1] when some gain is outside it."
     ),
     kernel=_rbp,
-    params=PairParams(),
+    params=RbpParams(example="p=0.8"),
     nicknames=frozenset({"all_trec"}),
     since="10.0",
 )
@@ -135,7 +148,7 @@ RBP_RESID = Measure(
         "(p^n). 0 when no unjudged document is retrieved. -m rbp_resid.p=0.95"
     ),
     kernel=_rbp_resid,
-    params=PairParams(),
+    params=RbpParams(example="p=0.8"),
     nicknames=frozenset({"all_trec"}),
     since="10.0",
 )
@@ -148,7 +161,7 @@ RBP_BIN = Measure(
         "Persistence p = 0.9 by default (-m rbp_bin.p=0.8)."
     ),
     kernel=_rbp_bin,
-    params=PersistenceParam(),
+    params=PersistenceParam(example="p=0.8"),
     nicknames=frozenset({"extra"}),
     since="extra",
 )
