@@ -508,7 +508,11 @@ def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *,
                 joined = with_placeholder(joined)  # 10.0's -c rule (engine/complete.py)
                 qids.extend(joined.qids)
                 filled.append(np.asarray(joined.filled, dtype=bool))
-                results.extend(fn(b) for b in iter_batches(joined, opts.max_cells))
+                # the measure stage: kernels divide by empty counts, cast huge cutoffs,
+                # take exp of big parameters on purpose (0, nan and inf are values
+                # trec_eval prints); numpy's warnings about it never reach stderr
+                with np.errstate(all="ignore"):
+                    results.extend(fn(b) for b in iter_batches(joined, opts.max_cells))
                 if progress is not None:
                     progress(len(joined.qids))
         except Interleaved:

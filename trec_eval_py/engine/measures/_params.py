@@ -40,6 +40,10 @@ def _float(measure: str, text: str, expected: str = "a number", whole: str | Non
     return value
 
 
+#: the largest whole-number cutoff (a 64-bit signed integer)
+MAX_CUTOFF = 2**63 - 1
+
+
 @dataclass(frozen=True)
 class Params:
     """Parsed parameters: ``values`` (a tuple) and the text typed, if any."""
@@ -88,6 +92,8 @@ class IntCutoffs(ParamSpec):
         for t, v in zip(items, vals):
             if v <= 0:
                 raise MeasureError(f"measure '{measure}': cutoffs must be whole numbers above 0, not {t!r}")
+            if v > MAX_CUTOFF:  # trec_eval reads cutoffs as C longs; numpy indexes with int64
+                raise MeasureError(f"measure '{measure}': cutoff {t!r} is too large (at most {MAX_CUTOFF})")
         vals.sort()
         if len(set(vals)) != len(vals):
             raise MeasureError(f"measure '{measure}': duplicate cutoffs in {text!r}")

@@ -25,7 +25,7 @@ def _relstring(b, p):
         [ord(">"), codes + ord("0"), ord("-"), ord(".")],
         default=ord("<"),
     ).astype(np.uint8)
-    lens = np.minimum(b.num_ret, length)
+    lens = np.minimum(b.num_ret, shown)  # num_ret <= width: the same as min(num_ret, length), in int64
     # every topic's quoted string at once: rows of "'" chars "'" "\n", NUL
     # padded; dropping the NULs leaves the lines (no code maps to NUL or '\n')
     rows = np.zeros((b.n, shown + 3), dtype=np.uint8)
