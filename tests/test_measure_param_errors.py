@@ -34,7 +34,7 @@ TABLE = [
     ("P.-1", "measure 'P': cutoffs must be whole numbers above 0, not '-1'"),
     ("P.5,,10", f"measure 'P': empty parameter in '5,,10' ({CUTOFFS_P})"),
     ("P.1e999", f"measure 'P': parameter '1e999' is too large ({CUTOFFS_P})"),
-    ("P.1e300", "measure 'P': cutoff '1e300' is too large (at most 9223372036854775807)"),
+    ("P.1e300", "measure 'P': cutoff '1e300' has an exponent: write the whole number (trec_eval would read '1')"),
     ("P.nan", f"measure 'P': parameter 'nan' is not a number ({CUTOFFS_P})"),
     ("P.", "measure 'P.': empty parameter list after '.'"),
     ("map.5", "measure 'map' takes no parameters (got '5')"),

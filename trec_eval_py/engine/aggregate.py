@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .measures import Agg
+from .measures._base import quiet_numpy
 
 #: trec_eval floors values at this before taking logs for geometric means
 MIN_GEO_MEAN = 0.00001
@@ -71,9 +72,10 @@ class SummaryInfo:
 def summarize(measure, values: np.ndarray, info: SummaryInfo):
     """The summary value of one output column of ``measure`` (``info.parts``
     must already hold that measure's parts, when it has any)."""
-    if measure.summary is not None:
-        return measure.summary(values, info)
-    return aggregate(measure.aggregate, values, info)
+    with quiet_numpy():
+        if measure.summary is not None:
+            return measure.summary(values, info)
+        return aggregate(measure.aggregate, values, info)
 
 
 def aggregate(agg: Agg, values: np.ndarray, info: SummaryInfo):

@@ -43,6 +43,7 @@ from .formats import judgment_format, results_format
 from .join import EvalContext, iter_batches
 from .join.context import check_compat
 from .measures import Kind, Measure, registry
+from .measures._base import quiet_numpy
 from .parse.run import Run
 
 
@@ -333,7 +334,7 @@ def _measure_pass(judgments, run, selected, opts, ctx, progress=None):
             # intermediate matrix (or the batch) alive until the end
             cols = [np.array(v[:, i]) for i in s.indices]
             if s.measure.parts is not None:
-                cols.append(np.array(s.measure.parts(batch, s.params), dtype=np.float64))
+                cols.append(s.measure.compute_parts(batch, s.params))
             out.append(cols)
         return out
 
@@ -508,10 +509,7 @@ def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *,
                 joined = with_placeholder(joined)  # 10.0's -c rule (engine/complete.py)
                 qids.extend(joined.qids)
                 filled.append(np.asarray(joined.filled, dtype=bool))
-                # the measure stage: kernels divide by empty counts, cast huge cutoffs,
-                # take exp of big parameters on purpose (0, nan and inf are values
-                # trec_eval prints); numpy's warnings about it never reach stderr
-                with np.errstate(all="ignore"):
+                with quiet_numpy():  # the measure stage (see quiet_numpy)
                     results.extend(fn(b) for b in iter_batches(joined, opts.max_cells))
                 if progress is not None:
                     progress(len(joined.qids))

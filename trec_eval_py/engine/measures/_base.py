@@ -95,6 +95,10 @@ class Measure:
             out = out[:, None]
         return out
 
+    def compute_parts(self, batch, params: Params) -> np.ndarray:
+        """The per-topic ``parts`` (float64, ``(n_topics, m)``) of a measure that declares them."""
+        return np.array(self.parts(batch, params), dtype=np.float64)
+
     def available_in(self, compat: str) -> bool:
         """Whether a run in ``compat`` mode offers this measure (by name)."""
         return True
@@ -112,6 +116,29 @@ def in_nickname(nicknames, since: str, nickname: str, compat: str) -> bool:
     if since in VERSIONS:
         return VERSIONS.index(since) <= VERSIONS.index(compat)
     return True
+
+
+def quiet_numpy():
+    """numpy's floating-point warnings silenced, for the measure stage (every
+    batch of :func:`~trec_eval_py.engine.pipeline.map_batches`: kernels,
+    parts, curves, tables) and the summary stage: kernels divide by empty
+    counts, cast huge cutoffs and take exp of big parameters on purpose (0,
+    ``-nan`` and ``inf`` are values trec_eval prints too), so kernels need no
+    ``errstate`` of their own and nothing reaches stderr."""
+    return np.errstate(all="ignore")
+
+
+#: the largest double below 2**63 (2**63 - 1 itself rounds up to 2**63)
+_LONG_MAX_DOUBLE = float(np.nextafter(2.0 ** 63, 0))
+
+
+def c_long(x):
+    """Whole doubles (an array or one number) as C ``long`` values (int64),
+    saturating: beyond a long (a parameter such as ``1e300``, or ``inf``) gives
+    the largest or smallest long, and NaN (``inf * 0``) gives 0. C's cast is
+    undefined there (x86 gives the smallest long in all three cases, which
+    turns a huge count or length negative); saturating keeps a huge one huge."""
+    return np.nan_to_num(np.clip(x, -(2.0 ** 63), _LONG_MAX_DOUBLE), nan=0.0).astype(np.int64)
 
 
 def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:

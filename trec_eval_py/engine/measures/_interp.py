@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import C_NAN
+from ._base import C_NAN, c_long
 
 
 def fraction_to_count(fractions, num_rel: np.ndarray, v10: bool) -> np.ndarray:
@@ -25,12 +25,12 @@ def fraction_to_count(fractions, num_rel: np.ndarray, v10: bool) -> np.ndarray:
     """
     x = np.asarray(fractions, dtype=np.float64)[None, :] * num_rel.astype(np.float64)[:, None]
     if not v10:
-        return np.trunc(x + 0.9).astype(np.int64)
+        return c_long(np.trunc(x + 0.9))
     a = np.abs(x)
     whole = np.floor(a)
     # a - floor(a) is exact in binary floating point, so the halfway test is too
     rounded = whole + (a - whole >= 0.5)
-    return (np.sign(x) * rounded).astype(np.int64)
+    return c_long(np.sign(x) * rounded)
 
 
 def rank_of_relevant(b, counts: np.ndarray) -> np.ndarray:

@@ -3,9 +3,11 @@
 Four shapes, as trec_eval has them:
 
 * :class:`IntCutoffs` -- ``P.5,10``: one value per cutoff, named ``P_5``, ``P_10``;
-  cutoffs are sorted, must be positive and distinct; ``23.4`` counts as 23.
+  cutoffs are sorted, must be positive and distinct; ``23.4`` counts as 23
+  (C's ``atol``; beyond a C ``long`` the largest long), an exponent is an error.
 * :class:`FloatCutoffs` -- ``iprec_at_recall..1,.25``: one value per cutoff,
-  named with two decimals (``iprec_at_recall_0.10``); sorted, distinct.
+  named with two decimals (``iprec_at_recall_0.10``) cut to 8 characters as
+  trec_eval's name buffer cuts them; sorted, distinct.
 * :class:`FloatParams` -- ``utility.2,-1,0,0``: one value; the name gets the
   parameter text as typed (``utility_2,-1,0,0``) when parameters are given.
 * :class:`PairParams` -- ``ndcg.1=3,2=9``: ``name=value`` pairs, one value, named
@@ -38,10 +40,6 @@ def _float(measure: str, text: str, expected: str = "a number", whole: str | Non
         # 1e999 reads as infinity: no cutoff, gain or weight means that
         raise MeasureError(f"measure '{measure}': parameter {text!r}{where} is too large (expected {expected})")
     return value
-
-
-#: the largest whole-number cutoff (a 64-bit signed integer)
-MAX_CUTOFF = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -81,6 +79,25 @@ class NoParams(ParamSpec):
     pass
 
 
+#: C's ``long``: trec_eval reads integer cutoffs with ``atol``, which saturates there
+LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _cutoff(measure: str, text: str, expected: str, whole: str) -> int:
+    """A whole-number cutoff read as trec_eval's ``atol`` reads it: the digits
+    before any decimal point (``23.4`` is 23), exactly (not through a double),
+    held to a C ``long``. An exponent is an error: ``atol`` stops at the ``e``
+    (``1e3`` would be 1), which is never what was meant."""
+    _float(measure, text, expected, whole)
+    t = text.strip()
+    if "e" in t or "E" in t:
+        raise MeasureError(f"measure '{measure}': cutoff {text!r} has an exponent: write the whole number "
+                           f"(trec_eval would read {t.split('e')[0].split('E')[0].split('.')[0] or '0'!r})")
+    digits = re.match(r"[+-]?\d*", t).group()
+    value = int(digits) if digits.lstrip("+-") else 0
+    return max(LONG_MIN, min(LONG_MAX, value))
+
+
 @dataclass(frozen=True)
 class IntCutoffs(ParamSpec):
     default: tuple = ()
@@ -88,12 +105,10 @@ class IntCutoffs(ParamSpec):
     def _parse(self, measure: str, text: str) -> tuple:
         expected = f"cutoffs, whole numbers above 0, e.g. {measure}.5,10"
         items = text.split(",")
-        vals = [int(_float(measure, t, expected, text)) for t in items]
+        vals = [_cutoff(measure, t, expected, text) for t in items]
         for t, v in zip(items, vals):
             if v <= 0:
                 raise MeasureError(f"measure '{measure}': cutoffs must be whole numbers above 0, not {t!r}")
-            if v > MAX_CUTOFF:  # trec_eval reads cutoffs as C longs; numpy indexes with int64
-                raise MeasureError(f"measure '{measure}': cutoff {t!r} is too large (at most {MAX_CUTOFF})")
         vals.sort()
         if len(set(vals)) != len(vals):
             raise MeasureError(f"measure '{measure}': duplicate cutoffs in {text!r}")
@@ -117,7 +132,8 @@ class FloatCutoffs(ParamSpec):
         return tuple(vals)
 
     def output_names(self, name: str, params: Params) -> list[str]:
-        return [f"{name}_{c:3.2f}" for c in params.values]
+        # trec_eval prints the cutoff into room for 8 characters: 123456.78 is named 123456.7
+        return [f"{name}_{f'{c:3.2f}'[:8]}" for c in params.values]
 
     def output_key(self, params: Params, index: int):
         return params.values[index]  # the cutoff itself: 0.999 and 1 both print as 1.00

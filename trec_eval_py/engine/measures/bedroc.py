@@ -78,8 +78,7 @@ def _scaled_sum(b, alpha: float):
     # missed relevant documents at ranks N-m+1..N: a geometric series,
     # e^(-s (N-m)) (1 - e^(-s m)) / (1 - e^(-s))
     m = (b.num_rel - b.num_rel_ret).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        tail = np.exp(-step * (size - m)) * safe_div(-np.expm1(-step * m), -np.expm1(-step))
+    tail = np.exp(-step * (size - m)) * safe_div(-np.expm1(-step * m), -np.expm1(-step))
     return total + tail, step, safe_div(n, size), has
 
 

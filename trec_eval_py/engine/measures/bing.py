@@ -23,8 +23,8 @@ def _bing(b, p) -> np.ndarray:
     total = b.seq_sum(terms)
     out = np.zeros(b.n)
     found = b.is_rel.any(axis=1)  # the rank-by-rank test, as trec_eval's loop
-    with np.errstate(divide="ignore"):  # relevant count 0 with a hit: inf, as in C (see map)
-        np.divide(total, b.num_rel.astype(np.float64), out=out, where=found)
+    # relevant count 0 with a hit: inf, as in C (see map)
+    np.divide(total, b.num_rel.astype(np.float64), out=out, where=found)
     return out
 
 

@@ -32,8 +32,7 @@ def _g(b, p) -> np.ndarray:
     terms = np.zeros((n, w))
     # a gain given to unjudged documents (-1=g) can outrun the ideal's cost: the
     # logarithm is then 0 or undefined and the term inf or nan, as in trec_eval
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms[hit] = bg.ret[hit] / c_log2((2.0 + spent[hit]) - gained[hit])
+    terms[hit] = bg.ret[hit] / c_log2((2.0 + spent[hit]) - gained[hit])
     total = b.seq_sum(terms)
     best = b.seq_sum(bg.ideal)
     out = np.zeros(n)

@@ -35,11 +35,10 @@ def inf_ap(b) -> np.ndarray:
     unjudged_above = np.cumsum((b.rel == UNJUDGED) & b.valid, axis=1)
     fj = np.arange(b.width, dtype=np.float64)[None, :]
     pooled = (rel_above + nonrel_above + unjudged_above).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        est = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (pooled / fj) * (
-            (rel_above.astype(np.float64) + EPSILON)
-            / ((rel_above + nonrel_above).astype(np.float64) + 2 * EPSILON)
-        )
+    est = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (pooled / fj) * (
+        (rel_above.astype(np.float64) + EPSILON)
+        / ((rel_above + nonrel_above).astype(np.float64) + 2 * EPSILON)
+    )
     est[:, :1] = 1.0  # a relevant document at the top counts fully
     terms = np.where(rel, est, 0.0)
     return safe_div(b.seq_sum(terms), num_rel(b))

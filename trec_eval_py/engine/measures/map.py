@@ -22,8 +22,7 @@ def average_precision(b) -> np.ndarray:
     placeholder), and then the value is ``inf`` as there."""
     terms = np.where(b.is_rel, b.prec_at_rank, 0.0)
     out = np.zeros(b.n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        np.divide(b.seq_sum(terms), b.num_rel.astype(np.float64), out=out, where=b.is_rel.any(axis=1))
+    np.divide(b.seq_sum(terms), b.num_rel.astype(np.float64), out=out, where=b.is_rel.any(axis=1))
     return out
 
 

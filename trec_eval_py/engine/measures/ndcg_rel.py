@@ -31,17 +31,16 @@ def _ndcg_rel(b, p) -> np.ndarray:
     # ideal dcg through each retrieved rank, frozen once the ideal ranking ends
     ideal_at = ideal_run[:, np.minimum(np.arange(w), ideal_run.shape[1] - 1)]
     hit = bg.ret > 0.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.zeros((n, w))
-        terms[hit] = dcg_run[hit] / ideal_at[hit]
-        total = b.seq_sum(terms)
-        dcg = dcg_run[:, -1]
-        ideal = ideal_run[:, -1]
-        missed = (bg.ideal_len - np.count_nonzero(hit, axis=1)).astype(np.float64)
-        total = total + missed * dcg / ideal
-        out = np.zeros(n)
-        ok = total > 0.0
-        out[ok] = total[ok] / bg.ideal_len[ok]
+    terms = np.zeros((n, w))
+    terms[hit] = dcg_run[hit] / ideal_at[hit]
+    total = b.seq_sum(terms)
+    dcg = dcg_run[:, -1]
+    ideal = ideal_run[:, -1]
+    missed = (bg.ideal_len - np.count_nonzero(hit, axis=1)).astype(np.float64)
+    total = total + missed * dcg / ideal
+    out = np.zeros(n)
+    ok = total > 0.0
+    out[ok] = total[ok] / bg.ideal_len[ok]
     return out
 
 

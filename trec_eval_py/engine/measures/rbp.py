@@ -83,9 +83,8 @@ def _rbp(b, params) -> np.ndarray:
         if table.gains:
             lo, hi = table.min_gain, table.max_gain
             if lo < 0.0 or hi > 1.0:
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    # only table entries are rescaled; codes without an entry stay at 0
-                    got = np.where(known, (got - lo) / np.float64(hi - lo), 0.0)
+                # only table entries are rescaled; codes without an entry stay at 0
+                got = np.where(known, (got - lo) / np.float64(hi - lo), 0.0)
         gains[rows] = np.where(b.valid[rows], got, 0.0)
     return _weighted_sum(b, p, gains)
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..join.rankings import NONPOOL, UNJUDGED
-from ._base import Agg, Kind, Measure
+from ._base import Agg, Kind, Measure, c_long
 from ._params import FloatParams
 
 
 def _relstring(b, p):
-    length = max(int(p.values[0]), 0)  # C casts the parameter to long
+    length = max(int(c_long(np.trunc(p.values[0]))), 0)  # C casts the parameter to long
     shown = min(length, b.width)
     codes = b.rel[:, :shown]
     chars = np.select(

@@ -46,16 +46,15 @@ def _rndcg(b, p) -> np.ndarray:
     change = np.zeros((n, width), dtype=bool)
     change[:, 1:] = gain[:, 1:] != gain[:, :-1]
     point = change & (pos >= 1) & (pos <= m[:, None]) & (ideal > 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(point, dcg / np.where(point, ideal, 1.0), 0.0)
-        total = b.seq_sum(terms)
-        count = np.count_nonzero(point, axis=1)
-        # the ranking goes on past the ideal end: one more point at its end
-        tail = (m >= 1) & (m + 1 < b.num_ret)
-        last_ideal = ideal[:, -1]
-        total = np.where(tail, total + dcg[:, -1] / np.where(tail, last_ideal, 1.0), total)
-        count = count + tail
-        out = total / count
+    terms = np.where(point, dcg / np.where(point, ideal, 1.0), 0.0)
+    total = b.seq_sum(terms)
+    count = np.count_nonzero(point, axis=1)
+    # the ranking goes on past the ideal end: one more point at its end
+    tail = (m >= 1) & (m + 1 < b.num_ret)
+    last_ideal = ideal[:, -1]
+    total = np.where(tail, total + dcg[:, -1] / np.where(tail, last_ideal, 1.0), total)
+    count = count + tail
+    out = total / count
     return np.where(b.num_rel > 0, out, 0.0)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure
+from ._interp import fraction_to_count
 from ._params import FloatCutoffs
 
 DEFAULT_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
@@ -21,7 +22,7 @@ DEFAULT_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 def _rprec_mult(b, p):
     mult = np.asarray(p.values, dtype=np.float64)
     # both 9.0.8 and 10.0 truncate here (10.0 only changed the recall levels)
-    cut = np.trunc(mult[None, :] * b.num_rel.astype(np.float64)[:, None] + 0.9).astype(np.int64)
+    cut = fraction_to_count(mult, b.num_rel, v10=False)
     cols = np.clip(cut, 1, b.width) - 1
     rel = np.take_along_axis(b.rel_so_far, cols, axis=1)
     out = np.zeros(cut.shape, dtype=np.float64)

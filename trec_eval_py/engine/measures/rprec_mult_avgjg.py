@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure
+from ._interp import fraction_to_count
 from ._params import FloatCutoffs
 
 DEFAULT_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
@@ -21,7 +22,7 @@ DEFAULT_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 def _rprec_mult_avgjg(b, p):
     rows = b.rows
     mult = np.asarray(p.values, dtype=np.float64)
-    cut = np.trunc(mult[None, :] * rows.num_rel.astype(np.float64)[:, None] + 0.9).astype(np.int64)
+    cut = fraction_to_count(mult, rows.num_rel, v10=False)
     cols = np.clip(cut, 1, rows.width) - 1
     rel = np.take_along_axis(rows.cum_rel, cols, axis=1)
     per_row = np.zeros(cut.shape, dtype=np.float64)

@@ -26,8 +26,7 @@ def _set_f(b, p) -> np.ndarray:
     rel = np.where(hit, num_rel(b), 1).astype(np.float64)
     P = rr / ret
     R = rr / rel
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f = (x + 1.0) * P * R / (x * P + R)
+    f = (x + 1.0) * P * R / (x * P + R)
     return np.where(hit, f, 0.0)
 
 
