@@ -289,3 +289,18 @@ def test_collection_size_is_the_full_list():
     assert close(one("auc_ac", PAPER, PAPER, ctx10), 0.62)
     x = [r / 20 for r in PAPER_RANKS]
     assert close(one("auc_ac", PAPER, PAPER, ctx20), sum(1 - v for v in x) / 5)
+
+
+@pytest.mark.parametrize("name", ["croc_exp_z", "cac_log_z", "auc_roc_t_z", "auc_roc_fp_z"])
+def test_z_scores_over_a_huge_collection_are_refused_not_exhausting_memory(name, capsysbinary):
+    """With -N 1e9 the exact moments would sum over a billion positions per
+    topic (about 20 GB of arrays): one line instead, exit status 1."""
+    from golden import GOLDEN, run_cli
+
+    inp = GOLDEN / "inputs"
+    code, out, err = run_cli(["-N", "1000000000", "-m", name, inp / "qrels.test", inp / "results.test"], capsysbinary)
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        "trec_eval_py: Z-scores of ranking areas need the exact moments over every position of the list: "
+        "1,000,000,000 positions (relevant documents plus negatives, all of -N's collection) are more than "
+        "the 16,777,216 supported"]

@@ -88,12 +88,25 @@ def fpr_area(b, fb: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     return croc_area(b, fb)
 
 
+#: the exact moments sum the transform over every position of the full list
+#: (every negative, with ``-N`` the whole collection): beyond this many
+#: positions (128 MB per array) a Z-score is refused rather than exhausting
+#: memory (``-N 1000000000`` asked for about 20 GB)
+MAX_MOMENT_POSITIONS = 1 << 24
+
+
 def random_moments(view: str, f1: Callable[[np.ndarray], np.ndarray], p: int, n: int) -> tuple[float, float]:
     """Exact mean and variance of the area of a random ranking of ``p``
     positives and ``n`` negatives (see the module doc); ``f1`` is the topic's
-    transform. Variance 0 when either count is 0."""
+    transform. Variance 0 when either count is 0. Raises :class:`MeasureError`
+    when the list has more than :data:`MAX_MOMENT_POSITIONS` positions."""
     if p <= 0:
         return 0.0, 0.0
+    if p + n > MAX_MOMENT_POSITIONS:
+        raise MeasureError(
+            f"Z-scores of ranking areas need the exact moments over every position of the list: "
+            f"{p + n:,} positions (relevant documents plus negatives, all of -N's collection) are more "
+            f"than the {MAX_MOMENT_POSITIONS:,} supported")
     if view == "rank":
         big_n = p + n
         g = 1.0 - f1(np.arange(1, big_n + 1, dtype=np.float64) / big_n)
