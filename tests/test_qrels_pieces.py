@@ -80,7 +80,7 @@ def test_a_wider_value_later_and_a_wrong_size_guess(tmp_path, monkeypatch):
     path.write_bytes(text.encode())
     monkeypatch.setattr(qrels_mod, "CHUNK_BYTES", 100)
     for hint in (0, 10, 10 ** 9):  # none, far too small, far too big
-        monkeypatch.setattr(qrels_mod, "_size_hint", lambda source, hint=hint: hint)
+        monkeypatch.setattr(qrels_mod, "file_size", lambda source, hint=hint: hint)
         q = read_qrels(path)
         assert q.docno.dtype == np.dtype("S40") and q.qid.dtype == np.dtype("S6")
         assert q.docno[-1] == b"w" * 40 and q.docno[0] == b"d0" and len(q) == 501

@@ -45,6 +45,7 @@ from .join.context import check_compat
 from .measures import Kind, Measure, registry
 from .measures._base import quiet_numpy
 from .parse.run import Run
+from .parse.source import file_size
 
 
 @dataclass(frozen=True)
@@ -334,7 +335,7 @@ def _measure_pass(judgments, run, selected, opts, ctx, progress=None):
             # intermediate matrix (or the batch) alive until the end
             cols = [np.array(v[:, i]) for i in s.indices]
             if s.measure.parts is not None:
-                cols.append(s.measure.compute_parts(batch, s.params))
+                cols.append(np.array(s.measure.parts(batch, s.params), dtype=np.float64))
             out.append(cols)
         return out
 
@@ -377,12 +378,8 @@ STREAM_MIN_BYTES = 64 << 20
 
 
 def _worth_streaming(run) -> bool:
-    if not isinstance(run, (str, os.PathLike)) or os.fspath(run) == "-":
-        return False
-    try:
-        return os.path.getsize(run) >= STREAM_MIN_BYTES
-    except OSError:
-        return False  # the reader reports the problem
+    size = file_size(run)  # None unless run is a readable path
+    return size is not None and size >= STREAM_MIN_BYTES
 
 
 def _as_options(options) -> Options:
@@ -482,7 +479,7 @@ def _parts(fmt, res_fmt, judgments, run, opts: Options, ctx: EvalContext):
         # a reader thread scans and ranks the next piece while this one is measured
         yield prefetch(fmt.stream(judgments, res_fmt.read_pieces(run), ctx))
         # only reached when the pieces were interleaved: regroup them through temporary files
-        yield prefetch(fmt.spill(judgments, res_fmt.read_pieces(run), ctx, size_hint=os.path.getsize(run)))
+        yield prefetch(fmt.spill(judgments, res_fmt.read_pieces(run), ctx, size_hint=file_size(run) or 0))
     else:
         yield [fmt.join(judgments, read_results(run, opts, ctx, judgments), ctx)]
 

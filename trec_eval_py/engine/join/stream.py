@@ -116,6 +116,7 @@ class _QrelsByTopic:
             starts = run_starts(sorted_qid)
             self.topics = sorted_qid[starts]
             self.lo, self.hi = starts, np.append(starts[1:], len(sorted_qid))
+        self._starts = starts  # each topic's first row, in the order of the rows (file or sorted)
 
     def any_all_negative(self) -> bool:
         """Whether some topic's judgments are all negative (its gain measures then read
@@ -123,9 +124,7 @@ class _QrelsByTopic:
         if len(self.lo) == 0:
             return False
         rel = self.qrels.rel if self.order is None else self.qrels.rel[self.order]
-        # stretches in file (or sorted) order are what reduceat wants
-        lo = np.sort(self.lo)
-        return bool((np.maximum.reduceat(rel, lo) < 0).any())
+        return bool((np.maximum.reduceat(rel, self._starts) < 0).any())
 
     def subset(self, topics: np.ndarray) -> Qrels:
         pos = np.searchsorted(self.topics, topics)

@@ -95,10 +95,6 @@ class Measure:
             out = out[:, None]
         return out
 
-    def compute_parts(self, batch, params: Params) -> np.ndarray:
-        """The per-topic ``parts`` (float64, ``(n_topics, m)``) of a measure that declares them."""
-        return np.array(self.parts(batch, params), dtype=np.float64)
-
     def available_in(self, compat: str) -> bool:
         """Whether a run in ``compat`` mode offers this measure (by name)."""
         return True

@@ -90,10 +90,10 @@ def _cutoff(measure: str, text: str, expected: str, whole: str) -> int:
     (``1e3`` would be 1), which is never what was meant."""
     _float(measure, text, expected, whole)
     t = text.strip()
+    digits = re.match(r"[+-]?\d*", t).group()
     if "e" in t or "E" in t:
         raise MeasureError(f"measure '{measure}': cutoff {text!r} has an exponent: write the whole number "
-                           f"(trec_eval would read {t.split('e')[0].split('E')[0].split('.')[0] or '0'!r})")
-    digits = re.match(r"[+-]?\d*", t).group()
+                           f"(trec_eval would read {digits or '0'!r})")
     value = int(digits) if digits.lstrip("+-") else 0
     return max(LONG_MIN, min(LONG_MAX, value))
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...errors import InputError
 from .fields import INT, TEXT, split_fields
-from .source import Source, read_pieces, source_name
+from .source import Source, file_size, read_pieces, source_name
 
 
 #: judgments are read in pieces of this many bytes: the file's text and the
@@ -110,7 +110,7 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
         name = name or "<qrels DataFrame>"
         return Qrels.from_dict(qrels_dict(source, name), name)
     name = name or source_name(source)
-    rows = _Rows(_size_hint(source))
+    rows = _Rows(file_size(source) or 0)
     first_line = 1
     for piece in read_pieces(source, CHUNK_BYTES):
         try:
@@ -122,25 +122,14 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
         except InputError as e:  # the lines before: the join still checks them (see InputError)
             f = getattr(e, "fields_before", None)
             if f is not None:
-                rows.append([f.columns[0], f.columns[2], f.columns[3], f.lineno], len(piece))
+                rows.append(f, len(piece))
                 e.rows_before = Qrels(*rows.columns(), name)
             raise
         first_line += f.num_lines
-        rows.append([f.columns[0], f.columns[2], f.columns[3], f.lineno], len(piece))
+        rows.append(f, len(piece))
     if rows.n == 0:
         raise InputError(name, "empty qrels file: no judgment lines")
     return Qrels(*rows.columns(), name)
-
-
-def _size_hint(source) -> int:
-    import os
-
-    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
-        try:
-            return os.path.getsize(source)
-        except OSError:
-            pass
-    return 0
 
 
 class _Rows:
@@ -160,7 +149,9 @@ class _Rows:
         self.n = 0
         self.bytes_seen = 0
 
-    def append(self, cols: list[np.ndarray], nbytes: int) -> None:
+    def append(self, f, nbytes: int) -> None:
+        """Add the rows of one piece's :class:`~.fields.Fields` (``nbytes`` long)."""
+        cols = [f.columns[0], f.columns[2], f.columns[3], f.lineno]
         m = len(cols[0])
         self.bytes_seen += nbytes
         if self.cols is None:  # one piece (a small file): its own arrays, no copy
@@ -185,7 +176,5 @@ class _Rows:
         self.n = need
 
     def columns(self) -> list[np.ndarray]:
-        if self.cols is None:
-            return [np.zeros(0, dtype="S1"), np.zeros(0, dtype="S1"), np.zeros(0, dtype=np.int64),
-                    np.zeros(0, dtype=np.int64)]
+        """qid, docno, rel, lineno of the rows appended (at least one piece)."""
         return [c[:self.n] for c in self.cols]

@@ -73,6 +73,23 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
     return data
 
 
+def _names_a_file(source: Source) -> bool:
+    """Whether ``source`` is a path (``-`` is standard input, not a file)."""
+    return isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-"
+
+
+def file_size(source: Source) -> int | None:
+    """The size in bytes of the file ``source`` names; None for standard input,
+    bytes, a file object or a path that cannot be read (a hint, never an error:
+    the reader reports the problem)."""
+    if _names_a_file(source):
+        try:
+            return os.path.getsize(source)
+        except OSError:
+            pass
+    return None
+
+
 def read_pieces(source: Source, chunk_bytes: int):
     """Consecutive pieces of ``source``, each ending at a line end (the last
     one may lack it); one piece for a line longer than ``chunk_bytes``.
@@ -81,18 +98,15 @@ def read_pieces(source: Source, chunk_bytes: int):
     (fresh buffers cost a page fault per 4 KB each time): a yielded
     piece is a view into it, valid until the next one is asked for.
     """
-    plain = isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-"
-    if plain:
+    if _names_a_file(source):
         try:
             f = open(source, "rb", buffering=0)
         except OSError:
-            plain = False
+            pass  # read_source says what is wrong with it
         else:
             with f:
                 head = f.read(6)
-                if head.startswith(tuple(magic for magic, _ in _MAGIC)):
-                    plain = False
-                else:
+                if not head.startswith(tuple(magic for magic, _ in _MAGIC)):
                     yield from _file_pieces(f, head, chunk_bytes)
                     return
     # stdin, compressed data, bytes and file objects are read whole first
