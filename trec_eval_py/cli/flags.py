@@ -24,11 +24,11 @@ the main command starts quickly; anything else goes to typer.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from .._record import record
 from typing import List, Optional
 
 
-@dataclass(frozen=True)
+@record
 class Flag:
     """One shared flag: the evaluation option it sets and how it is spelled."""
 

@@ -7,7 +7,7 @@ decimal.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from .._record import record
 
 import numpy as np
 
@@ -50,7 +50,7 @@ def num_averaged(num_topics: int, num_qrels_topics: int, complete: bool) -> int:
     return num_qrels_topics if complete else num_topics
 
 
-@dataclass(frozen=True)
+@record
 class SummaryInfo:
     """What a measure's own ``summary`` function may look at besides its values."""
 

@@ -30,7 +30,7 @@ its placeholder ranking and the clean-up after it).
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from .._record import replace
 
 import numpy as np
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import gc
 import os
-from dataclasses import dataclass, field, replace
+from .._record import factory, record, replace
 from typing import Iterable, Mapping
 
 import numpy as np
@@ -48,7 +48,7 @@ from .parse.run import Run
 from .parse.source import file_size
 
 
-@dataclass(frozen=True)
+@record
 class Options:
     """Everything that changes what is computed (the CLI's flags, as values)."""
 
@@ -115,7 +115,7 @@ class Options:
         return self.order or results_format(self.results_format).order or "score"
 
 
-@dataclass(frozen=True)
+@record
 class Column:
     """One printed measure name (e.g. ``P_5``) and how to print it."""
 
@@ -172,7 +172,7 @@ class ByName(Mapping):
         return len(self._data)
 
 
-@dataclass
+@record(frozen=False)
 class Evaluation:
     """Per-topic values and the summary of one run, stored by column.
 
@@ -189,7 +189,7 @@ class Evaluation:
     filled: np.ndarray
     printable: np.ndarray
     runid: str
-    options: Options = field(default_factory=Options)
+    options: Options = factory(Options)
 
     @property
     def values(self) -> ByName:
@@ -444,7 +444,7 @@ def batches(qrels, run, options=None, ctx: EvalContext | None = None):
     return iter_batches(join(qrels, run, opts, ctx), opts.max_cells)
 
 
-@dataclass
+@record(frozen=False)
 class BatchResults:
     """What :func:`map_batches` gives back.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
+from .._record import fields
 from ..errors import UsageError
 from .format import evaluation_records, format_value
 from .measures import Kind
@@ -60,7 +61,7 @@ def comparison_frame(comparison):
     pd = require_pandas()
     from ..tools.comparison import Row
 
-    return pd.DataFrame(comparison.records(), columns=list(Row.__dataclass_fields__))
+    return pd.DataFrame(comparison.records(), columns=list(fields(Row)))
 
 
 def leaderboard_frame(board, *, per_topic: bool = False):

@@ -30,7 +30,7 @@ Columns in :class:`~trec_eval_py.engine.pipeline.Evaluation` keep their plain na
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from .._record import replace
 
 import numpy as np
 

@@ -33,7 +33,7 @@ import math
 import os
 import string
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from .._record import as_dict, factory, fields, record
 
 import numpy as np
 
@@ -64,7 +64,7 @@ TOPICS_FROM = ("qrels", "intersection")
 FAIL_IF = ("worse", "different")
 
 
-@dataclass(frozen=True)
+@record
 class Row:
     """One pair of runs on one measure with one test: ``run`` against ``baseline``
     (the baseline run, or the earlier run of the pair with ``pairs='all'``)."""
@@ -103,7 +103,7 @@ class Row:
     file: str
 
     def to_dict(self) -> dict:
-        return {k: _json_value(v) for k, v in asdict(self).items()}
+        return {k: _json_value(v) for k, v in as_dict(self).items()}
 
 
 def _json_value(v):
@@ -112,7 +112,7 @@ def _json_value(v):
     return v
 
 
-@dataclass
+@record(frozen=False)
 class Comparison:
     """The result of :func:`compare_runs`.
 
@@ -139,7 +139,7 @@ class Comparison:
     correction: str
     permutations: int
     seed: int | None
-    options: dict = field(default_factory=dict)
+    options: dict = factory(dict)
     alternative: str = "two-sided"
     pairs: str = "baseline"
     topics_from: str = "qrels"
@@ -163,7 +163,7 @@ class Comparison:
 
     def to_csv(self) -> str:
         buf = io.StringIO()
-        names = list(Row.__dataclass_fields__)
+        names = list(fields(Row))
         w = csv.DictWriter(buf, fieldnames=names, lineterminator="\n")
         w.writeheader()
         for rec in self.records():
@@ -655,7 +655,7 @@ def _letters(n: int) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
+@record
 class _Cell:
     value: float
     best: bool

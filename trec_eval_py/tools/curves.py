@@ -66,7 +66,7 @@ trec_eval's averages).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from .._record import record, replace
 from typing import Iterable
 
 import numpy as np
@@ -75,7 +75,7 @@ from ..errors import NoTopicsError, UsageError
 from ..engine.measures._early_retrieval import log_floor
 from ..engine.measures._ranked_curves import MAGNIFIERS, format_param, list_size, num_negatives
 
-@dataclass(frozen=True)
+@record
 class CurveKind:
     """One entry of the curve registry: what ``--curve NAME`` draws.
 
@@ -137,7 +137,7 @@ RANK_VIEW = ("ac", "cac", "pac")
 DEFAULT_LEVELS = 11
 
 
-@dataclass(frozen=True)
+@record
 class CurveSpec:
     """Which curve: ``kind`` (pr, ipr, roc, croc, proc, ac, cac, pac) and for
     croc/cac the magnification (exp, pow, log) and its alpha."""
@@ -369,7 +369,7 @@ def batch_levels(b, spec: CurveSpec, xs: np.ndarray) -> np.ndarray | None:
 
 # ---- a whole run ----
 
-@dataclass
+@record(frozen=False)
 class Curves:
     """A run's curve: ``points[topic]`` is an (m, 2) array of (x, y); ``average``
     an (levels, 2) array of (level, mean y), or None where no average is meaningful."""
@@ -461,7 +461,7 @@ def batch_table(b) -> list[np.ndarray]:
     return out
 
 
-@dataclass
+@record(frozen=False)
 class ThresholdTable:
     """LingPipe's per-rank table (``ScoredPrecisionRecallEvaluation``), per topic.
 

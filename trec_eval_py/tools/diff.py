@@ -24,7 +24,7 @@ import io
 import json
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from .._record import factory, record
 from decimal import Decimal, InvalidOperation
 
 from ..engine.parse.source import read_source, source_name
@@ -37,7 +37,7 @@ ONLY_NEW = "only in new"
 CSV_HEADER = ("runid", "topic", "measure", "value")
 
 
-@dataclass(frozen=True)
+@record
 class Value:
     """A value as written, the line it is on (0 in JSON), and whether it was
     not written as a value of its own (the run id of a JSON or CSV document,
@@ -55,7 +55,7 @@ class Value:
             return None
 
 
-@dataclass(frozen=True)
+@record
 class Difference:
     kind: str
     measure: str
@@ -85,15 +85,15 @@ def _tol_text(t: Decimal) -> str:
     return str(t)
 
 
-@dataclass
+@record(frozen=False)
 class DiffReport:
     old: str
     new: str
     tolerance: Decimal
     compared: int = 0
-    differences: list[Difference] = field(default_factory=list)
-    tolerances: dict[str, Decimal] = field(default_factory=dict)
-    ignored: list[str] = field(default_factory=list)
+    differences: list[Difference] = factory(list)
+    tolerances: dict[str, Decimal] = factory(dict)
+    ignored: list[str] = factory(list)
 
     @property
     def same(self) -> bool:

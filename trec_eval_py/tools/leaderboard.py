@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
+from .._record import factory, record, replace
 
 import numpy as np
 
@@ -50,7 +50,7 @@ UNGRADABLE = NOT_A_RUN + ("line-endings",)
 CURVE = "ipr"
 
 
-@dataclass
+@record(frozen=False)
 class Entry:
     """One run: its evaluation, or why there is none, and what the validator found."""
 
@@ -60,8 +60,8 @@ class Entry:
     rank: int | None = None
     topics: int = 0  # judged topics the run has results for
     topics_total: int = 0  # judged topics
-    findings: list[Finding] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    findings: list[Finding] = factory(list)
+    warnings: list[str] = factory(list)
     curve: np.ndarray | None = None  # (levels, 2): recall level, mean interpolated precision
 
     @property
@@ -77,7 +77,7 @@ class Entry:
         return self.evaluation is not None
 
 
-@dataclass
+@record(frozen=False)
 class Leaderboard:
     """Evaluated runs in leaderboard order.
 
@@ -88,7 +88,7 @@ class Leaderboard:
 
     columns: list[str]
     kinds: dict[str, Kind]
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[Entry] = factory(list)
     sort_by: str | None = None
     topics_total: int = 0
     complete: bool = True

@@ -39,7 +39,7 @@ they take the last ranks of the list, in docno order.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from .._record import record
 from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
@@ -212,7 +212,7 @@ def positive_tests(a, b, *, tests: Sequence[str] = POSITIVE_TESTS, permutations:
 
 # ------------------------------------------------------ per-positive values
 
-@dataclass(frozen=True)
+@record
 class PositiveValues:
     """One ranking's per-positive values for one topic: ``docnos[i]`` has ``values[i]``."""
 

@@ -89,7 +89,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from .._record import as_dict, record
 from fractions import Fraction
 from functools import lru_cache
 
@@ -123,7 +123,7 @@ MAX_EXACT_TOPICS = 26
 _CHUNK_CELLS = 1 << 20
 
 
-@dataclass(frozen=True)
+@record
 class SignificanceResult:
     """The outcome of one test.
 
@@ -150,7 +150,7 @@ class SignificanceResult:
     alternative: str = "two-sided"
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return as_dict(self)
 
 
 # ---------------------------------------------------------------- helpers
@@ -534,7 +534,7 @@ def run_test(test: str, baseline, run, *, alpha: float = 0.05, permutations: int
 
 # ---------------------------------------------------------------- Tukey HSD
 
-@dataclass(frozen=True)
+@record
 class FamilyResult:
     """A test over all runs at once: ``p_values[i, j]`` for every pair of runs
     (symmetric, 1 on the diagonal), the run means, and how it was obtained."""

@@ -23,12 +23,12 @@ from __future__ import annotations
 import io
 import os
 import zipfile
-from dataclasses import dataclass
+from .._record import record
 
 from ..errors import InputError
 
 
-@dataclass(frozen=True)
+@record
 class Submission:
     """One run to grade: a file, or a member of a zip archive.
 

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from .._record import factory, record
 from typing import Iterable
 
 import numpy as np
@@ -90,7 +90,7 @@ NOT_A_RUN = ("zip", "binary", "looks-like-qrels")
 HINTS = ("zip", "binary", "line-endings", "looks-like-qrels", "header", "no-common-topics")
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One problem: where it is, how bad, which check, and what is wrong."""
 
@@ -117,7 +117,7 @@ class Finding:
                 "code": self.code, "message": self.message}
 
 
-@dataclass
+@record(frozen=False)
 class Report:
     """Every finding for one run file (problems first, then in line order), plus what was read.
 
@@ -126,7 +126,7 @@ class Report:
     """
 
     path: str
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = factory(list)
     lines: int = 0
     results: int = 0
     topics: int = 0
@@ -163,7 +163,7 @@ class Report:
                 "topics": self.topics, "findings": [f.to_dict() for f in self.findings]}
 
 
-@dataclass
+@record(frozen=False)
 class _Row:
     line: int
     qid: bytes
@@ -432,7 +432,7 @@ def _check_topic(qid: bytes, rows: list[_Row], out: _Collector, max_docs: int, c
 
 # ---- topic ids ----
 
-@dataclass(frozen=True)
+@record
 class TopicSet:
     """Topic ids to check a run against, and where each is first listed."""
 

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from ..._record import record
 from typing import Any, Callable, Iterable, Iterator
 
 from ...errors import UsageError
 
 
-@dataclass(frozen=True)
+@record
 class JudgmentFormat:
     """A judgment format (``-R name``): its reader, its join and its help text."""
 
@@ -41,7 +41,7 @@ class JudgmentFormat:
         return self.read(source)
 
 
-@dataclass(frozen=True)
+@record
 class ResultsFormat:
     """A results format (``-T name``): its reader(s), its help text and the
     ranking its files prescribe (``order``: what ranks the documents when

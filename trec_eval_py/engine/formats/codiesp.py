@@ -30,7 +30,7 @@ leaves out topics without judgments.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from ..._record import replace
 
 import numpy as np
 

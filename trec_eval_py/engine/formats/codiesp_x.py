@@ -42,7 +42,7 @@ their codes as false positives; the campaign evaluated the test set only).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._record import record
 
 import numpy as np
 
@@ -63,7 +63,7 @@ TOLERANCE = 10
 UNMATCHED = b" (reference not matched)"
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class References:
     """Coded text references, one row per line: case, code (normalised), span."""
 

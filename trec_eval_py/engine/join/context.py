@@ -1,7 +1,7 @@
 """The evaluation options that measures and the join stage need."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._record import record
 
 from ...errors import UsageError
 
@@ -14,7 +14,7 @@ def check_compat(compat: str) -> None:
         raise UsageError(f"unknown --compat {compat!r}; choose one of {', '.join(COMPAT_VERSIONS)}")
 
 
-@dataclass(frozen=True)
+@record
 class EvalContext:
     """Settings that change what a measure computes.
 

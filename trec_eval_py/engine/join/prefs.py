@@ -36,7 +36,7 @@ the file and a line of the offending group.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._record import record
 from functools import cached_property
 
 import numpy as np
@@ -48,7 +48,7 @@ from .context import EvalContext
 from .keys import check_duplicates
 from .ranking import RankRule, segment_positions
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class JudgmentGroup:
     """One judgment group of a topic, with its preference counts.
 

@@ -30,7 +30,7 @@ the docno order, so every order is total and deterministic.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._record import record
 from typing import Callable
 
 import numpy as np
@@ -73,7 +73,7 @@ PRIMARY_KEYS: dict[str, Callable[[Run, bool], np.ndarray]] = {
 ORDERS = tuple(PRIMARY_KEYS)
 
 
-@dataclass(frozen=True)
+@record
 class RankRule:
     """How one topic's documents are put in evaluation order.
 

@@ -11,7 +11,7 @@ Relevance codes of a retrieved document:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._record import record
 
 import numpy as np
 
@@ -24,7 +24,7 @@ NONPOOL = -1
 UNJUDGED = -2
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class Rankings:
     """Every evaluated topic's ranking, as flat arrays with offsets.
 

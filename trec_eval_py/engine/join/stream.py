@@ -15,7 +15,7 @@ its own. Memory stays that of one piece or one file, whatever the line order.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from ..._record import replace
 from typing import Iterable, Iterator
 
 import numpy as np

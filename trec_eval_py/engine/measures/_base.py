@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field
+from ..._record import factory, record
 from typing import Callable
 
 import numpy as np
@@ -42,7 +42,7 @@ class Kind(enum.Enum):
 VERSIONS = ("9.0.8", "10.0")
 
 
-@dataclass(frozen=True)
+@record
 class Measure:
     """One measure (or one family sharing a name and parameters).
 
@@ -70,7 +70,7 @@ class Measure:
     help: str
     kernel: Kernel
     kind: Kind = Kind.FLOAT
-    params: ParamSpec = field(default_factory=NoParams)
+    params: ParamSpec = factory(NoParams)
     aggregate: Agg = Agg.MEAN
     per_topic: bool = True
     nicknames: frozenset = frozenset()

@@ -39,7 +39,7 @@ relevant documents or without negatives, or a list made only of positives).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from ..._record import record
 from typing import Callable
 
 import numpy as np
@@ -122,7 +122,7 @@ def random_moments(view: str, f1: Callable[[np.ndarray], np.ndarray], p: int, n:
     return float(w.mean()), (p + k) / (p * (k + 1.0)) * float(w.var())
 
 
-@dataclass(frozen=True)
+@record
 class Area:
     """One early-retrieval area: its view, its transform and how it names
     its parameters. ``transform(x, param, negatives, size)``."""
@@ -218,7 +218,7 @@ def fp_cutoff(x, k, neg, size):
     return np.where(neg > 0, np.minimum(x * neg / reach, 1.0), x)
 
 
-@dataclass(frozen=True)
+@record
 class UnitFloats(ParamSpec):
     """Like :class:`._ranked_curves.PositiveFloats` but each value in ]0, 1]."""
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import re
 import weakref
-from dataclasses import dataclass
+from ..._record import record
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -115,7 +115,7 @@ def glibc_msort(items: list, cmp) -> list:
 DENSE_MAX_LEVELS = 1 << 16
 
 
-@dataclass(frozen=True)
+@record
 class GainTable:
     """Sorted entries of a gain table for topics with ``L`` levels.
 
@@ -230,7 +230,7 @@ def group_table(b, rows: np.ndarray, pairs: tuple, levels: int) -> GainTable:
 
 
 # ---------------------------------------------------------------- per batch
-@dataclass
+@record(frozen=False)
 class BatchGains:
     """Gains of one batch under one parameter set.
 

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import ast
 import math
-from dataclasses import dataclass
+from ..._record import record
 
 from ...errors import MeasureError
 
@@ -59,7 +59,7 @@ from ...errors import MeasureError
 OPTION_PARAMS = {"rel": "relevance_level", "judged_only": "judged_only"}
 
 
-@dataclass(frozen=True)
+@record
 class Alias:
     """How one ir_measures name maps to a trec_eval measure.
 
@@ -116,7 +116,7 @@ _PARAM_TYPES = {"rel": int, "judged_only": bool, "relative": bool, "beta": float
                 "dcg": str}
 
 
-@dataclass(frozen=True)
+@record
 class Request:
     """An ir_measures name translated: the trec_eval spec to compute, the
     output to keep, and the evaluation options that differ for it."""

@@ -18,7 +18,7 @@ Four shapes, as trec_eval has them:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from ..._record import record
 
 from ...errors import MeasureError
 
@@ -42,7 +42,7 @@ def _float(measure: str, text: str, expected: str = "a number", whole: str | Non
     return value
 
 
-@dataclass(frozen=True)
+@record
 class Params:
     """Parsed parameters: ``values`` (a tuple) and the text typed, if any."""
 
@@ -98,7 +98,7 @@ def _cutoff(measure: str, text: str, expected: str, whole: str) -> int:
     return max(LONG_MIN, min(LONG_MAX, value))
 
 
-@dataclass(frozen=True)
+@record
 class IntCutoffs(ParamSpec):
     default: tuple = ()
 
@@ -121,7 +121,7 @@ class IntCutoffs(ParamSpec):
         return params.values[index]
 
 
-@dataclass(frozen=True)
+@record
 class FloatCutoffs(ParamSpec):
     default: tuple = ()
 
@@ -139,7 +139,7 @@ class FloatCutoffs(ParamSpec):
         return params.values[index]  # the cutoff itself: 0.999 and 1 both print as 1.00
 
 
-@dataclass(frozen=True)
+@record
 class FloatParams(ParamSpec):
     default: tuple = ()
 
@@ -150,7 +150,7 @@ class FloatParams(ParamSpec):
         return [name if params.text is None else f"{name}_{params.text}"]
 
 
-@dataclass(frozen=True)
+@record
 class PairParams(ParamSpec):
     default: tuple = ()
     #: what follows the dot in an example of this measure's pairs (for error messages)
@@ -170,7 +170,7 @@ class PairParams(ParamSpec):
         return [name if params.text is None else f"{name}_{params.text}"]
 
 
-@dataclass(frozen=True)
+@record
 class CutoffsAndGains(ParamSpec):
     """Cutoffs (bare numbers, read as :class:`IntCutoffs` reads them) mixed with
     ``level=gain`` pairs, levels whole numbers 0 or more. ``values`` is

@@ -23,7 +23,7 @@ a missed one has rate 1.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from ..._record import record
 
 import numpy as np
 
@@ -111,7 +111,7 @@ def format_param(v: float) -> str:
     return repr(float(v))
 
 
-@dataclass(frozen=True)
+@record
 class PositiveFloats(ParamSpec):
     """``name.a,b,...``: one output per value, named ``name_<value>``
     (``croc_exp.7,14`` -> ``croc_exp_7``, ``croc_exp_14``). Values are sorted

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from ..._record import record
 from functools import lru_cache
 
 from ...errors import MeasureError
@@ -11,7 +11,7 @@ from ._order import is_trec_measure, print_key
 from ._params import Params
 
 
-@dataclass(frozen=True)
+@record
 class Selected:
     """A requested measure with its parameters and output names.
 

@@ -16,7 +16,7 @@ Source: trec_eval ``m_utility.c``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._record import record
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from ._params import FloatParams
 from ._set_counts import num_rel, num_rel_ret
 
 
-@dataclass(frozen=True)
+@record
 class UtilityParams(FloatParams):
     """Four float coefficients."""
 

@@ -52,7 +52,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from dataclasses import dataclass
+from ..._record import record
 
 import numpy as np
 
@@ -69,7 +69,7 @@ ACT_TOPIC = b"ACT"
 PAIR_SEPARATOR = b"|"
 
 
-@dataclass(frozen=True)
+@record
 class Task:
     """The columns of one task's files."""
 

@@ -13,7 +13,7 @@ Blank lines are skipped; so are lines whose first non-blank byte is ``#``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from ..._record import record
 
 import numpy as np
 
@@ -32,7 +32,7 @@ COLUMN_BYTES_MIN = 256 << 20
 COLUMN_BYTES_PER_INPUT_BYTE = 4
 
 
-@dataclass
+@record(frozen=False)
 class Fields:
     """The wanted fields of every content line, plus each line's number."""
 

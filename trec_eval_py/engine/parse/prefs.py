@@ -19,7 +19,7 @@ Both readers produce the same columnar :class:`Prefs`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._record import record
 
 import numpy as np
 
@@ -28,7 +28,7 @@ from .fields import FLOAT, TEXT, split_fields
 from .source import Source, read_source, source_name
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Prefs:
     """Preference judgments as flat columns, one row per input line.
 

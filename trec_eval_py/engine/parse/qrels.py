@@ -6,7 +6,7 @@ is in the pool but was not judged (trec_eval's "unjudged", used by infAP).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._record import record
 from typing import Mapping
 
 import numpy as np
@@ -45,7 +45,7 @@ def check_levels(rel: np.ndarray, lineno: np.ndarray, name: str, data: bytes | N
         raise InputError(name, reason, int(lineno[i]), line_text(bytes(data), int(lineno[i])))
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Qrels:
     """Relevance judgments as flat columns, one row per judged document.
 

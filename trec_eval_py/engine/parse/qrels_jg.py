@@ -7,7 +7,7 @@ against each group and average over the groups.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._record import record
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from .qrels import check_levels
 from .source import Source, read_source, source_name
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class QrelsJG:
     """Judgments with judgment groups as flat columns, one row per line.
 

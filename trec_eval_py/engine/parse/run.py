@@ -8,7 +8,7 @@ line of the file.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._record import record
 from typing import Mapping
 
 import numpy as np
@@ -18,7 +18,7 @@ from .fields import FLOAT, TEXT, split_fields
 from .source import Source, read_pieces, read_source, source_name
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Run:
     """Retrieved documents as flat columns, one row per line of the run."""
 

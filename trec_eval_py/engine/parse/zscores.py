@@ -16,7 +16,7 @@ the file and line.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..._record import record
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from .fields import FLOAT, TEXT, line_text, split_fields
 from .source import Source, read_source, source_name
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class ZScores:
     """Reference means and deviations as flat columns sorted by (measure, qid).
 
@@ -39,7 +39,10 @@ class ZScores:
     stddev: np.ndarray
     lineno: np.ndarray
     name: str = "<zscores>"
-    _spans: dict = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self):
+        # each measure's row span, found on first lookup (a cache, not a field)
+        self.__dict__["_spans"] = {}
 
     def __len__(self) -> int:
         return len(self.mean)
