@@ -59,9 +59,9 @@ FALLBACK = (
     "from trec_eval_py.engine.join import rankings\n"
     "from trec_eval_py.engine import aggregate\n"
     "fields.USE_C = rankings.USE_C = aggregate.USE_C = False\n"
-    "from trec_eval_py.cli import main\n"
+    "from trec_eval_py.cli import entry\n"
     "sys.argv[0] = 'trec_eval_py'\n"
-    "main()\n"
+    "entry()\n"
 )
 
 

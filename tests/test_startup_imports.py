@@ -68,3 +68,59 @@ def test_blas_starts_with_one_thread_unless_the_user_says_otherwise():
     assert _run()[1]["blas"] == "1"
     assert _run({"OPENBLAS_NUM_THREADS": "2"})[1]["blas"] == "2"
     assert _run({"OMP_NUM_THREADS": "2"})[1]["blas"] is None
+
+
+_GC_PROBE = """\
+import gc, runpy, sys
+from trec_eval_py import cli
+import trec_eval_py.engine.pipeline as pipeline
+
+seen = []
+main, evaluate = cli.main, pipeline.evaluate
+
+def watch_main(*a, **k):
+    seen.append(("main", gc.isenabled(), gc.get_freeze_count() > 0))
+    return main(*a, **k)
+
+def watch_evaluate(*a, **k):
+    seen.append(("evaluate", gc.isenabled(), gc.get_freeze_count() > 0))
+    return evaluate(*a, **k)
+
+cli.main, pipeline.evaluate = watch_main, watch_evaluate
+try:
+    runpy.run_module("trec_eval_py", run_name="__main__")  # python -m trec_eval_py
+finally:
+    sys.stdout.flush()
+    sys.stderr.write(repr(seen + [("exit", gc.isenabled(), gc.get_freeze_count() > 0)]))
+"""
+
+
+def test_the_command_pauses_the_cycle_collector_only_for_start_up():
+    # python -m trec_eval_py runs entry(): collector off while modules load, back on (start-up objects
+    # frozen out of its sweeps) before anything is read, everything frozen at exit
+    inputs = GOLDEN / "inputs"
+    p = subprocess.run([sys.executable, "-c", _GC_PROBE, "-q", "-m", "all_trec",
+                        str(inputs / "qrels.test"), str(inputs / "results.test")], capture_output=True)
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout == (GOLDEN / "expected" / "9.0.8" / "te_aq.out").read_bytes()
+    assert p.stderr.decode().splitlines()[-1] == repr(
+        [("main", False, False), ("evaluate", True, True), ("exit", True, True)])
+
+
+def test_main_inside_another_program_leaves_the_collector_alone(capsys):
+    import gc
+
+    from trec_eval_py.cli import main
+
+    inputs = GOLDEN / "inputs"
+    frozen = gc.get_freeze_count()
+    main(["-m", "map", str(inputs / "qrels.test"), str(inputs / "results.test")])
+    assert "map" in capsys.readouterr().out
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
+
+
+def test_the_installed_command_starts_through_entry():
+    from importlib.metadata import entry_points
+
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "trec_eval_py"]
+    assert script.value == "trec_eval_py.cli:entry", "stale install: pip install -e . refreshes the script"
