@@ -1,18 +1,14 @@
 """infAP: hand-worked cases and a loop-by-loop reference on random topics."""
 import pytest
 
+from gain_helpers import column
 from judged_topics import random_topics
-from trec_eval_py.engine.join import EvalContext
-from trec_eval_py.engine.join.batch import TopicBatch
-from trec_eval_py.engine.measures import registry
 
 EPS = 0.00001
 
 
 def infap(rels, judged, level=1):
-    b = TopicBatch.from_lists(rels, judged, EvalContext(relevance_level=level))
-    m = registry()["infAP"]
-    return m.compute(b, m.params.parse("infAP", None))[:, 0].tolist()
+    return column("infAP", rels, judged, relevance_level=level)
 
 
 def reference(codes, judged, level):
