@@ -31,10 +31,12 @@ Cases (``--only`` picks some):
   scale        (--scale) 69M lines (gen_synth 70000 1000 300 1), against C
 Outputs are compared byte for byte wherever two programs print the same thing.
 
-The package's modules are compiled to bytecode first (``compileall``, into the
-git-ignored ``__pycache__`` folders), as an installed package is: with
-``PYTHONDONTWRITEBYTECODE`` set, a checkout would otherwise be compiled anew
-at every start.
+Every command runs in an empty folder, so ``python -m trec_eval_py`` times the
+package the running Python has installed (an editable install: the checkout);
+--markdown names it and its C extensions. Its modules are compiled to bytecode
+first (``compileall``) where they are writable, as an installed package is:
+with ``PYTHONDONTWRITEBYTECODE`` set, a checkout would otherwise be compiled
+anew at every start.
 """
 from __future__ import annotations
 
@@ -143,6 +145,21 @@ def ab(a: list[str], b: list[str], repeat: int) -> tuple[tuple, tuple]:
     return summary(ra), summary(rb)
 
 
+def installed_package() -> dict:
+    """Where this Python's ``trec_eval_py`` is, its version, and which of its
+    C extensions it has (without them the numpy fallback runs)."""
+    code = ("import json, os, trec_eval_py\n"
+            "from trec_eval_py.engine.parse import fields\n"
+            "from trec_eval_py.engine.join import rankings\n"
+            "from trec_eval_py.engine import aggregate\n"
+            "c = {'scan': fields._scan, 'join': rankings._joinrank, 'log': aggregate._cmath}\n"
+            "print(json.dumps({'dir': os.path.dirname(trec_eval_py.__file__), 'version': trec_eval_py.__version__,\n"
+            "                  'c': ', '.join(k for k, m in c.items() if m is not None) or 'none'}))\n")
+    import json
+
+    return json.loads(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
+
+
 def same_output(a: list[str], b: list[str], tmp: str) -> bool:
     pa, pb = os.path.join(tmp, "a.out"), os.path.join(tmp, "b.out")
     measure(a, pa)
@@ -167,13 +184,19 @@ def main() -> None:
     ap.add_argument("--markdown", action="store_true",
                     help="print only the README's table (every column, CPU too) and the cost per topic")
     a = ap.parse_args()
-
-    import compileall
-
-    compileall.compile_dir(os.path.join(ROOT, "trec_eval_py"), quiet=1)
+    a.data, a.gen, a.route = (os.path.abspath(x) for x in (a.data, a.gen, a.route))
     te_c = os.environ.get("TREC_EVAL") or shutil.which("trec_eval")
     if te_c and not os.access(te_c, os.X_OK):
         te_c = None
+    te_c = te_c and os.path.abspath(te_c)
+    # every command runs in an empty folder: `python -m trec_eval_py` then times the
+    # package this Python has installed, not one the current folder happens to hold
+    os.chdir(tempfile.mkdtemp(prefix="bench-cwd-"))
+    package = installed_package()
+    if os.access(package["dir"], os.W_OK):
+        import compileall
+
+        compileall.compile_dir(package["dir"], quiet=1)
     py = [sys.executable, "-m", "trec_eval_py"]
     fallback = [sys.executable, "-c", FALLBACK]
     route = [sys.executable, a.route]
@@ -249,6 +272,8 @@ def main() -> None:
         print(f"measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, "
               f"load average {load_before:.1f} before and {os.getloadavg()[0]:.1f} after, "
               f"median of {a.repeat} runs alternating A and B")
+        print(f"trec_eval_py {package['version']} from {package['dir']} (C extensions: {package['c']}), "
+              f"Python {sys.executable}")
         print()
     # the README's table (--markdown prints only this one and the cost per topic)
     head = ["input", "run lines", "A", "A wall s", "A CPU s", "A peak MiB", "B", "B wall s", "B CPU s",
