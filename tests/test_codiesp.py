@@ -255,6 +255,15 @@ def test_options_that_do_not_fit(tmp_path):
         Options(results_format="codiesp_x")
     with pytest.raises(UsageError, match="'-T codiesp_x' results"):
         Options(rel_format="codiesp", results_format="codiesp_x")
+    # CodiEsp-D/P predictions go with CodiEsp gold: said before the gold is misread as qrels
+    with pytest.raises(UsageError, match="'-T codiesp' results are evaluated with '-R codiesp' judgments, not '-R qrels'"):
+        Options(results_format="codiesp")
+    with pytest.raises(UsageError, match="not '-R codiesp_x'"):
+        Options(rel_format="codiesp_x", results_format="codiesp")
+    # the reverse stays open: a TREC run of codes (with scores) against CodiEsp gold
+    g = _write(tmp_path, "gold.tsv", "c1\tA01\nc1\tB02\n")
+    got = evaluate(g, b"c1 Q0 a01 1 2.0 r\nc1 Q0 X99 2 1.0 r\n", ["map"], rel_format="codiesp")
+    assert got.summary["map"] == 0.5
     g = _write(tmp_path, "g.tsv", "c\tD\ta\tt\t1 2\n")
     with pytest.raises(UsageError, match="with '-T codiesp_x' predictions"):
         evaluate(g, b"c Q0 a 1 1 r\n", ["codiesp_x"], rel_format="codiesp_x")

@@ -173,8 +173,12 @@ def test_qrels_jg_duplicate_in_one_group_is_an_error():
 
 
 def test_measure_and_format_must_fit():
-    with pytest.raises(MeasureError, match="needs '-R prefs' or '-R qrels_prefs'"):
+    with pytest.raises(MeasureError, match="needs '-R prefs' or '-R qrels_prefs' judgments, not '-R qrels'$"):
         evaluate(b"1 0 a 1\n", b"1 Q0 a 0 1 r\n", ["prefs_simp"])
+    # a format whose batches qrels measures read is named as typed, not as 'qrels'
+    for spec in ("prefs_simp", "map_avgjg"):
+        with pytest.raises(MeasureError, match=r"judgments, not '-R codiesp'$"):
+            evaluate(b"c1\tA01\n", b"c1\tA01\n", [spec], rel_format="codiesp", results_format="codiesp")
     with pytest.raises(MeasureError, match="needs '-R qrels_jg'"):
         evaluate(b"1 0 0 a 1\n", b"1 Q0 a 0 1 r\n", ["map_avgjg"], rel_format="prefs")
     with pytest.raises(MeasureError, match="needs '-R qrels'"):

@@ -264,7 +264,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     if measures is not None:
         opts = replace(opts, measures=tuple(measures))
     reg = registry()
-    selected = reg.resolve(list(opts.measures), opts.compat, opts.measures_for)
+    selected = reg.resolve(list(opts.measures), opts.compat, opts.measures_for, given=opts.rel_format)
     zs = None
     if opts.zscore_file is not None:
         from .parse.zscores import read_zscores

@@ -145,7 +145,8 @@ def _pick_sort_by(sort_by: str, columns: list[str], opts: Options) -> str:
     if sort_by in columns:
         return sort_by
     try:  # a -m spec such as P.10 names the column P_10
-        names = [n for s in registry().resolve([sort_by], opts.compat, opts.measures_for) for n in s.names]
+        selected = registry().resolve([sort_by], opts.compat, opts.measures_for, given=opts.rel_format)
+        names = [n for s in selected for n in s.names]
     except TrecEvalError:
         names = []
     if len(names) == 1 and names[0] in columns:
@@ -308,7 +309,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     options.setdefault("complete", True)
     opts = Options(measures=tuple(specs), **options)
     reg = registry()
-    selected = reg.resolve(specs, opts.compat, opts.measures_for)  # unknown measures fail here, once
+    selected = reg.resolve(specs, opts.compat, opts.measures_for, given=opts.rel_format)  # unknown measures fail here, once
     eval_columns = [Column(n, s.measure, i, s.measure.kind, s.measure.kind)
                     for s in selected for i, n in enumerate(s.names)]
     shown = _display_columns(specs, eval_columns, opts.compat, opts.measures_for)

@@ -141,7 +141,10 @@ Results format 'codiesp' (-T codiesp): CodiEsp-D or CodiEsp-P predictions,
 two tab-separated fields a line,
     clinical_case  code
 A case's lines, in file order, are its ranking: the first is rank 1. The
-run id printed is the file's name without its extension.
+run id printed is the file's name without its extension. Only with
+-R codiesp (a TREC run of codes, with scores, is read by -R codiesp with the
+default -T trec_results).
 """ + _HELP_COMMON,
     read=read_predictions,
+    requires="codiesp",
 )

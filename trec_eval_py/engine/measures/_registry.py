@@ -123,13 +123,22 @@ class Registry:
         return [self._load(n) for n in self._names_in_order()
                 if in_nickname(self._index[n][2], self._index[n][1], nickname, compat)]
 
-    def resolve(self, specs: list[str], compat: str = "9.0.8", rel_format: str | None = None) -> list[Selected]:
+    def resolve(self, specs: list[str], compat: str = "9.0.8", rel_format: str | None = None, *,
+                given: str | None = None) -> list[Selected]:
         """Turn ``-m`` arguments into the measures to compute, in print order.
 
         A spec is ``name`` or ``name.params``; ``name`` may be a nickname. When
         several specs give parameters for one measure, the first one wins (as in
-        trec_eval).
+        trec_eval). ``rel_format`` is the judgment format every measure must
+        accept (None: any); ``given``, the ``-R`` format the user named, when
+        its batches are read as another's (``-R codiesp`` feeds ``qrels``
+        measures), so that an error names what was typed.
         """
+        def check(m: Measure, label: str) -> None:
+            if rel_format is not None and m.rel_formats is not None and rel_format not in m.rel_formats:
+                need = " or ".join(f"'-R {f}'" for f in sorted(m.rel_formats))
+                raise MeasureError(f"measure '{label}' needs {need} judgments, not '-R {given or rel_format}'")
+
         chosen: dict[str, Measure] = {}
         texts: dict[str, str] = {}
         aliased: list[Selected] = []
@@ -157,15 +166,10 @@ class Registry:
                 texts.setdefault(m.name, text)
         selected = []
         for m in sorted(chosen.values(), key=lambda m: (m.order, m.name)):
-            if rel_format is not None and m.rel_formats is not None and rel_format not in m.rel_formats:
-                need = " or ".join(f"'-R {f}'" for f in sorted(m.rel_formats))
-                raise MeasureError(f"measure '{m.name}' needs {need} judgments, not '{rel_format}'")
+            check(m, m.name)
             selected.append(Selected(m, m.params.parse(m.name, texts.get(m.name))))
         for sel in aliased:
-            m = sel.measure
-            if rel_format is not None and m.rel_formats is not None and rel_format not in m.rel_formats:
-                need = " or ".join(f"'-R {f}'" for f in sorted(m.rel_formats))
-                raise MeasureError(f"measure '{sel.label}' needs {need} judgments, not '{rel_format}'")
+            check(sel.measure, sel.label)
         # trec_eval's print order; names of one measure in the order asked for, after its trec_eval spec
         order = {id(s): i for i, s in enumerate(selected + aliased)}
         return sorted(selected + aliased, key=lambda s: (s.measure.order, s.measure.name, order[id(s)]))
