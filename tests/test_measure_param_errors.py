@@ -57,6 +57,12 @@ TABLE = [
     ("croc_exp.0", "measure 'croc_exp': alpha must be positive (got '0')"),
     ("ndcg_gain_cut.10,1=x", "measure 'ndcg_gain_cut': parameter 'x' is not a number "
                              "(expected level=gain pairs, e.g. ndcg_gain_cut.10,1=3)"),
+    # an ir_measures name: its value checks name the spec as typed and the trec_eval
+    # spelling they read (the example is in that spelling)
+    ("RBP(p=2)", "measure 'RBP(p=2)' (trec_eval's 'rbp.p=2'): p= is the persistence, a number from 0 to 1 "
+                 "(e.g. rbp.p=0.8), not 2"),
+    ("RBP(rel=2,p=1.5)", "measure 'RBP(rel=2,p=1.5)' (trec_eval's 'rbp_bin.p=1.5'): p= is the persistence, "
+                         "a number from 0 to 1 (e.g. rbp_bin.p=0.8), not 1.5"),
 ]
 
 

@@ -179,7 +179,12 @@ class Registry:
         req = _names().translate(spec)
         name, _, text = req.spec.partition(".")
         m = self._load(name)
-        params = m.params.parse(m.name, text or None)
+        try:
+            params = m.params.parse(m.name, text or None)
+        except MeasureError as e:
+            # the value checks speak trec_eval's syntax: say which spelling they read
+            detail = str(e).removeprefix(f"measure '{m.name}': ")
+            raise MeasureError(f"measure '{spec}' (trec_eval's '{req.spec}'): {detail}") from None
         outputs = m.output_names(params)
         if len(outputs) != 1:
             raise AssertionError(f"{spec} -> {req.spec} has {len(outputs)} outputs")
