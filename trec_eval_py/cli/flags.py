@@ -24,8 +24,9 @@ the main command starts quickly; anything else goes to typer.
 from __future__ import annotations
 
 import functools
-from .._record import record
 from typing import List, Optional
+
+from .._record import record
 
 
 @record

@@ -7,10 +7,10 @@ decimal.
 from __future__ import annotations
 
 import math
-from .._record import record
 
 import numpy as np
 
+from .._record import record
 from .measures import Agg
 from .measures._base import quiet_numpy
 

@@ -30,10 +30,9 @@ its placeholder ranking and the clean-up after it).
 """
 from __future__ import annotations
 
-from .._record import replace
-
 import numpy as np
 
+from .._record import replace
 from .join.rankings import NONPOOL, Rankings
 
 #: output names 10.0 resets after evaluating a placeholder ranking (exact names)

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import gc
 import os
-from .._record import factory, record, replace
 from typing import Iterable, Mapping
 
 import numpy as np
 
+from .._record import factory, record, replace
 from .aggregate import SummaryInfo, num_averaged, summarize
 from .complete import counted_values, evaluated_topics, reset_placeholder_outputs, with_placeholder
 from ..errors import InputError, MeasureError, NoTopicsError, UsageError

@@ -30,10 +30,10 @@ Columns in :class:`~trec_eval_py.engine.pipeline.Evaluation` keep their plain na
 from __future__ import annotations
 
 import math
-from .._record import replace
 
 import numpy as np
 
+from .._record import replace
 from .aggregate import MIN_GEO_MEAN
 from .measures import Agg, Kind
 from .parse.zscores import ZScores

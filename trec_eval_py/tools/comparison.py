@@ -33,10 +33,10 @@ import math
 import os
 import string
 from collections.abc import Iterable, Sequence
-from .._record import as_dict, factory, fields, record
 
 import numpy as np
 
+from .._record import as_dict, factory, fields, record
 from ..engine.aggregate import seq_total
 from ..engine.measures import Kind
 from ..engine.pipeline import evaluate, read_judgments

@@ -66,11 +66,11 @@ trec_eval's averages).
 from __future__ import annotations
 
 import json
-from .._record import record, replace
 from typing import Iterable
 
 import numpy as np
 
+from .._record import record, replace
 from ..errors import NoTopicsError, UsageError
 from ..engine.measures._early_retrieval import log_floor
 from ..engine.measures._ranked_curves import MAGNIFIERS, format_param, list_size, num_negatives

@@ -24,9 +24,9 @@ import io
 import json
 import math
 from collections import Counter
-from .._record import factory, record
 from decimal import Decimal, InvalidOperation
 
+from .._record import factory, record
 from ..engine.parse.source import read_source, source_name
 from ..errors import InputError, UsageError
 

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import os
 import re
-from .._record import factory, record, replace
 
 import numpy as np
 
+from .._record import factory, record, replace
 from ..errors import InputError, TrecEvalError, UsageError
 from ..engine.join.keys import distinct_sorted
 from ..engine.formats import judgment_format, results_format

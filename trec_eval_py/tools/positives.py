@@ -39,13 +39,13 @@ they take the last ranks of the list, in docno order.
 from __future__ import annotations
 
 import math
-from .._record import record
 from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
 import numpy as np
 
+from .._record import record
 from ..errors import UsageError
 from .significance import (
     SignificanceResult, _rng, average_ranks, check_alternative, normal_p_value, p_from_tail, paired_t,

@@ -89,12 +89,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from .._record import as_dict, record
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 
+from .._record import as_dict, record
 from ..errors import UsageError
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "sign")

@@ -23,8 +23,8 @@ from __future__ import annotations
 import io
 import os
 import zipfile
-from .._record import record
 
+from .._record import record
 from ..errors import InputError
 
 

@@ -63,11 +63,11 @@ from __future__ import annotations
 
 import math
 import re
-from .._record import factory, record
 from typing import Iterable
 
 import numpy as np
 
+from .._record import factory, record
 from ..errors import InputError, UsageError
 from ..engine.join.ranking import RankRule
 from ..engine.parse import Qrels, Run

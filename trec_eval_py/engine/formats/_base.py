@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from ..._record import record
 from typing import Any, Callable, Iterable, Iterator
 
+from ..._record import record
 from ...errors import UsageError
 
 

@@ -30,10 +30,9 @@ leaves out topics without judgments.
 """
 from __future__ import annotations
 
-from ..._record import replace
-
 import numpy as np
 
+from ..._record import replace
 from ..join.keys import distinct_sorted
 from ..join.rankings import build_rankings
 from ..parse.qrels import Qrels

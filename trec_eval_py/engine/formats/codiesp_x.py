@@ -42,10 +42,9 @@ their codes as false positives; the campaign evaluated the test set only).
 """
 from __future__ import annotations
 
-from ..._record import record
-
 import numpy as np
 
+from ..._record import record
 from ...errors import InputError, UsageError
 from ..join.keys import distinct_sorted
 from ..join.rankings import build_rankings

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from ..._record import record
-
 from ...errors import UsageError
 
 COMPAT_VERSIONS = ("9.0.8", "10.0")

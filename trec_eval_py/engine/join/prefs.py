@@ -36,11 +36,11 @@ the file and a line of the offending group.
 """
 from __future__ import annotations
 
-from ..._record import record
 from functools import cached_property
 
 import numpy as np
 
+from ..._record import record
 from ...errors import InputError
 from ..parse.prefs import Prefs
 from ..parse.run import Run

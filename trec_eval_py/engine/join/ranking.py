@@ -30,11 +30,11 @@ the docno order, so every order is total and deterministic.
 """
 from __future__ import annotations
 
-from ..._record import record
 from typing import Callable
 
 import numpy as np
 
+from ..._record import record
 from ...errors import UsageError
 from ..parse.run import Run
 from .context import EvalContext, check_compat

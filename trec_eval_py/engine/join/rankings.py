@@ -11,10 +11,9 @@ Relevance codes of a retrieved document:
 """
 from __future__ import annotations
 
-from ..._record import record
-
 import numpy as np
 
+from ..._record import record
 from ..parse import Qrels, Run
 from .context import EvalContext
 from .keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, sort_distinct

@@ -15,11 +15,11 @@ its own. Memory stays that of one piece or one file, whatever the line order.
 """
 from __future__ import annotations
 
-from ..._record import replace
 from typing import Iterable, Iterator
 
 import numpy as np
 
+from ..._record import replace
 from ...errors import InputError
 from ..parse import Qrels, Run
 from .context import EvalContext

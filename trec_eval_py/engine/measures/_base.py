@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import enum
 import math
-from ..._record import factory, record
 from typing import Callable
 
 import numpy as np
 
+from ..._record import factory, record
 from ._order import print_key
 from ._params import NoParams, ParamSpec, Params
 

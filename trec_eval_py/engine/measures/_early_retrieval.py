@@ -39,11 +39,11 @@ relevant documents or without negatives, or a list made only of positives).
 from __future__ import annotations
 
 import math
-from ..._record import record
 from typing import Callable
 
 import numpy as np
 
+from ..._record import record
 from ...errors import MeasureError
 from ._base import Measure, safe_div
 from ._params import ParamSpec

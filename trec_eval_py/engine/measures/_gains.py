@@ -35,11 +35,11 @@ from __future__ import annotations
 import math
 import re
 import weakref
-from ..._record import record
 from functools import cached_property, lru_cache
 
 import numpy as np
 
+from ..._record import record
 from ..join.keys import sort_distinct  # np.unique would import numpy.ma (numpy 2.x)
 from ._base import c_log2 as c_log2_one
 

@@ -51,8 +51,8 @@ from __future__ import annotations
 
 import ast
 import math
-from ..._record import record
 
+from ..._record import record
 from ...errors import MeasureError
 
 #: what each parameter means to the evaluation (an option of the whole group)

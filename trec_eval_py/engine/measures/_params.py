@@ -18,8 +18,8 @@ Four shapes, as trec_eval has them:
 from __future__ import annotations
 
 import re
-from ..._record import record
 
+from ..._record import record
 from ...errors import MeasureError
 
 # a pattern, not a compiled one: re compiles it on first use (most runs give no parameters)

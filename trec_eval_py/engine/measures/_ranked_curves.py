@@ -23,10 +23,10 @@ a missed one has rate 1.
 from __future__ import annotations
 
 import math
-from ..._record import record
 
 import numpy as np
 
+from ..._record import record
 from ...errors import MeasureError
 from ._base import safe_div
 from ._params import ParamSpec, _float

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import importlib
-from ..._record import record
 from functools import lru_cache
 
+from ..._record import record
 from ...errors import MeasureError
 from ._base import VERSIONS, Measure, in_nickname
 from ._order import is_trec_measure, print_key

@@ -16,10 +16,9 @@ Source: trec_eval ``m_utility.c``.
 """
 from __future__ import annotations
 
-from ..._record import record
-
 import numpy as np
 
+from ..._record import record
 from ...errors import MeasureError
 from ._base import Measure
 from ._params import FloatParams

@@ -52,10 +52,10 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from ..._record import record
 
 import numpy as np
 
+from ..._record import record
 from ...errors import InputError, InputWarning
 from .fields import has_bare_cr
 from .numbers import _FLOAT_RE

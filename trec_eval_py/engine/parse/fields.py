@@ -13,10 +13,10 @@ Blank lines are skipped; so are lines whose first non-blank byte is ``#``
 from __future__ import annotations
 
 import re
-from ..._record import record
 
 import numpy as np
 
+from ..._record import record
 from ...errors import InputError
 
 CHUNK_BYTES = 8 << 20

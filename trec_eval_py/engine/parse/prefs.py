@@ -19,10 +19,9 @@ Both readers produce the same columnar :class:`Prefs`.
 """
 from __future__ import annotations
 
-from ..._record import record
-
 import numpy as np
 
+from ..._record import record
 from ...errors import InputError
 from .fields import FLOAT, TEXT, split_fields
 from .source import Source, read_source, source_name

@@ -6,11 +6,11 @@ is in the pool but was not judged (trec_eval's "unjudged", used by infAP).
 """
 from __future__ import annotations
 
-from ..._record import record
 from typing import Mapping
 
 import numpy as np
 
+from ..._record import record
 from ...errors import InputError
 from .fields import INT, TEXT, split_fields
 from .source import Source, file_size, read_pieces, source_name

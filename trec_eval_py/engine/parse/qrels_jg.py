@@ -7,10 +7,9 @@ against each group and average over the groups.
 """
 from __future__ import annotations
 
-from ..._record import record
-
 import numpy as np
 
+from ..._record import record
 from ...errors import InputError
 from .fields import INT, TEXT, split_fields
 from .qrels import check_levels

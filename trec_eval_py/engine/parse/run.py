@@ -8,11 +8,11 @@ line of the file.
 """
 from __future__ import annotations
 
-from ..._record import record
 from typing import Mapping
 
 import numpy as np
 
+from ..._record import record
 from ...errors import InputError
 from .fields import FLOAT, TEXT, split_fields
 from .source import Source, read_pieces, read_source, source_name

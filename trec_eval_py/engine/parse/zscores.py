@@ -16,10 +16,9 @@ the file and line.
 """
 from __future__ import annotations
 
-from ..._record import record
-
 import numpy as np
 
+from ..._record import record
 from ...errors import InputError
 from .fields import FLOAT, TEXT, line_text, split_fields
 from .source import Source, read_source, source_name
