@@ -23,8 +23,9 @@ class. The evaluation path defines some 25 value classes, so a small
 evaluation spent about 12 ms of its start-up there (most of what start-up adds
 to importing numpy). A record's methods are shared functions that read the
 field list, made once: defining one costs a few microseconds; constructing
-one costs about a microsecond more than a dataclass, and records are built
-per batch or per piece, never per document.
+one takes about twice as long as a dataclass (1.2 against 0.6 microseconds
+for four fields), and records are built per batch or per piece, never per
+document.
 """
 from __future__ import annotations
 
