@@ -15,7 +15,7 @@ import random
 import pytest
 
 from trec_eval_py.tools.leaderboard import build_leaderboard
-from golden import run_cli  # noqa: E402
+from golden import GOLDEN, run_cli  # noqa: E402
 
 
 
@@ -193,3 +193,22 @@ def test_tie_findings_follow_the_compat_ranking_rule(tmp_path, capsysbinary):
         found[compat] = json.loads(out)["runs"][0]["warnings"]
     assert any("[rank-order]" in w for w in found["9.0.8"])
     assert not any("[rank-order]" in w for w in found["10.0"])
+
+
+def test_runs_of_other_results_formats_are_validated_too(tmp_path, capsysbinary):
+    # -T codiesp submissions go through the validator in their own format: its
+    # findings (first bad line, topics matching none of the gold's) name the cause
+    codiesp = GOLDEN.parent / "codiesp"
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "good.tsv").write_bytes((codiesp / "toy_pred_D.tsv").read_bytes())
+    (subs / "bad.tsv").write_bytes(b"S0004-06142006000900013-1\tq64.4\nS0004-06142006000900013-1\n")
+    (subs / "offtopic.tsv").write_bytes(b"nosuchcase\tq64.4\n")
+    code, out, err = run_cli(["batch", "-R", "codiesp", "-T", "codiesp", "-m", "map", codiesp / "toy_gs_D.tsv", subs],
+                             capsysbinary)
+    assert code == 1, err
+    rows = {line.split()[1]: line for line in out.splitlines()[1:]}
+    assert rows["good.tsv"].split()[0] == "1"
+    assert "error: line 2: expected 2 tab-separated fields (clinical case, code), found 1" in rows["bad.tsv"]
+    assert "error: line 1: no topic of the run is in" in rows["offtopic.tsv"]
+    assert "the run has 'nosuchcase'" in rows["offtopic.tsv"]

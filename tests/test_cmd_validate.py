@@ -224,3 +224,38 @@ def test_a_docno_judged_twice_is_the_qrels_error_not_the_runs(tmp_path, capsysbi
     code, out, err = run_cli(["validate", run, "--qrels", q], capsysbinary)
     assert code == 2 and out == ""
     assert err.splitlines() == [f"trec_eval_py: {q}, line 2: duplicate docno 'a' in the same topic (first seen on line 1)"]
+
+
+CODIESP = GOLDEN.parent / "codiesp"
+
+
+def test_runs_in_another_results_format(tmp_path, capsysbinary):
+    # -T codiesp: the format's own reading checks (first bad line), then the topic checks
+    pred, gold = CODIESP / "toy_pred_D.tsv", CODIESP / "toy_gs_D.tsv"
+    code, out, err = run_cli(["validate", "-T", "codiesp", pred], capsysbinary)
+    assert code == 0 and out.strip().endswith("0 errors, 0 warnings (14 results, 2 topics): ok"), err
+    code, out, _ = run_cli(["validate", "-R", "codiesp", "-T", "codiesp", "--qrels", gold, pred], capsysbinary)
+    assert code == 0 and "[topic-not-in-run]" in out and f"{gold}:4: warning" in out
+
+    bad = tmp_path / "bad.tsv"
+    bad.write_bytes(b"c1\tA01\nc1\tB02\nc2\n")
+    code, out, _ = run_cli(["validate", "-T", "codiesp", bad], capsysbinary)
+    assert code == 1
+    assert f"{bad}:3: error: expected 2 tab-separated fields (clinical case, code), found 1 [format]" in out
+    report = validate_run(bad.read_bytes(), results_format="codiesp", name="bad.tsv")
+    assert [(f.line, f.code) for f in report.findings] == [(3, "format")]
+
+    # the TREC checks are not applied to other formats, and a TREC run is not a CodiEsp file
+    run = tmp_path / "r.txt"
+    run.write_text(CLEAN)
+    code, out, _ = run_cli(["validate", "-T", "codiesp", run], capsysbinary)
+    assert code == 1 and f"{run}:1: error: expected 2 tab-separated fields" in out
+
+
+def test_results_format_must_fit_the_judgments(capsysbinary):
+    pred, gold = CODIESP / "toy_pred_D.tsv", CODIESP / "toy_gs_D.tsv"
+    code, out, err = run_cli(["validate", "-T", "codiesp", "--qrels", gold, pred], capsysbinary)
+    assert (code, out) == (1, "")
+    assert err == "trec_eval_py: '-T codiesp' results are evaluated with '-R codiesp' judgments, not '-R qrels'\n"
+    code, out, err = run_cli(["validate", "-T", "nosuch", pred], capsysbinary)
+    assert code != 0 and out == "" and "unknown results format '-T nosuch'" in err

@@ -35,7 +35,7 @@ import numpy as np
 from .._record import factory, record, replace
 from ..errors import InputError, TrecEvalError, UsageError
 from ..engine.join.keys import distinct_sorted
-from ..engine.formats import judgment_format, results_format
+from ..engine.formats import judgment_format
 from ..engine.measures import Kind, registry
 from ..engine.pipeline import Column, Evaluation, Options, evaluate
 from .submissions import Submission, find_submissions
@@ -208,7 +208,8 @@ def _grade(sub: Submission) -> dict:
         try:
             # tie findings follow the ranking rule of the trec_eval version evaluated
             report = validate_run(_source(sub), q, name=sub.name, compat=options.get("compat", "9.0.8"),
-                                  rel_format=options.get("rel_format", "qrels"))
+                                  rel_format=options.get("rel_format", "qrels"),
+                                  results_format=options.get("results_format", "trec_results"))
             out["findings"] = report.findings
             hint = report.hint()
         except TrecEvalError:
@@ -301,8 +302,8 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     finish. ``options`` are the fields of
     :class:`~trec_eval_py.engine.pipeline.Options` (``rel_format``,
     ``results_format``, ``valid_codes``... as for ``evaluate``); ``complete``
-    defaults to true (every judged topic counts). The validator reads TREC
-    runs: ``check`` applies to results formats it reads (``-T trec_results``).
+    defaults to true (every judged topic counts). ``check`` validates each run
+    first in its results format (see :func:`~trec_eval_py.tools.validate.validate_run`).
     """
     specs = list(measures) if measures else list(DEFAULT_MEASURES)
     options = dict(options)
@@ -321,8 +322,6 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
 
     q = load_qrels(qrels, opts)  # in the -R format, read once for every run
     total = judgment_format(opts.rel_format).totals(q)[0]
-    # the validator reads TREC runs and checks them against qrels-type judgments
-    check = check and results_format(opts.results_format).validated
     subs: list[Submission] = []
     for r in runs:
         subs += [r] if isinstance(r, Submission) else find_submissions([r])

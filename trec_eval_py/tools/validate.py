@@ -573,6 +573,7 @@ def validate_run(
     max_per_check: int = DEFAULT_MAX_PER_CHECK,
     compat: str = "9.0.8",
     rel_format: str = "qrels",
+    results_format: str = "trec_results",
 ) -> Report:
     """Check the run file ``run`` (a path, ``-``, bytes or a file object).
 
@@ -588,6 +589,9 @@ def validate_run(
     is the judgment format of ``qrels`` (``-R``); every format gives the topic
     checks, the unjudged-document check needs judgments of single documents
     (qrels and the formats read into them, such as codiesp or biocreative_*).
+    ``results_format`` (``-T``) is the run's format: the checks above are those
+    of TREC runs (``trec_results``); a run in another format gets that format's
+    own reading checks (the first bad line) and the topic checks.
     """
     if max_docs < 0:
         raise UsageError("the document limit must be 0 (none) or positive")
@@ -610,6 +614,8 @@ def validate_run(
         return report
     lines = _split_lines(data, out)
     report.lines = len(lines)
+    if results_format != "trec_results":
+        return _validate_other_format(data, path, results_format, ts, out, report)
     if sniff(data) == "qrels":
         out.add(None, ERROR, "looks-like-qrels",
                 "every line has 4 fields (qid iter docno relevance), as a qrels file does, not the 6 of a run: "
@@ -642,12 +648,49 @@ def validate_run(
     return report
 
 
+def _validate_other_format(data: bytes, path: str, fmt: str, ts, out: _Collector, report: Report) -> Report:
+    """A run in results format ``fmt`` (not a TREC run): read by the pipeline's
+    reading stage, whose first error (file, line, text) is the finding, then
+    the topic checks on what it read."""
+    from ..engine.pipeline import Options, read_results
+
+    try:
+        run = read_results(data, Options(results_format=fmt, rel_format=_partner(fmt), measures=()))
+    except InputError as e:
+        out.add(e.line, ERROR, "format", e.reason, capped=False)
+        out.done(report)
+        return report
+    by_topic: dict[bytes, list[_Row]] = {}
+    for qid, docno, line in zip(run.qid.tolist(), run.docno.tolist(), run.lineno.tolist()):
+        by_topic.setdefault(qid, []).append(_Row(line, qid, docno, None, None, b""))
+    report.results, report.topics = len(run), len(by_topic)
+    if not by_topic:
+        out.add(None, ERROR, "empty", "no result lines", capped=False)
+    elif ts is not None:
+        _check_topics(by_topic, ts, out)
+    out.done(report)
+    return report
+
+
+def _partner(results_format: str) -> str:
+    """The judgment format a results format requires (its own reader may need it), else qrels."""
+    from ..engine.formats import results_format as lookup
+
+    return lookup(results_format).requires or "qrels"
+
+
 def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", **kw) -> list[Report]:
     """:func:`validate_run` for every submission ``paths`` stand for (files, folders,
     zips, walked as ``batch`` walks them). The qrels or topics are read once; a
     file that cannot be read is a report with one error."""
+    from ..engine.pipeline import Options
     from .submissions import find_submissions
 
+    # the formats exist and, with judgments, fit together (-T codiesp goes with
+    # -R codiesp): said before any file is read
+    fmt = kw.get("results_format", "trec_results")
+    Options(rel_format=rel_format if qrels is not None else _partner(fmt), results_format=fmt,
+            compat=kw.get("compat", "9.0.8"), measures=())
     q = load_qrels(qrels, {"rel_format": rel_format}) if qrels is not None else None
     ts = (topics if isinstance(topics, TopicSet) else read_topics(topics)) if topics is not None else None
     reports = []

@@ -13,11 +13,14 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command()
-@evaluation_flags("compat", "rel_format",
+@evaluation_flags("compat", "rel_format", "results_format",
                   help={"compat": "trec_eval version whose ranking the tie checks follow: 9.0.8 (default) or 10.0.",
                         "rel_format": "Format of the --qrels judgments (qrels by default; e.g. codiesp, prefs, "
                                       "qrels_jg): every format gives the topic checks, formats of single-document "
-                                      "judgments the unjudged check too. The runs are TREC runs."})
+                                      "judgments the unjudged check too.",
+                        "results_format": "Format of the runs (trec_results by default: every check above; "
+                                          "e.g. codiesp, biocreative_int: the format's own reading checks, "
+                                          "which name the first bad line, and the topic checks)."})
 def validate(
     runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files, folders (walked recursively) and .zip archives; '-' for standard input."),
     qrels: Optional[str] = typer.Option(None, "--qrels", help="Judgments: also check topic ids and unjudged documents."),

@@ -54,6 +54,3 @@ class ResultsFormat:
     #: the judgment format (``-R``) these results can only be evaluated with, if any
     requires: str | None = None
     order: str | None = None
-    #: the run validator (tools/validate.py) reads files of this format: batch checks
-    #: them before grading; runs of other formats are graded without those checks
-    validated: bool = False

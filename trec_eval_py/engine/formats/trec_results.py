@@ -16,5 +16,4 @@ In Python the run may also be a dict {qid: {docno: score}}.
 """,
     read=read_run,
     read_pieces=iter_run_chunks,
-    validated=True,
 )
