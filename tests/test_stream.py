@@ -181,6 +181,28 @@ def test_interleaved_duplicate_reports_what_whole_reading_reports(tmp_path, monk
     assert str(spilled.value) == str(whole.value)
 
 
+def test_bad_line_in_the_first_piece_of_an_interleaved_run_names_the_file(tmp_path, monkeypatch):
+    # the rows before a bad line in the run's first piece carry a duplicate: the
+    # spilled run reports it under the file's name, as reading whole does (it
+    # said '<run>': the name was taken from pieces read whole, and there were none)
+    import trec_eval_py.engine.pipeline as pipeline
+    from trec_eval_py.engine.parse import run as run_module
+
+    q = tmp_path / "q"
+    q.write_text("1 0 a 1\n1 0 b 0\n2 0 a 1\n")
+    p = tmp_path / "run"
+    lines = [f"1 Q0 d{i} {i} {1000 - i} r" for i in range(5)] + ["2 Q0 a 1 1 r", "1 Q0 d3 99 0.5 r", "1 Q0 bad",
+                                                                   "2 Q0 b 1 1 r"]
+    p.write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputError) as whole:
+        pipeline.evaluate(str(q), str(p), ["map"])
+    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+    monkeypatch.setattr(run_module, "CHUNK_BYTES", 4096)
+    with pytest.raises(InputError) as pieces:
+        pipeline.evaluate(str(q), str(p), ["map"])
+    assert str(pieces.value) == str(whole.value) == f"{p}, line 7: duplicate docno 'd3' in the same topic (first seen on line 4)"
+
+
 @pytest.mark.parametrize("interleaved", [False, True])
 def test_duplicate_in_an_unjudged_topic_is_found_in_pieces(tmp_path, interleaved):
     """A piece (or spill file) whose topics have no judgments is still joined: the

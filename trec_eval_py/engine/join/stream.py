@@ -324,6 +324,8 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
                 if e.line is None or e.rows_before is None:
                     raise
                 read_error = e
+                # the bad line may sit in the first piece: the rows before it name the file
+                runid, name = e.rows_before.runid, e.rows_before.name
                 if len(e.rows_before):
                     put(e.rows_before)
         finally:
