@@ -57,10 +57,8 @@ MIB = 1024.0
 # trec_eval_py without its C extensions: the portable numpy path
 FALLBACK = (
     "import sys\n"
-    "from trec_eval_py.engine.parse import fields\n"
-    "from trec_eval_py.engine.join import rankings\n"
-    "from trec_eval_py.engine import aggregate\n"
-    "fields.USE_C = rankings.USE_C = aggregate.USE_C = False\n"
+    "from trec_eval_py import _native\n"
+    "_native.USE_C = False\n"
     "from trec_eval_py.cli import entry\n"
     "sys.argv[0] = 'trec_eval_py'\n"
     "entry()\n"
@@ -149,10 +147,8 @@ def installed_package() -> dict:
     """Where this Python's ``trec_eval_py`` is, its version, and which of its
     C extensions it has (without them the numpy fallback runs)."""
     code = ("import json, os, trec_eval_py\n"
-            "from trec_eval_py.engine.parse import fields\n"
-            "from trec_eval_py.engine.join import rankings\n"
-            "from trec_eval_py.engine import aggregate\n"
-            "c = {'scan': fields._scan, 'join': rankings._joinrank, 'log': aggregate._cmath}\n"
+            "from trec_eval_py import _native\n"
+            "c = {k: _native.built(k) for k in ('scan', 'joinrank', 'cmath')}\n"
             "print(json.dumps({'dir': os.path.dirname(trec_eval_py.__file__), 'version': trec_eval_py.__version__,\n"
             "                  'c': ', '.join(k for k, m in c.items() if m is not None) or 'none'}))\n")
     import json

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from trec_eval_py import InputError, RelevanceEvaluator, evaluate, read_qrels, read_run
-from trec_eval_py.engine.parse.qrels import MAX_LEVEL
+from trec_eval_py.engine.parse.levels import MAX_LEVEL
 from trec_eval_py.errors import InputTypeError
 
 QRELS = {"q1": {"d1": 1, "d2": 0}}

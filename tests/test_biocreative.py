@@ -5,16 +5,13 @@ warning, ACT's joined ranking, and ``trr`` / ``avg_confidence`` against
 hand-computed values."""
 from __future__ import annotations
 
-import math
 import pathlib
-import warnings
 
 import numpy as np
 import pytest
 
 from golden import run_cli
 from trec_eval_py import evaluate
-from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.join.batch import TopicBatch
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.engine.parse.biocreative import read_biocreative_gold, read_biocreative_results

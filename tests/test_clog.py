@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from trec_eval_py import _native
 from trec_eval_py.engine import aggregate
 
 
@@ -20,9 +21,9 @@ def values():
 
 @pytest.mark.parametrize("use_c", [True, False])
 def test_logs_are_math_log_bit_for_bit(use_c, monkeypatch):
-    if use_c and aggregate._cmath is None:
+    if use_c and _native.built("cmath") is None:
         pytest.skip("C extension not built")
-    monkeypatch.setattr(aggregate, "USE_C", use_c)
+    monkeypatch.setattr(_native, "USE_C", use_c)
     v = values()
     got = aggregate.c_logs(v, 1e-5)
     want = np.array([math.log(max(x, 1e-5)) for x in v.tolist()])
@@ -32,7 +33,7 @@ def test_logs_are_math_log_bit_for_bit(use_c, monkeypatch):
 def test_row_sums_are_cumsum_bit_for_bit(monkeypatch):
     from trec_eval_py.engine.join.batch import TopicBatch
 
-    if aggregate._cmath is None:
+    if _native.built("cmath") is None:
         pytest.skip("C extension not built")
     rng = np.random.default_rng(11)
     x = rng.random((300, 257)) * rng.choice([1e-9, 1.0, 1e9], (300, 257))
@@ -41,5 +42,5 @@ def test_row_sums_are_cumsum_bit_for_bit(monkeypatch):
     for m in (x, x[:, ::2], np.asfortranarray(x), x[:, :1]):
         ref = np.cumsum(m, axis=1)[:, -1]
         assert TopicBatch.seq_sum(m).view(np.uint64).tolist() == ref.view(np.uint64).tolist()
-    monkeypatch.setattr(aggregate, "USE_C", False)
+    monkeypatch.setattr(_native, "USE_C", False)
     assert TopicBatch.seq_sum(x).view(np.uint64).tolist() == want.view(np.uint64).tolist()

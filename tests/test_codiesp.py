@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from trec_eval_py.engine.formats import judgment_format, results_format
-from trec_eval_py.engine.formats.codiesp_x import parse_offsets
+from trec_eval_py.engine.inputs import judgment_format, results_format
+from trec_eval_py.engine.inputs.codiesp_x import parse_offsets
 from trec_eval_py.engine.pipeline import Options, evaluate
 from trec_eval_py.errors import InputError, NoTopicsError, UsageError
 

@@ -1,4 +1,4 @@
-"""What -c means in each version (trec_eval_py.engine.complete), hand-worked.
+"""What -c means in each version (trec_eval_py.engine.join.empty_topics), hand-worked.
 
 9.0.8 never evaluates a judged topic without results: it adds 0 to means and
 totals and the 1e-5 floor to geometric means. 10.0 evaluates it on a

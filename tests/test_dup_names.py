@@ -9,7 +9,7 @@ import json
 import pytest
 
 from trec_eval_py import evaluate
-from trec_eval_py.engine.format import render_evaluation
+from trec_eval_py.output.evaluation import render_evaluation
 from trec_eval_py.errors import MeasureError, UsageError
 
 # R = 1000 relevant documents, 999 retrieved first: recall 0.999 is reached

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from trec_eval_py.engine.format import line, trec_lines
+from trec_eval_py.output.evaluation import line, trec_lines
 from trec_eval_py.engine.measures import Kind
 
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from trec_eval_py.engine import formats
-from trec_eval_py.engine.formats import judgment_format, judgment_formats, results_format, results_formats
-from trec_eval_py.engine.join import EvalContext, iter_batches
+from trec_eval_py.engine.inputs import judgment_format, judgment_formats, results_format, results_formats
+from trec_eval_py.engine.join import iter_batches
 from trec_eval_py.engine.pipeline import Options, batches, evaluate, join, map_batches, read_judgments
 from trec_eval_py.errors import InputError, UsageError
 
@@ -105,8 +105,8 @@ def test_qrels_jg_duplicate_names_the_earliest_repeat():
 # a format added as nothing but a module: comma-separated qrels
 _CSV_MODULE = textwrap.dedent('''
     """-R qrels_csv: qrels as comma-separated values (a test format)."""
-    from trec_eval_py.engine.formats._base import JudgmentFormat
-    from trec_eval_py.engine.formats.qrels import QRELS
+    from trec_eval_py.engine.inputs._base import JudgmentFormat
+    from trec_eval_py.engine.inputs.qrels import QRELS
     from trec_eval_py.engine.parse.qrels import Qrels, read_qrels
     from trec_eval_py.engine.parse.source import read_source
 
@@ -131,7 +131,7 @@ def extra_format_dir(tmp_path, monkeypatch):
     formats._discover.cache_clear()
     import sys
 
-    sys.modules.pop("trec_eval_py.engine.formats.qrels_csv", None)
+    sys.modules.pop("trec_eval_py.engine.inputs.qrels_csv", None)
 
 
 def test_a_new_format_is_a_module(extra_format_dir, capsysbinary):

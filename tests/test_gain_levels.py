@@ -12,7 +12,7 @@ from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.join.batch import TopicBatch
 from trec_eval_py.engine.measures import _gains
 from trec_eval_py.engine.measures import rbp as rbp_module
-from trec_eval_py.engine.parse.qrels import MAX_LEVEL
+from trec_eval_py.engine.parse.levels import MAX_LEVEL
 
 GAIN_MEASURES = ["ndcg", "ndcg_cut.5,10", "G", "Rndcg", "ndcg_rel", "rbp", "binG", "ideal_dcg"]
 

@@ -32,16 +32,13 @@ def code_path(request, monkeypatch):
         monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
         monkeypatch.setattr(run, "CHUNK_BYTES", 700)
     if request.param == "portable":
-        from trec_eval_py.engine.join import batch, rankings
-        from trec_eval_py.engine.parse import fields
+        from trec_eval_py import _native
+        from trec_eval_py.engine.join import batch
+        from trec_eval_py.engine.join import qrels as qrels_join
 
-        monkeypatch.setattr(fields, "USE_C", False)
-        monkeypatch.setattr(rankings, "USE_C", False)
-        from trec_eval_py.engine import aggregate
-
-        monkeypatch.setattr(aggregate, "USE_C", False)
+        monkeypatch.setattr(_native, "USE_C", False)
         monkeypatch.setattr(batch, "DEFAULT_MAX_CELLS", 64)
-        monkeypatch.setattr(rankings, "row_hash", lambda t, w, *a: np.zeros(len(t), dtype=np.uint64))
+        monkeypatch.setattr(qrels_join, "row_hash", lambda t, w, *a: np.zeros(len(t), dtype=np.uint64))
     return request.param
 
 

@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 from trec_eval_py import InputError
-from trec_eval_py.engine.join import EvalContext, build_rankings, rankings
+from trec_eval_py import _native
+from trec_eval_py.engine.join import EvalContext, build_rankings
 from trec_eval_py.engine.parse import Qrels, Run
 
-pytestmark = pytest.mark.skipif(rankings._joinrank is None, reason="C join not built")
+pytestmark = pytest.mark.skipif(_native.built("joinrank") is None, reason="C join not built")
 
 
 def random_case(seed: int):
@@ -58,7 +59,7 @@ def random_case(seed: int):
 def both(qrels, run, ctx, monkeypatch):
     out = []
     for use_c in (True, False):
-        monkeypatch.setattr(rankings, "USE_C", use_c)
+        monkeypatch.setattr(_native, "USE_C", use_c)
         try:
             r = build_rankings(qrels, run, ctx)
         except InputError as e:

@@ -70,7 +70,7 @@ def test_the_gain_comes_from_the_earlier_topics_levels():
 
 def test_level_sources_chain_skips_topics_trec_eval_never_evaluates():
     from trec_eval_py.engine.join import EvalContext
-    from trec_eval_py.engine.join.rankings import level_sources
+    from trec_eval_py.engine.join.qrels import level_sources
 
     top = np.array([-1, 3, -1, 2, -2, -1])
     filled = np.array([False, False, False, True, False, False])

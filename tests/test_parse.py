@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from trec_eval_py import InputError, read_qrels, read_run
+from trec_eval_py import _native
 from trec_eval_py.engine.parse import fields
 
 
@@ -17,9 +18,9 @@ from trec_eval_py.engine.parse import fields
 @pytest.fixture(autouse=True, params=["c", "numpy"])
 def scanner(request, monkeypatch):
     """Every reader test runs on both implementations of the field scanner."""
-    if request.param == "c" and fields._scan is None:
+    if request.param == "c" and _native.built("scan") is None:
         pytest.skip("the optional C scanner is not built")
-    monkeypatch.setattr(fields, "USE_C", request.param == "c")
+    monkeypatch.setattr(_native, "USE_C", request.param == "c")
     return request.param
 
 
@@ -129,7 +130,7 @@ def test_file_objects_and_dicts():
 
 
 def test_chunking_gives_same_columns(monkeypatch):
-    monkeypatch.setattr(fields, "USE_C", False)
+    monkeypatch.setattr(_native, "USE_C", False)
     lines = b"".join(b"%d Q0 doc%d 1 %d.25 run\n" % (i % 7, i, i) for i in range(5000))
     whole = read_run(lines)
     monkeypatch.setattr(fields, "CHUNK_BYTES", 257)
@@ -145,9 +146,9 @@ def test_scanners_agree_on_messy_input(monkeypatch):
     )
     got = {}
     for use_c in (False, True):
-        if use_c and fields._scan is None:
+        if use_c and _native.built("scan") is None:
             continue
-        monkeypatch.setattr(fields, "USE_C", use_c)
+        monkeypatch.setattr(_native, "USE_C", use_c)
         r = read_run(data)
         got[use_c] = (r.qid.tolist(), r.docno.tolist(), r.score.tolist(), r.lineno.tolist(), r.runid)
     vals = list(got.values())

@@ -7,6 +7,7 @@ import zlib
 import pytest
 
 from trec_eval_py import InputError, read_qrels, read_run
+from trec_eval_py import _native
 from trec_eval_py.engine.parse import fields
 from trec_eval_py.engine.parse.run import MAX_FIELDS, iter_run_chunks
 
@@ -14,9 +15,9 @@ from trec_eval_py.engine.parse.run import MAX_FIELDS, iter_run_chunks
 @pytest.fixture(autouse=True, params=["c", "numpy"])
 def scanner(request, monkeypatch):
     """Every test runs on both implementations of the field scanner."""
-    if request.param == "c" and fields._scan is None:
+    if request.param == "c" and _native.built("scan") is None:
         pytest.skip("the optional C scanner is not built")
-    monkeypatch.setattr(fields, "USE_C", request.param == "c")
+    monkeypatch.setattr(_native, "USE_C", request.param == "c")
     return request.param
 
 

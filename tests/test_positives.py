@@ -214,7 +214,7 @@ def test_every_area_from_a_fresh_command_line(tmp_path):
     import sys
 
     from trec_eval_py.engine.measures import registry
-    from trec_eval_py.engine.measures._early_retrieval import AREAS
+    from trec_eval_py.engine.measures.early_retrieval import AREAS
 
     list(registry())  # every measure module imported: AREAS is then complete
     assert {n.partition(".")[0] for n in AREA_NAMES} == set(AREAS)

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from trec_eval_py import InputError, read_qrels
+from trec_eval_py import InputError, _native, read_qrels
 from trec_eval_py.engine.join.stream import _QrelsByTopic
-from trec_eval_py.engine.parse import fields as fields_mod
 from trec_eval_py.engine.parse import qrels as qrels_mod
+from trec_eval_py.engine.parse.levels import MAX_LEVEL
 
 
 def same_qrels(a, b):
@@ -32,7 +32,7 @@ lines = st.lists(
         st.sampled_from(["1", "2", "10", "q300", "7"]),
         st.sampled_from(["0", "Q0"]),
         st.text("abcdXYZ0123456789-_.", min_size=1, max_size=25),
-        st.integers(-3, qrels_mod.MAX_LEVEL),
+        st.integers(-3, MAX_LEVEL),
     ),
     min_size=1, max_size=60,
 )
@@ -47,7 +47,7 @@ def test_pieces_give_the_whole_file(tmp_path_factory, rows, chunk, use_c, blank)
     path.write_bytes(text.encode())
     mp = pytest.MonkeyPatch()
     try:
-        mp.setattr(fields_mod, "USE_C", use_c)
+        mp.setattr(_native, "USE_C", use_c)
         whole = read_whole(path, mp)
         mp.setattr(qrels_mod, "CHUNK_BYTES", chunk)
         same_qrels(read_qrels(path), whole)

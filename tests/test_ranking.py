@@ -1,4 +1,4 @@
-"""The one ranking rule (engine/join/ranking.py) and its three consumers: the
+"""The one ranking rule (engine/join/order.py) and its three consumers: the
 qrels join, the preference join and the run linter all order documents the
 same way, single precision included."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trec_eval_py.engine.join import EvalContext, build_rankings
-from trec_eval_py.engine.join.ranking import RankRule
+from trec_eval_py.engine.join.order import RankRule
 from trec_eval_py.engine.parse import Run, read_qrels, read_run
 from trec_eval_py.engine.pipeline import evaluate
 from trec_eval_py.errors import UsageError

@@ -17,12 +17,12 @@ from golden import GOLDEN
 UNUSED = (
     "trec_eval_py.tools", "trec_eval_py.compat.pytrec_eval", "trec_eval_py.cli.commands", "trec_eval_py.cli.help",
     # judgment and results formats other than qrels and trec_results, and their readers and joins
-    "trec_eval_py.engine.formats.prefs", "trec_eval_py.engine.formats.qrels_jg",
-    "trec_eval_py.engine.formats.biocreative", "trec_eval_py.engine.formats.codiesp",
-    "trec_eval_py.engine.formats.codiesp_x", "trec_eval_py.engine.parse.prefs", "trec_eval_py.engine.parse.qrels_jg",
+    "trec_eval_py.engine.inputs.prefs", "trec_eval_py.engine.inputs.qrels_jg",
+    "trec_eval_py.engine.inputs.biocreative", "trec_eval_py.engine.inputs.codiesp",
+    "trec_eval_py.engine.inputs.codiesp_x", "trec_eval_py.engine.parse.prefs", "trec_eval_py.engine.parse.qrels_jg",
     "trec_eval_py.engine.parse.biocreative", "trec_eval_py.engine.join.prefs", "trec_eval_py.engine.join.qrels_jg",
     # -Z, ir_measures names, the numpy fallback's number parsing
-    "trec_eval_py.engine.parse.zscores", "trec_eval_py.engine.zscore", "trec_eval_py.engine.measures._names",
+    "trec_eval_py.engine.parse.zscores", "trec_eval_py.engine.standardize", "trec_eval_py.engine.measures._names",
     "trec_eval_py.engine.parse.numbers",
     # measures outside all_trec
     "trec_eval_py.engine.measures.prefs_simp", "trec_eval_py.engine.measures.map_avgjg",

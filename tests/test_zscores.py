@@ -11,7 +11,7 @@ from golden import GOLDEN
 from trec_eval_py import InputError, evaluate
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.engine.parse.zscores import read_zscores
-from trec_eval_py.engine.zscore import MISSING_ZSCORE, zscores
+from trec_eval_py.engine.standardize import MISSING_ZSCORE, zscores
 from golden import run_cli  # noqa: E402
 
 QRELS = {

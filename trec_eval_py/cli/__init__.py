@@ -49,7 +49,7 @@ def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: di
         return
     if rel_info_file is None or results_file is None:
         raise TrecEvalError("need two files: QRELS RUN (see -h)")
-    from ..engine.format import check_output_format, render_evaluation
+    from ..output.evaluation import check_output_format, render_evaluation
 
     check_output_format(own["output_format"])
     from .progress import Progress

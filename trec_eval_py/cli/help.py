@@ -73,8 +73,8 @@ def _flag_text(spelling: str, text: str) -> str:
 
 def format_flags_text() -> str:
     """The ``-R`` and ``-T`` lines of the usage text, naming every registered format
-    (formats are registered in :mod:`trec_eval_py.engine.formats`: a new one shows up here)."""
-    from ..engine.formats import judgment_formats, results_formats
+    (formats are registered in :mod:`trec_eval_py.engine.inputs`: a new one shows up here)."""
+    from ..engine.inputs import judgment_formats, results_formats
 
     def names(table: dict, default: str) -> str:
         return ", ".join(f"{n} (default)" if n == default else n
@@ -126,7 +126,7 @@ def subcommands_text() -> str:
 def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = "9.0.8",
               results_format: str = "trec_results") -> str:
     from ..errors import MeasureError
-    from ..engine.formats import judgment_format, results_format as results_fmt
+    from ..engine.inputs import judgment_format, results_format as results_fmt
     from ..engine.measures import registry
 
     fmt = judgment_format(rel_format)

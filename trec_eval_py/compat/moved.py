@@ -1,9 +1,9 @@
-"""Module paths from before the package was split into engine, tools, compat and cli.
+"""Module paths from earlier layouts of the package.
 
-Code written against the earlier layout imports ``trec_eval_py.pipeline``,
-``trec_eval_py.parse.run``, ``trec_eval_py.compat_pytrec`` and so on, and
-some of it sets module-level switches there (``parse.fields.USE_C``,
-``pipeline.STREAM_MIN_BYTES``). An import under an old name therefore
+Code written against an earlier layout imports ``trec_eval_py.pipeline``,
+``trec_eval_py.parse.run``, ``trec_eval_py.compat_pytrec``,
+``trec_eval_py.engine.formats``, ``trec_eval_py.engine.format`` and so on,
+and some of it sets module-level switches there (``pipeline.STREAM_MIN_BYTES``). An import under an old name therefore
 returns the very module object of the new name: one module, two names, so
 a switch set through either name is seen by the engine.
 """
@@ -19,8 +19,8 @@ MOVED = {
     "trec_eval_py.join": "trec_eval_py.engine.join",
     "trec_eval_py.measures": "trec_eval_py.engine.measures",
     "trec_eval_py.aggregate": "trec_eval_py.engine.aggregate",
-    "trec_eval_py.zscore": "trec_eval_py.engine.zscore",
-    "trec_eval_py.format": "trec_eval_py.engine.format",
+    "trec_eval_py.zscore": "trec_eval_py.engine.standardize",
+    "trec_eval_py.format": "trec_eval_py.output.evaluation",
     "trec_eval_py.pipeline": "trec_eval_py.engine.pipeline",
     "trec_eval_py.comparison": "trec_eval_py.tools.comparison",
     "trec_eval_py.significance": "trec_eval_py.tools.significance",
@@ -32,20 +32,31 @@ MOVED = {
     "trec_eval_py.compat_pytrec": "trec_eval_py.compat.pytrec_eval",
     "trec_eval_py.help": "trec_eval_py.cli.help",
     "trec_eval_py.commands": "trec_eval_py.cli.commands",
+    # the stages' own names (input formats, the ranking rule and the joins, -c, -Z, output)
+    "trec_eval_py.engine.formats._codiesp": "trec_eval_py.engine.parse.codiesp",
+    "trec_eval_py.engine.formats": "trec_eval_py.engine.inputs",
+    "trec_eval_py.engine.join.ranking": "trec_eval_py.engine.join.order",
+    "trec_eval_py.engine.join.rankings": "trec_eval_py.engine.join.qrels",
+    "trec_eval_py.engine.complete": "trec_eval_py.engine.join.empty_topics",
+    "trec_eval_py.engine.zscore": "trec_eval_py.engine.standardize",
+    "trec_eval_py.engine.format": "trec_eval_py.output.evaluation",
+    "trec_eval_py.engine.tables": "trec_eval_py.output.notebook",
 }
 
 
-#: the top-level names under the package that moved (a quick test for every import)
+#: the names under the package that hold something that moved (a quick test for every import)
 _TOPS = frozenset(p.split(".")[1] for p in MOVED)
+#: the longest old paths first, so that a module that moved out of a moved package wins
+_ORDER = sorted(MOVED, key=len, reverse=True)
 
 
 def new_name(old: str) -> str | None:
     """The current path of module ``old``, or None when ``old`` did not move."""
     if not old.startswith("trec_eval_py.") or old.split(".", 2)[1] not in _TOPS:
         return None
-    for prefix, target in MOVED.items():
+    for prefix in _ORDER:
         if old == prefix or old.startswith(prefix + "."):
-            return target + old[len(prefix):]
+            return MOVED[prefix] + old[len(prefix):]
     return None
 
 

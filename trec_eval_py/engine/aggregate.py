@@ -10,9 +10,10 @@ import math
 
 import numpy as np
 
+from .. import _native
 from .._record import record
-from .measures import Agg
-from .measures._base import quiet_numpy
+from .measures import Agg, quiet_numpy
+
 
 #: trec_eval floors values at this before taking logs for geometric means
 MIN_GEO_MEAN = 0.00001
@@ -25,20 +26,13 @@ def seq_total(values: np.ndarray) -> float:
     return float(np.cumsum(values.astype(np.float64))[-1])
 
 
-try:  # the optional C loop over log() (see _cmath.c)
-    from . import _cmath
-except ImportError:  # pragma: no cover - depends on the build
-    _cmath = None
-
-#: set to False to force the per-value math.log loop (tests compare both)
-USE_C = True
-
 
 def c_logs(values: np.ndarray, floor: float) -> np.ndarray:
     """``log(max(v, floor))`` of every value with the C library's log(), as
     trec_eval computes it; numpy's vectorised log can differ in the last bit."""
     values = np.ascontiguousarray(values, dtype=np.float64)
-    if _cmath is not None and USE_C:
+    _cmath = _native.extension("cmath")
+    if _cmath is not None:
         out = np.empty_like(values)
         _cmath.log_floor(values, floor, out)
         return out
@@ -54,7 +48,7 @@ def num_averaged(num_topics: int, num_qrels_topics: int, complete: bool) -> int:
 class SummaryInfo:
     """What a measure's own ``summary`` function may look at besides its values."""
 
-    evaluated: np.ndarray  # bool per topic: trec_eval computed it (see engine.complete)
+    evaluated: np.ndarray  # bool per topic: trec_eval computed it (see join.empty_topics)
     n_avg: int  # topics averaged over
     complete: bool  # -c given
     runid: str

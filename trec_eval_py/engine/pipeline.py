@@ -6,7 +6,7 @@ else strings parse, join and batching together:
 
 :func:`read_judgments` ``(qrels, options)``
     the parse stage for judgments: ``options.rel_format``'s reader (see
-    :mod:`trec_eval_py.engine.formats`); parse once, pass the result on to
+    :mod:`trec_eval_py.engine.inputs`); parse once, pass the result on to
     evaluate many runs against the same judgments.
 :func:`read_results` ``(run, options, ctx=None)``
     the parse stage for the run: ``options.results_format``'s reader.
@@ -35,15 +35,15 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from .._record import factory, record, replace
-from .aggregate import SummaryInfo, num_averaged, summarize
-from .complete import counted_values, evaluated_topics, reset_placeholder_outputs, with_placeholder
 from ..errors import InputError, MeasureError, NoTopicsError, UsageError
-from .format import trec_lines
-from .formats import judgment_format, results_format
+from ..output.evaluation import trec_lines
+from .aggregate import SummaryInfo, num_averaged, summarize
+from .inputs import judgment_format, results_format
 from .join import EvalContext, iter_batches
 from .join.context import check_compat
-from .measures import Kind, Measure, registry
-from .measures._base import quiet_numpy
+from .join.empty_topics import counted_values, evaluated_topics, reset_placeholder_outputs
+from .join.qrels import with_placeholder
+from .measures import Kind, Measure, quiet_numpy, registry
 from .parse.run import Run
 from .parse.source import file_size
 
@@ -85,7 +85,7 @@ class Options:
         if self.max_docs is not None and self.max_docs < 0:
             # trec_eval reads -M -1 as "no document counts" without a word; a negative cut is a typo
             raise UsageError(f"-M (documents per topic) must be 0 or more, not {self.max_docs}")
-        from .join.ranking import ORDERS
+        from .join.order import ORDERS
 
         if self.order is not None and self.order not in ORDERS:
             raise UsageError(f"unknown --order {self.order!r}; choose one of {', '.join(ORDERS)}")
@@ -203,7 +203,7 @@ class Evaluation:
 
     def counted_values(self) -> list[np.ndarray]:
         """``column_values`` as the summary counts them: under 9.0.8's ``-c`` a
-        topic without results counts 0 (see :func:`.complete.counted_values`)."""
+        topic without results counts 0 (see :func:`.join.empty_topics.counted_values`)."""
         return counted_values(self.columns, self.column_values, self.printable)
 
     def per_topic(self) -> dict[str, dict[str, object]]:
@@ -226,7 +226,7 @@ class Evaluation:
     def to_dataframe(self, per_topic: bool = True, *, wide: bool = False):
         """A pandas DataFrame: long (run, topic, measure, value) or ``wide`` (a row per
         topic); per-topic values, or with ``per_topic=False`` the summary."""
-        from .tables import evaluation_frame
+        from ..output.notebook import evaluation_frame
 
         return evaluation_frame(self, per_topic=per_topic, wide=wide)
 
@@ -235,7 +235,7 @@ class Evaluation:
         return self.to_text() if any(v is not None for v in self.column_summary) else self.to_text(query=True)
 
     def _repr_html_(self) -> str:
-        from .tables import evaluation_html
+        from ..output.notebook import evaluation_html
 
         return evaluation_html(self)
 
@@ -301,7 +301,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
         raise NoTopicsError("no topic has both judgments and results")
     values = reset_placeholder_outputs(columns, values, filled, ctx)
     if zs is not None:  # -Z: per-topic values become z-scores before aggregation
-        from .zscore import apply_zscores
+        from .standardize import apply_zscores
 
         columns, values = apply_zscores(zs, columns, values, topics, evaluated)
 
@@ -503,7 +503,7 @@ def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *,
             for joined in parts:
                 n_parts += 1
                 runid = joined.runid
-                joined = with_placeholder(joined)  # 10.0's -c rule (engine/complete.py)
+                joined = with_placeholder(joined)  # 10.0's -c rule (join/empty_topics.py)
                 qids.extend(joined.qids)
                 filled.append(np.asarray(joined.filled, dtype=bool))
                 with quiet_numpy():  # the measure stage (see quiet_numpy)

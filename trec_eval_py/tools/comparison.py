@@ -158,6 +158,11 @@ class Comparison:
     def records(self) -> list[dict]:
         return [r.to_dict() for r in self.rows]
 
+    @staticmethod
+    def row_fields() -> tuple[str, ...]:
+        """The fields of each of :meth:`records`, in order (the columns of a table of rows)."""
+        return tuple(fields(Row))
+
     def to_json(self) -> str:
         return json.dumps(self.records(), indent=2) + "\n"
 
@@ -187,7 +192,7 @@ class Comparison:
 
     def to_dataframe(self):
         """The rows as a pandas DataFrame (one per test, pair and measure)."""
-        from ..engine.tables import comparison_frame
+        from ..output.notebook import comparison_frame
 
         return comparison_frame(self)
 
@@ -195,7 +200,7 @@ class Comparison:
         return self.format("text")  # the notebook shows _repr_html_ instead
 
     def _repr_html_(self) -> str:
-        from ..engine.tables import comparison_html
+        from ..output.notebook import comparison_html
 
         return comparison_html(self)
 
@@ -226,7 +231,7 @@ def run_labels(runids: Sequence[str], files: Sequence[str]) -> list[str]:
     return [f"{f} ({i + 1})" for i, f in enumerate(files)]
 
 
-def _describe(src, i: int) -> str:
+def describe_source(src, i: int) -> str:
     if isinstance(src, (str, os.PathLike)):
         return os.fspath(src)
     name = getattr(src, "name", None)
@@ -276,7 +281,7 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     options = dict(options)
     options["complete"] = True
     q = read_judgments(qrels, options)  # parsed once, in the -R format, for every run
-    files = [_describe(r, i) for i, r in enumerate(runs)]
+    files = [describe_source(r, i) for i, r in enumerate(runs)]
     evals = []
     for src, name in zip(runs, files):
         try:

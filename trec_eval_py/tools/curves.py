@@ -57,7 +57,7 @@ in its Figure 1, cannot be reached (``Curves.bounds``; averaged in
          (``EvalContext.keep_scores``). No average.
 
 Negatives follow the ROC-family measures (see
-:mod:`trec_eval_py.engine.measures._ranked_curves`): by default the retrieved
+:mod:`trec_eval_py.engine.measures.ranked_curves`): by default the retrieved
 non-relevant documents, with ``-N`` the collection's non-relevant documents.
 Missed relevant documents sit after every negative (rate 1). Topics without
 relevant documents have no points and count as 0 in averages (as in
@@ -72,8 +72,8 @@ import numpy as np
 
 from .._record import record, replace
 from ..errors import NoTopicsError, UsageError
-from ..engine.measures._early_retrieval import log_floor
-from ..engine.measures._ranked_curves import MAGNIFIERS, format_param, list_size, num_negatives
+from ..engine.measures.early_retrieval import log_floor
+from ..engine.measures.ranked_curves import MAGNIFIERS, format_param, list_size, num_negatives
 
 @record
 class CurveKind:

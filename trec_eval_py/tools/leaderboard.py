@@ -27,7 +27,6 @@ qrels once.
 """
 from __future__ import annotations
 
-import os
 import re
 
 import numpy as np
@@ -35,7 +34,7 @@ import numpy as np
 from .._record import factory, record, replace
 from ..errors import InputError, TrecEvalError, UsageError
 from ..engine.join.keys import distinct_sorted
-from ..engine.formats import judgment_format
+from ..engine.inputs import judgment_format
 from ..engine.measures import Kind, registry
 from ..engine.pipeline import Column, Evaluation, Options, evaluate
 from .submissions import Submission, find_submissions
@@ -97,7 +96,7 @@ class Leaderboard:
 
     def to_dataframe(self, per_topic: bool = False):
         """A pandas DataFrame: a row per run, or with ``per_topic`` per run, topic and measure."""
-        from ..engine.tables import leaderboard_frame
+        from ..output.notebook import leaderboard_frame
 
         return leaderboard_frame(self, per_topic=per_topic)
 
@@ -105,7 +104,7 @@ class Leaderboard:
         return render_leaderboard(self, "text")  # the notebook shows _repr_html_ instead
 
     def _repr_html_(self) -> str:
-        from ..engine.tables import leaderboard_html
+        from ..output.notebook import leaderboard_html
 
         return leaderboard_html(self)
 
@@ -383,19 +382,19 @@ def coverage(e: Entry) -> str:
 
 
 def _board_cells(board: Leaderboard, entry: Entry, machine: bool) -> list[str]:
-    from ..engine.format import _csv_value, format_value
+    from ..output.evaluation import csv_value, format_value
 
     s = entry.evaluation.summary
-    fmt = _csv_value if machine else format_value
+    fmt = csv_value if machine else format_value
     return [fmt(board.kinds[c], s[c]) if c in s else "" for c in board.columns]
 
 
 def _board_topic_rows(board: Leaderboard, entry: Entry, machine: bool) -> list[list[str]]:
     """(topic, measure, value) rows of one run, per-topic values then the summary."""
-    from ..engine.format import _csv_value, format_value
+    from ..output.evaluation import csv_value, format_value
 
     ev = entry.evaluation
-    fmt = _csv_value if machine else format_value
+    fmt = csv_value if machine else format_value
     wanted = set(board.columns)
     cols = [c for c in ev.columns if c.name in wanted]
     cols.sort(key=lambda c: board.columns.index(c.name))
@@ -408,7 +407,7 @@ def _board_topic_rows(board: Leaderboard, entry: Entry, machine: bool) -> list[l
 
 
 def leaderboard_json(board: Leaderboard, *, per_topic: bool = False) -> dict:
-    from ..engine.format import evaluation_json, plain_value
+    from ..output.evaluation import evaluation_json, plain_value
 
     runs = []
     for e in board.entries:
@@ -437,7 +436,7 @@ def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool
     and measure (topic ``all`` for the summary). A failed run is one row
     carrying its reason.
     """
-    from ..engine.format import csv_text, markdown_table, text_table
+    from ..output.evaluation import csv_text, markdown_table, text_table
 
     if fmt == "json":
         import json

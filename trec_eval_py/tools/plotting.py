@@ -133,12 +133,8 @@ def plot_roc(qrels, runs: Sequence, *, croc_alpha: float | None = None,
     the ``auc_roc`` / ``croc_exp`` measures averaged over the same topics.
     """
     _matplotlib()
-    from .comparison import _describe, run_labels
-    from .curves import CurveSpec, compute_curves
-    from ..engine.parse import read_qrels, read_run
-    from ..engine.pipeline import evaluate
-
     from .curves import CurveSpec
+
 
     if croc_alpha is None:
         return plot_curve(qrels, runs, CurveSpec("roc"), labels=labels, levels=levels, **options)
@@ -165,7 +161,7 @@ def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = No
     :class:`~trec_eval_py.tools.curves.CurveSpec` ``spec``; accumulation curves
     get the unreachable regions (above the best, below the worst ranking) shaded."""
     _matplotlib()
-    from .comparison import _describe, run_labels
+    from .comparison import describe_source, run_labels
     from .curves import compute_curves
     from ..engine.pipeline import evaluate, read_judgments, read_results
 
@@ -173,7 +169,7 @@ def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = No
     options["complete"] = True
     q = read_judgments(qrels, options)
     parsed = [read_results(r, options, judgments=q) for r in runs]
-    names = _labels(run_labels([r.runid for r in parsed], [_describe(r, i) for i, r in enumerate(runs)]), labels)
+    names = _labels(run_labels([r.runid for r in parsed], [describe_source(r, i) for i, r in enumerate(runs)]), labels)
     base, xlabel, title = _CURVE_TEXT[spec.kind]
     a = f"{spec.alpha:g}" if spec.alpha is not None else ""
     measure = f"{base}.{float(spec.alpha)!r}" if spec.alpha is not None else base

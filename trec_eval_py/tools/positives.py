@@ -4,7 +4,7 @@
 Every early-retrieval area of Swamidass et al. (2010) is the mean, over the
 topic's relevant documents ("positives"), of one number per positive:
 ``1 - f(fpr)`` (ROC, CROC, pROC, hard thresholds) or ``1 - f(r/N)`` (AC, CAC,
-pAC); see :mod:`trec_eval_py.engine.measures._early_retrieval`. Section 2.5's
+pAC); see :mod:`trec_eval_py.engine.measures.early_retrieval`. Section 2.5's
 example: positives at ranks {1, 2, 4, 5, 7} of 10 have false-positive rates
 {0, 0, .2, .2, .4}, and AUC[CROC] is exactly the mean of
 {1 - f(0), 1 - f(0), 1 - f(.2), 1 - f(.2), 1 - f(.4)}.
@@ -48,7 +48,7 @@ import numpy as np
 from .._record import record
 from ..errors import UsageError
 from .significance import (
-    SignificanceResult, _rng, average_ranks, check_alternative, normal_p_value, p_from_tail, paired_t,
+    SignificanceResult, make_rng, average_ranks, check_alternative, normal_p_value, p_from_tail, paired_t,
     randomization, t_p_value, tail_count, wilcoxon,
 )
 
@@ -168,7 +168,7 @@ def unpaired_permutation(a, b, *, permutations: int = 100_000, seed: int | None 
         hits = tail_count(stats, observed, alternative, scale)
         return SignificanceResult("permutation-unpaired", observed, p_from_tail(hits, splits, True), n, "exact",
                                   alternative=alternative)
-    rng = _rng(seed)
+    rng = make_rng(seed)
     hits = 0
     done = 0
     step = max(1, (1 << 20) // n)
@@ -235,9 +235,9 @@ def positive_values(qrels, run, measure: str, **options) -> dict[str, PositiveVa
     ``-l``, ``--order`` as for ``evaluate``); every topic of the qrels with a
     relevant document is included, a topic without results as an empty ranking.
     """
-    from ..engine.join.ranking import RankRule
+    from ..engine.join.order import RankRule
     from ..engine.measures import registry
-    from ..engine.measures._early_retrieval import AREAS
+    from ..engine.measures.early_retrieval import AREAS
     from ..engine.parse import read_qrels, read_run
     from ..engine.pipeline import Options
 

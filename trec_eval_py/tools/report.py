@@ -27,13 +27,12 @@ its own.
 from __future__ import annotations
 
 import html
-import math
 import os
 import re
 
 import numpy as np
 
-from ..engine.format import format_value
+from ..output.evaluation import format_value
 from ..engine.measures import Kind
 from .leaderboard import Entry, Leaderboard, coverage, render_leaderboard
 

@@ -264,7 +264,7 @@ def binomial_p_value(k: int, m: int, alternative: str) -> float:
     return min(1.0, float(Fraction(2 * min(upper, lower), 2**m)))
 
 
-def _rng(seed: int | None) -> np.random.Generator:
+def make_rng(seed: int | None) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
@@ -450,7 +450,7 @@ def randomization(baseline, run, *, permutations: int = 100_000, seed: int | Non
         observed = float(sums[0])
         p = p_from_tail(tail_count(sums, observed, alternative, scale), len(sums), True)
         return SignificanceResult("randomization", observed / n, p, n, "exact", alternative=alternative)
-    rng = _rng(seed)
+    rng = make_rng(seed)
     observed = float(np.sum(d))
     hits = 0
     for lo, hi in _chunks(permutations, n):
@@ -466,7 +466,7 @@ def randomization(baseline, run, *, permutations: int = 100_000, seed: int | Non
 def bootstrap_means(d: np.ndarray, resamples: int, seed: int | None, progress: Progress = None) -> np.ndarray:
     """Means of ``resamples`` resamples of ``d`` with replacement (seeded)."""
     n = len(d)
-    rng = _rng(seed)
+    rng = make_rng(seed)
     means = np.empty(resamples, dtype=np.float64)
     for lo, hi in _chunks(resamples, n):
         idx = rng.integers(0, n, size=(hi - lo, n))
@@ -607,7 +607,7 @@ def randomised_tukey_hsd(values, *, permutations: int = 100_000, seed: int | Non
             sums = (sums[:, None, :] + row[perms][None, :, :]).reshape(-1, k)
         ranges = (sums.max(axis=1) - sums.min(axis=1)) / n
         return FamilyResult("tukey", means, _pair_p(observed, ranges, tol, True), n, "exact")
-    rng = _rng(seed)
+    rng = make_rng(seed)
     ranges = np.empty(permutations)
     for lo, hi in _chunks(permutations, n * k):
         order = np.argsort(rng.random((hi - lo, n, k)), axis=2)

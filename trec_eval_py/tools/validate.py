@@ -62,17 +62,16 @@ the totals of a :class:`Report` count every finding, listed or not.
 from __future__ import annotations
 
 import math
-import re
 from typing import Iterable
 
 import numpy as np
 
 from .._record import factory, record
 from ..errors import InputError, UsageError
-from ..engine.join.ranking import RankRule
+from ..engine.join.order import RankRule
 from ..engine.parse import Qrels, Run
 from ..engine.parse.fields import has_bare_cr
-from ..engine.parse.numbers import _FLOAT_RE, _INT_RE
+from ..engine.parse.numbers import FLOAT_RE, INT_RE
 from ..engine.parse.source import read_source, source_name
 
 ERROR = "error"
@@ -260,9 +259,9 @@ def sniff(data: bytes, probe: int = 20) -> str | None:
         f = raw.split()
         if not f or f[0].startswith(b"#"):
             continue
-        if len(f) == 4 and _INT_RE.fullmatch(f[3]):
+        if len(f) == 4 and INT_RE.fullmatch(f[3]):
             shapes.append("qrels")
-        elif len(f) >= 6 and _FLOAT_RE.fullmatch(f[4]):
+        elif len(f) >= 6 and FLOAT_RE.fullmatch(f[4]):
             shapes.append("run")
         else:
             shapes.append(None)
@@ -300,7 +299,7 @@ def _scan(lines: list[bytes], out: _Collector) -> list[_Row]:
                     "comment line: skipped by trec_eval 10.0 and this package, read as a result by trec_eval 9.0.8")
             continue
         was_first, first_content = first_content, False
-        if was_first and len(f) >= 5 and not _FLOAT_RE.fullmatch(f[4]) and not _INT_RE.fullmatch(f[3]):
+        if was_first and len(f) >= 5 and not FLOAT_RE.fullmatch(f[4]) and not INT_RE.fullmatch(f[3]):
             out.add(no, ERROR, "header",
                     f"this looks like a header line ({raw.decode('utf-8', 'replace').strip()!r}); "
                     "a run has no header: every line is read as a result, so delete this one")
@@ -311,11 +310,11 @@ def _scan(lines: list[bytes], out: _Collector) -> list[_Row]:
             continue
         if len(f) > 6:
             out.add(no, WARNING, "extra-fields", f"{len(f)} fields; everything after the 6th (run id) is ignored")
-        rank = int(f[3]) if _INT_RE.fullmatch(f[3]) else None
+        rank = int(f[3]) if INT_RE.fullmatch(f[3]) else None
         if rank is None:
             out.add(no, WARNING, "rank-type",
                     f"rank {_show(f[3])} is not an integer (the rank column is ignored: documents are ranked by score)")
-        score = float(f[4]) if _FLOAT_RE.fullmatch(f[4]) else None
+        score = float(f[4]) if FLOAT_RE.fullmatch(f[4]) else None
         if score is None:
             out.add(no, ERROR, "score-type", f"score {_show(f[4])} is not a number")
         rows.append(_Row(no, f[0], f[2], rank, score, f[5]))
@@ -674,7 +673,7 @@ def _validate_other_format(data: bytes, path: str, fmt: str, ts, out: _Collector
 
 def _partner(results_format: str) -> str:
     """The judgment format a results format requires (its own reader may need it), else qrels."""
-    from ..engine.formats import results_format as lookup
+    from ..engine.inputs import results_format as lookup
 
     return lookup(results_format).requires or "qrels"
 
@@ -719,7 +718,7 @@ def render_reports(reports: list[Report], fmt: str = "text", *, strict: bool = F
         return json.dumps({"ok": all(r.passed(strict) for r in reports),
                            "files": [r.to_dict(strict) for r in reports]}, indent=1) + "\n"
     if fmt == "csv":
-        from ..engine.format import csv_text
+        from ..output.evaluation import csv_text
 
         rows = [("file", "path", "line", "severity", "code", "message")]
         rows += [(r.path, f.path, "" if f.line is None else f.line, f.severity, f.code, f.message)

@@ -1,4 +1,9 @@
-"""Rectangular views of a range of topics, the input of every measure kernel.
+"""Ranked topics and the rectangular views of them that measure kernels read.
+
+A :class:`Rankings` is what the qrels join (:mod:`.qrels`) produces: every
+evaluated topic's ranking as flat arrays with offsets, each ranked document
+carrying its relevance code (its judged level, or :data:`NONPOOL` /
+:data:`UNJUDGED`).
 
 A :class:`TopicBatch` holds a block of consecutive topics as padded 2-D arrays
 (one row per topic, one column per rank) so measure kernels are plain numpy
@@ -17,19 +22,70 @@ from typing import Iterator
 
 import numpy as np
 
+from ... import _native
+from ..._record import record
 from .context import EvalContext
-from .rankings import NONPOOL, UNJUDGED, Rankings
-
-try:  # the optional C loops (see engine/_cmath.c)
-    from .. import _cmath
-except ImportError:  # pragma: no cover - depends on the build
-    _cmath = None
 
 
-def _cmath_enabled() -> bool:
-    from .. import aggregate  # one switch for the C loops (aggregate.USE_C)
+#: relevance codes of a ranked document besides its judged level (>= 0):
+#: not in the qrels at all ...
+NONPOOL = -1
+#: ... and in the qrels with a negative level (pooled but not judged)
+UNJUDGED = -2
 
-    return aggregate.USE_C
+
+@record(frozen=False, eq=False)
+class Rankings:
+    """Every evaluated topic's ranking, as flat arrays with offsets.
+
+    Attributes
+    ----------
+    qids : list of str, topics in evaluation order.
+    offsets : int64 (n+1,), topic i's documents are ``rel[offsets[i]:offsets[i+1]]``.
+    rel : int64, relevance code of each ranked document (see module doc).
+    judged_offsets, judged_rel : the topic's qrels levels (negatives included), sorted descending.
+    filled : bool (n,), the topic had no results and is evaluated as an empty ranking (``-c``).
+    num_qrels_topics : number of topics in the qrels (the ``-c`` divisor).
+    runid : the run's id.
+    ctx : the evaluation settings.
+    level_source : int64 (n,) or None, the topic whose judged levels the gain
+        measures read for each topic (see :func:`level_sources`); None when
+        every topic reads its own.
+    scores : float64, the run's score of each ranked document (aligned with ``rel``),
+             only when ``ctx.keep_scores``; else None.
+    """
+
+    qids: list[str]
+    offsets: np.ndarray
+    rel: np.ndarray
+    judged_offsets: np.ndarray
+    judged_rel: np.ndarray
+    filled: np.ndarray
+    num_qrels_topics: int
+    runid: str
+    ctx: EvalContext
+    level_source: np.ndarray | None = None
+    scores: np.ndarray | None = None
+
+    @property
+    def num_topics(self) -> int:
+        return len(self.qids)
+
+    @property
+    def num_ret(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    @property
+    def num_judged(self) -> np.ndarray:
+        return np.diff(self.judged_offsets)
+
+    def batch_sizes(self) -> tuple[np.ndarray, np.ndarray]:
+        """One row per topic, as wide as its ranking or its judgments."""
+        return np.ones(self.num_topics, dtype=np.int64), np.maximum(self.num_ret, self.num_judged)
+
+    def batch(self, lo: int, hi: int):
+        """Topics ``lo .. hi-1`` as a :class:`TopicBatch`."""
+        return TopicBatch(self, lo, hi)
 
 
 #: relevance code of the padding beyond a topic's last document
@@ -229,7 +285,8 @@ class TopicBatch:
         """Row sums added left to right, as a C loop over ranks would."""
         if x.shape[1] == 0:
             return np.zeros(x.shape[0], dtype=x.dtype)
-        if x.dtype == np.float64 and _cmath is not None and _cmath_enabled():
+        _cmath = _native.extension("cmath")
+        if x.dtype == np.float64 and _cmath is not None:
             x = np.ascontiguousarray(x)
             out = np.empty(x.shape[0], dtype=np.float64)
             _cmath.row_sums(x, x.shape[1], out)  # the same additions, in the same order
@@ -241,7 +298,7 @@ def iter_batches(joined, max_cells: int | None = None) -> Iterator:
     """The one batching loop: split a joined value into batches of consecutive topics.
 
     ``joined`` is what a judgment format's join returns (see
-    :mod:`trec_eval_py.engine.formats`): its ``batch_sizes()`` gives each topic's
+    :mod:`trec_eval_py.engine.inputs`): its ``batch_sizes()`` gives each topic's
     ``(rows, width)`` and ``batch(lo, hi)`` builds the batch of topics
     ``lo .. hi-1``. A batch costs ``max(width) * sum(rows)`` cells; batches
     stay within ``max_cells`` unless a single topic alone exceeds it.

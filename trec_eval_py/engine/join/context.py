@@ -24,7 +24,7 @@ class EvalContext:
     complete : ``-c``; topics in the qrels without results are evaluated as empty rankings.
     compat : the trec_eval version whose behaviour to reproduce.
     order : ``--order``: what ranks the documents, ``score`` (trec_eval), ``rank``
-            (the rank column) or ``file`` (line order); see :mod:`.ranking`.
+            (the rank column) or ``file`` (line order); see :mod:`.order`.
     valid_codes : ``--valid-codes``: files listing the codes a prediction may carry
             (read by the formats that declare the option, e.g. ``-R codiesp``).
     keep_scores : the join keeps each ranked document's score (the run's score

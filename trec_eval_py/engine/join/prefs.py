@@ -9,7 +9,7 @@ way trec_eval forms them:
   rank order (``R`` = ``num_judged_ret``); the judged documents it did not
   retrieve get ids ``R ..`` in docno byte order. A smaller id is therefore
   "ranked higher", and a retrieved document is ranked above every
-  unretrieved one. The ranking is :class:`~.ranking.RankRule`'s with equal
+  unretrieved one. The ranking is :class:`~.order.RankRule`'s with equal
   scores in *ascending* docno order (trec_eval's preference code breaks
   ties this way, unlike its other measures); ``-M`` applies, ``-J`` does not.
 * **Judgment groups.** Lines are grouped by judgment group (byte order of
@@ -46,7 +46,7 @@ from ..parse.prefs import Prefs
 from ..parse.run import Run
 from .context import EvalContext
 from .keys import check_duplicates
-from .ranking import RankRule, segment_positions
+from .order import RankRule, segment_positions
 
 @record(frozen=False, eq=False)
 class JudgmentGroup:
@@ -293,7 +293,7 @@ class PrefsRankings:
     """Every evaluated topic's preference data, ready to be cut into batches.
 
     Offers what the pipeline needs of a joined value (see
-    :mod:`trec_eval_py.engine.formats`): ``qids``, ``num_topics``, ``filled``,
+    :mod:`trec_eval_py.engine.inputs`): ``qids``, ``num_topics``, ``filled``,
     ``num_qrels_topics``, ``runid``, ``ctx``, :meth:`batch_sizes` and :meth:`batch`.
     """
 
@@ -327,7 +327,7 @@ class PrefsRankings:
         nj, njr = int(self._nj[t]), int(self._njr[t])
         jg, jsg, lev, ids, lines = self._jg[rows], self._jsg[rows], p.level[rows], self._docid[rows], p.lineno[rows]
         docnames = [d.decode("utf-8", "replace") for d in p.docno[rows].tolist()]
-        from ..complete import evaluated_topics
+        from .empty_topics import evaluated_topics
 
         # trec_eval checks a topic's judgments when it evaluates the topic; a topic it
         # never evaluates (9.0.8's -c fill-ins) may hold contradictions it never sees

@@ -17,10 +17,10 @@ import numpy as np
 from ..parse.qrels import Qrels
 from ..parse.qrels_jg import QrelsJG
 from ..parse.run import Run
-from .batch import TopicBatch
+from .batch import Rankings, TopicBatch
 from .context import EvalContext
 from .keys import check_duplicates
-from .rankings import Rankings, build_rankings
+from .qrels import build_rankings
 
 class JGBatch:
     """A block of topics for the ``*_avgjg`` kernels.
@@ -60,7 +60,7 @@ class JGBatch:
 
 class JGRankings:
     """Evaluated topics of a qrels_jg join (a joined value, see
-    :mod:`trec_eval_py.engine.formats`): its batches are :class:`JGBatch`."""
+    :mod:`trec_eval_py.engine.inputs`): its batches are :class:`JGBatch`."""
 
     def __init__(self, rows: Rankings, row_topic: np.ndarray, qids: list[str], num_qrels_topics: int):
         self.rows = rows

@@ -24,7 +24,8 @@ from ...errors import InputError
 from ..parse import Qrels, Run
 from .context import EvalContext
 from .keys import run_starts, sort_distinct
-from .rankings import Rankings, build_rankings
+from .batch import Rankings
+from .qrels import build_rankings
 
 
 def prefetch(items: Iterable, depth: int = 1) -> Iterator:

@@ -24,7 +24,7 @@ From the sorted table:
 The levels counted are the batch's ``gain_judged``: the topic's own, except
 for a topic judged only with negative levels, which (as in trec_eval) counts
 those of the topic evaluated before it (see
-:func:`trec_eval_py.engine.join.rankings.level_sources`).
+:func:`trec_eval_py.engine.join.qrels.level_sources`).
 
 Discounts ``log2(rank + 1)`` come from the C library's ``log2`` (through
 :func:`math.log2`), computed once per rank, so they match trec_eval's

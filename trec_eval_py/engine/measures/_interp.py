@@ -56,7 +56,7 @@ def best_precision_from(b) -> np.ndarray:
     return np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1]
 
 
-def interpolated_precision(b, counts: np.ndarray) -> np.ndarray:
+def interpolated_precision_at_counts(b, counts: np.ndarray) -> np.ndarray:
     """float64 (n, k): interpolated precision once ``counts[i, j]`` relevant
     documents have been seen, as trec_eval's iprec_at_recall assigns it.
 

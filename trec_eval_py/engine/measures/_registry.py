@@ -213,15 +213,16 @@ def check(measures: list[Measure]) -> None:
 def discover() -> list[tuple[str, Measure]]:
     """``(module, measure)`` for every measure of every module of the package
     (imports them all; the index is written from this)."""
+    import os
     import pkgutil
 
-    from .. import measures as pkg
-
+    # the measure modules are this module's siblings (the package is not imported
+    # by name: it imports this module)
     found = []
-    for info in pkgutil.iter_modules(pkg.__path__):
+    for info in pkgutil.iter_modules([os.path.dirname(__file__)]):
         if info.name.startswith("_"):
             continue
-        mod = importlib.import_module(f"{pkg.__name__}.{info.name}")
+        mod = importlib.import_module(f"{__package__}.{info.name}")
         found.extend((info.name, v) for v in vars(mod).values() if isinstance(v, Measure))
     return found
 

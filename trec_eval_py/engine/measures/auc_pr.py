@@ -22,7 +22,7 @@ another route, as LingPipe notes.
 from __future__ import annotations
 
 from ._base import Measure, safe_div
-from ._ranked_curves import interpolated_precision, precision_at_relevant
+from .ranked_curves import interpolated_precision_at_relevant, precision_at_relevant
 
 _EXTRA = frozenset({"extra"})
 
@@ -32,7 +32,7 @@ def pr_area(b):
 
 
 def ipr_area(b):
-    return safe_div(b.seq_sum(interpolated_precision(b)), b.num_rel)
+    return safe_div(b.seq_sum(interpolated_precision_at_relevant(b)), b.num_rel)
 
 
 auc_ipr = Measure(

@@ -24,9 +24,9 @@ stronger than ROC", Bioinformatics 26(10), 2010, equation 11.
 """
 from __future__ import annotations
 
-from ._early_retrieval import Area, area_measures, log_floor, log_floor_random_area  # noqa: F401
+from .early_retrieval import Area, area_measures, log_floor, log_floor_random_area  # noqa: F401
 from ._params import NoParams
-from ._ranked_curves import NEGATIVES_HELP
+from .ranked_curves import NEGATIVES_HELP
 
 _SCALE = (
     "log10(max(x, 0.5/N)) / log10(0.5/N), N the full list's length (the area under the "

@@ -24,7 +24,7 @@ Swamidass et al., "A CROC stronger than ROC", Bioinformatics 26(10), 2010.
 from __future__ import annotations
 
 from ._base import Measure
-from ._ranked_curves import NEGATIVES_HELP, croc_area
+from .ranked_curves import NEGATIVES_HELP, croc_area
 
 auc_roc = Measure(
     name="auc_roc",

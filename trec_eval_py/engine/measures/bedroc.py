@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure, safe_div
-from ._ranked_curves import PositiveFloats, list_size, num_negatives
+from .ranked_curves import PositiveFloats, list_size, num_negatives
 
 
 def _no_negatives(b, values: np.ndarray) -> np.ndarray:

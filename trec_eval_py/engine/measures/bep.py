@@ -38,11 +38,11 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure, safe_div
-from ._ranked_curves import interpolated_precision
+from .ranked_curves import interpolated_precision_at_relevant
 
 
 def breakeven(b) -> np.ndarray:
-    ip = interpolated_precision(b)
+    ip = interpolated_precision_at_relevant(b)
     rec = safe_div(b.cum_rel, b.num_rel[:, None])
     # recall of the previous relevant document (0 before the first)
     prev = safe_div(b.cum_rel - b.is_rel, b.num_rel[:, None])

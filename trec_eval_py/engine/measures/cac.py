@@ -21,9 +21,9 @@ Source: Swamidass et al., "A CROC stronger than ROC", Bioinformatics
 """
 from __future__ import annotations
 
-from .croc import DEFAULT_ALPHA, _FORMULA, random_area
-from ._early_retrieval import Area, area_measures
-from ._ranked_curves import MAGNIFIERS, NEGATIVES_HELP, PositiveFloats
+from .croc import DEFAULT_ALPHA, FORMULA, random_area
+from .early_retrieval import Area, area_measures
+from .ranked_curves import MAGNIFIERS, NEGATIVES_HELP, PositiveFloats
 
 
 def _transform(kind: str):
@@ -38,7 +38,7 @@ def _measures(kind: str):
         Area("rank", _transform(kind)),
         (
             f"Area under the concentrated accumulation curve with the {kind} magnification "
-            f"{_FORMULA[kind]} (Swamidass et al. 2010): the mean over the relevant documents "
+            f"{FORMULA[kind]} (Swamidass et al. 2010): the mean over the relevant documents "
             f"of 1 - f(r/N), r the rank in the full list of N documents. A random ranking "
             f"scores about {random_area(kind, d):.3f} at alpha {d:g}. Parameters: -m "
             f"cac_{kind}.A,B (default {d:g}), outputs cac_{kind}_A... " + NEGATIVES_HELP

@@ -20,7 +20,7 @@ summary is the mean of the z-scores, as for every measure.
 
 With ``-R codiesp_x`` a "document" is a (case, code) pair and a retrieved
 pair is relevant only when its text reference matches (see
-:mod:`trec_eval_py.engine.formats.codiesp_x`); with ordinary qrels these are
+:mod:`trec_eval_py.engine.inputs.codiesp_x`); with ordinary qrels these are
 plain micro-averaged set measures.
 
 Source: CodiEsp track (CLEF eHealth 2020) evaluation page and its script

@@ -34,11 +34,11 @@ from functools import partial
 import numpy as np
 
 from ._base import Measure
-from ._ranked_curves import MAGNIFIERS, NEGATIVES_HELP, PositiveFloats, croc_area
+from .ranked_curves import MAGNIFIERS, NEGATIVES_HELP, PositiveFloats, croc_area
 
 DEFAULT_ALPHA = {"exp": 7.0, "pow": 2.32, "log": 80.0}
 
-_FORMULA = {
+FORMULA = {
     "exp": "f(x) = (1 - exp(-alpha x)) / (1 - exp(-alpha))",
     "pow": "f(x) = x^(1/(1+alpha))",
     "log": "f(x) = log(1 + alpha x) / log(1 + alpha)",
@@ -67,7 +67,7 @@ def _measure(kind: str) -> Measure:
         name=f"croc_{kind}",
         help=(
             f"Area under the concentrated ROC curve with the {kind} magnification "
-            f"{_FORMULA[kind]} (Swamidass et al. 2010): the mean over the relevant documents "
+            f"{FORMULA[kind]} (Swamidass et al. 2010): the mean over the relevant documents "
             f"of 1 - f(fpr), fpr being the share of negatives ranked above the document; "
             f"relevant documents not retrieved add 0. A random ranking scores about "
             f"{random_area(kind, d):.3f} at alpha {d:g}. Parameters: -m croc_{kind}.A,B "

@@ -3,7 +3,7 @@
 
 (area - E) / SD with the exact mean and variance of the area when the
 relevant documents are placed uniformly at random in the same full list
-(:mod:`._early_retrieval`); for ``auc_roc`` the variance is the Mann-Whitney
+(:mod:`.early_retrieval`); for ``auc_roc`` the variance is the Mann-Whitney
 one, (P + n + 1) / (12 P n). Same parameters as ``auc_roc`` and ``croc_*``;
 0 for a topic without relevant documents or without negatives.
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from .croc import DEFAULT_ALPHA
 from ._base import Measure
-from ._early_retrieval import Area, area_measures, identity
+from .early_retrieval import Area, area_measures, identity
 from ._params import NoParams
-from ._ranked_curves import MAGNIFIERS, PositiveFloats
+from .ranked_curves import MAGNIFIERS, PositiveFloats
 
 
 def _z_only(name: str, area: Area, params) -> Measure:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure
-from ._interp import fraction_to_count, interpolated_precision
+from ._interp import fraction_to_count, interpolated_precision_at_counts
 from ._params import FloatParams
 
 DEFAULT_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -44,7 +44,7 @@ def level_values(b, levels) -> np.ndarray:
         stuck |= ~skipping & ~matches
         effective[:, j] = np.where(skipping, c, np.where(matches, c, 0))
         floor = np.where(matches, c, floor)
-    return interpolated_precision(b, effective)
+    return interpolated_precision_at_counts(b, effective)
 
 
 def _eleven_pt(b, p):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..join.rankings import UNJUDGED
+from ..join.batch import UNJUDGED
 from ._base import Measure, safe_div
 from ._set_counts import judged_nonrel, judged_rel, num_rel
 

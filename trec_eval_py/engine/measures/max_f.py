@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure, safe_div
-from ._ranked_curves import PositiveFloats
+from .ranked_curves import PositiveFloats
 
 
 def _max_f(b, p) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..join.rankings import NONPOOL, UNJUDGED
+from ..join.batch import NONPOOL, UNJUDGED
 from ._base import Agg, Kind, Measure, c_long
 from ._params import FloatParams
 

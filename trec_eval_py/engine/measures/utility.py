@@ -10,7 +10,7 @@ With parameters given, the printed name carries them as typed
 (``utility_1,-1,0,0``). The summary is the arithmetic mean over topics.
 
 Topics filled in by ``-c`` follow the version's rule in
-:mod:`trec_eval_py.engine.complete` (10.0 resets plain ``utility`` only).
+:mod:`trec_eval_py.engine.join.empty_topics` (10.0 resets plain ``utility`` only).
 
 Source: trec_eval ``m_utility.c``.
 """

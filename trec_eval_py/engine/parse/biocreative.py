@@ -35,7 +35,7 @@ Confidences should not rise as ranks go down the list: where one does, an
 goes on.
 
 Ranking: the rank column (kept in :attr:`Run.rank`, see
-:mod:`trec_eval_py.engine.join.ranking`); the confidence is the run's score,
+:mod:`trec_eval_py.engine.join.order`); the confidence is the run's score,
 which ranks nothing unless ``--order score`` is asked for. ACT joins its two
 lists as the page prescribes: the positive hits (class 1) by rank, followed by
 the negative hits (class 0) in *inverted* rank order. A negative ranked 1 is
@@ -58,7 +58,7 @@ import numpy as np
 from ..._record import record
 from ...errors import InputError, InputWarning
 from .fields import has_bare_cr
-from .numbers import _FLOAT_RE
+from .numbers import FLOAT_RE
 from .qrels import Qrels
 from .run import Run
 from .source import Source, read_source, source_name
@@ -192,7 +192,7 @@ def _rank(tok: bytes, lineno: int, line: bytes, name: str) -> int:
 
 
 def _confidence(tok: bytes, lineno: int, line: bytes, name: str) -> float:
-    if not _FLOAT_RE.fullmatch(tok):
+    if not FLOAT_RE.fullmatch(tok):
         raise InputError(name, f"confidence is not a number ({_label(tok)!r})", lineno, _text(line))
     c = float(tok)
     if not 0.0 < c <= 1.0:

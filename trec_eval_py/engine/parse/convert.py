@@ -4,7 +4,7 @@
 columns the file readers produce, under the same rules: topic ids and
 docnos are strings without NUL characters (numpy's byte strings would drop
 trailing ones silently, so ``"d1\\x00"`` would match ``"d1"``), relevance
-levels are integers up to :data:`~.qrels.MAX_LEVEL`, scores are numbers and
+levels are integers up to :data:`~.levels.MAX_LEVEL`, scores are numbers and
 never NaN. Wrong types raise :class:`~trec_eval_py.errors.InputTypeError`
 (a ``TypeError`` too), wrong values :class:`~trec_eval_py.errors.InputError`;
 both say which topic and document.
@@ -16,6 +16,7 @@ import numbers
 from collections.abc import Mapping
 
 from ...errors import InputError, InputTypeError, shorten
+from .levels import MAX_LEVEL, MIN_LEVEL
 
 
 
@@ -38,7 +39,6 @@ def inner(mapping, q, what: str, name: str) -> Mapping:
 
 def relevance(r, q, d, name: str) -> int:
     """A relevance level: an integer (or an integral float) within range."""
-    from .qrels import MAX_LEVEL, MIN_LEVEL
 
     where = f"{shorten(str(q), 60)}/{shorten(str(d), 60)}"
     if isinstance(r, bool) or not isinstance(r, numbers.Real):

@@ -16,8 +16,10 @@ import re
 
 import numpy as np
 
+from ... import _native
 from ..._record import record
 from ...errors import InputError
+from .source import line_start, line_text
 
 CHUNK_BYTES = 8 << 20
 
@@ -40,29 +42,6 @@ class Fields:
     lineno: np.ndarray  # 1-based physical line numbers (int64)
     last_line_fields: list[bytes]  # every field of the last content line
     num_lines: int = 0  # physical lines in the data (a last line without a newline counts)
-
-
-def line_start(data: bytes, lineno: int) -> int:
-    """Byte offset where physical line ``lineno`` (1-based) starts (``len(data)`` past the end)."""
-    pos, need, step = 0, lineno - 1, 8 << 20
-    while need > 0 and pos < len(data):
-        n = data.count(b"\n", pos, pos + step)
-        if n < need:
-            need -= n
-            pos += step
-            continue
-        for _ in range(need):
-            pos = data.find(b"\n", pos) + 1
-        return pos
-    return pos if need == 0 else len(data)
-
-
-def line_text(data: bytes, lineno: int) -> str:
-    """The text of physical line ``lineno`` (1-based), for error messages."""
-    start = line_start(data, lineno)
-    end = data.find(b"\n", start)
-    line = data[start:] if end < 0 else data[start:end]
-    return line.rstrip(b"\r").decode("utf-8", "replace")
 
 
 _BLANKS = b" \t\r\x0b\x0c"
@@ -103,13 +82,6 @@ def _gather(arr: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
 TEXT, FLOAT, INT = "text", "float", "int"
 _C_KINDS = {TEXT: 0, FLOAT: 1, INT: 2}
 
-try:  # the optional C scanner (see _scan.c); same results, one pass
-    from . import _scan
-except ImportError:  # pragma: no cover - depends on the build
-    _scan = None
-
-#: set to False to force the numpy implementation (tests compare both)
-USE_C = True
 
 
 def _count_error(data, name, what, lineno, got, min_fields, max_fields):
@@ -247,7 +219,8 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
     if not isinstance(wanted, dict):
         wanted = {f: TEXT for f in wanted}
     labels = labels or {}
-    if _scan is not None and USE_C:
+    _scan = _native.extension("scan")  # the optional C scanner: same results, one pass
+    if _scan is not None:
         # ``data`` may be any buffer (a view of the run reader's reused buffer):
         # the scanner copies what it keeps; messages are built from a copy
         kinds = tuple((f, _C_KINDS[k]) for f, k in wanted.items())

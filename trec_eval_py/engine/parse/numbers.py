@@ -12,10 +12,10 @@ import re
 import numpy as np
 
 from ...errors import InputError, shorten
-from .fields import line_text
+from .source import line_text
 
-_FLOAT_RE = re.compile(rb"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity)", re.I)
-_INT_RE = re.compile(rb"[+-]?\d+")
+FLOAT_RE = re.compile(rb"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|infinity)", re.I)
+INT_RE = re.compile(rb"[+-]?\d+")
 
 _FLOAT_OK = np.zeros(256, dtype=bool)
 _FLOAT_OK[list(b"0123456789+-.eE")] = True
@@ -35,7 +35,7 @@ def _first_bad(col: np.ndarray, pattern: re.Pattern) -> int:
 def number_error(token, lineno: int, data: bytes, name: str, what: str, kind: str) -> InputError:
     """The error for a field that should be a number (``kind`` "float" or "int")."""
     if isinstance(token, bytes):
-        if kind == "int" and _INT_RE.fullmatch(token):  # an integer, but beyond int64
+        if kind == "int" and INT_RE.fullmatch(token):  # an integer, but beyond int64
             return _range_error(token, lineno, data, name, what)
         token = token.decode("utf-8", "replace")
     noun = "a number" if kind == "float" else "an integer"
@@ -60,13 +60,13 @@ def _all_allowed(col: np.ndarray, table: np.ndarray) -> bool:
 def parse_floats(col, lineno, data: bytes, name: str, what: str) -> np.ndarray:
     """Convert an S-dtype column to float64, rejecting anything but decimal numbers."""
     if not _all_allowed(col, _FLOAT_OK):
-        i = _first_bad(col, _FLOAT_RE)
+        i = _first_bad(col, FLOAT_RE)
         if i >= 0:
             _fail(col, i, lineno, data, name, what, "float")
     try:
         return col.astype(np.float64)
     except ValueError:
-        i = _first_bad(col, _FLOAT_RE)
+        i = _first_bad(col, FLOAT_RE)
         _fail(col, max(i, 0), lineno, data, name, what, "float")
 
 
@@ -77,7 +77,7 @@ def parse_ints(col, lineno, data: bytes, name: str, what: str) -> np.ndarray:
             return col.astype(np.int64)
         except (ValueError, OverflowError):
             pass
-    i = _first_bad(col, _INT_RE)
+    i = _first_bad(col, INT_RE)
     if i < 0:  # well-formed but out of range
         vals = [int(t) for t in col.tolist()]
         i = next(k for k, v in enumerate(vals) if not -(2**63) <= v < 2**63)

@@ -13,21 +13,13 @@ import numpy as np
 from ..._record import record
 from ...errors import InputError
 from .fields import INT, TEXT, split_fields
-from .source import Source, file_size, read_pieces, source_name
+from .levels import MAX_LEVEL, MIN_LEVEL
+from .source import Source, file_size, line_text, read_pieces, source_name
 
 
 #: judgments are read in pieces of this many bytes: the file's text and the
 #: scanner's working arrays are then never in memory whole, only the columns
 CHUNK_BYTES = 32 << 20
-
-#: the highest relevance level accepted: trec_eval keeps one counter per level
-#: up to a topic's highest and sorts gains by their int differences, so higher
-#: levels cannot be evaluated the way it does (negative levels, "in the pool
-#: but unjudged", have no bound)
-MAX_LEVEL = (1 << 30) - 1
-#: the lowest: int64's minimum has no negation, which orderings rely on
-MIN_LEVEL = -(1 << 63) + 1
-
 
 def check_levels(rel: np.ndarray, lineno: np.ndarray, name: str, data: bytes | None = None,
                  keys: list | None = None) -> None:
@@ -40,8 +32,6 @@ def check_levels(rel: np.ndarray, lineno: np.ndarray, name: str, data: bytes | N
             reason = f"relevance {int(rel[i])} is below the lowest supported level ({MIN_LEVEL})"
         if keys is not None:
             raise InputError(name, f"{reason} for {keys[i]}")
-        from .fields import line_text
-
         raise InputError(name, reason, int(lineno[i]), line_text(bytes(data), int(lineno[i])))
 
 

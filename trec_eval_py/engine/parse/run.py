@@ -3,7 +3,7 @@
 The rank column is ignored unless asked for (``rank_column=True``, read for
 ``--order rank``): documents are ranked by score, higher first, ties broken by
 docno in descending byte order, as trec_eval does (see
-:mod:`trec_eval_py.engine.join.ranking`). The run id is taken from the last
+:mod:`trec_eval_py.engine.join.order`). The run id is taken from the last
 line of the file.
 """
 from __future__ import annotations

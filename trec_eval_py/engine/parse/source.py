@@ -154,3 +154,26 @@ def _file_pieces(f, head: bytes, chunk_bytes: int):
         with memoryview(buf) as view:
             with view[:have] as piece:
                 yield piece
+
+
+def line_start(data: bytes, lineno: int) -> int:
+    """Byte offset where physical line ``lineno`` (1-based) starts (``len(data)`` past the end)."""
+    pos, need, step = 0, lineno - 1, 8 << 20
+    while need > 0 and pos < len(data):
+        n = data.count(b"\n", pos, pos + step)
+        if n < need:
+            need -= n
+            pos += step
+            continue
+        for _ in range(need):
+            pos = data.find(b"\n", pos) + 1
+        return pos
+    return pos if need == 0 else len(data)
+
+
+def line_text(data: bytes, lineno: int) -> str:
+    """The text of physical line ``lineno`` (1-based), for error messages."""
+    start = line_start(data, lineno)
+    end = data.find(b"\n", start)
+    line = data[start:] if end < 0 else data[start:end]
+    return line.rstrip(b"\r").decode("utf-8", "replace")

@@ -4,7 +4,7 @@ Each line gives, for one topic and one printed measure name (``map``,
 ``P_10``, ``iprec_at_recall_0.50``...), the mean and standard deviation of
 that measure over some reference set of runs. With ``-Z`` every per-topic
 value is reported as its distance from that mean in standard deviations
-(see :mod:`trec_eval_py.engine.zscore`).
+(see :mod:`trec_eval_py.engine.standardize`).
 
 Rules, as for the other readers: fields are separated by blanks; blank lines
 and lines whose first non-blank byte is ``#`` are skipped; a line must have
@@ -20,8 +20,8 @@ import numpy as np
 
 from ..._record import record
 from ...errors import InputError
-from .fields import FLOAT, TEXT, line_text, split_fields
-from .source import Source, read_source, source_name
+from .fields import FLOAT, TEXT, split_fields
+from .source import Source, line_text, read_source, source_name
 
 
 @record(eq=False)

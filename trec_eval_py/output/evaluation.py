@@ -10,7 +10,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .measures import Kind
+from ..engine.measures import Kind
 
 
 def format_value(kind: Kind, value) -> str:
@@ -138,7 +138,7 @@ def plain_value(kind: Kind, value):
     return str(value)
 
 
-def _csv_value(kind: Kind, value) -> str:
+def csv_value(kind: Kind, value) -> str:
     if kind is Kind.FLOAT:
         return repr(float(value))
     return format_value(kind, value)
@@ -208,7 +208,7 @@ def render_evaluation(result, fmt: str = "trec", *, query: bool = False, summary
         return iter([json.dumps(evaluation_json(result, query=query, summary=summary), indent=1) + "\n"])
     if fmt == "csv":
         rows = [("runid", "topic", "measure", "value")]
-        rows += [(result.runid, t, n, _csv_value(k, v))
+        rows += [(result.runid, t, n, csv_value(k, v))
                  for t, n, k, v in evaluation_records(result, query=query, summary=summary)]
         return iter([csv_text(rows)])
     check_output_format(fmt)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from html import escape
 
-from .._record import fields
 from ..errors import UsageError
-from .format import evaluation_records, format_value
-from .measures import Kind
+from .evaluation import evaluation_records, format_value
+from ..engine.measures import Kind
 
 
 def require_pandas():
@@ -57,11 +56,10 @@ def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):
 
 
 def comparison_frame(comparison):
-    """A comparison's rows (one per test, run and measure) as a DataFrame."""
+    """A comparison's rows (one per test, run and measure) as a DataFrame,
+    with a column per field of its row records, in their order."""
     pd = require_pandas()
-    from ..tools.comparison import Row
-
-    return pd.DataFrame(comparison.records(), columns=list(fields(Row)))
+    return pd.DataFrame(comparison.records(), columns=list(comparison.row_fields()))
 
 
 def leaderboard_frame(board, *, per_topic: bool = False):

@@ -19,7 +19,8 @@ two versions treat it differently, and each difference is one rule here:
   parameters in their names (``utility_2,-1,0,0``, ``relstring_3``) keep what
   the placeholder gave them. The topic is printed with ``-q``, converted by
   ``-Z`` and counted by the summary like any other, so 10.0 prints a result
-  even when no judged topic has results.
+  even when no judged topic has results. The placeholder ranking is built by
+  :func:`trec_eval_py.engine.join.qrels.with_placeholder`.
 
 The placeholder's docno is taken to be in no pool whatever the judgments say
 (trec_eval's placeholder is a fixed docno that a qrels file could in principle
@@ -32,8 +33,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._record import replace
-from .join.rankings import NONPOOL, Rankings
 
 #: output names 10.0 resets after evaluating a placeholder ranking (exact names)
 RESET_NAMES = frozenset({"num_ret", "relstring", "rbp_resid", "utility"})
@@ -47,30 +46,6 @@ def evaluated_topics(filled: np.ndarray, ctx) -> np.ndarray:
     if ctx.v10:
         return np.ones(len(filled), dtype=bool)
     return ~filled
-
-
-def with_placeholder(rankings: Rankings) -> Rankings:
-    """10.0 with ``-c``: each filled-in topic ranks one document in no pool.
-
-    ``-J`` (only judged documents) and ``-M 0`` remove that document again,
-    as they would any other. Other settings return ``rankings`` unchanged.
-    """
-    if not isinstance(rankings, Rankings):
-        return rankings  # other judgment formats: their own joins
-    ctx = rankings.ctx
-    if not (ctx.v10 and ctx.complete) or ctx.judged_only or ctx.max_docs == 0:
-        return rankings
-    filled = np.flatnonzero(np.asarray(rankings.filled, dtype=bool) & (rankings.num_ret == 0))
-    if len(filled) == 0:
-        return rankings
-    rel = np.insert(rankings.rel, rankings.offsets[filled], NONPOOL)
-    added = np.zeros(rankings.num_topics + 1, dtype=np.int64)
-    added[filled + 1] = 1
-    offsets = rankings.offsets + np.cumsum(added)
-    scores = rankings.scores
-    if scores is not None:  # 10.0 scores its placeholder document 1.0
-        scores = np.insert(scores, rankings.offsets[filled], 1.0)
-    return replace(rankings, rel=rel.astype(np.int64), offsets=offsets, scores=scores)
 
 
 def reset_placeholder_outputs(columns, values: list, filled: np.ndarray, ctx) -> list:

@@ -20,7 +20,7 @@ This follows trec_eval's ``-Z`` (``convert_zscores.c`` and its use in
   topics);
 * only the topics trec_eval evaluates are converted: 9.0.8 never evaluates
   the topics ``-c`` fills in, so their values are left as they are (see
-  :mod:`trec_eval_py.engine.complete`);
+  :mod:`trec_eval_py.engine.join.empty_topics`);
 * two outputs printed alike (``iprec_at_recall.0.999,1``) are two columns,
   each converted with the file's line for that name.
 

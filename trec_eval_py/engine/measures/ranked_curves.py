@@ -65,7 +65,7 @@ def precision_at_relevant(b) -> np.ndarray:
     return np.where(b.is_rel, b.prec_at_rank, 0.0)
 
 
-def interpolated_precision(b) -> np.ndarray:
+def interpolated_precision_at_relevant(b) -> np.ndarray:
     """float64 (n, W): at each relevant position, the best precision at that
     or any later relevant position (0 at other positions)."""
     p = precision_at_relevant(b)

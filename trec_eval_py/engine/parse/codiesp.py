@@ -23,7 +23,7 @@ import os
 from functools import lru_cache
 
 from ...errors import InputError
-from ..parse.source import read_source, source_name
+from .source import read_source, source_name
 
 #: bytes that may not appear inside a code or a case id
 _BLANKS = (b" ", b"\v", b"\f", b"\r")

@@ -1,83 +1,21 @@
-"""Join stage: rank each topic's documents and look up their relevance.
+"""Join stage for qrels: rank each topic's documents and look up their relevance.
 
-The result is columnar: one flat array of relevance values in rank order for
-all evaluated topics, with topic offsets, plus each topic's judged levels.
-Topics are in byte order of their ids, as trec_eval processes them.
-
-Relevance codes of a retrieved document:
-  >= 0      its judged level in the qrels
-  NONPOOL   (-1) not in the qrels at all
-  UNJUDGED  (-2) in the qrels with a negative level (pooled but not judged)
+The result is a :class:`~.batch.Rankings`: one flat array of relevance codes in
+rank order for all evaluated topics, with topic offsets, plus each topic's
+judged levels. Topics are in byte order of their ids, as trec_eval processes them.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..._record import record
+from ... import _native
+from ..._record import replace
 from ..parse import Qrels, Run
+from .batch import NONPOOL, UNJUDGED, Rankings
 from .context import EvalContext
+from .empty_topics import evaluated_topics
 from .keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, sort_distinct
-from .ranking import RankRule, segment_positions
-
-NONPOOL = -1
-UNJUDGED = -2
-
-
-@record(frozen=False, eq=False)
-class Rankings:
-    """Every evaluated topic's ranking, as flat arrays with offsets.
-
-    Attributes
-    ----------
-    qids : list of str, topics in evaluation order.
-    offsets : int64 (n+1,), topic i's documents are ``rel[offsets[i]:offsets[i+1]]``.
-    rel : int64, relevance code of each ranked document (see module doc).
-    judged_offsets, judged_rel : the topic's qrels levels (negatives included), sorted descending.
-    filled : bool (n,), the topic had no results and is evaluated as an empty ranking (``-c``).
-    num_qrels_topics : number of topics in the qrels (the ``-c`` divisor).
-    runid : the run's id.
-    ctx : the evaluation settings.
-    level_source : int64 (n,) or None, the topic whose judged levels the gain
-        measures read for each topic (see :func:`level_sources`); None when
-        every topic reads its own.
-    scores : float64, the run's score of each ranked document (aligned with ``rel``),
-             only when ``ctx.keep_scores``; else None.
-    """
-
-    qids: list[str]
-    offsets: np.ndarray
-    rel: np.ndarray
-    judged_offsets: np.ndarray
-    judged_rel: np.ndarray
-    filled: np.ndarray
-    num_qrels_topics: int
-    runid: str
-    ctx: EvalContext
-    level_source: np.ndarray | None = None
-    scores: np.ndarray | None = None
-
-    @property
-    def num_topics(self) -> int:
-        return len(self.qids)
-
-    @property
-    def num_ret(self) -> np.ndarray:
-        return np.diff(self.offsets)
-
-    @property
-    def num_judged(self) -> np.ndarray:
-        return np.diff(self.judged_offsets)
-
-    def batch_sizes(self) -> tuple[np.ndarray, np.ndarray]:
-        """One row per topic, as wide as its ranking or its judgments."""
-        return np.ones(self.num_topics, dtype=np.int64), np.maximum(self.num_ret, self.num_judged)
-
-    def batch(self, lo: int, hi: int):
-        """Topics ``lo .. hi-1`` as a :class:`~.batch.TopicBatch`."""
-        from .batch import TopicBatch
-
-        return TopicBatch(self, lo, hi)
-
+from .order import RankRule, segment_positions
 
 def decode_ids(ids: np.ndarray) -> list[str]:
     """Byte-string ids as str (undecodable bytes kept by surrogateescape), in one
@@ -162,23 +100,17 @@ def _lookup_exact(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
     return rel
 
 
-try:  # the optional fused C join and ranking (see _joinrank.c); same results
-    from . import _joinrank
-except ImportError:  # pragma: no cover - depends on the build
-    _joinrank = None
-
-#: set to False to force the numpy join and ranking (tests compare both)
-USE_C = True
 
 
 def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, rule: RankRule):
     """(relevance codes in rank order, topic code of each) by the C extension,
     or None when it is absent or a duplicate docno needs the reference path's message.
 
-    The C code implements :class:`~.ranking.RankRule` for trec_eval's own
+    The C code implements :class:`~.order.RankRule` for trec_eval's own
     order (score, docno descending on ties, with or without single
     precision); any other rule takes the numpy path."""
-    if _joinrank is None or not USE_C or rule.order != "score" or not rule.docno_descending:
+    _joinrank = _native.extension("joinrank")  # the optional fused C join and ranking
+    if _joinrank is None or rule.order != "score" or not rule.docno_descending:
         return None
     qdoc = np.ascontiguousarray(qrels.docno)
     rdoc = np.ascontiguousarray(run.docno)
@@ -227,8 +159,6 @@ def level_sources(top_level: np.ndarray, filled: np.ndarray, ctx: EvalContext) -
     Source: trec_eval ``form_res_rels.c`` (the level buffer and its count are
     only written for levels 0 and up).
     """
-    from ..complete import evaluated_topics
-
     negative = top_level < 0
     if not negative.any():
         return None
@@ -295,3 +225,27 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         level_source=level_sources(top_level, filled, ctx),
         scores=scores,
     )
+
+
+def with_placeholder(rankings: Rankings) -> Rankings:
+    """10.0 with ``-c``: each filled-in topic ranks one document in no pool.
+
+    ``-J`` (only judged documents) and ``-M 0`` remove that document again,
+    as they would any other. Other settings return ``rankings`` unchanged.
+    """
+    if not isinstance(rankings, Rankings):
+        return rankings  # other judgment formats: their own joins
+    ctx = rankings.ctx
+    if not (ctx.v10 and ctx.complete) or ctx.judged_only or ctx.max_docs == 0:
+        return rankings
+    filled = np.flatnonzero(np.asarray(rankings.filled, dtype=bool) & (rankings.num_ret == 0))
+    if len(filled) == 0:
+        return rankings
+    rel = np.insert(rankings.rel, rankings.offsets[filled], NONPOOL)
+    added = np.zeros(rankings.num_topics + 1, dtype=np.int64)
+    added[filled + 1] = 1
+    offsets = rankings.offsets + np.cumsum(added)
+    scores = rankings.scores
+    if scores is not None:  # 10.0 scores its placeholder document 1.0
+        scores = np.insert(scores, rankings.offsets[filled], 1.0)
+    return replace(rankings, rel=rel.astype(np.int64), offsets=offsets, scores=scores)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..join.keys import distinct_sorted
-from ..join.rankings import build_rankings
+from ..join.qrels import build_rankings
 from ..join.stream import spill_rankings, stream_rankings
 from ..parse.qrels import Qrels, read_qrels
 from ._base import JudgmentFormat

@@ -16,7 +16,7 @@ A judgment format (``-R NAME``) declares
     an already parsed value of the same type is returned as it is.
 ``join(judgments, run, ctx)``
     the join stage: parsed judgments and a :class:`~trec_eval_py.engine.parse.Run`
-    to the evaluated topics, ranked with :class:`~trec_eval_py.engine.join.ranking.RankRule`.
+    to the evaluated topics, ranked with :class:`~trec_eval_py.engine.join.order.RankRule`.
     The result (a *joined* value) offers ``qids`` (topics in byte order of
     their ids), ``num_topics``, ``filled`` (bool per topic: no results, ``-c``),
     ``runid``, ``ctx``, and for the one batching loop
@@ -57,7 +57,7 @@ optionally ``read_pieces(source)`` -> iterator of :class:`Run` (consecutive
 lines, for big files), ``help``, ``requires``: the one judgment format its
 values can be joined with (when they are not a :class:`Run`), and ``order``:
 the ranking its files prescribe when ``--order`` is not given (a key of
-:data:`~trec_eval_py.engine.join.ranking.PRIMARY_KEYS`, e.g. ``rank`` for
+:data:`~trec_eval_py.engine.join.order.PRIMARY_KEYS`, e.g. ``rank`` for
 campaigns that evaluate the ranks submitted; None means trec_eval's
 ``score``). A format with ``order="rank"`` fills :attr:`Run.rank` whatever
 ``rank_column`` says.

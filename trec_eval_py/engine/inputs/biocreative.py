@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from ..join.rankings import build_rankings
+from ..join.qrels import build_rankings
 from ..join.stream import spill_rankings, stream_rankings
 from ..parse.biocreative import TASKS, read_biocreative_gold, read_biocreative_results
 from ._base import JudgmentFormat, ResultsFormat

@@ -15,7 +15,7 @@ topic's P relevant documents ("positives") of one number per positive:
 ``f`` maps [0, 1] onto [0, 1] increasingly, with f(0) = 0 and f(1) = 1. The
 full list, the negatives and the missed relevant documents (last ranks, so a
 missed one has fpr 1 and adds 0 in the FPR view) are those of
-:mod:`._ranked_curves`.
+:mod:`.ranked_curves`.
 
 Random classifier
 -----------------
@@ -47,7 +47,7 @@ from ..._record import record
 from ...errors import MeasureError
 from ._base import Measure, safe_div
 from ._params import ParamSpec
-from ._ranked_curves import PositiveFloats, croc_area, format_param, list_size, num_negatives
+from .ranked_curves import PositiveFloats, croc_area, format_param, list_size, num_negatives
 
 #: f(x, param, negatives, size) -> transformed x; negatives/size broadcast
 #: against x (per-topic columns ``(n, 1)`` for a batch, scalars for one topic)
@@ -220,7 +220,7 @@ def fp_cutoff(x, k, neg, size):
 
 @record
 class UnitFloats(ParamSpec):
-    """Like :class:`._ranked_curves.PositiveFloats` but each value in ]0, 1]."""
+    """Like :class:`.ranked_curves.PositiveFloats` but each value in ]0, 1]."""
 
     default: tuple = ()
     what: str = "parameter"

@@ -1,0 +1,54 @@
+"""The optional C extensions and the one switch that turns them off.
+
+Three small extensions speed up the hot loops; each has a numpy twin in the
+module that calls it, and both give the same bytes:
+
+``scan`` (``_scan.c``)
+    splits judgment and run text into columns in one pass
+    (:mod:`trec_eval_py.engine.parse.fields`).
+``joinrank`` (``_joinrank.c``)
+    joins a run with its qrels and ranks it by trec_eval's own order
+    (:mod:`trec_eval_py.engine.join.qrels`).
+``cmath`` (``_cmath.c``)
+    the C library's ``log()`` over arrays (geometric means) and left-to-right
+    row sums (:mod:`trec_eval_py.engine.aggregate`, :mod:`trec_eval_py.engine.join.batch`).
+
+They sit at the bottom of the package, below every stage that uses them, so
+that no stage reaches up or sideways for a switch. :func:`extension` gives a
+module, or None when it was not built (the build treats them as optional) or
+when :data:`USE_C` is False: the tests and the benchmarks set it to run the
+numpy twins, and ``TREC_EVAL_PY_NO_C=1`` in the environment starts with it off.
+"""
+from __future__ import annotations
+
+import os
+
+#: False runs every numpy twin instead of the C extensions (read at each call)
+USE_C = os.environ.get("TREC_EVAL_PY_NO_C", "") in ("", "0")
+
+_NOT_LOADED = object()
+_loaded: dict[str, object] = {}
+
+
+def built(name: str):
+    """The extension module ``name`` (``scan``, ``joinrank``, ``cmath``), or None if it was not built."""
+    mod = _loaded.get(name, _NOT_LOADED)
+    if mod is _NOT_LOADED:
+        try:
+            if name == "scan":
+                from . import _scan as mod
+            elif name == "joinrank":
+                from . import _joinrank as mod
+            elif name == "cmath":
+                from . import _cmath as mod
+            else:
+                raise KeyError(name)
+        except ImportError:  # optional: the numpy twin is used
+            mod = None
+        _loaded[name] = mod
+    return mod
+
+
+def extension(name: str):
+    """The extension module ``name`` when it is built and :data:`USE_C` is on, else None."""
+    return built(name) if USE_C else None
