@@ -1,0 +1,122 @@
+"""The package's shape, checked: stages import downwards only, no import cycles,
+no private name used outside the package that owns it, and the linters' rules.
+
+The layers are declared once, in pyproject.toml's import-linter contract
+(parse -> join -> measures -> aggregate -> pipeline -> tools -> cli); this
+test runs that contract, so `lint-imports` and the test suite agree.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PKG = ROOT / "trec_eval_py"
+
+
+def _modules():
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        parts = list(rel.parts)
+        is_pkg = parts[-1] == "__init__"
+        if is_pkg:
+            parts = parts[:-1]
+        yield path, ".".join(parts), is_pkg
+
+
+def _imports(path: Path, module: str, is_pkg: bool):
+    """(line, imported module, imported name or None) for every import in ``path``."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = module if is_pkg else module.rsplit(".", 1)[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield node.lineno, a.name, None
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for a in node.names:
+                yield node.lineno, target, a.name
+
+
+def _owner(dotted: str) -> str | None:
+    """The package a private name belongs to: the parent of its first ``_`` part."""
+    parts = dotted.split(".")
+    for i, p in enumerate(parts):
+        if p.startswith("_") and not (p.startswith("__") and p.endswith("__")):
+            return ".".join(parts[:i])
+    return None
+
+
+def test_no_private_name_is_used_outside_its_package():
+    bad = []
+    for path, module, is_pkg in _modules():
+        for line, target, name in _imports(path, module, is_pkg):
+            if not target.startswith("trec_eval_py"):
+                continue
+            dotted = target if name is None or name == "*" else f"{target}.{name}"
+            owner = _owner(dotted)
+            if owner is not None and not (module == owner or module.startswith(owner + ".")):
+                bad.append(f"{path.relative_to(ROOT)}:{line}: {dotted}")
+    assert bad == []
+
+
+def test_stages_import_downwards_only():
+    pytest.importorskip("importlinter")
+    exe = shutil.which("lint-imports") or os.path.join(os.path.dirname(sys.executable), "lint-imports")
+    res = subprocess.run([exe], cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
+
+
+def test_no_import_cycles():
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("trec_eval_py")
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.find_modules_directly_imported_by(v):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                cycles.append(sorted(comp))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for m in sorted(graph.modules):
+        if m not in index:
+            visit(m)
+    assert cycles == []
+
+
+def test_ruff_finds_nothing():
+    pytest.importorskip("ruff")
+    res = subprocess.run([sys.executable, "-m", "ruff", "check", "trec_eval_py", "tests", "benchmarks"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout[-3000:]
