@@ -39,6 +39,7 @@ import numpy as np
 from .._record import as_dict, factory, fields, record
 from ..engine.aggregate import seq_total
 from ..engine.measures import Kind
+from ..engine.parse.source import source_label
 from ..engine.pipeline import evaluate, read_judgments
 from ..errors import NoTopicsError, UsageError
 from .significance import (
@@ -231,13 +232,6 @@ def run_labels(runids: Sequence[str], files: Sequence[str]) -> list[str]:
     return [f"{f} ({i + 1})" for i, f in enumerate(files)]
 
 
-def describe_source(src, i: int) -> str:
-    if isinstance(src, (str, os.PathLike)):
-        return os.fspath(src)
-    name = getattr(src, "name", None)
-    return name if isinstance(name, str) and name else f"run{i + 1}"
-
-
 def expand_runs(runs: Sequence) -> list:
     """Runs as given, with a folder standing for every file under it and a
     ``.zip`` for its members, exactly as ``batch`` finds submissions
@@ -281,7 +275,7 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     options = dict(options)
     options["complete"] = True
     q = read_judgments(qrels, options)  # parsed once, in the -R format, for every run
-    files = [describe_source(r, i) for i, r in enumerate(runs)]
+    files = [source_label(r, i) for i, r in enumerate(runs)]
     evals = []
     for src, name in zip(runs, files):
         try:

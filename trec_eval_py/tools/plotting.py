@@ -161,7 +161,8 @@ def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = No
     :class:`~trec_eval_py.tools.curves.CurveSpec` ``spec``; accumulation curves
     get the unreachable regions (above the best, below the worst ranking) shaded."""
     _matplotlib()
-    from .comparison import describe_source, run_labels
+    from ..engine.parse.source import source_label
+    from .comparison import run_labels
     from .curves import compute_curves
     from ..engine.pipeline import evaluate, read_judgments, read_results
 
@@ -169,7 +170,7 @@ def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = No
     options["complete"] = True
     q = read_judgments(qrels, options)
     parsed = [read_results(r, options, judgments=q) for r in runs]
-    names = _labels(run_labels([r.runid for r in parsed], [describe_source(r, i) for i, r in enumerate(runs)]), labels)
+    names = _labels(run_labels([r.runid for r in parsed], [source_label(r, i) for i, r in enumerate(runs)]), labels)
     base, xlabel, title = _CURVE_TEXT[spec.kind]
     a = f"{spec.alpha:g}" if spec.alpha is not None else ""
     measure = f"{base}.{float(spec.alpha)!r}" if spec.alpha is not None else base

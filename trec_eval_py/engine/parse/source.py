@@ -30,6 +30,15 @@ def source_name(source: Source) -> str:
     return getattr(source, "name", None) or "<stream>"
 
 
+def source_label(source, i: int, default: str = "run") -> str:
+    """A short label for the ``i``-th of several inputs in a tool's table: the
+    path as given, else the object's ``name``, else ``{default}{i + 1}``."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    name = getattr(source, "name", None)
+    return name if isinstance(name, str) and name else f"{default}{i + 1}"
+
+
 def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
     """Read ``source`` whole and decompress it if needed.
 
