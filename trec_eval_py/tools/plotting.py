@@ -293,3 +293,43 @@ def save_plot(fig, path: str, dpi: int = 150) -> str:
                                                    if fmt == "pdf" else {"Date": None})
     fig.savefig(path, format=fmt, dpi=dpi, metadata=meta)
     return path
+
+
+# ---------------------------------------------------------------- two evaluations
+
+def plot_correlation(report, *, max_labels: int = 40, max_swap_lines: int = 300):
+    """Scatter plot of a :class:`~trec_eval_py.tools.correlation.Correlation`:
+    one point per run at (value in A, value in B), named when there are at
+    most ``max_labels`` runs; each swapped pair (ordered oppositely by A and
+    B) is joined by a thin red line (when there are at most ``max_swap_lines``).
+    The title gives Kendall's tau-b, tau_AP and Spearman's rho."""
+    fig = _figure()
+    ax = fig.add_subplot()
+    a, b = report.a, report.b
+    swapped = report.swapped()
+    if len(swapped) <= max_swap_lines:
+        for k, (i, j) in enumerate(swapped):
+            ax.plot([a[i], a[j]], [b[i], b[j]], color="tab:red", alpha=0.35, linewidth=0.8,
+                    label="swapped pair" if k == 0 else None, zorder=1)
+    involved = np.zeros(len(a), dtype=bool)
+    for i, j in swapped:
+        involved[[i, j]] = True
+    ax.scatter(a[~involved], b[~involved], color="tab:blue", s=22, zorder=2, label="same order with every run")
+    ax.scatter(a[involved], b[involved], color="tab:red", s=22, zorder=2, label="in a swapped pair")
+    if len(a) <= max_labels:
+        for name, x, y in zip(report.names, a.tolist(), b.tolist()):
+            ax.annotate(name, (x, y), xytext=(3, 3), textcoords="offset points", fontsize=7)
+    stats = report.statistics()
+
+    def show(v: float) -> str:
+        return "undefined" if v != v else f"{v:.3f}"
+
+    ax.set_title(f"{len(a)} runs: Kendall's tau-b {show(stats['kendall_tau'])}, "
+                 f"tau_AP {show(stats['tau_ap'])},\nSpearman's rho {show(stats['spearman_rho'])}, "
+                 f"{len(swapped)} swapped pairs", fontsize=10)
+    ax.set_xlabel(f"A: {report.label_a}")
+    ax.set_ylabel(f"B: {report.label_b}")
+    ax.set_axisbelow(True)
+    ax.grid(True, color="0.9")
+    ax.legend(loc="best", fontsize=8)
+    return fig
