@@ -15,7 +15,7 @@ import numpy as np
 TOPICS = [str(t) for t in range(401, 426)]
 DOCS = 300
 RUNS = 12
-DEPTH = 100
+DEPTH = 50
 
 
 def main() -> None:

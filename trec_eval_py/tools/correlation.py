@@ -54,6 +54,8 @@ from ..errors import InputError, NoTopicsError, UsageError
 
 SECTIONS = ("summary", "runs", "swaps")
 OUTPUT_FORMATS = ("text", "md", "csv", "json")
+#: values equal to this many decimals are tied (see :func:`correlation`)
+TIE_DECIMALS = 12
 #: the measure of each side when none is named
 DEFAULT_MEASURE = "map"
 
@@ -231,9 +233,14 @@ def _short(v: float) -> str:
 
 def correlation(names: Sequence[str], a, b, *, label_a: str = "A", label_b: str = "B") -> Correlation:
     """A :class:`Correlation` of runs ``names`` with values ``a`` and ``b``;
-    runs whose value is NaN on either side are set aside as undefined."""
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
+    runs whose value is NaN on either side are set aside as undefined.
+
+    Values are rounded to :data:`TIE_DECIMALS` decimals: two runs with the
+    same mean (22.3 / 25 = 0.892 for P_10, say) can get means that differ in
+    the last bits when their per-topic values are added up in another order,
+    and must tie rather than make a swapped pair."""
+    a = np.round(np.asarray(a, dtype=np.float64), TIE_DECIMALS)
+    b = np.round(np.asarray(b, dtype=np.float64), TIE_DECIMALS)
     names = list(names)
     if not (len(names) == len(a) == len(b)):
         raise UsageError(f"{len(names)} runs with {len(a)} and {len(b)} values")
