@@ -155,30 +155,38 @@ class Correlation:
     only_b: list[str] = factory(list)
     undefined: list[str] = factory(list)
 
+    @property
+    def ranked(self) -> tuple[np.ndarray, np.ndarray]:
+        """``a`` and ``b`` as the runs are ranked by: to :data:`TIE_DECIMALS` decimals
+        (see :func:`correlation`)."""
+        return np.round(self.a, TIE_DECIMALS), np.round(self.b, TIE_DECIMALS)
+
     def statistics(self) -> dict[str, float]:
         """The correlations by name (see the module doc)."""
+        a, b = self.ranked
         return {
-            "kendall_tau": kendall_tau(self.a, self.b),
-            "tau_ap": tau_ap(self.a, self.b),
-            "tau_ap_b_vs_a": tau_ap_directed(self.a, self.b),
-            "tau_ap_a_vs_b": tau_ap_directed(self.b, self.a),
-            "spearman_rho": spearman_rho(self.a, self.b),
+            "kendall_tau": kendall_tau(a, b),
+            "tau_ap": tau_ap(a, b),
+            "tau_ap_b_vs_a": tau_ap_directed(a, b),
+            "tau_ap_a_vs_b": tau_ap_directed(b, a),
+            "spearman_rho": spearman_rho(a, b),
         }
 
     def swapped(self) -> list[tuple[int, int]]:
         """Pairs ``(i, j)`` that ``A`` ranks ``i`` above ``j`` and ``B`` ``j`` above ``i``,
         by ``A``'s ranking of ``i``, then of ``j``."""
-        sa, sb = _signs(self.a), _signs(self.b)
-        i, j = np.nonzero((sa > 0) & (sb < 0))
-        order = np.lexsort((-self.a[j], -self.a[i]))
+        a, b = self.ranked
+        i, j = np.nonzero((_signs(a) > 0) & (_signs(b) < 0))
+        order = np.lexsort((-a[j], -a[i]))
         return [(int(i[k]), int(j[k])) for k in order]
 
     def summary(self) -> list[tuple[str, object, str]]:
         """``(name, value, meaning)`` rows: the counts, then the correlations."""
         n = len(self.names)
         upper = np.triu(np.ones((n, n), dtype=bool), 1)
-        tied_a = int(np.count_nonzero((_signs(self.a) == 0) & upper))
-        tied_b = int(np.count_nonzero((_signs(self.b) == 0) & upper))
+        a, b = self.ranked
+        tied_a = int(np.count_nonzero((_signs(a) == 0) & upper))
+        tied_b = int(np.count_nonzero((_signs(b) == 0) & upper))
         stats = self.statistics()
         meaning = {
             "kendall_tau": "Kendall's tau-b",
@@ -204,8 +212,9 @@ class Correlation:
 
     def ranking(self) -> list[dict]:
         """One row per run, best in ``A`` first: values, ranks and how far ``B`` moves it."""
-        ra, rb = competition_ranks(self.a), competition_ranks(self.b)
-        order = np.lexsort((-self.b, -self.a))
+        a, b = self.ranked
+        ra, rb = competition_ranks(a), competition_ranks(b)
+        order = np.lexsort((-b, -a))
         return [{"run": self.names[i], "A": float(self.a[i]), "rank_A": int(ra[i]),
                  "B": float(self.b[i]), "rank_B": int(rb[i]), "moved": int(ra[i] - rb[i])}
                 for i in order.tolist()]
@@ -235,12 +244,13 @@ def correlation(names: Sequence[str], a, b, *, label_a: str = "A", label_b: str 
     """A :class:`Correlation` of runs ``names`` with values ``a`` and ``b``;
     runs whose value is NaN on either side are set aside as undefined.
 
-    Values are rounded to :data:`TIE_DECIMALS` decimals: two runs with the
+    Runs are ranked by their values rounded to :data:`TIE_DECIMALS` decimals
+    (:attr:`Correlation.ranked`; the values themselves are kept): two runs with the
     same mean (22.3 / 25 = 0.892 for P_10, say) can get means that differ in
     the last bits when their per-topic values are added up in another order,
     and must tie rather than make a swapped pair."""
-    a = np.round(np.asarray(a, dtype=np.float64), TIE_DECIMALS)
-    b = np.round(np.asarray(b, dtype=np.float64), TIE_DECIMALS)
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
     names = list(names)
     if not (len(names) == len(a) == len(b)):
         raise UsageError(f"{len(names)} runs with {len(a)} and {len(b)} values")
@@ -517,10 +527,7 @@ def evaluate_sides(runs: Sequence, qrels: Sequence, measures: Sequence[str] = ()
         values.append(col)
 
     def label(q, m):
-        parts = [m] if len(set(measures)) > 1 else []
-        if len(qrels) > 1:
-            parts.append(source_name(q))
-        return " on ".join(parts) if parts else m
+        return f"{m} on {source_name(q)}" if len(qrels) > 1 else m
 
     return correlation(names, values[0], values[1], label_a=label(*sides[0]), label_b=label(*sides[1]))
 

@@ -326,7 +326,7 @@ def plot_correlation(report, *, max_labels: int = 40, max_swap_lines: int = 300)
 
     ax.set_title(f"{len(a)} runs: Kendall's tau-b {show(stats['kendall_tau'])}, "
                  f"tau_AP {show(stats['tau_ap'])},\nSpearman's rho {show(stats['spearman_rho'])}, "
-                 f"{len(swapped)} swapped pairs", fontsize=10)
+                 f"{len(swapped)} swapped pair{'s' * (len(swapped) != 1)}", fontsize=10)
     ax.set_xlabel(f"A: {report.label_a}")
     ax.set_ylabel(f"B: {report.label_b}")
     ax.set_axisbelow(True)
