@@ -283,7 +283,7 @@ def _assessor_rows(sources, rel_format: str):
     out = []
     parsed = [read_judgments(s, opts) for s in sources]
     for i, (src, q) in enumerate(zip(sources, parsed)):
-        name = _describe(src, i) if not isinstance(src, (str, os.PathLike)) else os.fspath(src)
+        name = _describe(src, i)
         if rel_format == "qrels":
             _, t = np.unique(q.qid, return_inverse=True)
             _, d = np.unique(q.docno, return_inverse=True)
