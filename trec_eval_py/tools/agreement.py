@@ -81,6 +81,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._record import record
+from ..engine.parse.source import source_label
 from ..errors import UsageError
 
 #: level of a document an assessor did not judge
@@ -263,13 +264,6 @@ def _labels(n: int) -> list[str]:
     return out
 
 
-def _describe(src, i: int) -> str:
-    if isinstance(src, (str, os.PathLike)):
-        return os.fspath(src)
-    name = getattr(src, "name", None)
-    return name if isinstance(name, str) and name else f"judgments{i + 1}"
-
-
 def _assessor_rows(sources, rel_format: str):
     """``[(name, qid, docno, rel)]`` per assessor, each file read by the pipeline's reader
     and checked for a docno judged twice as the join checks it."""
@@ -283,7 +277,7 @@ def _assessor_rows(sources, rel_format: str):
     out = []
     parsed = [read_judgments(s, opts) for s in sources]
     for i, (src, q) in enumerate(zip(sources, parsed)):
-        name = _describe(src, i)
+        name = source_label(src, i, "judgments")
         if rel_format == "qrels":
             _, t = np.unique(q.qid, return_inverse=True)
             _, d = np.unique(q.docno, return_inverse=True)
@@ -568,7 +562,7 @@ def render_agreement(report: Agreement, fmt: str = "text", show: Sequence[str] |
     """``report`` as text, md, csv or json: the sections ``show`` (default:
     summary, confusion, topics, and pairs when there are more than two
     assessors). csv holds one table, so it takes exactly one section."""
-    from ..engine.format import csv_text, markdown_table, text_table
+    from ..output.evaluation import csv_text, markdown_table, text_table
 
     if fmt not in OUTPUT_FORMATS:
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(OUTPUT_FORMATS)}")

@@ -44,7 +44,6 @@ import csv
 import io
 import json
 import math
-import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -492,7 +491,8 @@ def evaluate_sides(runs: Sequence, qrels: Sequence, measures: Sequence[str] = ()
     once. A measure must give one value per run (``P.10``, not ``P``)."""
     from ..engine.pipeline import Options, evaluate, read_judgments, read_results
     from ..engine.parse.source import source_name
-    from .comparison import _describe, expand_runs, run_labels
+    from ..engine.parse.source import source_label
+    from .comparison import expand_runs, run_labels
 
     qrels, measures = list(qrels), list(measures)
     if not 1 <= len(qrels) <= 2 or len(measures) > 2:
@@ -510,7 +510,7 @@ def evaluate_sides(runs: Sequence, qrels: Sequence, measures: Sequence[str] = ()
         if id(q) not in judgments:
             judgments[id(q)] = read_judgments(q, opts)
     parsed = [read_results(r, opts) for r in files]
-    names = run_labels([p.runid for p in parsed], [_describe(r, i) for i, r in enumerate(files)])
+    names = run_labels([p.runid for p in parsed], [source_label(r, i) for i, r in enumerate(files)])
     values = []
     for q, m in sides:
         col = []
@@ -555,7 +555,7 @@ def _json_value(v):
 def render_correlation(report: Correlation, fmt: str = "text", show: Sequence[str] | None = None) -> str:
     """``report`` as text, md, csv or json: the sections ``show`` (default:
     summary, runs and swaps). csv holds one table, so it takes exactly one section."""
-    from ..engine.format import csv_text, markdown_table, text_table
+    from ..output.evaluation import csv_text, markdown_table, text_table
 
     if fmt not in OUTPUT_FORMATS:
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(OUTPUT_FORMATS)}")
