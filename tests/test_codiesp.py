@@ -249,16 +249,18 @@ def test_valid_codes_file_errors(tmp_path):
 
 
 def test_options_that_do_not_fit(tmp_path):
-    with pytest.raises(UsageError, match="--valid-codes applies"):
+    # the Python API names its parameters (the command line names the flags: below)
+    with pytest.raises(UsageError, match="valid_codes applies"):
         Options(valid_codes="codes.tsv")
-    with pytest.raises(UsageError, match="'-T codiesp_x' results are evaluated with '-R codiesp_x'"):
+    with pytest.raises(UsageError, match="'results_format=codiesp_x' results are evaluated with 'rel_format=codiesp_x'"):
         Options(results_format="codiesp_x")
-    with pytest.raises(UsageError, match="'-T codiesp_x' results"):
+    with pytest.raises(UsageError, match="'results_format=codiesp_x' results"):
         Options(rel_format="codiesp", results_format="codiesp_x")
     # CodiEsp-D/P predictions go with CodiEsp gold: said before the gold is misread as qrels
-    with pytest.raises(UsageError, match="'-T codiesp' results are evaluated with '-R codiesp' judgments, not '-R qrels'"):
+    with pytest.raises(UsageError, match="'results_format=codiesp' results are evaluated with 'rel_format=codiesp' "
+                                         "judgments, not 'rel_format=qrels'"):
         Options(results_format="codiesp")
-    with pytest.raises(UsageError, match="not '-R codiesp_x'"):
+    with pytest.raises(UsageError, match="not 'rel_format=codiesp_x'"):
         Options(rel_format="codiesp_x", results_format="codiesp")
     # the reverse stays open: a TREC run of codes (with scores) against CodiEsp gold
     g = _write(tmp_path, "gold.tsv", "c1\tA01\nc1\tB02\n")

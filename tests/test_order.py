@@ -62,7 +62,7 @@ def test_dict_runs():
 
 
 def test_unknown_order():
-    with pytest.raises(UsageError, match="--order"):
+    with pytest.raises(UsageError, match="unknown order 'confidence'"):
         evaluate(QRELS, RUN, ["map"], order="confidence")
 
 

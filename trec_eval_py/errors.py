@@ -99,6 +99,51 @@ class UsageError(TrecEvalError):
     exit_code = 1
 
 
+class OptionError(UsageError):
+    """A parameter with a value it cannot take, or parameters that do not fit together.
+
+    The message names each parameter as Python spells it (``max_docs``); the
+    command line shows the flag a user typed instead (``-M``), from the flag
+    table, through :meth:`render`. The message is a template in which
+    ``{@name}`` stands for parameter ``name`` alone and ``{@name=}`` for the
+    parameter followed by a value (``name=`` in Python, ``-M `` on the command
+    line); the other ``{fields}`` are filled from ``values``, so text from the
+    user (a file name, a bad value) never passes for a template.
+
+    Attributes: ``params``, the parameters named, in order; ``template`` and
+    ``values``.
+    """
+
+    _PARAM = None
+
+    def __init__(self, template: str, **values):
+        import re
+
+        if OptionError._PARAM is None:
+            OptionError._PARAM = re.compile(r"\{@(\w+)(=?)\}")
+        self.template = template
+        self.values = values
+        self.params = tuple(dict.fromkeys(m.group(1) for m in OptionError._PARAM.finditer(template)))
+        super().__init__(self.render({}))
+
+    def render(self, flags) -> str:
+        """The message with each parameter shown as ``flags[name]`` (a flag such as
+        ``-M``) where ``flags`` has it, else as its Python name."""
+        def name(m):
+            flag = flags.get(m.group(1))
+            if flag is None:
+                return m.group(1) + m.group(2)
+            return flag + (" " if m.group(2) else "")
+
+        text = OptionError._PARAM.sub(lambda m: name(m).replace("{", "{{").replace("}", "}}"), self.template)
+        return text.format(**self.values)
+
+
+class OptionTypeError(OptionError, TypeError):
+    """A parameter given a value of the wrong type through the Python API
+    (``max_docs="5"``): both an :class:`OptionError` and a ``TypeError``."""
+
+
 class NoTopicsError(TrecEvalError):
     """No topic has both relevance judgments and results."""
 

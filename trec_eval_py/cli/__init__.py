@@ -115,6 +115,34 @@ def _parser_errors() -> tuple[tuple, tuple]:
             tuple({click.exceptions.Abort, typer.Abort}))
 
 
+def _message(error: TrecEvalError, sub: str | None) -> str:
+    """The error as the command line says it: a parameter the Python API names
+    (``max_docs``) shown as the flag that sets it (``-M``)."""
+    from ..errors import OptionError
+
+    if not isinstance(error, OptionError):
+        return str(error)
+    return error.render(flag_names(sub))
+
+
+def flag_names(sub: str | None = None) -> dict[str, str]:
+    """``{parameter: flag}`` of the main command, or of subcommand ``sub``, from the
+    flag tables (the first spelling of each, as ``-h`` lists it)."""
+    names = {f.field: f.decls[0] for f in FLAGS.values()}
+    if sub is None:
+        return names
+    import typer.main
+
+    from . import commands
+
+    command = typer.main.get_command(commands.load(sub))
+    for p in getattr(command, "params", ()):
+        opts = [o for o in getattr(p, "opts", ()) if o.startswith("-")]
+        if p.name and opts:
+            names[p.name] = opts[0]
+    return names
+
+
 def _fail(message: str, code: int) -> None:
     sys.stderr.write(f"trec_eval_py: {message}\n")
     sys.exit(code)
@@ -206,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
     except TrecEvalError as e:
         if isinstance(e, OutputError):
             silence_stdout()
-        _fail(str(e), e.exit_code)
+        _fail(_message(e, sub), e.exit_code)
     except _parser_errors()[1]:
         _fail("aborted", 1)
     except _parser_errors()[0] as e:

@@ -29,18 +29,17 @@ then aggregation.
 from __future__ import annotations
 
 import gc
-import os
 from typing import Iterable, Mapping
 
 import numpy as np
 
-from .._record import factory, record, replace
-from ..errors import InputError, MeasureError, NoTopicsError, UsageError
+from .._record import factory, fields, record, replace
+from ..errors import InputError, MeasureError, NoTopicsError, OptionError, OptionTypeError
 from ..output.evaluation import trec_lines
 from .aggregate import SummaryInfo, num_averaged, summarize
 from .inputs import judgment_format, results_format
 from .join import EvalContext, iter_batches
-from .join.context import check_compat
+from .join.context import Settings
 from .join.empty_topics import counted_values, evaluated_topics, reset_placeholder_outputs
 from .join.qrels import with_placeholder
 from .measures import Kind, Measure, quiet_numpy, registry
@@ -49,46 +48,40 @@ from .parse.source import file_size
 
 
 @record
-class Options:
-    """Everything that changes what is computed (the CLI's flags, as values)."""
+class Options(Settings):
+    """Everything that changes what is computed (the CLI's flags, as values): the
+    evaluation settings of :class:`~trec_eval_py.engine.join.context.Settings`
+    (checked there) and
+
+    measures : ``-m`` specs (names, nicknames, ir_measures names).
+    rel_format, results_format : ``-R`` and ``-T``, registered format names.
+    zscore_file : ``-Z``, a file of per-topic means and deviations.
+    max_cells : bound on a batch's size (testing and tuning).
+    """
 
     measures: tuple[str, ...] = ("official",)
-    relevance_level: int = 1
-    num_docs_in_coll: int = 0
-    max_docs: int | None = None
-    judged_only: bool = False
-    complete: bool = False
-    compat: str = "9.0.8"
     rel_format: str = "qrels"
     results_format: str = "trec_results"
     zscore_file: str | None = None
-    # what ranks each topic's documents: score, rank (column) or file (line order);
-    # None: the results format's own (rank for the BioCreative formats), else score
-    order: str | None = None
-    max_cells: int | None = None  # batch size bound (testing and tuning)
-    #: files listing the codes a prediction may carry (-R codiesp, codiesp_x); a path or paths
-    valid_codes: tuple[str, ...] = ()
+    max_cells: int | None = None
 
     def __post_init__(self):
-        check_compat(self.compat)
+        super().__post_init__()
+        for name in ("rel_format", "results_format"):
+            if not isinstance(getattr(self, name), str):
+                raise OptionTypeError("{@" + name + "} must be a format name, not {value!r}",
+                                      value=getattr(self, name))
         fmt = judgment_format(self.rel_format)
         res = results_format(self.results_format)
-        if isinstance(self.valid_codes, (str, os.PathLike)):
-            object.__setattr__(self, "valid_codes", (os.fspath(self.valid_codes),))
-        else:
-            object.__setattr__(self, "valid_codes", tuple(os.fspath(v) for v in self.valid_codes or ()))
         if self.valid_codes and "valid_codes" not in fmt.options:
-            raise UsageError(f"--valid-codes applies to judgment formats that read codes, not '-R {self.rel_format}'")
+            raise OptionError("{@valid_codes} applies to judgment formats that read codes, not '{@rel_format=}{got}'",
+                              got=self.rel_format)
         if res.requires is not None and res.requires != self.rel_format:
-            raise UsageError(f"'-T {self.results_format}' results are evaluated with '-R {res.requires}' "
-                             f"judgments, not '-R {self.rel_format}'")
-        if self.max_docs is not None and self.max_docs < 0:
-            # trec_eval reads -M -1 as "no document counts" without a word; a negative cut is a typo
-            raise UsageError(f"-M (documents per topic) must be 0 or more, not {self.max_docs}")
-        from .join.order import ORDERS
-
-        if self.order is not None and self.order not in ORDERS:
-            raise UsageError(f"unknown --order {self.order!r}; choose one of {', '.join(ORDERS)}")
+            raise OptionError("'{@results_format=}{res}' results are evaluated with '{@rel_format=}{req}' "
+                              "judgments, not '{@rel_format=}{got}'",
+                              res=self.results_format, req=res.requires, got=self.rel_format)
+        if self.max_cells is not None:
+            object.__setattr__(self, "max_cells", int(self.max_cells))
 
     @property
     def measures_for(self) -> str:
@@ -97,17 +90,13 @@ class Options:
 
     @property
     def context(self) -> EvalContext:
-        return EvalContext(
-            relevance_level=self.relevance_level,
-            num_docs_in_coll=self.num_docs_in_coll,
-            max_docs=self.max_docs,
-            judged_only=self.judged_only,
-            # a format that always averages over every judged topic implies -c
-            complete=self.complete or judgment_format(self.rel_format).complete,
-            compat=self.compat,
-            order=self.ranking_order,
-            valid_codes=self.valid_codes,
-        )
+        """The settings as the join and the measures read them: the format's own
+        order where none is given, and ``-c`` for a format that always averages
+        over every judged topic."""
+        shared = {f: getattr(self, f) for f in fields(Settings)}
+        shared.update(complete=self.complete or judgment_format(self.rel_format).complete,
+                      order=self.ranking_order)
+        return EvalContext(**shared)
 
     @property
     def ranking_order(self) -> str:

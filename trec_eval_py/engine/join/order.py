@@ -37,7 +37,7 @@ import numpy as np
 from ..._record import record
 from ...errors import UsageError
 from ..parse.run import Run
-from .context import EvalContext, check_compat
+from .context import ORDERS, EvalContext, check_compat
 from .keys import docno_words, run_starts, sort_distinct
 
 
@@ -70,7 +70,7 @@ PRIMARY_KEYS: dict[str, Callable[[Run, bool], np.ndarray]] = {
 }
 
 #: the ``--order`` values
-ORDERS = tuple(PRIMARY_KEYS)
+assert tuple(PRIMARY_KEYS) == ORDERS  # the names --order accepts are checked in .context
 
 
 @record
@@ -100,7 +100,7 @@ class RankRule:
     @classmethod
     def of(cls, ctx: EvalContext, *, prefs: bool = False) -> "RankRule":
         """The rule an evaluation with settings ``ctx`` uses."""
-        return cls.for_compat(ctx.compat, prefs=prefs, order=ctx.order)
+        return cls.for_compat(ctx.compat, prefs=prefs, order=ctx.rank_order)
 
     def key(self, run: Run) -> np.ndarray:
         """Each row's primary sort key (ascending); rows with equal keys tie."""
