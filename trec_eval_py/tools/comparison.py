@@ -39,7 +39,7 @@ import numpy as np
 from .._record import as_dict, factory, fields, record
 from ..engine.aggregate import seq_total
 from ..engine.measures import Kind
-from ..engine.parse.source import source_label
+from ..engine.parse.source import run_labels, source_label
 from ..engine.pipeline import evaluate, read_judgments
 from ..errors import NoTopicsError, UsageError
 from .significance import (
@@ -218,18 +218,6 @@ class Comparison:
             raise UsageError(f"unknown --fail-if {fail_if!r}; choose one of {', '.join(FAIL_IF)}")
         return [r for r in self.rows if r.baseline == self.baseline and r.significant
                 and (fail_if == "different" or r.direction == "worse")]
-
-
-def run_labels(runids: Sequence[str], files: Sequence[str]) -> list[str]:
-    """Names to show for runs: their run ids when those are distinct, else file names."""
-    if all(runids) and len(set(runids)) == len(runids):
-        return list(runids)
-    base = [os.path.basename(f) for f in files]
-    if all(base) and len(set(base)) == len(base):
-        return base
-    if len(set(files)) == len(files):
-        return list(files)
-    return [f"{f} ({i + 1})" for i, f in enumerate(files)]
 
 
 def expand_runs(runs: Sequence) -> list:

@@ -492,7 +492,8 @@ def evaluate_sides(runs: Sequence, qrels: Sequence, measures: Sequence[str] = ()
     from ..engine.pipeline import Options, evaluate, read_judgments, read_results
     from ..engine.parse.source import source_name
     from ..engine.parse.source import source_label
-    from .comparison import expand_runs, run_labels
+    from ..engine.parse.source import run_labels
+    from .comparison import expand_runs
 
     qrels, measures = list(qrels), list(measures)
     if not 1 <= len(qrels) <= 2 or len(measures) > 2:

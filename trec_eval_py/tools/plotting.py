@@ -161,8 +161,7 @@ def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = No
     :class:`~trec_eval_py.tools.curves.CurveSpec` ``spec``; accumulation curves
     get the unreachable regions (above the best, below the worst ranking) shaded."""
     _matplotlib()
-    from ..engine.parse.source import source_label
-    from .comparison import run_labels
+    from ..engine.parse.source import run_labels, source_label
     from .curves import compute_curves
     from ..engine.pipeline import evaluate, read_judgments, read_results
 

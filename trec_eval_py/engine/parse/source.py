@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import BinaryIO, TextIO, Union
+from typing import BinaryIO, Sequence, TextIO, Union
 
 from ...errors import InputError, InputTypeError
 
@@ -37,6 +37,18 @@ def source_label(source, i: int, default: str = "run") -> str:
         return os.fspath(source)
     name = getattr(source, "name", None)
     return name if isinstance(name, str) and name else f"{default}{i + 1}"
+
+
+def run_labels(runids: Sequence[str], files: Sequence[str]) -> list[str]:
+    """Names to show for runs: their run ids when those are distinct, else file names."""
+    if all(runids) and len(set(runids)) == len(runids):
+        return list(runids)
+    base = [os.path.basename(f) for f in files]
+    if all(base) and len(set(base)) == len(base):
+        return base
+    if len(set(files)) == len(files):
+        return list(files)
+    return [f"{f} ({i + 1})" for i, f in enumerate(files)]
 
 
 def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
