@@ -58,3 +58,19 @@ def test_curves_help_lists_every_registered_curve_and_each_runs(capsysbinary):
         assert code == 0 and err == "" and out.startswith("topic\t"), (name, err)
     code, out, err = run_cli(["curves", seeds + "croc.qrels", seeds + "croc.run", "--curve", "bogus"], capsysbinary)
     assert code != 0 and out == "" and ", ".join(k.spelling for k in CURVES.values()) in err
+
+
+def test_help_lists_the_cwl_measures(capsysbinary):
+    """-h -m cwl describes every C/W/L measure, and the main help names the nickname."""
+    from trec_eval_py.engine.measures import registry
+
+    code, out, _ = run_cli(["--help"], capsysbinary)
+    assert code == 0 and "cwl" in out.split("\nNicknames: ", 1)[1].split("\n", 1)[0].split(", ")
+    code, out, _ = run_cli(["-h", "-m", "cwl"], capsysbinary)
+    assert code == 0
+    members = [m.name for m in registry().nickname_members("cwl", "9.0.8")]
+    assert len(members) == 17
+    described = out.split("\nMeasures:\n", 1)[1]
+    for name in members:
+        assert f"\n{name}\n" in described, name
+    assert "EU (the value), ETU, EC, ETC, ED" in " ".join(described.split())

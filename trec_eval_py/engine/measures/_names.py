@@ -40,7 +40,20 @@ IPrec@r       iprec_at_recall.r             rel, judged_only
 ERR@k         err.k (gdeval's ERR)
 Judged@k      judged.k
 RBP           rbp.p=P (rbp_bin.p=P w/ rel)   p (default 0.8, ir_measures'), rel
+INST          cwl_inst                      T, min_rel, max_rel
+INSQ          cwl_insq                      T, min_rel, max_rel
+BPM@K         cwl_bpm.K=K                   T, min_rel, max_rel
+SDCG@k        cwl_sdcg.k=k                  dcg='log2', min_rel, max_rel
+NERR8@k       cwl_nerr8.k=k                 min_rel, max_rel
+NERR9@k       cwl_nerr9.k=k                 min_rel, max_rel
+NERR10        cwl_nerr10                    p (default 0.9), min_rel, max_rel
+NERR11        cwl_nerr11                    T, min_rel, max_rel
 ============  ============================  =====================================
+
+The C/W/L names (INST ... NERR11) are ir_measures' cwl_eval measures: their
+parameters become the ``cwl_*`` measure's ``name=value`` pairs (the cutoff
+``K=`` or ``k=``). ir_measures requires ``max_rel``; without it the ``cwl_*``
+measures gain 1 for a document relevant at ``-l`` and 0 otherwise.
 
 ir_measures' aliases ``MAP``, ``Precision``, ``Recall``, ``MRR``, ``NDCG``,
 ``RPrec`` and ``BPref`` are accepted too. ``rel=`` is refused where
@@ -79,6 +92,9 @@ class Alias:
     help: str = ""
 
 
+#: the gain-scale parameters of ir_measures' cwl_eval measures
+_GRADES = ("min_rel", "max_rel")
+
 ALIASES: dict[str, Alias] = {a.name: a for a in [
     Alias("AP", "map", "map_cut", "int", help="average precision (trec_eval map; @k: map_cut)"),
     Alias("P", None, "P", "int", help="precision at k"),
@@ -103,6 +119,14 @@ ALIASES: dict[str, Alias] = {a.name: a for a in [
     Alias("Judged", None, "judged", "int", options=(), help="share of the top k that is judged"),
     Alias("RBP", "rbp", options=("rel",), params=("p",),
           help="rank-biased precision (graded gains; with rel=: binary, relevant at that level)"),
+    Alias("INST", "cwl_inst", options=(), params=("T",) + _GRADES, help="INST, adaptive C/W/L measure"),
+    Alias("INSQ", "cwl_insq", options=(), params=("T",) + _GRADES, help="INSQ, static C/W/L measure"),
+    Alias("BPM", None, "cwl_bpm", "int", (), ("T",) + _GRADES, help="Bejeweled Player Model (static), @K the cost budget"),
+    Alias("SDCG", None, "cwl_sdcg", "int", (), ("dcg",) + _GRADES, help="scaled DCG at k"),
+    Alias("NERR8", None, "cwl_nerr8", "int", (), _GRADES, help="not-quite ERR, equation 8"),
+    Alias("NERR9", None, "cwl_nerr9", "int", (), _GRADES, help="not-quite ERR, equation 9"),
+    Alias("NERR10", "cwl_nerr10", options=(), params=("p",) + _GRADES, help="not-quite ERR, equation 10"),
+    Alias("NERR11", "cwl_nerr11", options=(), params=("T",) + _GRADES, help="not-quite ERR, equation 11"),
 ]}
 
 #: ir_measures' other spellings of the same measures
@@ -113,7 +137,7 @@ SYNONYMS = {"MAP": "AP", "Precision": "P", "Recall": "R", "MRR": "RR", "NDCG": "
 RBP_DEFAULT_P = 0.8
 
 _PARAM_TYPES = {"rel": int, "judged_only": bool, "relative": bool, "beta": float, "p": float, "gains": dict,
-                "dcg": str}
+                "dcg": str, "T": float, "min_rel": int, "max_rel": int}
 
 
 @record
@@ -150,6 +174,9 @@ _EXPECTED = {
     "p": "a finite number (e.g. p=0.8)",
     "gains": "a dict of whole-number levels to numbers (e.g. gains={0:0,1:1,2:3})",
     "dcg": "a quoted name (e.g. dcg='log2')",
+    "T": "a finite number, the gain wanted (e.g. T=3)",
+    "min_rel": "a whole number, the level that gains 0 (e.g. min_rel=0)",
+    "max_rel": "a whole number, the level that gains 1 (e.g. max_rel=3)",
 }
 
 
@@ -309,6 +336,11 @@ def translate(spec: str) -> Request:
         text = "p=" + _num(params.get("p", RBP_DEFAULT_P))
         if "rel" in params:  # ir_measures: binary relevance at that level (cwl_eval's RBP)
             trec = "rbp_bin"
+    if trec.startswith("cwl_"):
+        text = _cwl_text(alias, params, suffix)
+    if alias.name == "SDCG" and params.get("dcg", "log2") != "log2":
+        raise MeasureError(f"measure '{spec}': dcg={params['dcg']!r} is not offered (only dcg='log2', "
+                           f"ir_measures' one choice)")
     if alias.name == "nDCG" and params.get("dcg", "log2") != "log2":
         # ir_measures' pytrec_eval provider has only log2; other providers' exp-log2 is not checked here
         raise MeasureError(f"measure '{spec}': dcg={params['dcg']!r} is not offered (only dcg='log2'; "
@@ -336,6 +368,14 @@ def translate(spec: str) -> Request:
         text = pairs
     out_spec = trec if text is None else f"{trec}.{text}"
     return Request(spec.strip(), out_spec, tuple(sorted(overrides)))
+
+
+def _cwl_text(alias: Alias, params: dict, cutoff: str | None) -> str | None:
+    """The ``name=value`` text of a ``cwl_*`` measure for an ir_measures C/W/L name:
+    the cutoff as ``K=`` (BPM's cost budget) or ``k=``, then the parameters given."""
+    items = [] if cutoff is None else [("K=" if alias.name == "BPM" else "k=") + cutoff]
+    items += [f"{key}={_num(params[key])}" for key in ("T", "p", "min_rel", "max_rel") if key in params]
+    return ",".join(items) or None
 
 
 # ---- suggestions for unknown names, in both syntaxes ----
