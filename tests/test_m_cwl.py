@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -26,13 +27,24 @@ from trec_eval_py.engine.parse.run import Run
 from trec_eval_py.errors import MeasureError
 
 pytest.importorskip("cwl")
-from types import SimpleNamespace  # noqa: E402
-
-from cwl.ruler.measures import (cwl_ap, cwl_bpm, cwl_dcg, cwl_inst, cwl_insq, cwl_nerr, cwl_npv,  # noqa: E402
-                                cwl_precision, cwl_rbp, cwl_rr, cwl_set, cwl_tbg, cwl_umeasure)
-from cwl.ruler.measures.cwl_metrics import CWLMetric  # noqa: E402
-from cwl.ruler.ranking import RankingMaker  # noqa: E402
-from cwl.seeker.trec_qrel_handler import TrecQrelHandler  # noqa: E402
+from cwl.ruler.measures import (
+    cwl_ap,
+    cwl_bpm,
+    cwl_dcg,
+    cwl_insq,
+    cwl_inst,
+    cwl_nerr,
+    cwl_npv,
+    cwl_precision,
+    cwl_rbp,
+    cwl_rr,
+    cwl_set,
+    cwl_tbg,
+    cwl_umeasure,
+)
+from cwl.ruler.measures.cwl_metrics import CWLMetric
+from cwl.ruler.ranking import RankingMaker
+from cwl.seeker.trec_qrel_handler import TrecQrelHandler
 
 logging.getLogger("cwl").disabled = True  # cwl_eval logs every vector at DEBUG
 

@@ -60,7 +60,7 @@ import numpy as np
 from ..._record import record
 from ...errors import MeasureError
 from ._base import Measure
-from ._params import ParamSpec, Params, _float
+from ._params import Params, ParamSpec, _float
 
 #: the five numbers a C/W/L measure reports, in print order
 OUTPUTS = ("EU", "ETU", "EC", "ETC", "ED")
@@ -298,4 +298,5 @@ def cwl_measure(name: str, help: str, fields: tuple, example: str, **model) -> M
 
 def log_ratio(i: int) -> float:
     """``log2(i + 1) / log2(i + 2)``, each logarithm taken as cwl_eval takes it."""
-    return math.log(i + 1, 2.0) / math.log(i + 2, 2.0)
+    # math.log(x, 2.0) is log(x) / log(2), not log2(x): the last bits differ
+    return math.log(i + 1, 2.0) / math.log(i + 2, 2.0)  # noqa: FURB163
