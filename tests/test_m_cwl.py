@@ -2,7 +2,7 @@
 
 cwl_eval (the ``cwl`` package) is the reference: its metric classes are run
 on each topic's ranking in this package's order (the ranking rule of
-:mod:`trec_eval_py.engine.join.ranking`; cwl_eval itself does not sort), with
+:mod:`trec_eval_py.engine.join.order`; cwl_eval itself does not sort), with
 a gain table built here from the judgments by the documented mapping, and
 all five outputs (EU, ETU, EC, ETC, ED) must agree to 1e-9 (relative to the
 value when it is above 1). The one documented departure, the dynamic BPM's
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trec_eval_py as te
-from trec_eval_py.engine.join.ranking import RankRule
+from trec_eval_py.engine.join.order import RankRule
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.engine.parse.run import Run
 from trec_eval_py.errors import MeasureError
