@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trec_eval_py._record import FrozenRecordError, as_dict, factory, fields, record, replace
+from trec_eval_py._record import FrozenRecordError, as_dict, field, fields, record, replace
 
 
 @record
 class Point:
     x: int
     y: int = 0
-    tags: list = factory(list)
+    tags: list = field(factory=list)
     KIND: ClassVar[str] = "point"
 
 
@@ -50,7 +50,7 @@ class Point3(Point):
 
 @record(frozen=False)
 class Box:
-    items: list = factory(list)
+    items: list = field(factory=list)
     label: str = ""
 
 

@@ -6,11 +6,11 @@ A record is declared like a dataclass::
     class Span:
         start: int
         stop: int = 0
-        tags: list = factory(list)
+        tags: list = field(factory=list)
 
 and behaves like ``@dataclass(frozen=True)``: fields in annotation order (a
 record's fields follow those of the records it derives from), defaults and
-default factories, keyword or positional construction, ``__post_init__``,
+default factories (:func:`field`), keyword or positional construction, ``__post_init__``,
 ``==`` and ``hash`` over the fields, a ``repr`` naming them, assignment
 refused. ``@record(frozen=False)`` makes a mutable one (equal records then
 have no hash, as with dataclasses); ``eq=False`` keeps identity equality and
@@ -29,17 +29,19 @@ document.
 """
 from __future__ import annotations
 
-__all__ = ["FrozenRecordError", "as_dict", "factory", "fields", "record", "replace"]
+from typing import dataclass_transform
 
-_MISSING = object()
+__all__ = ["FrozenRecordError", "as_dict", "field", "fields", "record", "replace"]
+
+_MISSING: object = object()
 
 
 class FrozenRecordError(AttributeError):
     """Assignment to a field of a frozen record."""
 
 
-class factory:
-    """A field default made anew for each record: ``tags: list = factory(list)``."""
+class _Factory:
+    """What :func:`field` puts in a class body for a default made anew per record."""
 
     __slots__ = ("make",)
 
@@ -47,11 +49,22 @@ class factory:
         self.make = make
 
 
+def field(*, default=_MISSING, factory=_MISSING):
+    """A field's default, when a plain ``= value`` will not do:
+    ``tags: list = field(factory=list)`` makes a new list for each record
+    (``field(default=x)`` is the same as ``= x``). Keyword-only, as PEP 681
+    field specifiers are, so type checkers see the default."""
+    if (default is _MISSING) == (factory is _MISSING):
+        raise TypeError("field() takes one of default= and factory=")
+    return default if factory is _MISSING else _Factory(factory)
+
+
 def _is_classvar(annotation) -> bool:
     text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
     return text.startswith(("ClassVar", "typing.ClassVar"))
 
 
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def record(cls=None, /, *, frozen: bool = True, eq: bool = True):
     """Make ``cls`` a record (see the module docstring); usable bare or with options."""
     if cls is None:
@@ -81,7 +94,7 @@ def _make(cls, frozen: bool, eq: bool):
             defaults.pop(name, None)
         else:
             defaults[name] = value
-            if isinstance(value, factory):
+            if isinstance(value, _Factory):
                 delattr(cls, name)  # instances always carry their own
     seen_default = None
     for name in names:
@@ -131,7 +144,7 @@ def _init_for(clsname: str, names: tuple, defaults: dict, post_init: bool):
         if len(values) < count:
             for name, default in fill:
                 if name not in values:
-                    values[name] = default.make() if type(default) is factory else default
+                    values[name] = default.make() if type(default) is _Factory else default
             if len(values) < count:
                 missing = [name for name in names if name not in values]
                 raise TypeError(f"{clsname}() missing field value(s): {', '.join(map(repr, missing))}")

@@ -33,7 +33,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from .._record import factory, fields, record, replace
+from .._record import field, fields, record, replace
 from ..errors import InputError, MeasureError, NoTopicsError, OptionError, OptionTypeError
 from ..output.evaluation import trec_lines
 from .aggregate import SummaryInfo, num_averaged, summarize
@@ -178,7 +178,7 @@ class Evaluation:
     filled: np.ndarray
     printable: np.ndarray
     runid: str
-    options: Options = factory(Options)
+    options: Options = field(factory=Options)
 
     @property
     def values(self) -> ByName:

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .._record import as_dict, factory, fields, record
+from .._record import as_dict, field, fields, record
 from ..engine.aggregate import seq_total
 from ..engine.measures import Kind
 from ..engine.parse.source import run_labels, source_label
@@ -140,7 +140,7 @@ class Comparison:
     correction: str
     permutations: int
     seed: int | None
-    options: dict = factory(dict)
+    options: dict = field(factory=dict)
     alternative: str = "two-sided"
     pairs: str = "baseline"
     topics_from: str = "qrels"

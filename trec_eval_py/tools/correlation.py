@@ -48,7 +48,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._record import factory, record
+from .._record import field, record
 from ..errors import InputError, NoTopicsError, UsageError
 
 SECTIONS = ("summary", "runs", "swaps")
@@ -150,9 +150,9 @@ class Correlation:
     b: np.ndarray
     label_a: str = "A"
     label_b: str = "B"
-    only_a: list[str] = factory(list)
-    only_b: list[str] = factory(list)
-    undefined: list[str] = factory(list)
+    only_a: list[str] = field(factory=list)
+    only_b: list[str] = field(factory=list)
+    undefined: list[str] = field(factory=list)
 
     @property
     def ranked(self) -> tuple[np.ndarray, np.ndarray]:
@@ -270,7 +270,7 @@ class RunValues:
     runid: str
     run: str | None
     line: int
-    values: dict = factory(dict)
+    values: dict = field(factory=dict)
 
     @property
     def key(self) -> str:

@@ -26,7 +26,7 @@ import math
 from collections import Counter
 from decimal import Decimal, InvalidOperation
 
-from .._record import factory, record
+from .._record import field, record
 from ..engine.parse.source import read_source, source_name
 from ..errors import InputError, UsageError
 
@@ -91,9 +91,9 @@ class DiffReport:
     new: str
     tolerance: Decimal
     compared: int = 0
-    differences: list[Difference] = factory(list)
-    tolerances: dict[str, Decimal] = factory(dict)
-    ignored: list[str] = factory(list)
+    differences: list[Difference] = field(factory=list)
+    tolerances: dict[str, Decimal] = field(factory=dict)
+    ignored: list[str] = field(factory=list)
 
     @property
     def same(self) -> bool:

@@ -31,7 +31,7 @@ import re
 
 import numpy as np
 
-from .._record import factory, record, replace
+from .._record import field, record, replace
 from ..errors import InputError, TrecEvalError, UsageError
 from ..engine.join.keys import distinct_sorted
 from ..engine.inputs import judgment_format
@@ -59,8 +59,8 @@ class Entry:
     rank: int | None = None
     topics: int = 0  # judged topics the run has results for
     topics_total: int = 0  # judged topics
-    findings: list[Finding] = factory(list)
-    warnings: list[str] = factory(list)
+    findings: list[Finding] = field(factory=list)
+    warnings: list[str] = field(factory=list)
     curve: np.ndarray | None = None  # (levels, 2): recall level, mean interpolated precision
 
     @property
@@ -87,7 +87,7 @@ class Leaderboard:
 
     columns: list[str]
     kinds: dict[str, Kind]
-    entries: list[Entry] = factory(list)
+    entries: list[Entry] = field(factory=list)
     sort_by: str | None = None
     topics_total: int = 0
     complete: bool = True

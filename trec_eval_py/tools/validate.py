@@ -66,7 +66,7 @@ from typing import Iterable
 
 import numpy as np
 
-from .._record import factory, record
+from .._record import field, record
 from ..errors import InputError, UsageError
 from ..engine.join.order import RankRule
 from ..engine.parse import Qrels, Run
@@ -125,7 +125,7 @@ class Report:
     """
 
     path: str
-    findings: list[Finding] = factory(list)
+    findings: list[Finding] = field(factory=list)
     lines: int = 0
     results: int = 0
     topics: int = 0

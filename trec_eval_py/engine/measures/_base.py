@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..._record import factory, record
+from ..._record import field, record
 from ._order import print_key
 from ._params import NoParams, ParamSpec, Params
 
@@ -70,7 +70,7 @@ class Measure:
     help: str
     kernel: Kernel
     kind: Kind = Kind.FLOAT
-    params: ParamSpec = factory(NoParams)
+    params: ParamSpec = field(factory=NoParams)
     aggregate: Agg = Agg.MEAN
     per_topic: bool = True
     nicknames: frozenset = frozenset()
