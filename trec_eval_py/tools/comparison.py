@@ -298,7 +298,9 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     return kept_topics, labels, files, filled, values, len(topics)
 
 
-def _tests(tests) -> list[str]:
+def expand_tests(tests) -> list[str]:
+    """The tests named (``all``: every paired test), each once, in the order named;
+    an unknown name is a :class:`UsageError`."""
     if isinstance(tests, str):
         tests = [tests]
     out: list[str] = []
@@ -309,6 +311,48 @@ def _tests(tests) -> list[str]:
             if name not in out:
                 out.append(name)
     return out
+
+
+#: the options of ``compare`` whose defaults are applied only after the checks below
+#: (None: not given), so that a value given for nothing can be refused
+DEFAULTS = {"tests": ("t",), "correction": "holm", "permutations": 100_000, "seed": 1}
+
+#: tests of either unit that draw nothing at random (no --permutations, no --seed)
+_NO_DRAWS = {"topics": {"t"}, "positives": {"t-paired", "t-unpaired", "wilcoxon-paired", "wilcoxon-unpaired"}}
+
+
+def check_options(*, unit: str = "topics", tests: Sequence[str], alternative: str = "two-sided",
+                  fail_if: str | None = None, correction: str | None = None, permutations: int | None = None,
+                  seed: int | None = None, fmt: str = "text") -> None:
+    """Refuse, with one line (:class:`UsageError`), options of ``compare`` that
+    contradict each other: together they could never do what they say.
+
+    ``tests`` are the tests as they will run (defaults applied, ``all``
+    expanded); ``correction``, ``permutations`` and ``seed`` are None when not
+    given. Checked: ``--fail-if`` against a one-sided ``--alternative`` (a
+    greater test never finds a worse run; a one-sided test never finds a
+    difference the other way), Tukey's tests (two-sided and family-wise) against
+    ``--alternative`` and ``--correction``, ``--permutations``/``--seed`` with
+    tests that draw nothing, and the formats of ``--unit positives``.
+    """
+    if fail_if == "worse" and alternative == "greater":
+        raise UsageError("--fail-if worse cannot fire with --alternative greater (a one-sided test of a higher "
+                         "score never finds a worse run): use --alternative less or two-sided")
+    if fail_if == "different" and alternative != "two-sided":
+        raise UsageError(f"--fail-if different asks for a difference either way, which --alternative {alternative} "
+                         "does not test: use --alternative two-sided (or --fail-if worse with --alternative less)")
+    if unit == "positives" and fmt not in ("text", "json"):
+        raise UsageError(f"--unit positives prints text or json, not --format {fmt}")
+    family = [t for t in tests if t in FAMILY_TESTS]
+    if family and alternative != "two-sided":
+        raise UsageError("Tukey's HSD is two-sided: use --alternative two-sided with --test tukey")
+    if correction is not None and correction != "none" and tests and len(family) == len(tests):
+        raise UsageError(f"--correction {correction} has nothing to correct: the p-values of "
+                         f"{' and '.join(family)} are family-wise already")
+    if (permutations is not None or seed is not None) and set(tests) <= _NO_DRAWS[unit]:
+        given = " and ".join(f for f, v in (("--permutations", permutations), ("--seed", seed)) if v is not None)
+        raise UsageError(f"{given}: --test {','.join(tests)} draws nothing at random "
+                         "(the resampling tests and the bootstrap intervals do)")
 
 
 def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",),
@@ -335,7 +379,7 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
     runs = expand_runs(runs)
     if len(runs) < 2:
         raise UsageError("compare needs a baseline run and at least one other run")
-    tests = _tests(tests)
+    tests = expand_tests(tests)
     if correction not in CORRECTIONS:
         raise UsageError(f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}")
     if alternative not in ALTERNATIVES:

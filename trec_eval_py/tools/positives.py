@@ -32,9 +32,25 @@ numbers instead of on one area each:
 A positive is identified by its docno, so pairs are exact. Statistics are
 "b - a": ``greater`` means the second ranking scores higher.
 
-Positives not retrieved: in the false-positive view they sit below every
-negative (rate 1, value 1 - f(1) = 0), as for the measures; in the rank view
-they take the last ranks of the list, in docno order.
+The rankings are the pipeline's (:func:`~trec_eval_py.engine.pipeline.map_batches`
+with the join keeping docnos): the one ranking rule, ``-M`` then ``-J`` as
+trec_eval applies them, ``-N``, ``-l``, ``--order``, ``--compat`` and ``-T``
+as for ``evaluate``; the per-positive values are the measure's own
+(:meth:`~trec_eval_py.engine.measures.early_retrieval.Area.positives`, read
+through the registry as :attr:`Measure.area`), and the per-topic values shown
+beside the tests are ``evaluate()``'s, as ``compare`` counts them (every topic
+of the qrels, ``-c``).
+
+Positives not retrieved (or cut by ``-M`` or ``-J``): in the false-positive
+view they sit below every negative (rate 1, value 1 - f(1) = 0), as for the
+measures; in the rank view they take the last ranks of the list, in docno
+order. A topic without results that trec_eval 9.0.8 does not evaluate under
+``-c`` counts 0 in every average, so each of its positives counts 0 too.
+
+``rie`` and ``bedroc`` are, topic by topic, affine transforms of ``cac_exp``
+with the same alpha (the paper's equations 12 and 13; section 5.2: they "yield
+the same P-values"): their tests are run on ``cac_exp``'s per-positive values,
+their per-topic values are their own.
 """
 from __future__ import annotations
 
@@ -214,138 +230,335 @@ def positive_tests(a, b, *, tests: Sequence[str] = POSITIVE_TESTS, permutations:
 
 @record
 class PositiveValues:
-    """One ranking's per-positive values for one topic: ``docnos[i]`` has ``values[i]``."""
+    """One ranking's per-positive values for one topic: ``docnos[i]`` has ``values[i]``
+    (docno order). ``area`` is their mean added in rank order, as the measure's
+    kernel adds them: for an area measure it equals the measure's per-topic value."""
 
     qid: str
     docnos: tuple[str, ...]
     values: np.ndarray
+    area: float = 0.0
+
+
+@record
+class AreaSpec:
+    """An area measure as asked for (``croc_exp.7``): its one output, the
+    :class:`~trec_eval_py.engine.measures.early_retrieval.Area` whose
+    per-positive values are tested, and that area's parameter."""
+
+    spec: str
+    output: str
+    area: object
+    param: object
 
     @property
-    def area(self) -> float:
-        return float(np.cumsum(self.values)[-1] / len(self.values)) if len(self.values) else 0.0
+    def affine_of(self) -> str | None:
+        return self.area.affine_of
+
+
+def area_measure_names() -> list[str]:
+    """Every measure with an :attr:`~trec_eval_py.engine.measures.Measure.area`, in print order."""
+    from ..engine.measures import registry
+
+    return [m.name for m in registry() if m.area is not None]
+
+
+def area_spec(measure: str, opts) -> AreaSpec:
+    """The area measure ``measure`` (one output) read through the registry, or a :class:`UsageError`."""
+    from ..engine.measures import registry
+    from ..errors import MeasureError
+
+    try:
+        selected = registry().resolve([measure], opts.compat, opts.measures_for, given=opts.rel_format)
+    except MeasureError as e:
+        raise UsageError(f"--unit positives: {e}") from None
+    area = selected[0].measure.area if len(selected) == 1 else None
+    if area is None:
+        raise UsageError(f"--unit positives needs an area measure ({', '.join(area_measure_names())}), "
+                         f"not {measure!r}")
+    s = selected[0]
+    if len(s.names) != 1:
+        raise UsageError(f"--unit positives takes one parameter per measure (got {measure!r})")
+    values = s.params.values
+    return AreaSpec(measure, s.names[0], area, values[s.indices[0]] if values else None)
+
+
+def _positive_options(options: dict):
+    """The pipeline options of the positives: every topic of the qrels (``-c``), ``-l`` >= 0."""
+    from ..engine.pipeline import Options
+
+    opts = Options(**{**options, "complete": True})
+    if opts.relevance_level < 0:
+        # with a negative -l unjudged documents pass the rank-by-rank test without
+        # being judged relevant: no set of positives is the same in every run
+        raise UsageError(f"--unit positives needs -l 0 or more (relevant documents are judged ones), "
+                         f"not {opts.relevance_level}")
+    return opts
+
+
+def _batch_positives(b, areas: Sequence[AreaSpec]) -> list[tuple[str, list]]:
+    """Per topic of batch ``b`` with positives: (qid, per area: (docnos in value order,
+    values in rank order then the missed ones))."""
+    from ..engine.join.qrels import decode_ids
+
+    per_area = [a.area.positives(b, a.param) for a in areas]
+    out = []
+    for t, qid in enumerate(b.qids):
+        if b.num_rel[t] == 0:
+            continue
+        docs = b.docnos(t)
+        if docs is None:
+            raise UsageError("--unit positives needs a judgment format whose join names documents (-R qrels)")
+        ranked, judged_docs = docs
+        level = b.level
+        judged = b.judged[t, : b.num_judged[t]]
+        relevant = judged_docs[(judged >= level) & (judged >= 0)]
+        found = ranked[np.flatnonzero(b.is_rel[t])]
+        # missed positives (never retrieved, or cut by -M/-J), in docno byte order
+        missed = np.sort(np.setdiff1d(relevant, found))
+        names = decode_ids(np.concatenate([found, missed]))
+        if len(names) != int(b.num_rel[t]):
+            raise AssertionError(f"topic {qid}: {len(names)} positives named, {int(b.num_rel[t])} counted")
+        out.append((qid, [(names, v[t]) for v in per_area]))
+    return out
+
+
+def positives_by_area(judgments, run, areas: Sequence[AreaSpec], opts) -> list[dict[str, PositiveValues]]:
+    """For each of ``areas``: ``{topic: PositiveValues}`` of ``run``, through the pipeline's stages."""
+    from .._record import replace
+    from ..engine.join.empty_topics import evaluated_topics
+    from ..engine.pipeline import map_batches
+
+    ctx = replace(opts.context, keep_docnos=True)
+    res = map_batches(lambda b: _batch_positives(b, areas), judgments, run, opts, ctx)
+    counted = dict(zip(res.topics, evaluated_topics(res.filled, ctx).tolist()))
+    out: list[dict[str, PositiveValues]] = [{} for _ in areas]
+    for batch in res.results:
+        for qid, per_area in batch:
+            for k, (names, values) in enumerate(per_area):
+                if not counted[qid]:
+                    values = np.zeros(len(values))  # a topic 9.0.8 does not evaluate counts 0
+                area = float(np.cumsum(values)[-1] / len(values))
+                order = sorted(range(len(names)), key=lambda i: names[i].encode("utf-8", "surrogateescape"))
+                out[k][qid] = PositiveValues(qid, tuple(names[i] for i in order), values[order], area)
+    return [{q: d[q] for q in res.topics if q in d} for d in out]
 
 
 def positive_values(qrels, run, measure: str, **options) -> dict[str, PositiveValues]:
     """Per topic, the value of each relevant document under the area ``measure``
     (``auc_roc``, ``croc_exp.7``, ``auc_ac``, ``cac_log.80``, ``auc_proc``,
-    ``auc_pac``, ``auc_roc_t.0.1``, ``auc_roc_fp.50``: one parameter), in docno
-    order. Their mean is the measure's value for the topic.
+    ``auc_pac``, ``auc_roc_t.0.1``, ``auc_roc_fp.50``: one parameter; for
+    ``rie.A``/``bedroc.A`` those of ``cac_exp.A``), in docno order. Their mean
+    is the measure's value for the topic.
 
-    The ranking is the engine's (parse, ranking rule, ``-M``, ``-J``, ``-N``,
-    ``-l``, ``--order`` as for ``evaluate``); every topic of the qrels with a
-    relevant document is included, a topic without results as an empty ranking.
+    The ranking is the pipeline's (parse, ranking rule, ``-M`` then ``-J``,
+    ``-N``, ``-l``, ``--order`` as for ``evaluate``); every topic of the qrels
+    with a relevant document is included, a topic without results as ``-c``
+    evaluates it.
     """
-    from ..engine.join.order import RankRule
-    from ..engine.measures import registry
-    from ..engine.measures.early_retrieval import AREAS
-    from ..engine.parse import read_qrels, read_run
-    from ..engine.pipeline import Options
+    from ..engine.pipeline import read_judgments
 
-    name, _, text = measure.partition(".")
-    # Importing a measure's module registers its area; croc_* and auc_roc have
-    # theirs registered beside their Z-scores (croc_z), so import both modules.
-    for n in (name, name + "_z"):
-        if n in registry():
-            registry()[n]
-    if name not in AREAS:
-        raise UsageError(f"--unit positives needs an area measure ({', '.join(sorted(AREAS))}), not {measure!r}")
-    params = registry()[name].params.parse(name, text or None).values
-    if len(params) > 1:
-        raise UsageError(f"--unit positives takes one parameter per measure (got {measure!r})")
-    param = params[0] if params else None
-    area = AREAS[name]
-    ctx = Options(**options).context
-    q = read_qrels(qrels)
-    r = read_run(run, rank_column=ctx.order == "rank")
-    judged: dict[str, dict[str, int]] = {}
-    for qid, doc, rel in zip(q.qid, q.docno, q.rel):
-        judged.setdefault(qid.decode("utf-8", "surrogateescape"), {})[doc.decode("utf-8", "surrogateescape")] = int(rel)
-    qcodes, qinv = np.unique(r.qid, return_inverse=True)
-    order = RankRule.of(ctx).order_rows(qinv, r)
-    ranked: dict[str, list[str]] = {}
-    for i in order:
-        ranked.setdefault(r.qid[i].decode("utf-8", "surrogateescape"), []).append(
-            r.docno[i].decode("utf-8", "surrogateescape"))
-    out = {}
-    for qid in sorted(judged, key=lambda s: s.encode("utf-8", "surrogateescape")):
-        levels = judged[qid]
-        rel = {d for d, lv in levels.items() if lv >= ctx.relevance_level and lv >= 0}
-        if not rel:
-            continue
-        docs = ranked.get(qid, [])
-        if ctx.judged_only:
-            docs = [d for d in docs if levels.get(d, -1) >= 0]
-        if ctx.max_docs is not None:
-            docs = docs[: ctx.max_docs]
-        nonrel_ret = sum(1 for d in docs if d not in rel)
-        neg = nonrel_ret
-        if ctx.num_docs_in_coll > 0:
-            neg = max(ctx.num_docs_in_coll - len(rel), nonrel_ret)
-        size = neg + len(rel)
-        value: dict[str, float] = {}
-        above = 0
-        for k, d in enumerate(docs, start=1):
-            if d in rel:
-                x = (k / size) if area.view == "rank" else (above / neg if neg else 0.0)
-                value[d] = float(1.0 - area.transform(np.array([x]), param, neg, size)[0])
-            else:
-                above += 1
-        missed = sorted((d for d in rel if d not in value), key=lambda s: s.encode("utf-8", "surrogateescape"))
-        for j, d in enumerate(missed):
-            x = (size - len(missed) + j + 1) / size if area.view == "rank" else 1.0
-            value[d] = float(1.0 - area.transform(np.array([x]), param, neg, size)[0])
-        names = tuple(sorted(value, key=lambda s: s.encode("utf-8", "surrogateescape")))
-        out[qid] = PositiveValues(qid, names, np.array([value[d] for d in names]))
-    return out
+    opts = _positive_options(options)
+    spec = area_spec(measure, opts)
+    return positives_by_area(read_judgments(qrels, opts), run, [spec], opts)[0]
+
+
+@record
+class PositivesRow:
+    """One pair of runs on one area measure and one topic: the measure's values
+    (``evaluate()``'s, as compare counts them) and the tests on the per-positive values."""
+
+    run: str
+    baseline: str
+    measure: str
+    topic: str
+    positives: int
+    baseline_value: float
+    value: float
+    tests: dict  # test -> SignificanceResult
+    p_corrected: dict  # test -> float
+    significant: dict  # test -> bool
+
+    @property
+    def delta(self) -> float:
+        return self.value - self.baseline_value
+
+
+@record(frozen=False)
+class PositivesComparison:
+    """What ``compare --unit positives`` found: a row per (pair, measure, topic)."""
+
+    runs: list[str]
+    files: list[str]
+    measures: list[AreaSpec]
+    rows: list[PositivesRow]
+    tests: list[str]
+    alpha: float
+    correction: str
+    alternative: str
+    pairs: str
+    topics_from: str
+
+    @property
+    def baseline(self) -> str:
+        return self.runs[0]
+
+    def failures(self, fail_if: str) -> list[PositivesRow]:
+        """Rows of a run against the baseline significant (after correction) under
+        some test: all of them for ``different``, those where the run is worse for ``worse``."""
+        return [r for r in self.rows if r.baseline == self.baseline and any(r.significant.values())
+                and (fail_if == "different" or r.delta < 0)]
+
+    def format(self, fmt: str) -> str:
+        if fmt == "json":
+            return self.to_json()
+        if fmt == "text":
+            return self.to_text()
+        raise UsageError(f"--unit positives prints text or json, not {fmt!r}")
+
+    def records(self) -> list[dict]:
+        def num(x):
+            x = float(x)
+            return x if math.isfinite(x) else None
+
+        return [{"run": r.run, "baseline_run": r.baseline, "measure": r.measure, "topic": r.topic,
+                 "positives": r.positives, "baseline": num(r.baseline_value), "value": num(r.value),
+                 "p": {t: num(res.p_value) for t, res in r.tests.items()},
+                 "p_corrected": {t: num(v) for t, v in r.p_corrected.items()},
+                 "significant": dict(r.significant),
+                 "method": {t: res.method for t, res in r.tests.items()}} for r in self.rows]
+
+    def to_json(self) -> str:
+        import json
+
+        return json.dumps({"unit": "positives", "baseline": self.baseline, "alternative": self.alternative,
+                           "correction": self.correction, "alpha": self.alpha, "pairs": self.pairs,
+                           "topics_from": self.topics_from, "rows": self.records()}) + "\n"
+
+    def to_text(self) -> str:
+        all_pairs = self.pairs == "all"
+        head = ["run"] + (["vs"] if all_pairs else []) + ["measure", "topic", "pos", "baseline", "value"] + \
+            list(self.tests) + ["significant"]
+        body = [[r.run] + ([r.baseline] if all_pairs else []) +
+                [r.measure, r.topic, str(r.positives), f"{r.baseline_value:.4f}", f"{r.value:.4f}"] +
+                [f"{r.tests[t].p_value:.4g}" for t in self.tests] +
+                [",".join(t for t in self.tests if r.significant[t]) or "-"] for r in self.rows]
+        widths = [max(len(x) for x in col) for col in zip(head, *body)] if body else [len(h) for h in head]
+        n = len(self.rows)
+        corrected = ("no correction" if self.correction == "none" else
+                     f"{self.correction} correction over the {n} row{'s' * (n != 1)} of each test")
+        lines = [f"Tests on the per-positive values of each area (p-values {self.alternative}; {corrected}; "
+                 f"significant if corrected p <= {self.alpha:g}; baseline {self.baseline}; "
+                 f"Swamidass et al. 2010, section 2.5)"]
+        for line in [head] + body:
+            lines.append("  ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip())
+        for a in self.measures:
+            if a.affine_of:
+                lines.append(f"{a.spec}: an affine transform of {a.affine_of} with the same alpha, tested on "
+                             f"{a.affine_of}'s per-positive values (Swamidass et al. 2010, section 5.2)")
+        return "\n".join(lines) + "\n"
+
+
+def check_positive_tests(tests: Sequence[str]) -> list[str]:
+    """``tests`` as ``--unit positives`` runs them: every one of :data:`POSITIVE_TESTS`
+    when none (or ``all``) is named; any other name is a :class:`UsageError`."""
+    out: list[str] = []
+    for t in tests:
+        for name in (POSITIVE_TESTS if t == "all" else [t]):
+            if name not in POSITIVE_TESTS:
+                raise UsageError(f"--unit positives runs the CROC paper's tests: {', '.join(POSITIVE_TESTS)} "
+                                 f"or all, not {name!r}")
+            if name not in out:
+                out.append(name)
+    return out or list(POSITIVE_TESTS)
+
+
+def compare_positive_runs(qrels, runs: Sequence, measures: Sequence[str] | str = ("auc_roc",), *,
+                      tests: Sequence[str] = POSITIVE_TESTS, permutations: int = 100_000, seed: int | None = 1,
+                      alternative: str = "two-sided", alpha: float = 0.05, correction: str = "holm",
+                      pairs: str = "baseline", topics_from: str = "qrels", **options) -> PositivesComparison:
+    """``compare --unit positives``: each run against the first (``pairs='baseline'``)
+    or every pair (``'all'``), per area measure and topic with positives: both
+    runs' values of the measure and the paper's tests on the per-positive values,
+    their p-values corrected per test over every row (``correction``).
+
+    ``topics_from`` is ``qrels`` (every topic of the qrels with a relevant
+    document) or ``intersection`` (only those every run answered), as for compare.
+    """
+    from ..engine.pipeline import read_judgments
+    from .comparison import PAIRS, expand_runs, paired_values
+    from .significance import CORRECTIONS, correct
+
+    check_alternative(alternative)
+    if correction not in CORRECTIONS:
+        raise UsageError(f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}")
+    if pairs not in PAIRS:
+        raise UsageError(f"unknown --pairs {pairs!r}; choose one of {', '.join(PAIRS)}")
+    if not 0.0 < alpha < 1.0:
+        raise UsageError(f"alpha must be between 0 and 1, not {alpha}")
+    if permutations < 1:
+        raise UsageError("the number of permutations must be at least 1")
+    tests = check_positive_tests([tests] if isinstance(tests, str) else list(tests))
+    if isinstance(measures, str):
+        measures = [measures]
+    runs = expand_runs(runs)
+    if len(runs) < 2:
+        raise UsageError("compare needs a baseline run and at least one other run")
+    opts = _positive_options(options)
+    specs = [area_spec(m, opts) for m in measures]
+    judgments = read_judgments(qrels, opts)  # parsed once for every run and measure
+    evaluated = {}  # spec -> (topics, labels, files, values): evaluate()'s numbers, as compare counts them
+    for a in specs:
+        topics, labels, files, _filled, values, _n = paired_values(
+            judgments, runs, [a.spec], topics_from=topics_from, **{**options, "complete": True})
+        evaluated[a.spec] = (topics, labels, files, {lab: values[lab][a.output] for lab in labels})
+    labels, files = evaluated[specs[0].spec][1], evaluated[specs[0].spec][2]
+    per_run = {lab: positives_by_area(judgments, run, specs, opts) for lab, run in zip(labels, runs)}
+    pair_list = ([(labels[0], lab) for lab in labels[1:]] if pairs == "baseline"
+                 else list(combinations(labels, 2)))
+    pending = []
+    for base, lab in pair_list:
+        for k, a in enumerate(specs):
+            topics, _, _, values = evaluated[a.spec]
+            for i, qid in enumerate(topics):
+                va, vb = per_run[base][k].get(qid), per_run[lab][k].get(qid)
+                if va is None:
+                    continue  # no positives
+                if va.docnos != vb.docnos:
+                    raise AssertionError(f"topic {qid}: the two runs have different positives")
+                res = positive_tests(va.values, vb.values, tests=tests, permutations=permutations, seed=seed,
+                                     alternative=alternative)
+                pending.append((lab, base, a.spec, qid, len(va.values), float(values[base][i]),
+                                float(values[lab][i]), res))
+    adjusted = {t: correct([p[-1][t].p_value for p in pending], correction).tolist() for t in tests}
+    rows = []
+    for j, (lab, base, spec, qid, n, bv, v, res) in enumerate(pending):
+        p_adj = {t: adjusted[t][j] for t in tests}
+        rows.append(PositivesRow(lab, base, spec, qid, n, bv, v, res, p_adj,
+                                 {t: bool(p_adj[t] <= alpha) for t in tests}))
+    return PositivesComparison(list(labels), list(files), specs, rows, tests, alpha, correction, alternative,
+                               pairs, topics_from)
 
 
 def compare_positives(qrels, run_a, run_b, measure: str, *, tests: Sequence[str] = POSITIVE_TESTS,
                       permutations: int = 100_000, seed: int | None = 1, alternative: str = "two-sided",
                       **options) -> dict[str, dict]:
-    """Per topic: both areas and the six tests on the per-positive values of
-    ``measure`` (``compare --unit positives``)."""
-    va = positive_values(qrels, run_a, measure, **options)
-    vb = positive_values(qrels, run_b, measure, **options)
-    out = {}
-    for qid in va:
-        a, b = va[qid], vb[qid]
-        out[qid] = {"area_a": a.area, "area_b": b.area, "positives": len(a.values),
-                    "tests": positive_tests(a.values, b.values, tests=tests, permutations=permutations,
-                                            seed=seed, alternative=alternative)}
-    return out
+    """Per topic with positives: both runs' values of ``measure`` (``area_a``,
+    ``area_b``: ``evaluate()``'s) and the tests on the per-positive values,
+    uncorrected (``{test: SignificanceResult}``)."""
+    c = compare_positive_runs(qrels, [run_a, run_b], [measure], tests=tests, permutations=permutations, seed=seed,
+                              alternative=alternative, correction="none", **options)
+    return {r.topic: {"area_a": r.baseline_value, "area_b": r.value, "positives": r.positives, "tests": r.tests}
+            for r in c.rows}
 
 
-def positives_report(qrels, runs: Sequence, measures: Sequence[str], *, tests: Sequence[str] = POSITIVE_TESTS,
-                     permutations: int = 100_000, seed: int | None = 1, alternative: str = "two-sided",
-                     fmt: str = "text", **options) -> str:
-    """``compare --unit positives``: every run against the first (the baseline),
-    per area measure and topic, as text (a table) or JSON."""
-    import json
-
-    rows = []
-    for run in runs[1:]:
-        for m in measures:
-            for qid, r in compare_positives(qrels, runs[0], run, m, tests=tests, permutations=permutations,
-                                            seed=seed, alternative=alternative, **options).items():
-                rows.append({"run": str(run), "measure": m, "topic": qid, "positives": r["positives"],
-                             "baseline": r["area_a"], "value": r["area_b"],
-                             "p": {t: res.p_value for t, res in r["tests"].items()},
-                             "method": {t: res.method for t, res in r["tests"].items()}})
-    if fmt == "json":
-        return json.dumps({"unit": "positives", "baseline": str(runs[0]), "alternative": alternative,
-                           "rows": rows}) + "\n"
-    if fmt != "text":
+def positives_report(qrels, runs: Sequence, measures: Sequence[str], *, fmt: str = "text", **kw) -> str:
+    """``compare --unit positives`` as text (a table) or JSON (see :func:`compare_positives`)."""
+    if fmt not in ("text", "json"):
         raise UsageError(f"--unit positives prints text or json, not {fmt!r}")
-    head = ["run", "measure", "topic", "pos", "baseline", "value"] + list(tests)
-    body = [[r["run"], r["measure"], r["topic"], str(r["positives"]), f"{r['baseline']:.4f}", f"{r['value']:.4f}"]
-            + [f"{r['p'][t]:.4g}" for t in tests] for r in rows]
-    widths = [max(len(x) for x in col) for col in zip(head, *body)] if body else [len(h) for h in head]
-    lines = [f"Tests on the per-positive values of each area (p-values, {alternative}; "
-             f"baseline {runs[0]}; Swamidass et al. 2010, section 2.5)"]
-    for line in [head] + body:
-        lines.append("  ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip())
-    return "\n".join(lines) + "\n"
+    return compare_positive_runs(qrels, runs, measures, **kw).format(fmt)
 
 
 __all__ = ["POSITIVE_TESTS", "positives_report", "unpaired_t", "rank_sum", "unpaired_permutation", "positive_tests",
-           "PositiveValues", "positive_values", "compare_positives"]
+           "PositiveValues", "positive_values", "compare_positives", "compare_positive_runs", "PositivesComparison", "PositivesRow",
+           "area_spec", "area_measure_names", "check_positive_tests", "positives_by_area"]

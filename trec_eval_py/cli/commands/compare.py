@@ -11,10 +11,13 @@ from typing import List, Optional
 import typer
 
 from ...errors import UsageError
-from ...tools.comparison import FAIL_IF, FORMATS, PAIRS, TOPICS_FROM, compare_runs
+from ...tools.comparison import DEFAULTS, FAIL_IF, FORMATS, PAIRS, TOPICS_FROM, check_options, compare_runs
 from ...tools.significance import ALTERNATIVES, CORRECTIONS, TEST_NAMES, TESTS
 from ..flags import evaluation_flags
 from ..output import check_output, write_output
+
+#: the values of --unit
+UNITS = ("topics", "positives")
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -29,19 +32,23 @@ def compare(
                                      help="The baseline run, then the runs to compare with it; a folder "
                                           "stands for every file under it (in path order) and a .zip for its "
                                           "members, as for batch."),
-    test: List[str] = typer.Option(["t"], "--test", help=(
-        f"Significance test (repeatable): {', '.join(TESTS)} (paired); tukey (randomised Tukey HSD over all "
-        "runs) or tukey-classic (ANOVA form); all = every paired test.")),
+    test: List[str] = typer.Option([], "--test", help=(
+        f"Significance test (repeatable): {', '.join(TESTS)} (paired; default t); tukey (randomised Tukey HSD "
+        "over all runs) or tukey-classic (ANOVA form); all = every paired test. With --unit positives: the "
+        "CROC paper's permutation-, t- and wilcoxon-paired/-unpaired (default all six).")),
     pairs: str = typer.Option("baseline", "--pairs", help="baseline: each run against the baseline; all: every pair of runs."),
     alternative: str = typer.Option("two-sided", "--alternative", help=(
         "two-sided, greater (is the run higher than the baseline?) or less.")),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level; also sets the confidence level 1 - alpha."),
-    correction: str = typer.Option("holm", "--correction", help=(
-        f"Multiple-comparison correction across all (pair, measure) rows of a paired test: {', '.join(CORRECTIONS)} "
-        "(bh, by: Benjamini-Hochberg, -Yekutieli).")),
-    permutations: int = typer.Option(100_000, "--permutations", help=(
-        "Random sign flips (randomization), resamples (bootstrap) or random tables (tukey).")),
-    seed: int = typer.Option(1, "--seed", help="Seed of the random draws; the same seed gives the same p-values."),
+    correction: Optional[str] = typer.Option(None, "--correction", help=(
+        f"Multiple-comparison correction across all (pair, measure) rows of a paired test (with --unit "
+        f"positives: all (pair, measure, topic) rows of a test): {', '.join(CORRECTIONS)} "
+        "(bh, by: Benjamini-Hochberg, -Yekutieli). Default holm.")),
+    permutations: Optional[int] = typer.Option(None, "--permutations", help=(
+        "Random sign flips (randomization), resamples (bootstrap) or random tables (tukey); random splits "
+        "of the permutation tests of --unit positives. Default 100000.")),
+    seed: Optional[int] = typer.Option(None, "--seed", help=(
+        "Seed of the random draws; the same seed gives the same p-values. Default 1.")),
     topics_from: str = typer.Option("qrels", "--topics-from", help=(
         "qrels: every topic of the qrels, missing ones scored as empty rankings (-c); "
         "intersection: only topics every run answered.")),
@@ -50,9 +57,9 @@ def compare(
         "latex, markdown, html.")),
     fail_if: Optional[str] = typer.Option(None, "--fail-if", help=(
         "worse: exit 3 if a run is significantly worse than the baseline (after correction); "
-        "different: if it differs significantly either way.")),
+        "different: if it differs significantly either way (needs --alternative two-sided).")),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Write to this file instead of standard output."),
-    unit: str = typer.Option("topics", "--unit", help="topics (default): tests over per-topic values; positives: the CROC paper's six tests over the relevant documents of each topic, for area measures (auc_roc, croc_exp.7, auc_ac, cac_exp.7, auc_proc, auc_pac, auc_roc_t.T, auc_roc_fp.K)."),
+    unit: str = typer.Option("topics", "--unit", help="topics (default): tests over per-topic values; positives: the CROC paper's six tests over the relevant documents of each topic, for area measures (auc_roc, croc_exp.7, auc_ac, cac_exp.7, auc_proc, auc_pac, auc_roc_t.T, auc_roc_fp.K; rie and bedroc, tested as cac_exp with their alpha)."),
     *,
     options: dict,
 ) -> int:
@@ -70,36 +77,44 @@ def compare(
     if fmt not in FORMATS:
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}")
     for value, flag, allowed in ((pairs, "--pairs", PAIRS), (alternative, "--alternative", ALTERNATIVES),
-                                 (topics_from, "--topics-from", TOPICS_FROM)):
+                                 (topics_from, "--topics-from", TOPICS_FROM), (unit, "--unit", UNITS)):
         if value not in allowed:
             raise UsageError(f"unknown {flag} {value!r}; choose one of {', '.join(allowed)}")
+    if correction is not None and correction not in CORRECTIONS:
+        raise UsageError(f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}")
+    if permutations is not None and permutations < 1:
+        raise UsageError("the number of permutations must be at least 1")
     if fail_if is not None and fail_if not in FAIL_IF:
         raise UsageError(f"unknown --fail-if {fail_if!r}; choose one of {', '.join(FAIL_IF)}")
     check_output(output)
-    tests = [t.strip() for spec in test for t in spec.split(",") if t.strip()]
-    if unit not in ("topics", "positives"):
-        raise UsageError(f"unknown --unit {unit!r}; choose topics or positives")
+    named = [t.strip() for spec in test for t in spec.split(",") if t.strip()]
     if unit == "positives":
-        from ...tools.positives import POSITIVE_TESTS, positives_report
+        from ...tools.positives import check_positive_tests
 
-        chosen = [t for t in tests if t in POSITIVE_TESTS] or list(POSITIVE_TESTS)
-        text = positives_report(qrels, runs, options.pop("measures") or ["auc_roc"], tests=chosen,
-                                permutations=permutations, seed=seed, fmt=fmt, **options)
-        if output:
-            with open(output, "w", encoding="utf-8") as f:
-                f.write(text)
-        else:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        return
-    measures = options.pop("measures") or ["map"]
-    report, bar = _progress()
-    with bar:
-        result = compare_runs(
-            qrels, runs, measures, tests,
-            alpha=alpha, correction=correction, permutations=permutations, seed=seed,
-            alternative=alternative, pairs=pairs, topics_from=topics_from, progress=report, **options,
-        )
+        tests = check_positive_tests(named)
+    else:
+        from ...tools.comparison import expand_tests
+
+        tests = expand_tests(named or DEFAULTS["tests"])
+    # contradictory options: one line each, before any file is read
+    check_options(unit=unit, tests=tests, alternative=alternative, fail_if=fail_if, correction=correction,
+                  permutations=permutations, seed=seed, fmt=fmt)
+    given = {"correction": correction, "permutations": permutations, "seed": seed}
+    stats = {k: DEFAULTS[k] if v is None else v for k, v in given.items()}
+    measures = options.pop("measures")
+    if unit == "positives":
+        from ...tools.positives import compare_positive_runs
+
+        result = compare_positive_runs(qrels, runs, measures or ["auc_roc"], tests=tests, alpha=alpha,
+                                       alternative=alternative, pairs=pairs, topics_from=topics_from,
+                                       **stats, **options)
+    else:
+        report, bar = _progress()
+        with bar:
+            result = compare_runs(
+                qrels, runs, measures or ["map"], tests, alpha=alpha, alternative=alternative, pairs=pairs,
+                topics_from=topics_from, progress=report, **stats, **options,
+            )
     write_output(result.format(fmt), output)
     if fail_if is None:
         return 0
@@ -107,8 +122,12 @@ def compare(
     if not failed:
         return 0
     what = "significantly worse than" if fail_if == "worse" else "significantly different from"
-    listed = ", ".join(f"{r.run} on {r.measure} ({TEST_NAMES[r.test]}, corrected p {r.p_value_corrected:.3g})"
-                       for r in failed)
+    if unit == "positives":
+        listed = ", ".join(f"{r.run} on {r.measure}, topic {r.topic} "
+                           f"({', '.join(t for t in result.tests if r.significant[t])})" for r in failed)
+    else:
+        listed = ", ".join(f"{r.run} on {r.measure} ({TEST_NAMES[r.test]}, corrected p {r.p_value_corrected:.3g})"
+                           for r in failed)
     sys.stderr.write(f"trec_eval_py: compare --fail-if {fail_if}: {what} {result.baseline}: {listed}\n")
     return 3
 

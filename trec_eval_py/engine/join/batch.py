@@ -53,6 +53,9 @@ class Rankings:
         every topic reads its own.
     scores : float64, the run's score of each ranked document (aligned with ``rel``),
              only when ``ctx.keep_scores``; else None.
+    docnos, judged_docnos : bytes, the docno of each ranked document (aligned with
+             ``rel``) and of each judgment (aligned with ``judged_rel``), only when
+             ``ctx.keep_docnos``; else None.
     """
 
     qids: list[str]
@@ -66,6 +69,8 @@ class Rankings:
     ctx: EvalContext
     level_source: np.ndarray | None = None
     scores: np.ndarray | None = None
+    docnos: np.ndarray | None = None
+    judged_docnos: np.ndarray | None = None
 
     @property
     def num_topics(self) -> int:
@@ -156,6 +161,17 @@ class TopicBatch:
         if rk.scores is None:
             return None
         return _pad_rows(rk.scores, rk.offsets, self._lo, self._hi, fill=np.nan, dtype=np.float64)
+
+    def docnos(self, row: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """Topic ``row``'s docnos (bytes): its ranked documents in rank order, and its
+        judgments in the order of ``judged`` (levels descending); None when the
+        join kept none (``EvalContext.keep_docnos``)."""
+        rk = self._rankings
+        if getattr(rk, "docnos", None) is None or getattr(rk, "judged_docnos", None) is None:
+            return None
+        t = self._lo + row
+        return (rk.docnos[rk.offsets[t]:rk.offsets[t + 1]],
+                rk.judged_docnos[rk.judged_offsets[t]:rk.judged_offsets[t + 1]])
 
     @classmethod
     def from_lists(cls, rels: list[list[int]], judged: list[list[int]], ctx: EvalContext | None = None,

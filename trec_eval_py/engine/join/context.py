@@ -138,15 +138,21 @@ class EvalContext(Settings):
             (:attr:`~trec_eval_py.engine.measures.Measure.reads_scores`) and the tools
             that show it (``curves --curve table``); off otherwise, since it costs a
             float per document and the C join.
+    keep_docnos : the join keeps the docno of each ranked document and of each
+            judgment (``Rankings.docnos``, ``judged_docnos``; ``TopicBatch.docnos``),
+            for the tools that name documents (``compare --unit positives`` pairs
+            a topic's relevant documents across runs); off otherwise, as ``keep_scores``.
 
     ``order`` None ranks by score, trec_eval's rule.
     """
 
     keep_scores: bool = False
+    keep_docnos: bool = False
 
     def __post_init__(self):
         super().__post_init__()
         object.__setattr__(self, "keep_scores", _flag("keep_scores", self.keep_scores))
+        object.__setattr__(self, "keep_docnos", _flag("keep_docnos", self.keep_docnos))
 
     @property
     def v10(self) -> bool:

@@ -177,15 +177,18 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     qt = codes_in(qrels.qid, topics)
     rt = codes_in(run.qid, topics)
     rule = RankRule.of(ctx)
-    # the C join gives no row order, which the scores need: they take the numpy path
-    joined = None if ctx.keep_scores else _join_rank_c(qt, rt, qrels, run, nt, rule)
-    score_sorted = None
+    # the C join gives no row order, which the scores and docnos need: they take the numpy path
+    keep_rows = ctx.keep_scores or ctx.keep_docnos
+    joined = None if keep_rows else _join_rank_c(qt, rt, qrels, run, nt, rule)
+    score_sorted = docno_sorted = None
     if joined is not None:
         rel_sorted, t_sorted = joined
     else:
         rel_sorted, t_sorted, order = _join_rank_numpy(qt, rt, qrels, run, rule)
         if ctx.keep_scores:
             score_sorted = np.asarray(run.score, dtype=np.float64)[order]
+        if ctx.keep_docnos:
+            docno_sorted = run.docno[order]
 
     q_has = np.bincount(qt, minlength=nt) > 0
     r_count = np.bincount(rt, minlength=nt)
@@ -197,6 +200,7 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         keep &= rel_sorted >= 0
     rel_kept = rel_sorted[keep]
     scores = None if score_sorted is None else score_sorted[keep]
+    docnos = None if docno_sorted is None else docno_sorted[keep]
     counts = np.bincount(t_sorted[keep], minlength=nt)[evaluated]
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
@@ -205,6 +209,7 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     jmask = evaluated[qt]
     jorder = np.lexsort((-qrels.rel[jmask], qt[jmask]))
     judged_rel = qrels.rel[jmask][jorder]
+    judged_docnos = qrels.docno[jmask][jorder] if ctx.keep_docnos else None
     jcounts = np.bincount(qt[jmask], minlength=nt)[evaluated]
     joffsets = np.zeros(len(jcounts) + 1, dtype=np.int64)
     np.cumsum(jcounts, out=joffsets[1:])
@@ -224,6 +229,8 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         ctx=ctx,
         level_source=level_sources(top_level, filled, ctx),
         scores=scores,
+        docnos=docnos,
+        judged_docnos=judged_docnos,
     )
 
 
@@ -248,4 +255,7 @@ def with_placeholder(rankings: Rankings) -> Rankings:
     scores = rankings.scores
     if scores is not None:  # 10.0 scores its placeholder document 1.0
         scores = np.insert(scores, rankings.offsets[filled], 1.0)
-    return replace(rankings, rel=rel.astype(np.int64), offsets=offsets, scores=scores)
+    docnos = rankings.docnos
+    if docnos is not None:  # a docno no judgment names (it is in no pool)
+        docnos = np.insert(docnos, rankings.offsets[filled], b"")
+    return replace(rankings, rel=rel.astype(np.int64), offsets=offsets, scores=scores, docnos=docnos)

@@ -64,6 +64,11 @@ class Measure:
     parts : optional kernel giving per-topic numbers (shape ``(n, m)``) that ``summary``
         reads as ``info.parts``, for summaries that are not a function of the printed
         per-topic values, such as micro-averages (totals of counts over topics)
+    area : for the early-retrieval areas, the statistic of their relevant documents
+        ("positives", ``compare --unit positives``): an
+        :class:`~.early_retrieval.Area`, whose per-positive values average to the
+        measure's per-topic value, or (``Area.affine``) to a per-topic value the
+        measure is an affine transform of; None for every other measure
     """
 
     name: str
@@ -79,6 +84,7 @@ class Measure:
     summary: Callable | None = None
     parts: Kernel | None = None
     reads_scores: bool = False
+    area: "Area | None" = None  # noqa: F821 (early_retrieval.Area: that module imports this one)
 
     @property
     def order(self) -> tuple:

@@ -24,6 +24,7 @@ Swamidass et al., "A CROC stronger than ROC", Bioinformatics 26(10), 2010.
 from __future__ import annotations
 
 from ._base import Measure
+from .early_retrieval import Area, identity
 from .ranked_curves import NEGATIVES_HELP, croc_area
 
 auc_roc = Measure(
@@ -34,6 +35,7 @@ auc_roc = Measure(
         "documents not retrieved add 0. " + NEGATIVES_HELP
     ),
     kernel=lambda b, p: croc_area(b),
+    area=Area("fpr", identity),
     nicknames=frozenset({"extra"}),
     since="extra",
 )

@@ -47,7 +47,14 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure, safe_div
+from .croc import magnification
+from .early_retrieval import Area
 from .ranked_curves import PositiveFloats, list_size, num_negatives
+
+#: both scores are affine transforms of ``cac_exp`` with the same alpha, topic by
+#: topic (Swamidass et al. 2010, equations 12 and 13): their per-positive tests
+#: are those of ``cac_exp`` (``compare --unit positives``)
+_CAC_EXP = Area("rank", magnification("exp"), affine_of="cac_exp")
 
 
 def _no_negatives(b, values: np.ndarray) -> np.ndarray:
@@ -133,6 +140,7 @@ rie = Measure(
     ),
     kernel=_rie,
     params=PositiveFloats((20.0,), "alpha"),
+    area=_CAC_EXP,
     nicknames=frozenset({"extra"}),
     since="extra",
 )
@@ -147,6 +155,7 @@ bedroc = Measure(
     ),
     kernel=_bedroc,
     params=PositiveFloats((20.0,), "alpha"),
+    area=_CAC_EXP,
     nicknames=frozenset({"extra"}),
     since="extra",
 )

@@ -21,21 +21,16 @@ Source: Swamidass et al., "A CROC stronger than ROC", Bioinformatics
 """
 from __future__ import annotations
 
-from .croc import DEFAULT_ALPHA, FORMULA, random_area
+from .croc import DEFAULT_ALPHA, FORMULA, magnification, random_area
 from .early_retrieval import Area, area_measures
-from .ranked_curves import MAGNIFIERS, NEGATIVES_HELP, PositiveFloats
-
-
-def _transform(kind: str):
-    mag = MAGNIFIERS[kind]
-    return lambda x, alpha, neg, size: mag(x, alpha)
+from .ranked_curves import NEGATIVES_HELP, PositiveFloats
 
 
 def _measures(kind: str):
     d = DEFAULT_ALPHA[kind]
     return area_measures(
         f"cac_{kind}",
-        Area("rank", _transform(kind)),
+        Area("rank", magnification(kind)),
         (
             f"Area under the concentrated accumulation curve with the {kind} magnification "
             f"{FORMULA[kind]} (Swamidass et al. 2010): the mean over the relevant documents "

@@ -34,6 +34,7 @@ from functools import partial
 import numpy as np
 
 from ._base import Measure
+from .early_retrieval import Area
 from .ranked_curves import MAGNIFIERS, NEGATIVES_HELP, PositiveFloats, croc_area
 
 DEFAULT_ALPHA = {"exp": 7.0, "pow": 2.32, "log": 80.0}
@@ -61,6 +62,12 @@ def _kernel(kind: str, b, p) -> np.ndarray:
     return np.stack([croc_area(b, partial(f, alpha=a)) for a in p.values], axis=1)
 
 
+def magnification(kind: str):
+    """The transform of :class:`~.early_retrieval.Area` for CROC's ``kind`` of f."""
+    mag = MAGNIFIERS[kind]
+    return lambda x, alpha, neg, size: mag(x, alpha)
+
+
 def _measure(kind: str) -> Measure:
     d = DEFAULT_ALPHA[kind]
     return Measure(
@@ -75,6 +82,7 @@ def _measure(kind: str) -> Measure:
         ),
         kernel=partial(_kernel, kind),
         params=PositiveFloats((d,), "alpha"),
+        area=Area("fpr", magnification(kind)),
         nicknames=frozenset({"extra"}),
         since="extra",
     )

@@ -13,21 +13,19 @@ analytically ... to derive a Z-score for the area").
 """
 from __future__ import annotations
 
-from .croc import DEFAULT_ALPHA
+# the modules, not their measures: a measure found in this module's namespace
+# would be taken for one of its own
+from . import auc_roc as _roc, croc as _croc
 from ._base import Measure
-from .early_retrieval import Area, area_measures, identity
-from ._params import NoParams
-from .ranked_curves import MAGNIFIERS, PositiveFloats
+from .early_retrieval import area_measures
 
 
-def _z_only(name: str, area: Area, params) -> Measure:
-    return area_measures(name, area, "", params)[1]
+def _z_only(m: Measure) -> Measure:
+    """The Z-score of the area measure ``m``, from its own :attr:`Measure.area`."""
+    return area_measures(m.name, m.area, "", m.params)[1]
 
 
-auc_roc_z = _z_only("auc_roc", Area("fpr", identity), NoParams())
-croc_exp_z = _z_only("croc_exp", Area("fpr", lambda x, a, n, s: MAGNIFIERS["exp"](x, a)),
-                     PositiveFloats((DEFAULT_ALPHA["exp"],), "alpha"))
-croc_pow_z = _z_only("croc_pow", Area("fpr", lambda x, a, n, s: MAGNIFIERS["pow"](x, a)),
-                     PositiveFloats((DEFAULT_ALPHA["pow"],), "alpha"))
-croc_log_z = _z_only("croc_log", Area("fpr", lambda x, a, n, s: MAGNIFIERS["log"](x, a)),
-                     PositiveFloats((DEFAULT_ALPHA["log"],), "alpha"))
+auc_roc_z = _z_only(_roc.auc_roc)
+croc_exp_z = _z_only(_croc.croc_exp)
+croc_pow_z = _z_only(_croc.croc_pow)
+croc_log_z = _z_only(_croc.croc_log)

@@ -125,10 +125,21 @@ def random_moments(view: str, f1: Callable[[np.ndarray], np.ndarray], p: int, n:
 @record
 class Area:
     """One early-retrieval area: its view, its transform and how it names
-    its parameters. ``transform(x, param, negatives, size)``."""
+    its parameters. ``transform(x, param, negatives, size)``.
+
+    It is also the statistic of the relevant documents ("positives") that
+    ``compare --unit positives`` tests (:meth:`positives`): the area of a
+    topic is the mean of its positives' values. ``affine_of`` names the area
+    measure whose per-positive values these are when the measure holding this
+    :class:`Area` is not their mean but, topic by topic, an affine transform of
+    it (``rie`` and ``bedroc`` of ``cac_exp``, the CROC paper's equations 12
+    and 13): its tests are that area's (Swamidass et al. 2010, section 5.2:
+    "and therefore yield the same P-values"), its per-topic values its own.
+    """
 
     view: str  # "rank" or "fpr"
     transform: Transform
+    affine_of: str | None = None
 
     def areas(self, b, param) -> np.ndarray:
         neg = num_negatives(b)
@@ -136,6 +147,30 @@ class Area:
         if self.view == "fpr":
             return fpr_area(b, lambda x: self.transform(x, param, neg[:, None], size[:, None]))
         return rank_area(b, lambda x, i: self.transform(x, param, int(neg[i]), int(size[i])))
+
+    def positives(self, b, param) -> list[np.ndarray]:
+        """Per topic of batch ``b``: the value of each positive, the retrieved
+        ones in rank order (the positions ``b.is_rel`` marks), then the missed
+        ones (which take the list's last ranks, or rate 1: they add 0 in the
+        FPR view). Added in this order and divided by the topic's relevant
+        count they give :meth:`areas` exactly (the same additions, in the same order)."""
+        neg = num_negatives(b)
+        size = list_size(b)
+        out = []
+        for t in range(b.n):
+            pos = np.flatnonzero(b.is_rel[t])
+            missed = int(b.num_rel[t]) - len(pos)
+            n_t, s_t = int(neg[t]), int(size[t])
+            if self.view == "fpr":
+                above = (pos - np.arange(len(pos))).astype(np.float64)  # negatives ranked above each
+                x = above / float(n_t) if n_t > 0 else np.zeros(len(pos))
+                gain = 1.0 - self.transform(x, param, n_t, s_t)
+                out.append(np.concatenate([gain, np.zeros(max(missed, 0))]))
+            else:
+                tail = np.arange(s_t - missed + 1, s_t + 1, dtype=np.float64)
+                x = np.concatenate([pos + 1.0, tail]) / float(s_t) if s_t else np.zeros(0)
+                out.append(1.0 - self.transform(x, param, n_t, s_t))
+        return out
 
     def moments(self, b, param) -> tuple[np.ndarray, np.ndarray]:
         """Per topic: mean and variance of a random ranking's area."""
@@ -156,13 +191,9 @@ class Area:
         return np.where(var > 0, safe_div(area - mean, sd), 0.0)
 
 
-#: area measure name -> its :class:`Area` (per-positive values for ``compare --unit positives``)
-AREAS: dict[str, Area] = {}
-
-
 def area_measures(name: str, area: Area, help_text: str, params: ParamSpec):
-    """The area measure ``name`` and its Z-score companion ``name_z``."""
-    AREAS[name] = area
+    """The area measure ``name`` (its :attr:`Measure.area` is ``area``) and its
+    Z-score companion ``name_z`` (a Z-score is no mean over positives: no area)."""
 
     def per_param(fn):
         def kernel(b, p):
@@ -172,7 +203,7 @@ def area_measures(name: str, area: Area, help_text: str, params: ParamSpec):
 
     main = Measure(
         name=name, help=help_text, kernel=per_param(area.areas), params=params,
-        nicknames=frozenset({"extra"}), since="extra",
+        nicknames=frozenset({"extra"}), since="extra", area=area,
     )
     z = Measure(
         name=f"{name}_z",
