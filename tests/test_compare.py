@@ -199,3 +199,47 @@ def test_every_row_has_an_interval_of_the_mean_difference(tmp_path):
         base, other = c.values["sys0"]["map"], c.values[run]["map"]
         boot = bootstrap(base, other, resamples=3000, seed=9)
         assert {(r.ci_low, r.ci_high) for r in rows} == {(boot.ci_low, boot.ci_high)}
+
+
+@pytest.mark.parametrize("args,message", [
+    # a greater test never finds a worse run: the gate could never fire
+    (["--alternative", "greater", "--fail-if", "worse"], "cannot fire"),
+    (["--alternative", "less", "--fail-if", "different"], "either way"),
+    (["--alternative", "greater", "--fail-if", "different"], "either way"),
+    (["--test", "tukey", "--alternative", "less"], "two-sided"),
+    (["--test", "tukey", "--correction", "bonferroni"], "nothing to correct"),
+    (["--test", "tukey-classic", "--correction", "holm"], "nothing to correct"),
+    (["--test", "t", "--permutations", "500"], "draws nothing"),
+    (["--seed", "3"], "draws nothing"),  # the default test, t
+    (["--unit", "positives", "--format", "latex"], "text or json"),
+    (["--test", "t-paired"], "unknown test"),  # a test of --unit positives
+])
+def test_contradictory_options_are_refused_with_one_line(tmp_path, capsysbinary, args, message):
+    qrels, runs = write_collection(tmp_path, n_topics=4, n_runs=2)
+    got, out, err = run_cli(["compare", qrels, *runs, *args], capsysbinary)
+    assert got == 1 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert out == ""
+
+
+@pytest.mark.parametrize("args", [
+    ["--alternative", "less", "--fail-if", "worse"],
+    ["--test", "tukey", "--correction", "none"],
+    ["--test", "t", "--test", "randomization", "--permutations", "500", "--seed", "2"],
+    ["--test", "tukey", "--test", "t", "--correction", "bh"],
+])
+def test_compatible_options_run(tmp_path, capsysbinary, args):
+    qrels, runs = write_collection(tmp_path, n_topics=4, n_runs=2)
+    got, out, err = run_cli(["compare", qrels, *runs, *args], capsysbinary)
+    assert got in (0, 3) and out, err
+
+
+def test_fail_if_worse_fires_on_a_worse_run(tmp_path, capsysbinary):
+    # run 0 is the better one here: run 2 as baseline, run 0 about a third worse on map
+    qrels, runs = write_collection(tmp_path, n_topics=30, n_runs=3)
+    base, worse = runs[2], runs[0]
+    c = compare_runs(qrels, [base, worse], ["map"])
+    assert c.rows[0].relative_delta < -0.2 and c.rows[0].p_value < 0.01
+    for alt in ("two-sided", "less"):
+        got, _, err = run_cli(["compare", qrels, base, worse, "--fail-if", "worse", "--alternative", alt],
+                              capsysbinary)
+        assert got == 3 and "significantly worse" in err, (alt, err)

@@ -234,3 +234,103 @@ def test_every_area_from_a_fresh_command_line(tmp_path):
         cli = subprocess.run([sys.executable, "-m", "trec_eval_py", "compare", "--unit", "positives", "-m", name,
                               str(q), str(a), str(a)], capture_output=True, text=True)
         assert cli.returncode == 0 and name in cli.stdout, (name, cli.stderr)
+
+
+# ---- the pipeline's rankings and every option of compare --unit positives ----
+
+CUT_QRELS = b"q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\nq1 0 d4 1\nq1 0 d5 0\n"
+CUT_RUN = b"".join(f"q1 Q0 {d} {i + 1} {10 - i} r\n".encode()
+                   for i, d in enumerate(["u1", "d1", "u2", "d3", "d4", "d2"]))
+
+
+def test_max_docs_cuts_before_judged_only():
+    # trec_eval cuts the ranking at -M 3 first (u1 d1 u2), then -J drops the unjudged
+    # u1, u2: d1 is retrieved with no negative above it (1), d3 and d4 are missed (0)
+    want = evaluate(CUT_QRELS, CUT_RUN, ["auc_roc"], max_docs=3, judged_only=True).summary["auc_roc"]
+    assert math.isclose(want, 1 / 3)
+    v = positive_values(CUT_QRELS, CUT_RUN, "auc_roc", max_docs=3, judged_only=True)["q1"]
+    assert v.docnos == ("d1", "d3", "d4") and v.values.tolist() == [1.0, 0.0, 0.0] and v.area == want
+    r = compare_positives(CUT_QRELS, CUT_RUN, CUT_RUN, "auc_roc", max_docs=3, judged_only=True)["q1"]
+    assert r["area_a"] == r["area_b"] == want
+
+
+def _cli_positives(tmp_path, capsysbinary, *args):
+    from golden import run_cli
+
+    q, a, b = tmp_path / "q", tmp_path / "a", tmp_path / "b"
+    q.write_bytes(PAPER_QRELS)
+    a.write_bytes(PAPER_RUN)
+    # B ranks the paper's positives {1,2,4,5,7} at {3,5,6,8,10}: worse
+    b_ranks = {1: 3, 2: 5, 4: 6, 5: 8, 7: 10, 3: 1, 6: 2, 8: 4, 9: 7, 10: 9}
+    b.write_bytes("".join(f"1 Q0 d{i} {b_ranks[i]} {11 - b_ranks[i]} b\n" for i in range(1, 11)).encode())
+    return run_cli(["compare", "--unit", "positives", *args, q, a, b], capsysbinary)
+
+
+@pytest.mark.parametrize("alt", ALTS)
+def test_cli_honours_alternative(tmp_path, capsysbinary, alt):
+    code, out, err = _cli_positives(tmp_path, capsysbinary, "--alternative", alt, "--format", "json",
+                                    "-m", "croc_exp.7")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["alternative"] == alt
+    va = positive_values(tmp_path / "q", str(tmp_path / "a"), "croc_exp.7")["1"].values
+    vb = positive_values(tmp_path / "q", str(tmp_path / "b"), "croc_exp.7")["1"].values
+    want = positive_tests(va, vb, alternative=alt)
+    assert d["rows"][0]["p"] == {t: r.p_value for t, r in want.items()}
+
+
+def test_cli_fail_if(tmp_path, capsysbinary):
+    # one topic, one row per test: no correction changes it; the permutation-paired
+    # test of B against A is p = 2/32 two-sided, 1/32 one-sided ("less": B lower)
+    args = ("--test", "permutation-paired", "-m", "auc_roc")
+    code, out, err = _cli_positives(tmp_path, capsysbinary, *args, "--fail-if", "worse", "--alternative", "less")
+    assert code == 3 and "significantly worse" in err and "topic 1" in err, (code, err)
+    code, out, err = _cli_positives(tmp_path, capsysbinary, *args, "--fail-if", "worse")
+    assert code == 0, err  # two-sided p = 0.0625 > 0.05
+    code, out, err = _cli_positives(tmp_path, capsysbinary, *args, "--fail-if", "worse", "--alternative", "less",
+                                    "--alpha", "0.01")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--test", "nope"], "not 'nope'"),
+    (["--test", "t"], "not 't'"),  # a test of the topic unit
+    (["--format", "csv"], "text or json"),
+    (["-l", "-1"], "-l 0 or more"),
+    (["--test", "t-paired", "--permutations", "10"], "draws nothing"),
+    (["-m", "croc_exp_z"], "needs an area measure (auc_ac"),
+    (["-R", "prefs", "-m", "auc_roc"], "-R qrels"),
+])
+def test_cli_refuses_with_one_line(tmp_path, capsysbinary, args, message):
+    code, out, err = _cli_positives(tmp_path, capsysbinary, *args)
+    assert code != 0 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_unknown_measure_lists_every_area_in_a_fresh_process(tmp_path):
+    import subprocess
+    import sys
+
+    q, a = tmp_path / "q", tmp_path / "a"
+    q.write_bytes(PAPER_QRELS)
+    a.write_bytes(PAPER_RUN)
+    got = subprocess.run([sys.executable, "-m", "trec_eval_py", "compare", "--unit", "positives", "-m", "map",
+                          str(q), str(a), str(a)], capture_output=True, text=True)
+    assert got.returncode != 0 and "Traceback" not in got.stderr
+    listed = got.stderr.split("(", 1)[1].split(")", 1)[0].split(", ")
+    assert set(listed) >= {n.partition(".")[0] for n in AREA_NAMES} | {"rie", "bedroc"}
+
+
+@pytest.mark.parametrize("measure", ["bedroc", "rie.5", "bedroc.80"])
+def test_rie_and_bedroc_are_tested_as_cac_exp(measure):
+    """Swamidass et al. 2010, section 5.2: RIE and BEDROC are affine transforms of
+    AUC[CAC(exp)] "and therefore yield the same P-values": their tests are cac_exp's
+    with the same alpha; their per-topic values are their own."""
+    name, _, alpha = measure.partition(".")
+    alpha = alpha or "20"
+    b_ranks = {1: 3, 2: 5, 4: 6, 5: 8, 7: 10, 3: 1, 6: 2, 8: 4, 9: 7, 10: 9}
+    run_b = "".join(f"1 Q0 d{i} {b_ranks[i]} {11 - b_ranks[i]} b\n" for i in range(1, 11)).encode()
+    got = compare_positives(PAPER_QRELS, PAPER_RUN, run_b, measure)["1"]
+    cac = compare_positives(PAPER_QRELS, PAPER_RUN, run_b, f"cac_exp.{alpha}")["1"]
+    assert {t: r.p_value for t, r in got["tests"].items()} == {t: r.p_value for t, r in cac["tests"].items()}
+    ev = evaluate(PAPER_QRELS, run_b, [measure])
+    assert got["area_b"] == next(iter(ev.summary.values())) and got["area_b"] != cac["area_b"]
