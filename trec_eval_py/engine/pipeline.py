@@ -119,6 +119,9 @@ class Column:
     #: what the value is (measure, its options, the output's parameters): two columns with
     #: the same identity hold the same numbers (``-m AP -m map``); trec_eval's text prints it once
     identity: tuple | None = None
+    #: position of the ``-m`` spec that asked for it (tools show columns in that
+    #: order: :func:`~trec_eval_py.engine.measures.in_asked_order`)
+    asked: int = 0
 
     @property
     def trec_name(self) -> str:
@@ -264,7 +267,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
         for i, name, printed in zip(s.indices, s.names, s.trec_names):
             identity = (s.measure.name, s.overrides, s.measure.params.output_key(s.params, i))
             columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind, printed=printed, source=pos,
-                                  identity=identity))
+                                  identity=identity, asked=s.asked))
     # measures asked for with their own rel=/judged_only= are computed on their own
     # evaluation: one pass of the stages per distinct set of options
     groups: dict[tuple, list] = {}

@@ -12,7 +12,7 @@ from html import escape
 
 from ..errors import UsageError
 from .evaluation import evaluation_records, format_value
-from ..engine.measures import Kind
+from ..engine.measures import Kind, in_asked_order
 
 
 def require_pandas():
@@ -42,6 +42,14 @@ def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):
     pd = require_pandas()
     rows = [(result.runid, t, n, _value(k, v))
             for t, n, k, v in evaluation_records(result, query=per_topic, summary=not per_topic)]
+    # each topic's measures in the order they were asked for (-m), as every tool shows them
+    asked = {}
+    for c in in_asked_order(list(result.columns)):
+        asked.setdefault(getattr(c, "prefix", "") + c.name, len(asked))
+    first = {}
+    for _, t, _, _ in rows:
+        first.setdefault(t, len(first))
+    rows.sort(key=lambda r: (first[r[1]], asked.get(r[2], len(asked))))
     long = pd.DataFrame(rows, columns=["run", "topic", "measure", "value"])
     if not wide:
         return long
@@ -75,9 +83,14 @@ def leaderboard_frame(board, *, per_topic: bool = False):
             long = evaluation_frame(e.evaluation, per_topic=True)
             summary = evaluation_frame(e.evaluation, per_topic=False)
             for part in (long, summary):
-                for t, n, v in zip(part["topic"], part["measure"], part["value"]):
-                    if n in board.columns:
-                        rows.append((e.rank, e.path, e.runid, t, n, v, None))
+                picked = [(t, n, v) for t, n, v in zip(part["topic"], part["measure"], part["value"])
+                          if n in board.columns]
+                # the board's columns are in the order asked for: each topic's rows follow them
+                first = {}
+                for t, _, _ in picked:
+                    first.setdefault(t, len(first))
+                picked.sort(key=lambda r: (first[r[0]], board.columns.index(r[1])))
+                rows += [(e.rank, e.path, e.runid, t, n, v, None) for t, n, v in picked]
         return pd.DataFrame(rows, columns=["rank", "run", "runid", "topic", "measure", "value", "error"])
     rows = []
     for e in board.entries:

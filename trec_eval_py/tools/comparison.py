@@ -38,7 +38,7 @@ import numpy as np
 
 from .._record import as_dict, field, fields, record
 from ..engine.aggregate import seq_total
-from ..engine.measures import Kind
+from ..engine.measures import Kind, in_asked_order
 from ..engine.parse.source import run_labels, source_label
 from ..engine.pipeline import evaluate, read_judgments
 from ..errors import NoTopicsError, UsageError
@@ -280,7 +280,8 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
             keep &= ~np.asarray(e.filled, dtype=bool)
         if not keep.any():
             raise NoTopicsError("no topic of the qrels has results in every run (--topics-from intersection)")
-    cols = [c for c in evals[0].columns if c.measure.per_topic and c.kind is not Kind.STR]
+    # the measures in the order asked for (-m AP -m nDCG@10 -m P@10), as every tool shows them
+    cols = [c for c in in_asked_order(evals[0].columns) if c.measure.per_topic and c.kind is not Kind.STR]
     if not cols:
         raise UsageError(f"no measure with per-topic numbers among: {' '.join(measures)}")
     kept_topics = [t for t, k in zip(topics, keep) if k]

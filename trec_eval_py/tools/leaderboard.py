@@ -35,7 +35,7 @@ from .._record import field, record, replace
 from ..errors import InputError, TrecEvalError, UsageError
 from ..engine.join.keys import distinct_sorted
 from ..engine.inputs import judgment_format
-from ..engine.measures import Kind, registry
+from ..engine.measures import Kind, in_asked_order, registry
 from ..engine.pipeline import Column, Evaluation, Options, evaluate
 from .submissions import Submission, find_submissions
 from .validate import NOT_A_RUN, Finding, load_qrels, validate_run
@@ -151,20 +151,6 @@ def _pick_sort_by(sort_by: str, columns: list[str], opts: Options) -> str:
     if len(names) == 1 and names[0] in columns:
         return names[0]
     raise UsageError(f"--sort-by {sort_by}: not a measure on the board ({', '.join(columns)}); add it with -m")
-
-
-def _display_columns(specs: list[str], evaluation_columns: list, compat: str, rel_format: str) -> list:
-    """Output columns in the order the user asked for them, without the run id."""
-    reg = registry()
-    wanted: list[str] = []  # measure names in request order
-    for spec in specs:
-        for s in reg.resolve([spec], compat, rel_format):
-            if s.measure.name not in wanted:
-                wanted.append(s.measure.name)
-    order = []
-    for name in wanted:
-        order += [c for c in evaluation_columns if c.measure.name == name and c.measure.name != "runid"]
-    return order
 
 
 def _reason(e: TrecEvalError, names: tuple[str, ...]) -> str:
@@ -310,9 +296,10 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     opts = Options(measures=tuple(specs), **options)
     reg = registry()
     selected = reg.resolve(specs, opts.compat, opts.measures_for, given=opts.rel_format)  # unknown measures fail here, once
-    eval_columns = [Column(n, s.measure, i, s.measure.kind, s.measure.kind)
+    eval_columns = [Column(n, s.measure, i, s.measure.kind, s.measure.kind, asked=s.asked)
                     for s in selected for i, n in enumerate(s.names)]
-    shown = _display_columns(specs, eval_columns, opts.compat, opts.measures_for)
+    # in the order asked for, as every tool shows them; the run id has its own column
+    shown = [c for c in in_asked_order(eval_columns) if c.measure.name != "runid"]
     columns = [c.name for c in shown]
     kinds = {c.name: c.summary_kind for c in shown}
     key = _pick_sort_by(sort_by, columns, opts) if sort_by else default_sort_by(columns, kinds)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
-from ..._record import record
+from ..._record import record, replace
 from ...errors import MeasureError
 from ._base import VERSIONS, Measure, in_nickname
 from ._order import is_trec_measure, print_key
@@ -27,6 +27,8 @@ class Selected:
     label: str | None = None
     output: str | None = None
     overrides: tuple = ()
+    #: position among the ``-m`` specs of the first one that asked for it (see :func:`in_asked_order`)
+    asked: int = 0
 
     @property
     def trec_names(self) -> list[str]:
@@ -140,13 +142,14 @@ class Registry:
                 raise MeasureError(f"measure '{label}' needs {need} judgments, not '-R {given or rel_format}'")
 
         chosen: dict[str, Measure] = {}
+        asked: dict[str, int] = {}  # measure name -> the first spec that asked for it
         texts: dict[str, str] = {}
         aliased: list[Selected] = []
         nicks = self.nicknames
-        for spec in specs:
+        for pos, spec in enumerate(specs):
             name, dot, text = spec.partition(".")
             if name not in self._index and name not in nicks and _names().is_alias_syntax(spec):
-                sel = self._alias(spec, compat)
+                sel = replace(self._alias(spec, compat), asked=pos)
                 if sel.label not in {a.label for a in aliased}:
                     aliased.append(sel)
                 continue
@@ -157,20 +160,23 @@ class Registry:
                     raise MeasureError(f"nickname '{name}' takes no parameters")
                 for m in self.nickname_members(name, compat):
                     chosen.setdefault(m.name, m)
+                    asked.setdefault(m.name, pos)
                 continue
             if name not in self._index:
                 raise MeasureError(f"unknown measure '{spec}'{self._hint(spec)}")
             m = self._load(name)
             chosen.setdefault(m.name, m)
+            asked.setdefault(m.name, pos)
             if dot:
                 texts.setdefault(m.name, text)
         selected = []
         for m in sorted(chosen.values(), key=lambda m: (m.order, m.name)):
             check(m, m.name)
-            selected.append(Selected(m, m.params.parse(m.name, texts.get(m.name))))
+            selected.append(Selected(m, m.params.parse(m.name, texts.get(m.name)), asked=asked[m.name]))
         for sel in aliased:
             check(sel.measure, sel.label)
         # trec_eval's print order; names of one measure in the order asked for, after its trec_eval spec
+        # (the order asked for is kept in each Selected's ``asked``: see in_asked_order)
         order = {id(s): i for i, s in enumerate(selected + aliased)}
         return sorted(selected + aliased, key=lambda s: (s.measure.order, s.measure.name, order[id(s)]))
 
@@ -195,6 +201,16 @@ class Registry:
         if not close:
             return ""
         return " (did you mean " + " or ".join(f"'{c}'" for c in close) + "?)"
+
+
+def in_asked_order(items: list) -> list:
+    """``items`` (:class:`Selected` values, or the outputs of an evaluation: anything
+    with an ``asked`` position) in the order their measures were asked for with
+    ``-m``, the one order every tool shows them in (trec_eval's text keeps its
+    own print order). A measure's outputs keep their order; the measures of a
+    nickname stand at the nickname's place, in trec_eval's order (the order the
+    items come in, which is kept among equals)."""
+    return sorted(items, key=lambda x: x.asked)
 
 
 def check(measures: list[Measure]) -> None:
