@@ -223,27 +223,69 @@ def _run_from_dict(scores: Mapping) -> tuple[Run, list[str], set[str]]:
     return Run.from_dict(scores, "", _RUN_NAME), topics, empty
 
 
-def parse_qrel(lines: Iterable[str]) -> defaultdict[str, dict[str, int]]:
-    """``{topic: {docno: level}}`` from qrels lines (``topic iter docno level``)."""
-    out: defaultdict[str, dict[str, int]] = defaultdict(dict)  # pytrec_eval's type
+def _text(lines: Iterable, name: str):
+    """Lines (str or bytes, with or without their newline) as one named text, a line
+    each, for the pipeline's readers; None when no line holds anything."""
+    import io
+
+    out = []
     for line in lines:
-        topic, _, docno, level = line.split()
-        judged = out.setdefault(topic, {})
-        if docno in judged:
-            raise ValueError(f"docno {docno} judged twice for topic {topic}")
-        judged[docno] = int(level)
+        b = line if isinstance(line, bytes) else str(line).encode("utf-8", "surrogateescape")
+        out.append(b[:-1] if b.endswith(b"\n") else b)
+    if not any(b.strip() for b in out):
+        return None
+    text = io.BytesIO(b"\n".join(out) + b"\n")
+    text.name = name
+    return text
+
+
+def _empty_qrels() -> Qrels:
+    none = np.zeros(0, dtype=np.int64)
+    return Qrels(np.zeros(0, "S1"), np.zeros(0, "S1"), none, none, _QRELS_NAME)
+
+
+def _empty_run() -> Run:
+    none = np.zeros(0, dtype=np.int64)
+    return Run(np.zeros(0, "S1"), np.zeros(0, "S1"), np.zeros(0), none, "", _RUN_NAME)
+
+
+def _decode(b: bytes) -> str:
+    return b.decode("utf-8", "surrogateescape")
+
+
+def parse_qrel(lines: Iterable[str]) -> defaultdict[str, dict[str, int]]:
+    """``{topic: {docno: level}}`` from qrels lines (``topic iter docno level``), read
+    by the pipeline's qrels reader; a docno judged twice for a topic is the join's error."""
+    from ..engine.inputs import judgment_format
+    from ..engine.join import EvalContext
+    from ..engine.pipeline import read_judgments
+
+    out: defaultdict[str, dict[str, int]] = defaultdict(dict)  # pytrec_eval's type
+    text = _text(lines, "<qrel lines>")
+    if text is None:
+        return out
+    q = read_judgments(text, {"rel_format": "qrels"})
+    judgment_format("qrels").join(q, _empty_run(), EvalContext())  # the join's duplicate check
+    for topic, docno, level in zip(q.qid.tolist(), q.docno.tolist(), q.rel.tolist()):
+        out[_decode(topic)][_decode(docno)] = int(level)
     return out
 
 
 def parse_run(lines: Iterable[str]) -> defaultdict[str, dict[str, float]]:
-    """``{topic: {docno: score}}`` from run lines (``topic iter docno rank score runid``)."""
+    """``{topic: {docno: score}}`` from run lines (``topic iter docno rank score runid``),
+    read by the pipeline's run reader; a docno listed twice for a topic is the join's error."""
+    from ..engine.inputs import judgment_format
+    from ..engine.join import EvalContext
+    from ..engine.pipeline import read_results
+
     out: defaultdict[str, dict[str, float]] = defaultdict(dict)  # pytrec_eval's type
-    for line in lines:
-        topic, _, docno, _, score, _ = line.split()
-        ranked = out.setdefault(topic, {})
-        if docno in ranked:
-            raise ValueError(f"docno {docno} listed twice for topic {topic}")
-        ranked[docno] = float(score)
+    text = _text(lines, "<run lines>")
+    if text is None:
+        return out
+    r = read_results(text, {"results_format": "trec_results"})
+    judgment_format("qrels").join(_empty_qrels(), r, EvalContext())  # the join's duplicate check
+    for topic, docno, score in zip(r.qid.tolist(), r.docno.tolist(), r.score.tolist()):
+        out[_decode(topic)][_decode(docno)] = float(score)
     return out
 
 

@@ -47,6 +47,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._record import record
 from ..errors import UsageError
 
 KINDS = ("pr", "roc", "croc", "proc", "ac", "cac", "pac", "per-topic")
@@ -84,35 +85,140 @@ def _labels(evals_or_labels, labels):
     return list(labels) if labels is not None else evals_or_labels
 
 
+# ---------------------------------------------------------------- the numbers
+
+@record
+class Series:
+    """One run's line (or bars): ``x`` and ``y`` as drawn, and the number its
+    legend gives (``value``: MAP, an area; None for the per-topic bars)."""
+
+    label: str
+    x: np.ndarray
+    y: np.ndarray
+    value: float | None = None
+
+
+@record
+class PlotData:
+    """What a figure draws, computed by the pipeline's stages and nothing else:
+    per-topic values and summaries from :func:`~trec_eval_py.evaluate` (every
+    topic of the qrels, ``-c``), curves from
+    :func:`~trec_eval_py.tools.curves.compute_curves`.
+
+    ``measure`` is the printed name of the legend's measure (the per-topic
+    figure's measure); ``bounds`` the averaged best and worst accumulation curves
+    (level, best tpr, worst tpr); ``spec`` the curve drawn (ROC-family kinds)."""
+
+    kind: str
+    series: list
+    topics: int
+    measure: str
+    spec: object = None
+    bounds: np.ndarray | None = None
+    baseline: str | None = None
+
+
+def _mean(v: np.ndarray) -> float:
+    # topics added one at a time in topic order, as the summaries are
+    return float(np.cumsum(v)[-1] / len(v)) if len(v) else 0.0
+
+
+def _pr_data(qrels, runs, labels, options) -> PlotData:
+    from ..engine.measures import registry
+    from .comparison import per_topic_values
+    from .curves import curve_options
+
+    curve_options(options)  # the judgments every curve needs (-R), checked as for the other curves
+    topics, names, _files, _filled, values = per_topic_values(qrels, runs, ["iprec_at_recall", "map"], **options)
+    # the recall levels are the measure's own parameters, its outputs in their order
+    sel = registry().resolve(["iprec_at_recall"])[0]
+    levels, outputs = np.array(sel.params.values, dtype=np.float64), sel.names
+    series = [Series(name, levels, np.array([_mean(vals[k]) for k in outputs]), _mean(vals["map"]))
+              for name, vals in zip(_labels(names, labels), values.values())]
+    return PlotData("pr", series, len(topics), "map")
+
+
+def _curve_data(qrels, runs, spec, labels, levels, options) -> PlotData:
+    from ..engine.parse.source import run_labels, source_label
+    from .curves import compute_curves
+    from ..engine.pipeline import evaluate, read_judgments, read_results
+
+    options = dict(options)
+    options["complete"] = True
+    q = read_judgments(qrels, options)
+    parsed = [read_results(r, options, judgments=q) for r in runs]
+    names = _labels(run_labels([r.runid for r in parsed], [source_label(r, i) for i, r in enumerate(runs)]), labels)
+    base = _CURVE_TEXT[spec.kind][0]
+    measure = f"{base}.{float(spec.alpha)!r}" if spec.alpha is not None else base
+    series, n, bounds, printed = [], 0, None, base
+    for name, run in zip(names, parsed):
+        curve = compute_curves(q, run, spec, levels=levels, **options)
+        ev = evaluate(q, run, [measure], **options)
+        printed, area = next(iter(ev.summary.items()))
+        series.append(Series(name, curve.average[:, 0], curve.average[:, 1], float(area)))
+        n = len(curve.topics)
+        bounds = curve.average_bounds  # the same list for every run: the last run's bounds are everyone's
+    return PlotData(spec.kind, series, n, printed, spec, bounds)
+
+
+def _per_topic_data(qrels, runs, measure, labels, options) -> PlotData:
+    from .comparison import per_topic_values
+
+    topics, names, _files, _filled, values = per_topic_values(qrels, runs, [measure], **options)
+    cols = list(values[names[0]])
+    if len(cols) != 1:
+        raise UsageError(f"the per-topic plot shows one measure; {measure!r} gives {len(cols)}: {' '.join(cols)}")
+    col = cols[0]
+    if len(names) < 2:
+        raise UsageError("the per-topic plot needs a baseline run and at least one other run")
+    shown = _labels(names, labels)
+    base_vals = values[names[0]][col]
+    series = []
+    for key, name in zip(names[1:], shown[1:]):
+        d = values[key][col] - base_vals
+        order = np.argsort(-d, kind="stable")  # largest gain first
+        series.append(Series(name, np.array([topics[i] for i in order], dtype=object), d[order]))
+    return PlotData("per-topic", series, len(topics), col, baseline=shown[0])
+
+
+def plot_data(kind: str, qrels, runs: Sequence, *, measure: str = "map", croc_alpha: float = 7.0,
+              labels: Sequence[str] | None = None, levels: int = GRID_POINTS, **options) -> PlotData:
+    """The numbers the figure of ``kind`` (one of :data:`KINDS`) draws (no matplotlib needed)."""
+    from .curves import CurveSpec
+
+    if kind == "pr":
+        return _pr_data(qrels, runs, labels, options)
+    if kind in ("roc", "proc", "ac", "pac"):
+        return _curve_data(qrels, runs, CurveSpec(kind), labels, levels, options)
+    if kind in ("croc", "cac"):
+        if not croc_alpha > 0:
+            name = "CROC" if kind == "croc" else "CAC"
+            raise UsageError(f"the {name} magnification alpha must be positive, not {croc_alpha}")
+        return _curve_data(qrels, runs, CurveSpec(kind, "exp", float(croc_alpha)), labels, levels, options)
+    if kind == "per-topic":
+        return _per_topic_data(qrels, runs, measure, labels, options)
+    raise UsageError(f"unknown plot kind {kind!r}; choose one of {', '.join(KINDS)}")
+
+
 # ---------------------------------------------------------------- P/R
 
 def plot_pr(qrels, runs: Sequence, *, labels: Sequence[str] | None = None, **options):
     """Averaged interpolated precision/recall curves of ``runs``."""
     _matplotlib()  # fail before evaluating
-    from .comparison import per_topic_values
-    from .curves import curve_options
+    return _draw_pr(_pr_data(qrels, runs, labels, options))
 
-    curve_options(options)  # the judgments every curve needs (-R), checked as for the other curves
 
-    topics, names, _files, _filled, values = per_topic_values(qrels, runs, ["iprec_at_recall", "map"], **options)
-    names = _labels(names, labels)
+def _draw_pr(data: PlotData):
     fig = _figure()
     ax = fig.add_subplot()
-    for name, vals in zip(names, values.values()):
-        cols = [k for k in vals if k.startswith("iprec_at_recall_")]
-        recall = [float(k[len("iprec_at_recall_"):]) for k in cols]
-        prec = [_mean(vals[k]) for k in cols]
-        ax.plot(recall, prec, marker="o", markersize=4, label=f"{name} (MAP {_mean(vals['map']):.4f})")
+    for s in data.series:
+        ax.plot(s.x, s.y, marker="o", markersize=4, label=f"{s.label} (MAP {s.value:.4f})")
     ax.set_xlabel("Recall")
     ax.set_ylabel("Interpolated precision")
-    ax.set_title(f"Interpolated precision/recall (iprec_at_recall)\nmean of {len(topics)} topics")
+    ax.set_title(f"Interpolated precision/recall (iprec_at_recall)\nmean of {data.topics} topics")
     _unit_axes(ax)
     ax.legend(loc="upper right")
     return fig
-
-
-def _mean(v: np.ndarray) -> float:
-    return float(np.cumsum(v)[-1] / len(v)) if len(v) else 0.0
 
 
 def _unit_axes(ax) -> None:
@@ -134,7 +240,6 @@ def plot_roc(qrels, runs: Sequence, *, croc_alpha: float | None = None,
     """
     _matplotlib()
     from .curves import CurveSpec
-
 
     if croc_alpha is None:
         return plot_curve(qrels, runs, CurveSpec("roc"), labels=labels, levels=levels, **options)
@@ -161,30 +266,19 @@ def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = No
     :class:`~trec_eval_py.tools.curves.CurveSpec` ``spec``; accumulation curves
     get the unreachable regions (above the best, below the worst ranking) shaded."""
     _matplotlib()
-    from ..engine.parse.source import run_labels, source_label
-    from .curves import compute_curves
-    from ..engine.pipeline import evaluate, read_judgments, read_results
+    return _draw_curve(_curve_data(qrels, runs, spec, labels, levels, options), levels)
 
-    options = dict(options)
-    options["complete"] = True
-    q = read_judgments(qrels, options)
-    parsed = [read_results(r, options, judgments=q) for r in runs]
-    names = _labels(run_labels([r.runid for r in parsed], [source_label(r, i) for i, r in enumerate(runs)]), labels)
-    base, xlabel, title = _CURVE_TEXT[spec.kind]
+
+def _draw_curve(data: PlotData, levels: int = GRID_POINTS):
+    spec = data.spec
+    _, xlabel, title = _CURVE_TEXT[spec.kind]
     a = f"{spec.alpha:g}" if spec.alpha is not None else ""
-    measure = f"{base}.{float(spec.alpha)!r}" if spec.alpha is not None else base
     fig = _figure()
     ax = fig.add_subplot()
-    n = 0
-    bounds = None
-    for name, run in zip(names, parsed):
-        curve = compute_curves(q, run, spec, levels=levels, **options)
-        area = next(iter(evaluate(q, run, [measure], **options).summary.values()))
-        ax.step(curve.average[:, 0], curve.average[:, 1], where="post", label=f"{name} (AUC {area:.4f})")
-        n = len(curve.topics)
-        bounds = curve.average_bounds
+    for s in data.series:
+        ax.step(s.x, s.y, where="post", label=f"{s.label} (AUC {s.value:.4f})")
+    bounds = data.bounds
     if bounds is not None:
-        # the same list for every run: the bounds of the last run are everyone's
         ax.fill_between(bounds[:, 0], bounds[:, 1], 1.0, step="post", color="0.85", linewidth=0,
                         label="above the best ranking")
         ax.fill_between(bounds[:, 0], 0.0, bounds[:, 2], step="post", color="0.7", linewidth=0,
@@ -194,9 +288,8 @@ def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = No
         t = np.linspace(0.0, 1.0, levels)
         ax.plot(spec.magnify(t), t, linestyle="--", color="0.6", label="random ranking")
     ax.set_xlabel(xlabel.format(a=a))
-    area_name = base if spec.alpha is None else f"{base}_{a}"
-    ax.set_title(f"{title.format(a=a)} (area: {area_name})\n"
-                 f"vertical average of {n} topics")
+    ax.set_title(f"{title.format(a=a)} (area: {data.measure})\n"
+                 f"vertical average of {data.topics} topics")
     ax.set_ylabel("True-positive rate (recall)")
     _unit_axes(ax)
     ax.legend(loc="lower right")
@@ -209,27 +302,18 @@ def plot_per_topic(qrels, runs: Sequence, measure: str = "map", *,
                    labels: Sequence[str] | None = None, **options):
     """Per-topic differences from the first run on ``measure``, sorted, one panel per run."""
     _matplotlib()
+    return _draw_per_topic(_per_topic_data(qrels, runs, measure, labels, options))
+
+
+def _draw_per_topic(data: PlotData):
     from matplotlib.patches import Patch
 
-    from .comparison import per_topic_values
-
-    topics, names, _files, _filled, values = per_topic_values(qrels, runs, [measure], **options)
-    cols = list(values[names[0]])
-    if len(cols) != 1:
-        raise UsageError(f"the per-topic plot shows one measure; {measure!r} gives {len(cols)}: {' '.join(cols)}")
-    col = cols[0]
-    shown = _labels(names, labels)
-    base = shown[0]
-    panels = len(names) - 1
-    if panels < 1:
-        raise UsageError("the per-topic plot needs a baseline run and at least one other run")
-    fig = _figure(max(6.4, min(16.0, 0.12 * len(topics) + 3)), 1.0 + 3.2 * panels)
+    col, base, n = data.measure, data.baseline, data.topics
+    panels = len(data.series)
+    fig = _figure(max(6.4, min(16.0, 0.12 * n + 3)), 1.0 + 3.2 * panels)
     axes = fig.subplots(panels, 1, squeeze=False, sharey=True)[:, 0]
-    base_vals = values[names[0]][col]
-    for ax, key, name in zip(axes, names[1:], shown[1:]):
-        d = values[key][col] - base_vals
-        order = np.argsort(-d, kind="stable")
-        ds = d[order]
+    for ax, s in zip(axes, data.series):
+        ds = s.y
         pos = np.arange(len(ds))
         colors = np.where(ds > 0, "tab:green", np.where(ds < 0, "tab:red", "0.5"))
         ax.bar(pos, ds, color=colors)
@@ -237,15 +321,16 @@ def plot_per_topic(qrels, runs: Sequence, measure: str = "map", *,
         ax.use_sticky_edges = False  # leave room above and below the bars
         ax.margins(x=0.01, y=0.08)
         ax.set_axisbelow(True)
-        if len(topics) <= 60:
-            ax.set_xticks(pos, [topics[i] for i in order], rotation=90, fontsize=7)
+        if n <= 60:
+            ax.set_xticks(pos, list(s.x), rotation=90, fontsize=7)
         ax.set_xlim(-0.6, len(ds) - 0.4)
-        wins, losses = int(np.count_nonzero(d > 0)), int(np.count_nonzero(d < 0))
-        ax.set_title(f"Per-topic {col}: {name} - {base}\n{wins} wins, {len(d) - wins - losses} ties, {losses} losses")
+        wins, losses = int(np.count_nonzero(ds > 0)), int(np.count_nonzero(ds < 0))
+        ax.set_title(f"Per-topic {col}: {s.label} - {base}\n{wins} wins, {len(ds) - wins - losses} ties, "
+                     f"{losses} losses")
         ax.set_ylabel(f"Difference in {col}")
-        ax.set_xlabel(f"Topics, sorted by difference ({len(topics)})")
+        ax.set_xlabel(f"Topics, sorted by difference ({n})")
         ax.grid(True, axis="y", color="0.9")
-        ax.legend(handles=[Patch(color="tab:green", label=f"{name} better"),
+        ax.legend(handles=[Patch(color="tab:green", label=f"{s.label} better"),
                            Patch(color="tab:red", label=f"{base} better")], loc="best")
     return fig
 
@@ -261,28 +346,16 @@ def output_format(path: str) -> str:
 
 def make_plot(kind: str, qrels, runs: Sequence, *, measure: str = "map", croc_alpha: float = 7.0,
               labels: Sequence[str] | None = None, **options):
-    """The figure of ``kind`` (one of :data:`KINDS`)."""
+    """The figure of ``kind`` (one of :data:`KINDS`), drawn from :func:`plot_data`."""
+    if kind not in KINDS:
+        raise UsageError(f"unknown plot kind {kind!r}; choose one of {', '.join(KINDS)}")
+    _matplotlib()
+    data = plot_data(kind, qrels, runs, measure=measure, croc_alpha=croc_alpha, labels=labels, **options)
     if kind == "pr":
-        return plot_pr(qrels, runs, labels=labels, **options)
-    if kind == "roc":
-        return plot_roc(qrels, runs, labels=labels, **options)
-    if kind == "croc":
-        if not croc_alpha > 0:
-            raise UsageError(f"the CROC magnification alpha must be positive, not {croc_alpha}")
-        return plot_roc(qrels, runs, croc_alpha=croc_alpha, labels=labels, **options)
-    if kind in ("proc", "ac", "pac"):
-        from .curves import CurveSpec
-
-        return plot_curve(qrels, runs, CurveSpec(kind), labels=labels, **options)
-    if kind == "cac":
-        from .curves import CurveSpec
-
-        if not croc_alpha > 0:
-            raise UsageError(f"the CAC magnification alpha must be positive, not {croc_alpha}")
-        return plot_curve(qrels, runs, CurveSpec("cac", "exp", float(croc_alpha)), labels=labels, **options)
+        return _draw_pr(data)
     if kind == "per-topic":
-        return plot_per_topic(qrels, runs, measure, labels=labels, **options)
-    raise UsageError(f"unknown plot kind {kind!r}; choose one of {', '.join(KINDS)}")
+        return _draw_per_topic(data)
+    return _draw_curve(data)
 
 
 def save_plot(fig, path: str, dpi: int = 150) -> str:

@@ -131,6 +131,10 @@ class Report:
     topics: int = 0
     num_errors: int = 0
     num_warnings: int = 0
+    #: per judged topic of the run: (unjudged documents, documents) in its top
+    #: :data:`UNJUDGED_DEPTH` (the engine's judged.10 is 1 - their ratio); empty
+    #: without single-document judgments
+    unjudged: dict = factory(dict)
 
     @property
     def errors(self) -> list[Finding]:
@@ -336,8 +340,8 @@ def _check_runids(rows: list[_Row], out: _Collector) -> None:
 
 
 def _trec_order(rows: list[_Row], rule: RankRule) -> tuple[list[_Row], list]:
-    """The order trec_eval evaluates ``rows`` in (the engine's ranking rule), with
-    each row's sort key: rows with equal keys are ties to trec_eval."""
+    """The order trec_eval evaluates ``rows`` (one topic's) in, and each row's sort
+    key: the engine's ranking rule (:meth:`RankRule.ranked`); equal keys are ties."""
     if not rows:
         return [], []
     run = Run(
@@ -346,9 +350,8 @@ def _trec_order(rows: list[_Row], rule: RankRule) -> tuple[list[_Row], list]:
         np.array([r.score for r in rows], dtype=np.float64),
         np.array([r.line for r in rows], dtype=np.int64),
     )
-    perm = rule.order_rows(np.zeros(len(rows), dtype=np.int64), run)
-    key = rule.key(run)[perm].tolist()
-    return [rows[i] for i in perm.tolist()], key
+    perm, key = rule.ranked(run)
+    return [rows[i] for i in perm.tolist()], key.tolist()
 
 
 def _check_topic(qid: bytes, rows: list[_Row], out: _Collector, max_docs: int, cutoffs: Iterable[int],
@@ -508,26 +511,35 @@ def _check_topics(topics: dict[bytes, list[_Row]], ts: TopicSet, out: _Collector
     return True
 
 
-def _check_unjudged(ordered, q: Qrels, out: _Collector, max_unjudged: float, compat: str) -> None:
-    """Too many unjudged documents in a topic's top 10, found by the engine's own join
-    (``ordered`` holds each topic's unique scored rows in the ranking rule's order,
-    the order the join ranks them in)."""
+def unjudged_at_top(ordered, q: Qrels, compat: str = "9.0.8", name: str = "<run>") -> dict[bytes, np.ndarray]:
+    """Per topic of ``ordered`` (each topic's unique scored rows in the ranking
+    rule's order) that the judgments ``q`` cover: the positions, among its top
+    :data:`UNJUDGED_DEPTH`, of the documents without a judgment (not in the
+    qrels, or with a negative level), found by the engine's own join."""
     from ..engine.pipeline import Options, map_batches
 
     rows = [(qid, r) for qid, order in ordered.items() for r in order[:UNJUDGED_DEPTH]]
     if not rows:
-        return
+        return {}
     run = Run(np.array([qid for qid, _ in rows], dtype="S"), np.array([r.docno for _, r in rows], dtype="S"),
               np.array([r.score for _, r in rows], dtype=np.float64),
-              np.array([r.line for _, r in rows], dtype=np.int64), "", out.path)
+              np.array([r.line for _, r in rows], dtype=np.int64), "", name)
 
     def unjudged(b):
         # a negative level marks a pooled document nobody judged: unjudged as well
         return [(qid, np.flatnonzero(b.rel[t, : b.num_ret[t]] < 0)) for t, qid in enumerate(b.qids)]
 
     res = map_batches(unjudged, q, run, Options(compat=compat, measures=()))
-    for qid, pos in (x for batch in res.results for x in batch):
-        top = ordered[qid.encode("utf-8", "surrogateescape")][:UNJUDGED_DEPTH]
+    return {qid.encode("utf-8", "surrogateescape"): pos for batch in res.results for qid, pos in batch}
+
+
+def _check_unjudged(ordered, q: Qrels, out: _Collector, max_unjudged: float, compat: str,
+                    report: "Report") -> None:
+    """Too many unjudged documents in a topic's top 10 (:func:`unjudged_at_top`);
+    every topic's count goes to ``report.unjudged``."""
+    for qid, pos in unjudged_at_top(ordered, q, compat, out.path).items():
+        top = ordered[qid][:UNJUDGED_DEPTH]
+        report.unjudged[qid.decode("utf-8", "surrogateescape")] = (len(pos), len(top))
         share = len(pos) / len(top)
         if len(pos) and share > max_unjudged:
             out.add(top[int(pos[0])].line, WARNING, "unjudged",
@@ -642,7 +654,7 @@ def validate_run(
 
     # preferences and judgment groups judge pairs or per assessor: "unjudged" is not one thing there
     if ts is not None and _check_topics(by_topic, ts, out) and type(q) is Qrels:
-        _check_unjudged(ordered, q, out, max_unjudged, compat)
+        _check_unjudged(ordered, q, out, max_unjudged, compat, report)
     out.done(report)
     return report
 

@@ -106,6 +106,13 @@ class RankRule:
         """Each row's primary sort key (ascending); rows with equal keys tie."""
         return PRIMARY_KEYS[self.order](run, self.single_precision)
 
+    def ranked(self, run: Run) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of one topic's ``run`` in evaluation order, and each one's key in
+        that order (rows with equal keys tie: the docno order decided between them).
+        For tools that diagnose a ranking (the run linter) rather than measure it."""
+        perm = self.order_rows(np.zeros(len(run.docno), dtype=np.int64), run)
+        return perm, self.key(run)[perm]
+
     def order_rows(self, topic: np.ndarray, run: Run, words: np.ndarray | None = None) -> np.ndarray:
         """Row permutation: ``topic`` code ascending, then this rule's order.
 
