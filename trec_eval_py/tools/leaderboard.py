@@ -45,8 +45,9 @@ DEFAULT_MEASURES = ("map", "P.10")
 #: validator findings that fail a run even where a reader would take it: the file is
 #: no run, or its line endings make every reader see one line (a one-document run)
 UNGRADABLE = NOT_A_RUN + ("line-endings",)
-#: the curve kept for each run (for the report): interpolated precision at 11 recall levels
-CURVE = "ipr"
+#: the curve kept for each run (for the report): trec_eval's interpolated precision at
+#: 11 recall levels, averaged as evaluate() averages it (the plot's "pr" figure draws the same)
+CURVE = "iprec_at_recall"
 
 
 @record(frozen=False)
@@ -215,14 +216,20 @@ def _grade(sub: Submission) -> dict:
     out.update(topics=list(ev.topics), values=ev.counted_values(), summary=ev.column_summary, filled=ev.filled,
                printable=ev.printable, runid=ev.runid)
     if w["curve"]:
-        from .curves import compute_curves
-
         try:
-            c = compute_curves(q, _source(sub), CURVE, **options)
-            out["curve"] = c.average
+            out["curve"] = _curve(q, _source(sub), options)
         except TrecEvalError:
             pass
     return out
+
+
+def _curve(q, source, options: dict) -> np.ndarray:
+    """(levels, 2): each recall level of :data:`CURVE` and the run's summary there."""
+    ev = evaluate(q, source, [CURVE], **options)
+    opts = ev.options
+    (sel,) = registry().resolve([CURVE], opts.compat, opts.measures_for, given=opts.rel_format)
+    return np.column_stack([np.array(sel.params.values, dtype=np.float64),
+                            np.array(ev.column_summary, dtype=np.float64)])
 
 
 def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress) -> list[dict]:

@@ -508,10 +508,21 @@ def compare_positive_runs(qrels, runs: Sequence, measures: Sequence[str] | str =
     specs = [area_spec(m, opts) for m in measures]
     judgments = read_judgments(qrels, opts)  # parsed once for every run and measure
     evaluated = {}  # spec -> (topics, labels, files, values): evaluate()'s numbers, as compare counts them
+    # one evaluation of every measure at once, but a measure asked for twice (croc_exp.7,
+    # croc_exp.14) in passes of its own: -m gives one set of parameters per measure
+    rounds: list[list[AreaSpec]] = []
     for a in specs:
+        name = a.spec.partition(".")[0]
+        free = next((r for r in rounds if all(b.spec.partition(".")[0] != name for b in r)), None)
+        if free is None:
+            rounds.append([a])
+        else:
+            free.append(a)
+    for batch in rounds:
         topics, labels, files, _filled, values, _n = paired_values(
-            judgments, runs, [a.spec], topics_from=topics_from, **{**options, "complete": True})
-        evaluated[a.spec] = (topics, labels, files, {lab: values[lab][a.output] for lab in labels})
+            judgments, runs, [a.spec for a in batch], topics_from=topics_from, **{**options, "complete": True})
+        for a in batch:
+            evaluated[a.spec] = (topics, labels, files, {lab: values[lab][a.output] for lab in labels})
     labels, files = evaluated[specs[0].spec][1], evaluated[specs[0].spec][2]
     per_run = {lab: positives_by_area(judgments, run, specs, opts) for lab, run in zip(labels, runs)}
     pair_list = ([(labels[0], lab) for lab in labels[1:]] if pairs == "baseline"
