@@ -20,7 +20,7 @@ import trec_eval_py as te
 from trec_eval_py.tools.comparison import compare_runs
 from trec_eval_py.tools.curves import compute_curves, compute_table
 from trec_eval_py.tools.leaderboard import build_leaderboard
-from trec_eval_py.tools.positives import compare_positive_runs, positive_values
+from trec_eval_py.tools.positives import compare_positive_runs
 
 #: measures with a mean as summary that never give NaN (compare refuses NaN)
 MEASURES = ["map", "P.5", "ndcg_cut.10", "recip_rank", "auc_roc", "croc_exp.7", "cac_exp.7"]
