@@ -134,7 +134,7 @@ class Report:
     #: per judged topic of the run: (unjudged documents, documents) in its top
     #: :data:`UNJUDGED_DEPTH` (the engine's judged.10 is 1 - their ratio); empty
     #: without single-document judgments
-    unjudged: dict = factory(dict)
+    unjudged: dict = field(factory=dict)
 
     @property
     def errors(self) -> list[Finding]:
