@@ -86,3 +86,23 @@ def test_10_placeholder_hit_without_relevant_judgments_is_inf():
     ev = run(["map", "gm_map"], compat="10.0", qrels=QRELS + b"3 0 d9 -1\n", relevance_level=-2)
     assert per_topic(ev, "map")["3"] == math.inf
     assert ev.summary["map"] == math.inf and ev.summary["gm_map"] == math.inf
+
+
+def test_10_placeholder_enters_before_the_join():
+    # the placeholder is a line of the run the join ranks: -M 1 keeps it (one
+    # document), the kept scores show its 1.0, and a qrels document that trec_eval's
+    # own placeholder docno would match stays a different document
+    from trec_eval_py.engine.join import EvalContext, build_rankings
+    from trec_eval_py.engine.join.empty_topics import PLACEHOLDER_DOCNO
+    from trec_eval_py.engine.parse import read_qrels, read_run
+
+    qrels = read_qrels(QRELS + b"2 0 ceci_nest_pas_un_docno 1\n")
+    ctx = EvalContext(compat="10.0", complete=True, max_docs=1, keep_scores=True)
+    rk = build_rankings(qrels, read_run(RUN), ctx)
+    assert rk.qids == ["1", "2"] and rk.filled.tolist() == [False, True]
+    assert rk.num_ret.tolist() == [1, 1] and rk.scores.tolist() == [3.0, 1.0]
+    assert rk.rel.tolist() == [1, -1]  # not in the pool, whatever the qrels judge
+    assert b"\x00" in PLACEHOLDER_DOCNO  # no reader accepts a NUL in a docno
+    # 9.0.8 ranks nothing for it
+    rk = build_rankings(qrels, read_run(RUN), EvalContext(complete=True))
+    assert rk.num_ret.tolist() == [1, 0]

@@ -41,7 +41,6 @@ from .inputs import judgment_format, results_format
 from .join import EvalContext, iter_batches
 from .join.context import Settings
 from .join.empty_topics import counted_values, evaluated_topics, reset_placeholder_outputs
-from .join.qrels import with_placeholder
 from .measures import Kind, Measure, quiet_numpy, registry
 from .parse.run import Run
 from .parse.source import file_size
@@ -495,7 +494,6 @@ def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *,
             for joined in parts:
                 n_parts += 1
                 runid = joined.runid
-                joined = with_placeholder(joined)  # 10.0's -c rule (join/empty_topics.py)
                 qids.extend(joined.qids)
                 filled.append(np.asarray(joined.filled, dtype=bool))
                 with quiet_numpy():  # the measure stage (see quiet_numpy)

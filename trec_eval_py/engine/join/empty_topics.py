@@ -11,20 +11,22 @@ two versions treat it differently, and each difference is one rule here:
   the summary counts instead, for tools that put every judged topic in
   their own averages and tests (compare, batch, plots).
 * **10.0 evaluates it on a placeholder ranking**: one document, scored 1, whose
-  docno is in no pool. ``-J`` drops that document (it is unjudged) and ``-M 0``
-  drops it too, leaving an empty ranking. Every measure is computed on that
+  docno is in no pool, added to the run before the join (:func:`with_placeholders`,
+  as trec_eval adds its own placeholder result before its join), so the join's one
+  ``-M``/``-J`` rule applies to it: ``-J`` drops that document (it is unjudged)
+  and ``-M 0`` drops it too, leaving an empty ranking. Every measure is computed on that
   ranking as on any other, and then exactly the outputs *printed* as
   ``num_ret``, ``relstring``, ``rbp_resid``, ``utility`` or any name beginning
   with ``unj`` are reset (to 0, or to an empty string); outputs with
   parameters in their names (``utility_2,-1,0,0``, ``relstring_3``) keep what
   the placeholder gave them. The topic is printed with ``-q``, converted by
   ``-Z`` and counted by the summary like any other, so 10.0 prints a result
-  even when no judged topic has results. The placeholder ranking is built by
-  :func:`trec_eval_py.engine.join.qrels.with_placeholder`.
+  even when no judged topic has results.
 
-The placeholder's docno is taken to be in no pool whatever the judgments say
-(trec_eval's placeholder is a fixed docno that a qrels file could in principle
-judge; see README, "Where we deliberately differ from trec_eval").
+The placeholder's docno is in no pool whatever the judgments say: it holds a NUL
+byte, which no judgment can (the readers refuse NUL in files and in dicts).
+trec_eval's placeholder is a fixed docno that a qrels file could in principle
+judge (see README, "Where we deliberately differ from trec_eval").
 
 Source: trec_eval 9.0.8 and 10.0 ``trec_eval.c`` (the main loop and, in 10.0,
 its placeholder ranking and the clean-up after it).
@@ -32,6 +34,12 @@ its placeholder ranking and the clean-up after it).
 from __future__ import annotations
 
 import numpy as np
+
+from ..parse.run import Run
+
+#: the placeholder document's docno: the NUL keeps it out of every pool (and
+#: numpy keeps it, since it is not trailing)
+PLACEHOLDER_DOCNO = b"\x00-"
 
 
 #: output names 10.0 resets after evaluating a placeholder ranking (exact names)
@@ -86,3 +94,18 @@ def counted_values(columns, values: list, evaluated: np.ndarray) -> list:
             v[skip] = 0
         out.append(v)
     return out
+
+
+def with_placeholders(run: Run, missing: np.ndarray) -> Run:
+    """``run`` and, after its lines, one placeholder line (docno
+    :data:`PLACEHOLDER_DOCNO`, score 1, rank 1) for each topic id in ``missing``:
+    10.0's ranking of a judged topic without results under ``-c``."""
+    if not len(missing):
+        return run
+    n = len(missing)
+    docno = np.concatenate([run.docno, np.full(n, PLACEHOLDER_DOCNO, dtype="S2")])
+    rank = None if run.rank is None else np.concatenate([run.rank, np.ones(n, dtype=run.rank.dtype)])
+    return Run(np.concatenate([run.qid, missing]), docno,
+               np.concatenate([np.asarray(run.score, dtype=np.float64), np.ones(n)]),
+               np.concatenate([run.lineno, np.zeros(n, dtype=run.lineno.dtype)]),
+               run.runid, run.name, rank)

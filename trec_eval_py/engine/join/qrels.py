@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from ... import _native
-from ..._record import replace
 from ..parse import Qrels, Run
 from .batch import NONPOOL, UNJUDGED, Rankings
 from .context import EvalContext
-from .empty_topics import evaluated_topics
+from .empty_topics import evaluated_topics, with_placeholders
 from .keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, sort_distinct
 from .order import RankRule, segment_positions
 
@@ -176,6 +175,15 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     nt = len(topics)
     qt = codes_in(qrels.qid, topics)
     rt = codes_in(run.qid, topics)
+    q_has = np.bincount(qt, minlength=nt) > 0
+    r_count = np.bincount(rt, minlength=nt)  # the run's own lines per topic
+    # which topics are evaluated and which of them the run lacks (-c) is decided
+    # on the run as given; 10.0 then ranks a placeholder document for each of those
+    evaluated = q_has & ((r_count > 0) | ctx.complete)
+    filled = (r_count == 0)[evaluated]
+    if ctx.v10 and ctx.complete and filled.any():
+        run = with_placeholders(run, topics[evaluated][filled])
+        rt = codes_in(run.qid, topics)
     rule = RankRule.of(ctx)
     # the C join gives no row order, which the scores and docnos need: they take the numpy path
     keep_rows = ctx.keep_scores or ctx.keep_docnos
@@ -190,12 +198,9 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         if ctx.keep_docnos:
             docno_sorted = run.docno[order]
 
-    q_has = np.bincount(qt, minlength=nt) > 0
-    r_count = np.bincount(rt, minlength=nt)
-    evaluated = q_has & ((r_count > 0) | ctx.complete)
     keep = evaluated[t_sorted]
     if ctx.max_docs is not None:
-        keep &= segment_positions(r_count) < ctx.max_docs
+        keep &= segment_positions(np.bincount(rt, minlength=nt)) < ctx.max_docs
     if ctx.judged_only:
         keep &= rel_sorted >= 0
     rel_kept = rel_sorted[keep]
@@ -215,7 +220,6 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     np.cumsum(jcounts, out=joffsets[1:])
 
     qids = decode_ids(topics[evaluated])
-    filled = (r_count == 0)[evaluated]
     top_level = judged_rel[joffsets[:-1]] if len(judged_rel) else np.zeros(0, dtype=np.int64)
     return Rankings(
         qids=qids,
@@ -232,30 +236,3 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         docnos=docnos,
         judged_docnos=judged_docnos,
     )
-
-
-def with_placeholder(rankings: Rankings) -> Rankings:
-    """10.0 with ``-c``: each filled-in topic ranks one document in no pool.
-
-    ``-J`` (only judged documents) and ``-M 0`` remove that document again,
-    as they would any other. Other settings return ``rankings`` unchanged.
-    """
-    if not isinstance(rankings, Rankings):
-        return rankings  # other judgment formats: their own joins
-    ctx = rankings.ctx
-    if not (ctx.v10 and ctx.complete) or ctx.judged_only or ctx.max_docs == 0:
-        return rankings
-    filled = np.flatnonzero(np.asarray(rankings.filled, dtype=bool) & (rankings.num_ret == 0))
-    if len(filled) == 0:
-        return rankings
-    rel = np.insert(rankings.rel, rankings.offsets[filled], NONPOOL)
-    added = np.zeros(rankings.num_topics + 1, dtype=np.int64)
-    added[filled + 1] = 1
-    offsets = rankings.offsets + np.cumsum(added)
-    scores = rankings.scores
-    if scores is not None:  # 10.0 scores its placeholder document 1.0
-        scores = np.insert(scores, rankings.offsets[filled], 1.0)
-    docnos = rankings.docnos
-    if docnos is not None:  # a docno no judgment names (it is in no pool)
-        docnos = np.insert(docnos, rankings.offsets[filled], b"")
-    return replace(rankings, rel=rel.astype(np.int64), offsets=offsets, scores=scores, docnos=docnos)
