@@ -99,6 +99,15 @@ def _lookup_exact(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
     return rel
 
 
+def lookup(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
+    """Judgment code of every run row (see the module doc) for topic codes ``qt``/``rt``
+    and docno words ``qw``/``rw`` (:func:`~.keys.docno_words` of one width): a
+    verified hash join, sorted keys after a hash collision. A docno twice in a
+    topic of either side is the :func:`~.keys.duplicate_error` of that side."""
+    try:
+        return _lookup_hashed(qt, qw, rt, rw, qrels, run)
+    except _Collision:
+        return _lookup_exact(qt, qw, rt, rw, qrels, run)
 
 
 def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, rule: RankRule):
@@ -132,10 +141,7 @@ def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, rule: RankRule):
     width = max(qrels.docno.dtype.itemsize, run.docno.dtype.itemsize)
     qw = docno_words(qrels.docno.astype(f"S{width}"))
     rw = docno_words(run.docno.astype(f"S{width}"))
-    try:
-        rel = _lookup_hashed(qt, qw, rt, rw, qrels, run)
-    except _Collision:
-        rel = _lookup_exact(qt, qw, rt, rw, qrels, run)
+    rel = lookup(qt, qw, rt, rw, qrels, run)
     order = rule.order_rows(rt, run, rw)
     return rel[order], rt[order], order
 

@@ -202,3 +202,61 @@ class CutoffsAndGains(ParamSpec):
 
     def output_key(self, params: Params, index: int):
         return params.values[0][index], params.values[1]
+
+
+@record
+class CutoffsAndValues(ParamSpec):
+    """Cutoffs (bare numbers, read as :class:`IntCutoffs` reads them; none when the
+    measure has no cutoff, ``cutoffs=None``) mixed with ``name=number`` settings
+    from ``names`` (``alpha_nDCG.5,10,alpha=0.3``), each between ``low`` and
+    ``high``. ``values`` is ``(cutoffs, (value of each name, in the order of
+    names))``; outputs are named per cutoff (``name_10``), or ``name`` alone."""
+
+    cutoffs: tuple | None = ()
+    names: tuple = ()
+    defaults: tuple = ()
+    low: float = 0.0
+    high: float = 1.0
+
+    def parse(self, measure: str, text: str | None) -> Params:
+        if text is None:
+            return Params((tuple(self.cutoffs or ()), tuple(self.defaults)), None)
+        return super().parse(measure, text)
+
+    def _example(self, measure: str) -> str:
+        pairs = ",".join(f"{n}={d}" for n, d in zip(self.names, self.defaults))
+        return f"{measure}.{'10,' if self.cutoffs is not None else ''}{pairs}"
+
+    def _parse(self, measure: str, text: str) -> tuple:
+        cuts, given = [], {}
+        for item in text.split(","):
+            key, sep, value = item.partition("=")
+            if not sep:
+                if self.cutoffs is None:
+                    raise MeasureError(f"measure '{measure}' takes no cutoff (got {item!r}); "
+                                       f"it takes {', '.join(n + '=' for n in self.names)} e.g. {self._example(measure)}")
+                cuts.append(item)
+                continue
+            key = key.strip()
+            if key not in self.names:
+                raise MeasureError(f"measure '{measure}': unknown setting {key!r} (it takes "
+                                   f"{', '.join(self.names)}; e.g. {self._example(measure)})")
+            if key in given:
+                raise MeasureError(f"measure '{measure}': {key} is given twice in {text!r}")
+            v = _float(measure, value, f"{key} from {self.low:g} to {self.high:g}", text)
+            if not self.low <= v <= self.high:
+                raise MeasureError(f"measure '{measure}': {key}={value.strip()} is outside "
+                                   f"{self.low:g} .. {self.high:g}")
+            given[key] = v
+        cutoffs = IntCutoffs()._parse(measure, ",".join(cuts)) if cuts else tuple(self.cutoffs or ())
+        return (cutoffs, tuple(given.get(n, d) for n, d in zip(self.names, self.defaults)))
+
+    def output_names(self, name: str, params: Params) -> list[str]:
+        if self.cutoffs is None:
+            return [name]
+        return [f"{name}_{c}" for c in params.values[0]]
+
+    def output_key(self, params: Params, index: int):
+        if self.cutoffs is None:
+            return params.values[1]
+        return params.values[0][index], params.values[1]

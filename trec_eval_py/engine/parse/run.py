@@ -14,7 +14,7 @@ import numpy as np
 
 from ..._record import record
 from ...errors import InputError
-from .fields import FLOAT, TEXT, split_fields
+from .fields import FLOAT, TEXT, line_fields, split_fields
 from .source import Source, read_pieces, read_source, source_name
 
 
@@ -30,6 +30,8 @@ class Run:
     name: str = "<run>"
     #: the rank column (float64), read only when an evaluation ranks by it
     rank: np.ndarray | None = None
+    #: the run id of the file's first line (ndeval names a run by it), when read from a file
+    first_runid: str | None = None
 
     def __len__(self) -> int:
         return len(self.score)
@@ -151,4 +153,5 @@ def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: 
         _check_nan(name, f, 3, "rank")
         rank = f.columns[3]
     rid = f.last_line_fields[5].decode("utf-8", "surrogateescape")
-    return Run(f.columns[0], f.columns[2], score, f.lineno, rid, name, rank)
+    first = line_fields(data, int(f.lineno[0]))[5].decode("utf-8", "surrogateescape")
+    return Run(f.columns[0], f.columns[2], score, f.lineno, rid, name, rank, first)

@@ -1,0 +1,189 @@
+"""Shared arithmetic of the intent-aware (diversity) measures, on
+:class:`~trec_eval_py.engine.join.diversity.DiversityBatch` values.
+
+The model (Clarke et al., SIGIR 2008): a topic has ``A`` subtopics (intents);
+a document relevant to subtopic ``s`` that is the ``c``-th such document
+seen so far gains ``(1 - alpha) ** c`` for ``s`` (redundancy is discounted:
+with ``alpha = 1`` only the first document of each subtopic counts, with
+``alpha = 0`` every one counts fully). A ranked document's *gain* is the sum
+of those over its subtopics.
+
+The ideal ranking is built greedily, as ndeval builds it (finding the best
+one is NP-hard): at each rank the relevant document with the highest gain
+given the documents above it, ties going to the larger docno (byte order).
+
+Arithmetic follows ndeval's C to the last bit, since its six printed decimals
+sit on these doubles: powers of ``1 - alpha`` and ``beta`` by repeated
+multiplication, a document's gain added over its subtopics in ascending
+order, sums over ranks left to right, the discount ``log(2)/log(rank + 1)``
+through the C library's ``log``.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..join.batch import TopicBatch
+
+
+def powers(base: float, n: int) -> np.ndarray:
+    """``1, base, base*base, ...`` (n values), each the previous one times ``base``."""
+    out = np.full(max(n, 1), base, dtype=np.float64)
+    out[0] = 1.0
+    return np.multiply.accumulate(out)
+
+
+def discounts(n: int) -> np.ndarray:
+    """``log(2) / log(i + 2)`` for ranks ``i = 0 .. n-1`` (1 at the top), by C's ``log``."""
+    return np.array([1.0] + [math.log(2.0) / math.log(i + 2.0) for i in range(1, n)], dtype=np.float64)[:max(n, 1)]
+
+
+def _pad_sums(group: np.ndarray, values: np.ndarray, num_groups: int) -> np.ndarray:
+    """Left-to-right sum of ``values`` within each group (``group`` sorted, 0 ..
+    num_groups-1), as a C loop adds them; 0 for an empty group."""
+    out = np.zeros(num_groups, dtype=np.float64)
+    if len(values) == 0:
+        return out
+    sizes = np.bincount(group, minlength=num_groups)
+    mat = np.zeros((num_groups, int(sizes.max())), dtype=np.float64)
+    pos = np.arange(len(group)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    mat[group, pos] = values
+    return TopicBatch.seq_sum(mat)
+
+
+def _group_ids(*cols: np.ndarray) -> np.ndarray:
+    """Group number of each row of rows sorted by ``cols`` (equal values, one group)."""
+    n = len(cols[0])
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    new = np.zeros(n, dtype=bool)
+    new[0] = True
+    for c in cols:
+        new[1:] |= c[1:] != c[:-1]
+    return np.cumsum(new) - 1
+
+
+def run_gains(b, alpha: float) -> np.ndarray:
+    """float64 (n, width): the gain of the document at each rank (0 past the end
+    and for documents relevant to nothing)."""
+    out = np.zeros((b.n, b.width), dtype=np.float64)
+    if len(b.hit_row) == 0:
+        return out
+    # how many documents above this one are relevant to the same subtopic
+    by_sub = np.lexsort((b.hit_rank, b.hit_sub, b.hit_row))
+    g = _group_ids(b.hit_row[by_sub], b.hit_sub[by_sub])
+    sizes = np.bincount(g)
+    seen = np.empty(len(g), dtype=np.int64)
+    seen[by_sub] = np.arange(len(g)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    gain = powers(1.0 - alpha, int(seen.max()) + 1)[seen]
+    # hits are sorted by row, rank, subtopic: add each document's in subtopic order
+    cell = _group_ids(b.hit_row, b.hit_rank)
+    sums = _pad_sums(cell, gain, int(cell[-1]) + 1)
+    first = np.flatnonzero(np.diff(cell, prepend=-1))
+    out[b.hit_row[first], b.hit_rank[first]] = sums
+    return out
+
+
+def ideal_gains(b, alpha: float) -> np.ndarray:
+    """float64 (n, max relevant): the gains of the greedy ideal ranking (0 padded)."""
+    n, r, s = b.member.shape
+    out = np.zeros((n, max(r, 1)), dtype=np.float64)
+    if r == 0:
+        return out
+    pw = powers(1.0 - alpha, r + 1)
+    # topics with the most relevant documents first: the topics still ranking
+    # at step k are then rows 0 .. m-1
+    order = np.argsort(-b.num_relevant, kind="stable")
+    left = b.num_relevant[order]
+    member = b.member[order]
+    open_ = np.arange(r)[None, :] < left[:, None]
+    seen = np.zeros((n, s), dtype=np.int64)
+    ideal = np.zeros((n, r), dtype=np.float64)
+    active = n
+    for step in range(r):
+        while active and left[active - 1] <= step:
+            active -= 1
+        gain = pw[seen[:active]]
+        score = np.zeros((active, r), dtype=np.float64)
+        for j in range(s):  # in subtopic order, as the C loop adds them
+            score += np.where(member[:active, :, j], gain[:, j:j + 1], 0.0)
+        score[~open_[:active]] = -1.0
+        # documents are in descending docno order: the first best is the largest docno
+        pick = score.argmax(axis=1)
+        rows = np.arange(active)
+        ideal[rows, step] = score[rows, pick]
+        open_[rows, pick] = False
+        seen[:active] += member[rows, pick]
+    out[order] = ideal
+    return out
+
+
+def _padded(x: np.ndarray, k: int) -> np.ndarray:
+    if x.shape[1] >= k:
+        return x[:, :k]
+    return np.concatenate([x, np.zeros((x.shape[0], k - x.shape[1]))], axis=1)
+
+
+def _ideal_ideal(num_subtopics: np.ndarray, alpha: float, kind: str, k: int) -> np.ndarray:
+    """Cumulative ``A (1 - alpha)^i`` discounted as ``kind`` discounts: every subtopic
+    covered at every rank (the "collection-independent" normaliser of ERR-IA and
+    alpha-DCG)."""
+    steps = np.full((len(num_subtopics), k), 1.0 - alpha)
+    steps[:, 0] = num_subtopics.astype(np.float64)
+    return np.cumsum(_discounted(np.multiply.accumulate(steps, axis=1), kind), axis=1)
+
+
+def _discounted(gains: np.ndarray, kind: str) -> np.ndarray:
+    """Gains at ranks 1 .. k times the DCG discount (``dcg``) or over the rank (``err``)."""
+    k = gains.shape[1]
+    if kind == "dcg":
+        return gains * discounts(k)
+    return gains / np.arange(1, k + 1, dtype=np.float64)
+
+
+def cumulative(b, alpha: float, kind: str, k: int, ideal: bool) -> np.ndarray:
+    """float64 (n, k): alpha-DCG (``kind="dcg"``) or ERR-IA (``"err"``) of the run
+    (or with ``ideal``, of the ideal ranking) at every cutoff 1 .. k, each divided by
+    its "ideal ideal" value; 0 for a topic without subtopics."""
+    gains = b.memo(ideal_gains if ideal else run_gains, alpha)
+    cum = np.cumsum(_discounted(_padded(gains, k), kind), axis=1)
+    a = b.num_subtopics
+    out = np.zeros((b.n, k), dtype=np.float64)
+    has = a > 0
+    out[has] = cum[has] / _ideal_ideal(a[has], alpha, kind, k)
+    return out
+
+
+def at_cutoffs(b, alpha: float, kind: str, cutoffs, normalised: bool) -> np.ndarray:
+    """(n, len(cutoffs)): alpha-DCG / ERR-IA at the cutoffs, or with ``normalised``
+    their ratio to the ideal ranking's (0 where the run's value is 0)."""
+    k = max(cutoffs)
+    run = b.memo(cumulative, alpha, kind, k, False)
+    cols = [c - 1 for c in cutoffs]
+    if not normalised:
+        return run[:, cols]
+    ideal = b.memo(cumulative, alpha, kind, k, True)
+    r, i = run[:, cols], ideal[:, cols]
+    out = np.zeros_like(r)
+    np.divide(r, i, out=out, where=r != 0)
+    return out
+
+
+def first_hits(b) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The hits regrouped by (row, subtopic), each group in rank order:
+    ``(row, subtopic, rank, group)`` per hit."""
+    by_sub = np.lexsort((b.hit_rank, b.hit_sub, b.hit_row))
+    row, sub, rank = b.hit_row[by_sub], b.hit_sub[by_sub], b.hit_rank[by_sub]
+    return row, sub, rank, _group_ids(row, sub)
+
+
+def nrbp(b, alpha: float, beta: float, ideal: bool) -> np.ndarray:
+    """float64 (n,): NRBP of the run (or the ideal ranking); 0 for a topic without subtopics."""
+    gains = b.memo(ideal_gains if ideal else run_gains, alpha)
+    total = TopicBatch.seq_sum(gains * powers(beta, gains.shape[1]))
+    a = b.num_subtopics
+    out = np.zeros(b.n, dtype=np.float64)
+    has = a > 0
+    out[has] = total[has] * ((1.0 - (1.0 - alpha) * beta) / a[has])
+    return out

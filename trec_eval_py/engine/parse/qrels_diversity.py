@@ -1,0 +1,108 @@
+"""Reader for subtopic (intent) judgments: ``topic subtopic docno rel`` lines.
+
+The layout of the TREC Web track's diversity qrels (2009-2014) and of NIST's
+``ndeval``: the second field, where ordinary qrels carry an ignored
+"iteration", names the subtopic (intent) of the topic that the judgment is
+for. A document relevant to several subtopics has one line per subtopic.
+
+* ``subtopic`` is a whole number, 0 or more (subtopics are told apart and
+  ordered by their number);
+* ``rel`` is a whole number, 0 or more: the document is relevant to that
+  subtopic when ``rel`` is at least the relevance level (``-l``, default 1;
+  ndeval clips every level above 1 to 1, which is the same thing);
+* a (topic, subtopic, docno) may be judged once.
+
+Blank lines and lines whose first non-blank character is ``#`` are skipped,
+as in every judgment file this package reads.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..._record import record
+from ...errors import InputError
+from .fields import INT, TEXT, line_text, split_fields
+from .source import Source, read_source, source_name
+
+
+@record(eq=False)
+class DiversityQrels:
+    """Subtopic judgments as flat columns, one row per line.
+
+    ``qid`` and ``docno`` are numpy byte-string arrays; ``subtopic`` and
+    ``rel`` int64; ``lineno`` each row's line in ``name``.
+    """
+
+    qid: np.ndarray
+    subtopic: np.ndarray
+    docno: np.ndarray
+    rel: np.ndarray
+    lineno: np.ndarray
+    name: str = "<qrels>"
+
+    def __len__(self) -> int:
+        return len(self.rel)
+
+    def with_qids(self, qid: np.ndarray) -> "DiversityQrels":
+        """The same judgments with other topic ids (one per row)."""
+        return DiversityQrels(np.asarray(qid), self.subtopic, self.docno, self.rel, self.lineno, self.name)
+
+
+def first_duplicate(qid: np.ndarray, subtopic: np.ndarray, docno: np.ndarray) -> tuple[int, int] | None:
+    """``(earlier row, later row)`` of the first repeated (topic, subtopic, docno), by the
+    later row's position, or None when every judgment is given once."""
+    from ..join.keys import docno_words, sort_distinct
+
+    n = len(qid)
+    if n < 2:
+        return None
+    topic = np.searchsorted(sort_distinct(qid), qid)
+    words = docno_words(docno)
+    order = np.lexsort([words[:, j] for j in reversed(range(words.shape[1]))] + [subtopic, topic])
+    a, b = order[:-1], order[1:]
+    same = (topic[a] == topic[b]) & (subtopic[a] == subtopic[b]) & (words[a] == words[b]).all(axis=1)
+    if not same.any():
+        return None
+    pairs = np.stack([np.minimum(a[same], b[same]), np.maximum(a[same], b[same])], axis=1)
+    i = int(np.argmin(pairs[:, 1]))
+    return int(pairs[i, 0]), int(pairs[i, 1])
+
+
+def _check(name: str):
+    def check(f, data) -> None:
+        sub, rel = f.columns[1], f.columns[3]
+        bad = np.flatnonzero((sub < 0) | (rel < 0))
+        if len(bad):
+            i = int(bad[0])
+            what = "subtopic" if sub[i] < 0 else "relevance"
+            raise InputError(name, f"{what} {int(sub[i] if sub[i] < 0 else rel[i])} is negative "
+                             "(subtopics and relevance levels are whole numbers, 0 or more)",
+                             int(f.lineno[i]), line_text(bytes(data), int(f.lineno[i])))
+        dup = first_duplicate(f.columns[0], sub, f.columns[2])
+        if dup is not None:
+            first, later = dup
+            raise InputError(name, f"docno {f.columns[2][later].decode('utf-8', 'replace')!r} is judged twice "
+                             f"for subtopic {int(sub[later])} of the same topic (first on line "
+                             f"{int(f.lineno[first])})", int(f.lineno[later]),
+                             line_text(bytes(data), int(f.lineno[later])))
+    return check
+
+
+def read_qrels_diversity(source: Source | DiversityQrels, *, name: str | None = None) -> DiversityQrels:
+    """Read subtopic judgments from a path, ``-``, a file object or bytes.
+
+    Raises :class:`~trec_eval_py.errors.InputError` (file, line, text) for a
+    missing or empty file, a line without exactly four fields, a NUL byte, a
+    subtopic or relevance that is not a whole number 0 or more, or a
+    (topic, subtopic, docno) judged twice.
+    """
+    if isinstance(source, DiversityQrels):
+        return source
+    name = name or source_name(source)
+    data = read_source(source)
+    f = split_fields(data, name, min_fields=4, max_fields=4, what="qrels",
+                     wanted={0: TEXT, 1: INT, 2: TEXT, 3: INT}, labels={1: "subtopic", 3: "relevance"},
+                     check=_check(name))
+    if len(f.lineno) == 0:
+        raise InputError(name, "empty qrels file: no judgment lines")
+    return DiversityQrels(f.columns[0], f.columns[1], f.columns[2], f.columns[3], f.lineno, name)
