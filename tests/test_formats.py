@@ -27,7 +27,7 @@ def test_registered_formats():
     for table in (judgment_formats(), results_formats()):
         for name, fmt in table.items():
             assert fmt.name == name and fmt.help.strip()
-    with pytest.raises(UsageError, match="-R bogus.*qrels, qrels_jg, qrels_prefs"):
+    with pytest.raises(UsageError, match="-R bogus.*qrels, qrels_diversity, qrels_jg, qrels_prefs"):
         judgment_format("bogus")
     with pytest.raises(UsageError, match="-T bogus.*trec_results"):
         results_format("bogus")

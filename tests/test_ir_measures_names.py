@@ -56,6 +56,11 @@ PYTREC_NAMES = [
 OTHER_NAMES = {"RR@3": "msmarco", "RR@10": "msmarco", "RR(rel=2)@5": "msmarco",
                "ERR@5": "gdeval", "ERR@20": "gdeval", "Judged@3": "judged", "Judged@10": "judged"}
 
+#: the intent-aware names (ir_measures' pyndeval provider): checked against the trec_eval-style
+#: measures and ndeval's own output in test_diversity_measures.py and test_ndeval_golden.py
+DIVERSITY_NAMES = ["alpha_nDCG@10", "alpha_DCG@5", "ERR_IA@20", "nERR_IA@5", "NRBP", "nNRBP", "AP_IA", "P_IA@10",
+                   "StRecall@10"]
+
 QIDS = ["1", "2", "9", "10", "010", "a", "B"]
 DOCS = ["d1", "d2", "d9", "d10", "9", "10", "100", "09", "A", "Z", "a", "b", "doc-x", "d3", "d4", "d5"]
 SCORES = [0.0, 1.0, 1.0, 2.5, -1.0, 1e-3, 3.0, 3.0]
@@ -297,7 +302,7 @@ def test_rbp_rel_is_rbp_bin_at_that_level():
 
 
 def test_every_listed_name_is_tested_and_maps_to_a_registered_measure():
-    named = PYTREC_NAMES + list(OTHER_NAMES) + CWL_NAMES
+    named = PYTREC_NAMES + list(OTHER_NAMES) + CWL_NAMES + DIVERSITY_NAMES
     tested = {translate(n).label.split("(")[0].split("@")[0] for n in named} | {"RBP"}
     assert set(ALIASES) == tested
     for name in named + list(RBP_NAMES):

@@ -175,7 +175,7 @@ def read_ndeval_run(run, settings: NdevalSettings):
     bad = np.flatnonzero((rank != np.floor(rank)) | (rank < 0) | (rank > MAX_NUMBER))
     if len(bad):
         i = bad[np.argmin(r.lineno[bad])]
-        raise InputError(r.name, f"rank {rank[i]!r} is not a whole number from 0 to {MAX_NUMBER}", int(r.lineno[i]))
+        raise InputError(r.name, f"rank {float(rank[i])!r} is not a whole number from 0 to {MAX_NUMBER}", int(r.lineno[i]))
     qid = _numbered(r.qid, r.lineno, r.name, run_topic, "a number, with or without a prefix ending in '-'")
     if not settings.traditional:  # ranks are the order: one document per rank
         topic = qid.astype(np.int64)
@@ -317,8 +317,3 @@ def option_number(flag: str, text: str) -> float:
         raise UsageError(f"{flag} takes a number, not {text!r}")
     return float(text)
 
-
-def option_depth(text: str) -> int:
-    if not re.fullmatch(r"\+?\d+", text.strip()) or int(text) <= 0:
-        raise UsageError(f"-M takes a whole number above 0 (documents per topic), not {text!r}")
-    return int(text)

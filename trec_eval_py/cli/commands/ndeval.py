@@ -6,12 +6,17 @@ from typing import Optional
 
 import typer
 
+from ..flags import evaluation_flags
 from ..output import write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help", "-help"]})
 
 
 @app.command()
+@evaluation_flags("complete", "max_docs", help={
+    "complete": "Average over every topic of the judgments (and, with -baseline, every topic of both runs).",
+    "max_docs": "Keep each topic's first N documents (N above 0).",
+})
 def ndeval(
     qrels: Optional[str] = typer.Argument(None, metavar="QRELS", help=(
         "Subtopic judgments: 'topic subtopic docno rel' lines (-R qrels_diversity).")),
@@ -28,11 +33,10 @@ def ndeval(
         "Risk-sensitive evaluation: report each value against this baseline run's.")),
     risk_alpha: str = typer.Option("0", "-riskAlpha", metavar="A", help=(
         "With -baseline: losses against the baseline weigh 1+A (A 0 or more; default 0).")),
-    complete: bool = typer.Option(False, "-c", help=(
-        "Average over every topic of the judgments (and, with -baseline, every topic of both runs).")),
     ignored_a: bool = typer.Option(False, "-a", hidden=True, help="Accepted as ndeval accepts it; no effect."),
-    depth: Optional[str] = typer.Option(None, "-M", metavar="N", help="Keep each topic's first N documents."),
     version: bool = typer.Option(False, "-version", help="Print the version and exit."),
+    *,
+    options: dict,
 ) -> None:
     """NIST ndeval's report: diversity measures per topic and their mean, as CSV.
 
@@ -47,7 +51,7 @@ def ndeval(
     """
     from ... import __version__
     from ...errors import UsageError
-    from ...tools.ndeval import NDEVAL_VERSION, NdevalSettings, build_report, option_depth, option_number, report_text
+    from ...tools.ndeval import NDEVAL_VERSION, NdevalSettings, build_report, option_number, report_text
 
     if version:
         write_output(f"trec_eval_py {__version__} (reproduces ndeval version {NDEVAL_VERSION})\n")
@@ -56,7 +60,7 @@ def ndeval(
         raise UsageError("need two files: QRELS RUN (see -help)")
     settings = NdevalSettings(
         alpha=option_number("-alpha", alpha), beta=option_number("-beta", beta), traditional=traditional,
-        depth=None if depth is None else option_depth(depth), complete=complete,
+        depth=options["max_docs"], complete=options["complete"],
         risk_alpha=option_number("-riskAlpha", risk_alpha), risk_alpha_text=risk_alpha,
     )
     write_output(report_text(build_report(qrels, run, baseline, settings)))

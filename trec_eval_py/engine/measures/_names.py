@@ -48,12 +48,24 @@ NERR8@k       cwl_nerr8.k=k                 min_rel, max_rel
 NERR9@k       cwl_nerr9.k=k                 min_rel, max_rel
 NERR10        cwl_nerr10                    p (default 0.9), min_rel, max_rel
 NERR11        cwl_nerr11                    T, min_rel, max_rel
+alpha_nDCG@k  alpha_nDCG.k                  alpha, rel, judged_only (-R qrels_diversity)
+alpha_DCG@k   alpha_DCG.k                   alpha, rel, judged_only
+ERR_IA@k      ERR_IA.k                      alpha, rel, judged_only
+nERR_IA@k     nERR_IA.k                     alpha, rel, judged_only
+NRBP, nNRBP   NRBP, nNRBP                   alpha, beta, rel
+AP_IA         MAP_IA                        rel, judged_only
+P_IA@k        P_IA.k                        rel, judged_only
+StRecall@k    strec.k                       rel, judged_only
 ============  ============================  =====================================
 
 The C/W/L names (INST ... NERR11) are ir_measures' cwl_eval measures: their
 parameters become the ``cwl_*`` measure's ``name=value`` pairs (the cutoff
 ``K=`` or ``k=``). ir_measures requires ``max_rel``; without it the ``cwl_*``
 measures gain 1 for a document relevant at ``-l`` and 0 otherwise.
+
+The intent-aware measures (the last eight rows, ir_measures' ``pyndeval``
+provider) need subtopic judgments (``-R qrels_diversity``); ``alpha`` and
+``beta`` default to 0.5, as in ndeval.
 
 ir_measures' aliases ``MAP``, ``Precision``, ``Recall``, ``MRR``, ``NDCG``,
 ``RPrec`` and ``BPref`` are accepted too. ``rel=`` is refused where
@@ -127,7 +139,21 @@ ALIASES: dict[str, Alias] = {a.name: a for a in [
     Alias("NERR9", None, "cwl_nerr9", "int", (), _GRADES, help="not-quite ERR, equation 9"),
     Alias("NERR10", "cwl_nerr10", options=(), params=("p",) + _GRADES, help="not-quite ERR, equation 10"),
     Alias("NERR11", "cwl_nerr11", options=(), params=("T",) + _GRADES, help="not-quite ERR, equation 11"),
+    Alias("alpha_nDCG", None, "alpha_nDCG", "int", params=("alpha",), help="intent-aware nDCG (ndeval)"),
+    Alias("alpha_DCG", None, "alpha_DCG", "int", params=("alpha",), help="intent-aware DCG (ndeval)"),
+    Alias("ERR_IA", None, "ERR_IA", "int", params=("alpha",), help="intent-aware ERR (ndeval)"),
+    Alias("nERR_IA", None, "nERR_IA", "int", params=("alpha",), help="intent-aware ERR, normalised (ndeval)"),
+    Alias("NRBP", "NRBP", options=("rel",), params=("alpha", "beta"),
+          help="novelty- and rank-biased precision (ndeval)"),
+    Alias("nNRBP", "nNRBP", options=("rel",), params=("alpha", "beta"),
+          help="novelty- and rank-biased precision, normalised (ndeval)"),
+    Alias("AP_IA", "MAP_IA", help="intent-aware average precision (ndeval's MAP-IA)"),
+    Alias("P_IA", None, "P_IA", "int", help="intent-aware precision at k (ndeval)"),
+    Alias("StRecall", None, "strec", "int", help="subtopic recall at k (ndeval's strec)"),
 ]}
+
+#: the intent-aware measures: their alpha= and beta= become trec_eval-style settings
+_DIVERSITY = {"alpha_nDCG", "alpha_DCG", "ERR_IA", "nERR_IA", "NRBP", "nNRBP"}
 
 #: ir_measures' other spellings of the same measures
 SYNONYMS = {"MAP": "AP", "Precision": "P", "Recall": "R", "MRR": "RR", "NDCG": "nDCG",
@@ -137,7 +163,7 @@ SYNONYMS = {"MAP": "AP", "Precision": "P", "Recall": "R", "MRR": "RR", "NDCG": "
 RBP_DEFAULT_P = 0.8
 
 _PARAM_TYPES = {"rel": int, "judged_only": bool, "relative": bool, "beta": float, "p": float, "gains": dict,
-                "dcg": str, "T": float, "min_rel": int, "max_rel": int}
+                "dcg": str, "T": float, "min_rel": int, "max_rel": int, "alpha": float}
 
 
 @record
@@ -171,6 +197,7 @@ _EXPECTED = {
     "judged_only": "True or False",
     "relative": "True or False",
     "beta": "a finite number (e.g. beta=0.5)",
+    "alpha": "a number from 0 to 1 (e.g. alpha=0.5)",
     "p": "a finite number (e.g. p=0.8)",
     "gains": "a dict of whole-number levels to numbers (e.g. gains={0:0,1:1,2:3})",
     "dcg": "a quoted name (e.g. dcg='log2')",
@@ -330,6 +357,9 @@ def translate(spec: str) -> Request:
         trec = "num_rel_ret"
     if alias.name == "SetP" and params.get("relative"):
         trec = "set_relative_P"
+    if alias.name in _DIVERSITY:
+        settings = [f"{k}={_num(params[k])}" for k in ("alpha", "beta") if k in params]
+        text = ",".join(([suffix] if suffix else []) + settings) or None
     if alias.name == "SetF" and "beta" in params:
         text = _num(params["beta"])
     if alias.name == "RBP":
