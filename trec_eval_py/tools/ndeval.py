@@ -124,9 +124,9 @@ def run_topic(text: bytes) -> int | None:
 
 def _numbered(qid: np.ndarray, lineno: np.ndarray, name: str, read, what: str) -> np.ndarray:
     """Each row's topic as ndeval numbers it, written in decimal (S dtype)."""
-    from ..engine.join.keys import sort_distinct
+    from ..engine.join.keys import codes_in, distinct_sorted
 
-    distinct = sort_distinct(qid)
+    distinct = distinct_sorted(qid)
     nums = [read(t) for t in distinct.tolist()]
     bad = [t for t, v in zip(distinct.tolist(), nums) if v is None]
     if bad:
@@ -135,7 +135,7 @@ def _numbered(qid: np.ndarray, lineno: np.ndarray, name: str, read, what: str) -
         raise InputError(name, f"topic {qid[i].decode('utf-8', 'replace')!r} is not {what} "
                          f"(ndeval numbers topics, up to {MAX_NUMBER})", int(lineno[i]))
     canon = np.array([str(v).encode() for v in nums], dtype="S")
-    return canon[np.searchsorted(distinct, qid)]
+    return canon[codes_in(qid, distinct)]
 
 
 def _check_range(values: np.ndarray, lineno: np.ndarray, name: str, what: str) -> None:
@@ -148,19 +148,23 @@ def _check_range(values: np.ndarray, lineno: np.ndarray, name: str, what: str) -
 
 def read_ndeval_qrels(qrels):
     """Subtopic judgments read by ``-R qrels_diversity``, their topics numbered as ndeval numbers them."""
+    from ..engine.join.keys import distinct_sorted
     from ..engine.parse.qrels_diversity import first_duplicate
     from ..engine.pipeline import Options, read_judgments
 
     q = read_judgments(qrels, Options(rel_format="qrels_diversity"))
     _check_range(q.subtopic, q.lineno, q.name, "subtopic")
     _check_range(q.rel, q.lineno, q.name, "relevance")
-    q = q.with_qids(_numbered(q.qid, q.lineno, q.name, natural, "a whole number"))
-    dup = first_duplicate(q.qid, q.subtopic, q.docno)  # topics 01 and 1 are one topic
+    numbered = q.with_qids(_numbered(q.qid, q.lineno, q.name, natural, "a whole number"))
+    # topics 01 and 1 are one topic: a judgment given under both is given twice
+    merged = len(distinct_sorted(numbered.qid)) < len(distinct_sorted(q.qid))
+    dup = first_duplicate(numbered.qid, numbered.subtopic, numbered.docno) if merged else None
     if dup is not None:
         first, later = dup
         raise InputError(q.name, f"docno {q.docno[later].decode('utf-8', 'replace')!r} is judged twice for "
-                         f"subtopic {int(q.subtopic[later])} of topic {q.qid[later].decode()} (first on line "
-                         f"{int(q.lineno[first])})", int(q.lineno[later]))
+                         f"subtopic {int(q.subtopic[later])} of topic {numbered.qid[later].decode()} (first on "
+                         f"line {int(q.lineno[first])})", int(q.lineno[later]))
+    q = numbered
     return q
 
 
@@ -178,13 +182,18 @@ def read_ndeval_run(run, settings: NdevalSettings):
         raise InputError(r.name, f"rank {float(rank[i])!r} is not a whole number from 0 to {MAX_NUMBER}", int(r.lineno[i]))
     qid = _numbered(r.qid, r.lineno, r.name, run_topic, "a number, with or without a prefix ending in '-'")
     if not settings.traditional:  # ranks are the order: one document per rank
-        topic = qid.astype(np.int64)
-        o = np.lexsort((r.lineno, rank, topic))
-        same = (topic[o][1:] == topic[o][:-1]) & (rank[o][1:] == rank[o][:-1])
-        if same.any():
-            later = o[1:][same]
-            i = later[np.argmin(r.lineno[later])]
-            raise InputError(r.name, f"rank {int(rank[i])} is given twice for topic {int(topic[i])}", int(r.lineno[i]))
+        from ..engine.join.keys import codes_in, distinct_sorted
+
+        key = codes_in(qid, distinct_sorted(qid)) * (MAX_NUMBER + 1) + rank.astype(np.int64)
+        # runs are written topic by topic, rank by rank: then the keys only rise
+        if len(key) > 1 and not (key[1:] > key[:-1]).all():
+            o = np.lexsort((r.lineno, key))
+            same = key[o][1:] == key[o][:-1]
+            if same.any():
+                later = o[1:][same]
+                i = later[np.argmin(r.lineno[later])]
+                raise InputError(r.name, f"rank {int(rank[i])} is given twice for topic "
+                                 f"{qid[i].decode()}", int(r.lineno[i]))
     runid = r.first_runid if r.first_runid is not None else r.runid
     return Run(qid, r.docno, r.score, r.lineno, runid, r.name, rank, runid)
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..join.diversity import build_diversity
-from ..join.keys import sort_distinct
+from ..join.keys import distinct_sorted
 from ..parse.qrels_diversity import DiversityQrels, read_qrels_diversity
 from ._base import JudgmentFormat
 
 
 def _totals(q: DiversityQrels) -> tuple[int, int]:
-    return len(sort_distinct(q.qid)), int(np.count_nonzero(q.rel >= 1))
+    return len(distinct_sorted(q.qid)), int(np.count_nonzero(q.rel >= 1))
 
 
 QRELS_DIVERSITY = JudgmentFormat(

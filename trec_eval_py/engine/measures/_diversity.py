@@ -85,36 +85,77 @@ def run_gains(b, alpha: float) -> np.ndarray:
     return out
 
 
+def _signature_groups(b):
+    """The batch's relevant documents grouped by topic and subtopic set (documents
+    with the same subtopics always gain the same). Returns, padded per topic:
+    ``subs`` (n, G, K) each group's subtopics ascending (``S`` past the end),
+    ``docs`` (n, G, C) its documents' positions in descending docno order
+    (ascending; ``R`` past the end) and ``size`` (n, G) its number of documents."""
+    n, r, s = b.member.shape
+    row, j = np.nonzero(np.arange(r)[None, :] < b.num_relevant[:, None])
+    packed = np.packbits(b.member[row, j], axis=1, bitorder="little")
+    width = -(-packed.shape[1] // 8) * 8
+    words = np.zeros((len(row), width), dtype=np.uint8)
+    words[:, :packed.shape[1]] = packed
+    words = words.view(np.uint64)
+    o = np.lexsort([j] + [words[:, w] for w in range(words.shape[1])] + [row])
+    row, j, words = row[o], j[o], words[o]
+    group = _group_ids(row, *[words[:, w] for w in range(words.shape[1])])
+    first = np.flatnonzero(np.diff(group, prepend=-1))
+    g_row = row[first]
+    g_col = first_cols = np.arange(len(first)) - np.searchsorted(g_row, g_row)
+    size = np.zeros((n, int(g_col.max()) + 1), dtype=np.int64)
+    size[g_row, g_col] = np.diff(np.append(first, len(group)))
+    docs = np.full((n, size.shape[1], int(size.max())), r, dtype=np.int64)
+    docs[row, g_col[group], np.arange(len(group)) - first[group]] = j
+    gm = b.member[g_row, j[first]]  # (groups, S): one document's subtopics per group
+    k = max(int(gm.sum(axis=1).max()), 1)
+    subs = np.full((n, size.shape[1], k), s, dtype=np.int64)
+    gr, gs = np.nonzero(gm)
+    subs[g_row[gr], first_cols[gr], np.arange(len(gr)) - np.searchsorted(gr, gr)] = gs
+    return subs, docs, size
+
+
 def ideal_gains(b, alpha: float) -> np.ndarray:
     """float64 (n, max relevant): the gains of the greedy ideal ranking (0 padded)."""
     n, r, s = b.member.shape
     out = np.zeros((n, max(r, 1)), dtype=np.float64)
     if r == 0:
         return out
-    pw = powers(1.0 - alpha, r + 1)
-    # topics with the most relevant documents first: the topics still ranking
-    # at step k are then rows 0 .. m-1
+    subs, docs, size = _signature_groups(b)
+    pw = np.append(powers(1.0 - alpha, r + 1), 0.0)  # the last: what subtopic S (none) gains
+    # topics with the most relevant documents first: those still ranking at step k are rows 0 .. m-1
     order = np.argsort(-b.num_relevant, kind="stable")
-    left = b.num_relevant[order]
-    member = b.member[order]
-    open_ = np.arange(r)[None, :] < left[:, None]
-    seen = np.zeros((n, s), dtype=np.int64)
+    left, subs, docs, size = b.num_relevant[order], subs[order], docs[order], size[order]
+    taken = np.zeros(size.shape, dtype=np.int64)
+    seen = np.zeros((n, s + 1), dtype=np.int64)
+    seen_sentinel = len(pw) - 1
+    seen[:, s] = seen_sentinel
     ideal = np.zeros((n, r), dtype=np.float64)
     active = n
     for step in range(r):
         while active and left[active - 1] <= step:
             active -= 1
+        rows = np.arange(active)[:, None]
         gain = pw[seen[:active]]
-        score = np.zeros((active, r), dtype=np.float64)
-        for j in range(s):  # in subtopic order, as the C loop adds them
-            score += np.where(member[:active, :, j], gain[:, j:j + 1], 0.0)
-        score[~open_[:active]] = -1.0
-        # documents are in descending docno order: the first best is the largest docno
-        pick = score.argmax(axis=1)
-        rows = np.arange(active)
-        ideal[rows, step] = score[rows, pick]
-        open_[rows, pick] = False
-        seen[:active] += member[rows, pick]
+        sub = subs[:active]
+        score = gain[rows, sub[:, :, 0]]
+        for q in range(1, sub.shape[2]):  # in subtopic order, as the C loop adds them
+            score = score + gain[rows, sub[:, :, q]]
+        open_ = taken[:active] < size[:active]
+        score[~open_] = -1.0
+        best = score.max(axis=1)
+        # among the best groups, the one whose next document has the largest docno
+        head = np.where(open_ & (score == best[:, None]),
+                        np.take_along_axis(docs[:active], np.minimum(taken[:active], docs.shape[2] - 1)[:, :, None],
+                                           axis=2)[:, :, 0], r)
+        pick = head.argmin(axis=1)
+        at = np.arange(active)
+        ideal[at, step] = best
+        taken[at, pick] += 1
+        for q in range(sub.shape[2]):
+            seen[at, sub[at, pick, q]] += 1
+        seen[:, s] = seen_sentinel
     out[order] = ideal
     return out
 

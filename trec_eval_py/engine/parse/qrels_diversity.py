@@ -51,16 +51,23 @@ class DiversityQrels:
 def first_duplicate(qid: np.ndarray, subtopic: np.ndarray, docno: np.ndarray) -> tuple[int, int] | None:
     """``(earlier row, later row)`` of the first repeated (topic, subtopic, docno), by the
     later row's position, or None when every judgment is given once."""
-    from ..join.keys import docno_words, sort_distinct
+    from ..join.keys import codes_in, docno_words, distinct_sorted, row_hash
 
-    n = len(qid)
-    if n < 2:
+    if len(qid) < 2:
         return None
-    topic = np.searchsorted(sort_distinct(qid), qid)
-    words = docno_words(docno)
-    order = np.lexsort([words[:, j] for j in reversed(range(words.shape[1]))] + [subtopic, topic])
-    a, b = order[:-1], order[1:]
-    same = (topic[a] == topic[b]) & (subtopic[a] == subtopic[b]) & (words[a] == words[b]).all(axis=1)
+    topic = codes_in(qid, distinct_sorted(qid))
+    words = np.column_stack([docno_words(docno), subtopic.astype(np.uint64)])
+    # equal rows have equal hashes: only rows whose hashes meet can be repeats
+    h = row_hash(topic, words)
+    order = np.argsort(h, kind="stable")
+    meet = np.flatnonzero(h[order][1:] == h[order][:-1])
+    if len(meet) == 0:
+        return None
+    rows = np.unique(np.concatenate([order[meet], order[meet + 1]]))
+    t, w = topic[rows], words[rows]
+    o = np.lexsort([w[:, j] for j in reversed(range(w.shape[1]))] + [t])
+    a, b = rows[o[:-1]], rows[o[1:]]
+    same = (topic[a] == topic[b]) & (words[a] == words[b]).all(axis=1)
     if not same.any():
         return None
     pairs = np.stack([np.minimum(a[same], b[same]), np.maximum(a[same], b[same])], axis=1)
