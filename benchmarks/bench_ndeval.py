@@ -14,8 +14,9 @@ document gets one line at level 0.
 Cases: ``default`` (ranked by the rank column) and ``traditional`` (by score,
 ``-traditional``). Every command runs as a whole process; each time is the
 median of --repeat runs, the two programs alternating (A B, then B A, ...) so
-a load change on a shared machine hits both alike. The outputs are compared
-byte for byte. Prints a table and the ratios (ndeval's time over ours).
+a load change on a shared machine hits both alike: wall time, CPU time (user +
+system, steadier on a busy machine) and peak resident memory. The outputs are
+compared byte for byte. Ratios are ndeval's time over ours.
 
 ndeval is built by ../shared/tools/build_ndeval.sh (default /tmp/ndeval/ndeval);
 inputs go to --data (default benchmarks/data/ndeval, not in git).
@@ -51,15 +52,17 @@ def subtopic_qrels(src: str, dst: str, seed: int = 1) -> None:
                 out.write(f"{topic} {s} {doc} 1\n")
 
 
-def timed(argv: list[str], out_path: str) -> float:
+def timed(argv: list[str], out_path: str) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds (user + system), peak resident MiB) of one process."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     t = time.perf_counter()
-    with open(out_path, "wb") as out:
-        p = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    with open(out_path, "wb") as out, open(os.devnull, "wb") as err:
+        p = subprocess.Popen(argv, stdout=out, stderr=err, env=env, cwd=ROOT)
+        _, status, usage = os.wait4(p.pid, 0)
     elapsed = time.perf_counter() - t
-    if p.returncode != 0:
-        sys.exit(f"{argv[0]} failed: {p.stderr.decode(errors='replace')}")
-    return elapsed
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{argv[0]} failed (exit {os.waitstatus_to_exitcode(status)})")
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
 def main() -> None:
@@ -81,20 +84,23 @@ def main() -> None:
     with open(run, "rb") as f:
         lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
     print(f"run: {lines:,} lines, {a.topics} topics; judgments: {os.path.getsize(qrels) / 2**20:.1f} MiB")
-    print(f"{'case':<12} {'ndeval (s)':>11} {'ours (s)':>9} {'ratio':>6}  output")
+    print(f"{'case':<12} {'ndeval wall':>11} {'ours wall':>9} {'ratio':>6}  {'ndeval CPU':>10} {'ours CPU':>8} "
+          f"{'ratio':>6}  {'ndeval MiB':>10} {'ours MiB':>8}  output")
     for case, flags in (("default", []), ("traditional", ["-traditional"])):
         ours_cmd = [sys.executable, "-m", "trec_eval_py", "ndeval"] + flags + [qrels, run]
         c_cmd = [a.ndeval] + flags + [qrels, run]
         c_out, ours_out = os.path.join(data, f"c_{case}.csv"), os.path.join(data, f"ours_{case}.csv")
-        times: dict[str, list[float]] = {"c": [], "ours": []}
+        times: dict[str, list[tuple[float, float, float]]] = {"c": [], "ours": []}
         for i in range(a.repeat):
             pair = [("c", c_cmd, c_out), ("ours", ours_cmd, ours_out)]
             for name, cmd, out in (pair if i % 2 == 0 else pair[::-1]):
                 times[name].append(timed(cmd, out))
         with open(c_out, "rb") as f1, open(ours_out, "rb") as f2:
             same = f1.read() == f2.read()
-        c, ours = statistics.median(times["c"]), statistics.median(times["ours"])
-        print(f"{case:<12} {c:>11.2f} {ours:>9.2f} {c / ours:>5.2f}x  {'identical' if same else 'DIFFERENT'}")
+        c = [statistics.median(t[i] for t in times["c"]) for i in range(3)]
+        ours = [statistics.median(t[i] for t in times["ours"]) for i in range(3)]
+        print(f"{case:<12} {c[0]:>11.2f} {ours[0]:>9.2f} {c[0] / ours[0]:>5.2f}x  {c[1]:>10.2f} {ours[1]:>8.2f} "
+              f"{c[1] / ours[1]:>5.2f}x  {c[2]:>10.0f} {ours[2]:>8.0f}  {'identical' if same else 'DIFFERENT'}")
 
 
 if __name__ == "__main__":

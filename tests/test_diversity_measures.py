@@ -324,3 +324,58 @@ def test_ndeval_settings_are_checked(settings):
 
     with pytest.raises(UsageError):
         ndeval_report(b"1 1 a 1\n", b"1 Q0 a 1 1 r\n", **settings)
+
+
+# ---------------------------------------------------------------- the implementation's shortcuts
+
+@pytest.mark.parametrize("seed", range(8))
+def test_numpy_join_equals_the_c_join(seed, monkeypatch):
+    from trec_eval_py.engine.join import rankings
+
+    judgments, run = random_case(random.Random(1000 + seed))
+    fast = evaluate(judgments, run, ALL, order=random.Random(seed).choice(["score", "rank"]))
+    monkeypatch.setattr(rankings, "USE_C", False)
+    slow = evaluate(judgments, run, ALL, order=fast.options.order)
+    assert repr(fast.per_topic()) == repr(slow.per_topic())
+
+
+@pytest.mark.parametrize("beta", [0.5, 0.8, 0.95, 0.3])
+def test_ideal_nrbp_from_the_ranks_that_can_matter_equals_all_ranks(beta):
+    """nNRBP's ideal is built only as deep as its terms can change the sum (see
+    nrbp_ranks): the same value as from every relevant document."""
+    from trec_eval_py.engine.join.context import EvalContext
+    from trec_eval_py.engine.join.diversity import build_diversity
+    from trec_eval_py.engine.measures import _diversity as d
+    from trec_eval_py.engine.parse.qrels_diversity import read_qrels_diversity
+    from trec_eval_py.engine.parse.run import read_run
+
+    rng = random.Random(beta)
+    j = {str(t): {f"d{k}": {s: 1 for s in rng.sample(range(6), rng.randint(1, 3))} for k in range(300)}
+         for t in range(3)}
+    run = {t: [f"d{k}" for k in rng.sample(range(300), 50)] for t in j}
+    rk = build_diversity(read_qrels_diversity(qrels_bytes(j)), read_run(run_bytes(run)), EvalContext())
+    b = rk.batch(0, rk.num_topics)
+    assert (d.nrbp_ranks(b, beta) < 300) == (beta < 0.9)  # 0.95^i needs more ranks than there are
+    full = d._greedy(b, 0.5, 300)
+    decay = d.powers(beta, 300)
+    want = [0.0] * 3
+    for i in range(3):
+        total = 0.0
+        for x, w in zip(full[i], decay):
+            total += x * w
+        want[i] = total * ((1 - 0.5 * beta) / b.num_subtopics[i])
+    assert d.nrbp(b, 0.5, beta, True).tolist() == want
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_lex_order_is_numpys_lexsort(seed):
+    import numpy as np
+
+    from trec_eval_py.engine.join.diversity import lex_order
+
+    rng = np.random.default_rng(seed)
+    n = 5000
+    keys = [rng.integers(0, 5, n), rng.integers(-3, 70000, n), rng.integers(0, 2 ** 63, n, dtype=np.uint64),
+            rng.integers(0, 300, n)]
+    assert np.array_equal(lex_order(*keys), np.lexsort(keys))
+    assert np.array_equal(lex_order(keys[0]), np.lexsort(keys[:1]))

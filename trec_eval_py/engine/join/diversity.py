@@ -46,6 +46,20 @@ def _offsets(counts: np.ndarray) -> np.ndarray:
     return out
 
 
+def lex_order(*keys: np.ndarray) -> np.ndarray:
+    """``np.lexsort(keys)`` (the last key most significant; stable), by one stable
+    argsort per key from the least significant: several times faster on millions
+    of rows, and a key of small whole numbers sorts in linear time (radix)."""
+    order = None
+    for key in keys:
+        k = key if order is None else key[order]
+        if k.dtype.kind in "iu" and len(k) and 0 <= int(k.min()) and int(k.max()) < 1 << 16:
+            k = k.astype(np.uint16)
+        step = np.argsort(k, kind="stable")
+        order = step if order is None else order[step]
+    return order if order is not None else np.zeros(0, dtype=np.int64)
+
+
 def _starts(*cols: np.ndarray) -> np.ndarray:
     """bool per row of rows sorted by ``cols``: the row starts a new group of equal values."""
     n = len(cols[0])
@@ -171,6 +185,31 @@ class DiversityBatch:
         return np.arange(1, self.width + 1, dtype=np.float64)
 
 
+def _join_rank_c(doc_topic, rt, docs: Qrels, run: Run, nt: int, rule: RankRule):
+    """(judged document of each ranked run row, or -1; its topic code), topics in code
+    order, each in ``rule``'s order, by the C join of :mod:`.rankings`; None without
+    it, or when a docno is twice in a topic (the reference path decides: ndeval
+    allows it past the ``-M`` cut)."""
+    from . import rankings
+
+    if rankings._joinrank is None or not rankings.USE_C:
+        return None
+    # the C join ranks by a number, highest first, ties by docno descending: the
+    # rule's own ascending key, negated (exactly), is that number
+    key = -np.asarray(rule.key(run), dtype=np.float64)
+    qdoc = np.ascontiguousarray(docs.docno)
+    rdoc = np.ascontiguousarray(run.docno)
+    code = np.empty(len(rt), dtype=np.int64)
+    count = np.empty(nt, dtype=np.int64)
+    status = rankings._joinrank.join_rank(
+        np.ascontiguousarray(doc_topic, dtype=np.int64), qdoc, qdoc.dtype.itemsize,
+        np.ascontiguousarray(docs.rel, dtype=np.int64), np.ascontiguousarray(rt, dtype=np.int64), rdoc,
+        rdoc.dtype.itemsize, np.ascontiguousarray(key), nt, False, code, count)
+    if status != 0:
+        return None
+    return code, np.repeat(np.arange(nt, dtype=np.int64), count)
+
+
 def build_diversity(qrels: DiversityQrels, run: Run, ctx: EvalContext) -> DiversityRankings:
     """Rank, cut (``-M``), filter (``-J``) and join a run with subtopic judgments."""
     topics = sort_distinct(np.concatenate([distinct_sorted(qrels.qid), distinct_sorted(run.qid)]))
@@ -179,11 +218,10 @@ def build_diversity(qrels: DiversityQrels, run: Run, ctx: EvalContext) -> Divers
     rt = codes_in(run.qid, topics)
     width = max(qrels.docno.dtype.itemsize, run.docno.dtype.itemsize)
     qw = docno_words(qrels.docno.astype(f"S{width}"))
-    rw = docno_words(run.docno.astype(f"S{width}"))
 
     # the judged documents: distinct (topic, docno), in topic then docno order
     k = qw.shape[1]
-    dorder = np.lexsort([qw[:, j] for j in reversed(range(k))] + [qt])
+    dorder = lex_order(*[qw[:, j] for j in reversed(range(k))], qt)
     new_doc = _starts(qt[dorder], qw[dorder])
     doc_of_row = np.empty(len(qt), dtype=np.int64)
     doc_of_row[dorder] = np.cumsum(new_doc) - 1
@@ -193,7 +231,7 @@ def build_diversity(qrels: DiversityQrels, run: Run, ctx: EvalContext) -> Divers
 
     # relevant (topic, subtopic, document) triples; actual subtopics numbered per topic
     rel_rows = np.flatnonzero(qrels.rel >= ctx.relevance_level)
-    o = np.lexsort((qrels.subtopic[rel_rows], qt[rel_rows]))
+    o = lex_order(qrels.subtopic[rel_rows], qt[rel_rows])
     rr = rel_rows[o]
     t_r, s_r = qt[rr], qrels.subtopic[rr]
     new_sub = _starts(t_r, s_r)
@@ -202,7 +240,7 @@ def build_diversity(qrels: DiversityQrels, run: Run, ctx: EvalContext) -> Divers
     first_sub = np.searchsorted(sub_topic, np.arange(nt))
     local = sub_global - first_sub[t_r]
     sub_num_rel = np.bincount(sub_global, minlength=len(sub_topic))
-    po = np.lexsort((local, doc_of_row[rr]))
+    po = lex_order(local, doc_of_row[rr])
     pair_doc = doc_of_row[rr][po]
     pair_sub_all = local[po]
     pairs_per_doc = np.bincount(pair_doc, minlength=num_docs)
@@ -210,16 +248,24 @@ def build_diversity(qrels: DiversityQrels, run: Run, ctx: EvalContext) -> Divers
 
     # the ranking: rule order, -M, the duplicate check on what is kept, -J
     rule = RankRule(order=ctx.order, single_precision=False)
-    order = rule.order_rows(rt, run, rw)
     r_count = np.bincount(rt, minlength=nt)
-    kept = order
-    if ctx.max_docs is not None:
-        kept = order[segment_positions(r_count) < ctx.max_docs]
     docs = Qrels(qrels.qid[doc_rows], qrels.docno[doc_rows], np.arange(num_docs, dtype=np.int64),
                  qrels.lineno[doc_rows], qrels.name)
-    ranked = Run(run.qid[kept], run.docno[kept], run.score[kept], run.lineno[kept], run.runid, run.name)
-    code = lookup(doc_topic, qw[doc_rows], rt[kept], rw[kept], docs, ranked)
-    kt = rt[kept]
+    ranked = _join_rank_c(doc_topic, rt, docs, run, nt, rule)
+    if ranked is not None:
+        code, kt = ranked
+        if ctx.max_docs is not None:
+            keep = segment_positions(r_count) < ctx.max_docs
+            code, kt = code[keep], kt[keep]
+    else:  # the reference path; it also names a docno given twice among the documents kept
+        rw = docno_words(run.docno.astype(f"S{width}"))
+        order = rule.order_rows(rt, run, rw)
+        kept = order
+        if ctx.max_docs is not None:
+            kept = order[segment_positions(r_count) < ctx.max_docs]
+        ranked_rows = Run(run.qid[kept], run.docno[kept], run.score[kept], run.lineno[kept], run.runid, run.name)
+        code = lookup(doc_topic, qw[doc_rows], rt[kept], rw[kept], docs, ranked_rows)
+        kt = rt[kept]
     if ctx.judged_only:
         keep = code >= 0
         kt, code = kt[keep], code[keep]
@@ -228,7 +274,8 @@ def build_diversity(qrels: DiversityQrels, run: Run, ctx: EvalContext) -> Divers
     evaluated = q_has & ((r_count > 0) | ctx.complete)
     index = np.cumsum(evaluated) - 1  # topic code -> evaluated position
     ev = evaluated[kt]
-    kt, code = kt[ev], code[ev]
+    if not ev.all():
+        kt, code = kt[ev], code[ev]
     counts = np.bincount(kt, minlength=nt)[evaluated]
     rank = segment_positions(counts)
     row = index[kt]
@@ -244,7 +291,7 @@ def build_diversity(qrels: DiversityQrels, run: Run, ctx: EvalContext) -> Divers
     # the evaluated topics' subtopics and relevant documents (descending docno)
     sub_ev = evaluated[sub_topic]
     rel_docs = np.flatnonzero((pairs_per_doc > 0) & evaluated[doc_topic])
-    rel_docs = rel_docs[np.lexsort((-rel_docs, doc_topic[rel_docs]))]
+    rel_docs = rel_docs[lex_order(-rel_docs, doc_topic[rel_docs])]
     per_rel_doc = pairs_per_doc[rel_docs]
     ideal_sub = pair_sub_all[np.repeat(pair_start[rel_docs], per_rel_doc) + segment_positions(per_rel_doc)]
 

@@ -25,6 +25,7 @@ import math
 import numpy as np
 
 from ..join.batch import TopicBatch
+from ..join.diversity import lex_order
 
 
 def powers(base: float, n: int) -> np.ndarray:
@@ -64,6 +65,14 @@ def _group_ids(*cols: np.ndarray) -> np.ndarray:
     return np.cumsum(new) - 1
 
 
+def by_subtopic(b) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The hits regrouped by (row, subtopic), each group in rank order: ``(order,
+    row, subtopic, rank, group)``, ``order`` the permutation of the batch's hits."""
+    order = lex_order(b.hit_rank, b.hit_sub, b.hit_row)
+    row, sub, rank = b.hit_row[order], b.hit_sub[order], b.hit_rank[order]
+    return order, row, sub, rank, _group_ids(row, sub)
+
+
 def run_gains(b, alpha: float) -> np.ndarray:
     """float64 (n, width): the gain of the document at each rank (0 past the end
     and for documents relevant to nothing)."""
@@ -71,8 +80,7 @@ def run_gains(b, alpha: float) -> np.ndarray:
     if len(b.hit_row) == 0:
         return out
     # how many documents above this one are relevant to the same subtopic
-    by_sub = np.lexsort((b.hit_rank, b.hit_sub, b.hit_row))
-    g = _group_ids(b.hit_row[by_sub], b.hit_sub[by_sub])
+    by_sub, _, _, _, g = b.memo(by_subtopic)
     sizes = np.bincount(g)
     seen = np.empty(len(g), dtype=np.int64)
     seen[by_sub] = np.arange(len(g)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
@@ -98,7 +106,7 @@ def _signature_groups(b):
     words = np.zeros((len(row), width), dtype=np.uint8)
     words[:, :packed.shape[1]] = packed
     words = words.view(np.uint64)
-    o = np.lexsort([j] + [words[:, w] for w in range(words.shape[1])] + [row])
+    o = lex_order(j, *[words[:, w] for w in range(words.shape[1])], row)
     row, j, words = row[o], j[o], words[o]
     group = _group_ids(row, *[words[:, w] for w in range(words.shape[1])])
     first = np.flatnonzero(np.diff(group, prepend=-1))
@@ -116,8 +124,25 @@ def _signature_groups(b):
     return subs, docs, size
 
 
-def ideal_gains(b, alpha: float) -> np.ndarray:
-    """float64 (n, max relevant): the gains of the greedy ideal ranking (0 padded)."""
+#: the greedy ideal ranking is built for at least this many ranks at once (the
+#: measures of one batch ask for prefixes of it: ndeval's 20 ranks, NRBP's ~60)
+IDEAL_MIN_RANKS = 64
+
+
+def ideal_gains(b, alpha: float, ranks: int | None = None) -> np.ndarray:
+    """float64 (n, at least ``ranks`` or every relevant document): the gains of the greedy
+    ideal ranking's first ranks (0 padded). Built once per batch and alpha for the
+    longest prefix asked for."""
+    r = b.member.shape[1]
+    need = r if ranks is None else min(r, max(ranks, IDEAL_MIN_RANKS))
+    cache = b.__dict__.setdefault("_ideal", {})
+    have = cache.get(alpha)
+    if have is None or have[0] < need:
+        cache[alpha] = have = (need, _greedy(b, alpha, need))
+    return have[1]
+
+
+def _greedy(b, alpha: float, steps: int) -> np.ndarray:
     n, r, s = b.member.shape
     out = np.zeros((n, max(r, 1)), dtype=np.float64)
     if r == 0:
@@ -128,12 +153,13 @@ def ideal_gains(b, alpha: float) -> np.ndarray:
     order = np.argsort(-b.num_relevant, kind="stable")
     left, subs, docs, size = b.num_relevant[order], subs[order], docs[order], size[order]
     taken = np.zeros(size.shape, dtype=np.int64)
+    head = docs[:, :, 0].copy()  # each group's next document (r: none left)
     seen = np.zeros((n, s + 1), dtype=np.int64)
-    seen_sentinel = len(pw) - 1
-    seen[:, s] = seen_sentinel
+    nothing = len(pw) - 1
+    seen[:, s] = nothing
     ideal = np.zeros((n, r), dtype=np.float64)
     active = n
-    for step in range(r):
+    for step in range(steps):
         while active and left[active - 1] <= step:
             active -= 1
         rows = np.arange(active)[:, None]
@@ -142,22 +168,31 @@ def ideal_gains(b, alpha: float) -> np.ndarray:
         score = gain[rows, sub[:, :, 0]]
         for q in range(1, sub.shape[2]):  # in subtopic order, as the C loop adds them
             score = score + gain[rows, sub[:, :, q]]
-        open_ = taken[:active] < size[:active]
-        score[~open_] = -1.0
+        h = head[:active]
+        score[h == r] = -1.0
         best = score.max(axis=1)
         # among the best groups, the one whose next document has the largest docno
-        head = np.where(open_ & (score == best[:, None]),
-                        np.take_along_axis(docs[:active], np.minimum(taken[:active], docs.shape[2] - 1)[:, :, None],
-                                           axis=2)[:, :, 0], r)
-        pick = head.argmin(axis=1)
+        pick = np.where(score == best[:, None], h, r).argmin(axis=1)
         at = np.arange(active)
         ideal[at, step] = best
         taken[at, pick] += 1
+        nxt = taken[at, pick]
+        head[at, pick] = np.where(nxt < size[at, pick], docs[at, pick, np.minimum(nxt, docs.shape[2] - 1)], r)
         for q in range(sub.shape[2]):
             seen[at, sub[at, pick, q]] += 1
-        seen[:, s] = seen_sentinel
+        seen[:, s] = nothing
     out[order] = ideal
     return out
+
+
+def nrbp_ranks(b, beta: float) -> int:
+    """How many ideal ranks NRBP needs: past them every term ``gain beta^i`` (gain at
+    most the number of subtopics) is well below half a unit in the last place of any sum
+    of at least 1 (the ideal's first gain is 1 or more), so adding it changes nothing."""
+    r = b.member.shape[1]
+    decay = powers(beta, r + 1)
+    small = np.flatnonzero(decay * b.max_subtopics < 2.0 ** -56)  # a margin for the rounding of the products
+    return int(small[0]) if len(small) else r
 
 
 def _padded(x: np.ndarray, k: int) -> np.ndarray:
@@ -187,7 +222,7 @@ def cumulative(b, alpha: float, kind: str, k: int, ideal: bool) -> np.ndarray:
     """float64 (n, k): alpha-DCG (``kind="dcg"``) or ERR-IA (``"err"``) of the run
     (or with ``ideal``, of the ideal ranking) at every cutoff 1 .. k, each divided by
     its "ideal ideal" value; 0 for a topic without subtopics."""
-    gains = b.memo(ideal_gains if ideal else run_gains, alpha)
+    gains = ideal_gains(b, alpha, k) if ideal else b.memo(run_gains, alpha)
     cum = np.cumsum(_discounted(_padded(gains, k), kind), axis=1)
     a = b.num_subtopics
     out = np.zeros((b.n, k), dtype=np.float64)
@@ -214,14 +249,16 @@ def at_cutoffs(b, alpha: float, kind: str, cutoffs, normalised: bool) -> np.ndar
 def first_hits(b) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The hits regrouped by (row, subtopic), each group in rank order:
     ``(row, subtopic, rank, group)`` per hit."""
-    by_sub = np.lexsort((b.hit_rank, b.hit_sub, b.hit_row))
-    row, sub, rank = b.hit_row[by_sub], b.hit_sub[by_sub], b.hit_rank[by_sub]
-    return row, sub, rank, _group_ids(row, sub)
+    return b.memo(by_subtopic)[1:]
 
 
 def nrbp(b, alpha: float, beta: float, ideal: bool) -> np.ndarray:
     """float64 (n,): NRBP of the run (or the ideal ranking); 0 for a topic without subtopics."""
-    gains = b.memo(ideal_gains if ideal else run_gains, alpha)
+    if ideal:
+        ranks = nrbp_ranks(b, beta)
+        gains = ideal_gains(b, alpha, ranks)[:, :ranks]
+    else:
+        gains = b.memo(run_gains, alpha)
     total = TopicBatch.seq_sum(gains * powers(beta, gains.shape[1]))
     a = b.num_subtopics
     out = np.zeros(b.n, dtype=np.float64)

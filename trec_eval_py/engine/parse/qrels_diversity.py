@@ -59,7 +59,7 @@ def first_duplicate(qid: np.ndarray, subtopic: np.ndarray, docno: np.ndarray) ->
     words = np.column_stack([docno_words(docno), subtopic.astype(np.uint64)])
     # equal rows have equal hashes: only rows whose hashes meet can be repeats
     h = row_hash(topic, words)
-    order = np.argsort(h, kind="stable")
+    order = np.argsort(h)
     meet = np.flatnonzero(h[order][1:] == h[order][:-1])
     if len(meet) == 0:
         return None
