@@ -279,7 +279,14 @@ def test_the_measures_need_subtopic_judgments():
 def test_reader_errors_name_the_line(text, line, message):
     with pytest.raises(InputError, match=message) as e:
         te.evaluate(text, b"1 Q0 a 1 1 r\n", ["P_IA.5"], rel_format="qrels_diversity")
-    assert e.value.line == line and e.value.text is not None
+    assert e.value.line == line
+    assert (e.value.text is None) == ("twice" in message)  # the join's finding: no one line shows it
+
+
+def test_a_judgment_twice_before_a_bad_line_is_reported_first():
+    with pytest.raises(InputError, match="judged twice") as e:
+        te.evaluate(b"1 1 a 1\n1 1 a 0\n1 1 b\n", b"1 Q0 a 1 1 r\n", ["P_IA.5"], rel_format="qrels_diversity")
+    assert e.value.line == 2
 
 
 # ---------------------------------------------------------------- the ndeval tool
@@ -330,11 +337,11 @@ def test_ndeval_settings_are_checked(settings):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_numpy_join_equals_the_c_join(seed, monkeypatch):
-    from trec_eval_py.engine.join import rankings
+    from trec_eval_py import _native
 
     judgments, run = random_case(random.Random(1000 + seed))
     fast = evaluate(judgments, run, ALL, order=random.Random(seed).choice(["score", "rank"]))
-    monkeypatch.setattr(rankings, "USE_C", False)
+    monkeypatch.setattr(_native, "USE_C", False)
     slow = evaluate(judgments, run, ALL, order=fast.options.order)
     assert repr(fast.per_topic()) == repr(slow.per_topic())
 

@@ -148,23 +148,13 @@ def _check_range(values: np.ndarray, lineno: np.ndarray, name: str, what: str) -
 
 def read_ndeval_qrels(qrels):
     """Subtopic judgments read by ``-R qrels_diversity``, their topics numbered as ndeval numbers them."""
-    from ..engine.join.keys import distinct_sorted
-    from ..engine.parse.qrels_diversity import first_duplicate
     from ..engine.pipeline import Options, read_judgments
 
     q = read_judgments(qrels, Options(rel_format="qrels_diversity"))
     _check_range(q.subtopic, q.lineno, q.name, "subtopic")
     _check_range(q.rel, q.lineno, q.name, "relevance")
-    numbered = q.with_qids(_numbered(q.qid, q.lineno, q.name, natural, "a whole number"))
-    # topics 01 and 1 are one topic: a judgment given under both is given twice
-    merged = len(distinct_sorted(numbered.qid)) < len(distinct_sorted(q.qid))
-    dup = first_duplicate(numbered.qid, numbered.subtopic, numbered.docno) if merged else None
-    if dup is not None:
-        first, later = dup
-        raise InputError(q.name, f"docno {q.docno[later].decode('utf-8', 'replace')!r} is judged twice for "
-                         f"subtopic {int(q.subtopic[later])} of topic {numbered.qid[later].decode()} (first on "
-                         f"line {int(q.lineno[first])})", int(q.lineno[later]))
-    q = numbered
+    # topics 01 and 1 are one topic: a judgment under both is judged twice (the join says so)
+    q = q.with_qids(_numbered(q.qid, q.lineno, q.name, natural, "a whole number"))
     return q
 
 

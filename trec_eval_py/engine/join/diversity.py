@@ -4,7 +4,7 @@ For every evaluated topic this stage keeps what the intent-aware measures
 (:mod:`trec_eval_py.engine.measures._diversity`) read:
 
 * **the ranking**: the run's documents of the topic in the order of
-  :class:`~.ranking.RankRule` (``--order``: by score, ties by docno descending,
+  :class:`~.order.RankRule` (``--order``: by score, ties by docno descending,
   scores compared as doubles as ndeval's ``-traditional`` compares them; or
   by the rank column, ndeval's default), cut to ``-M`` documents, then, with
   ``-J``, without the documents the topic's judgments do not list. A docno
@@ -31,13 +31,15 @@ from functools import cached_property
 import numpy as np
 
 from ..._record import record
+from ...errors import InputError
 from ..parse.qrels import Qrels
 from ..parse.qrels_diversity import DiversityQrels
 from ..parse.run import Run
 from .context import EvalContext
-from .keys import codes_in, distinct_sorted, docno_words, sort_distinct
-from .ranking import RankRule, segment_positions
-from .rankings import decode_ids, lookup
+from .keys import codes_in, distinct_sorted, docno_words, row_hash, sort_distinct
+from ... import _native
+from .order import RankRule, segment_positions
+from .qrels import decode_ids, lookup
 
 
 def _offsets(counts: np.ndarray) -> np.ndarray:
@@ -76,7 +78,7 @@ def _starts(*cols: np.ndarray) -> np.ndarray:
 class DiversityRankings:
     """Every evaluated topic's ranking and subtopic judgments, as flat arrays with offsets.
 
-    qids, filled, num_qrels_topics, runid, ctx : as in :class:`~.rankings.Rankings`.
+    qids, filled, num_qrels_topics, runid, ctx : as in :class:`~.batch.Rankings`.
     offsets : (n+1,), topic i ranks ``offsets[i+1] - offsets[i]`` documents.
     hit_offsets, hit_rank, hit_sub : topic i's hits ``hit_offsets[i] .. hit_offsets[i+1]-1``:
         the 0-based rank of a ranked document and a subtopic code it is relevant to,
@@ -187,12 +189,11 @@ class DiversityBatch:
 
 def _join_rank_c(doc_topic, rt, docs: Qrels, run: Run, nt: int, rule: RankRule):
     """(judged document of each ranked run row, or -1; its topic code), topics in code
-    order, each in ``rule``'s order, by the C join of :mod:`.rankings`; None without
+    order, each in ``rule``'s order, by the C join of :mod:`.qrels`; None without
     it, or when a docno is twice in a topic (the reference path decides: ndeval
     allows it past the ``-M`` cut)."""
-    from . import rankings
-
-    if rankings._joinrank is None or not rankings.USE_C:
+    joinrank = _native.extension("joinrank")
+    if joinrank is None:
         return None
     # the C join ranks by a number, highest first, ties by docno descending: the
     # rule's own ascending key, negated (exactly), is that number
@@ -201,7 +202,7 @@ def _join_rank_c(doc_topic, rt, docs: Qrels, run: Run, nt: int, rule: RankRule):
     rdoc = np.ascontiguousarray(run.docno)
     code = np.empty(len(rt), dtype=np.int64)
     count = np.empty(nt, dtype=np.int64)
-    status = rankings._joinrank.join_rank(
+    status = joinrank.join_rank(
         np.ascontiguousarray(doc_topic, dtype=np.int64), qdoc, qdoc.dtype.itemsize,
         np.ascontiguousarray(docs.rel, dtype=np.int64), np.ascontiguousarray(rt, dtype=np.int64), rdoc,
         rdoc.dtype.itemsize, np.ascontiguousarray(key), nt, False, code, count)
@@ -210,8 +211,37 @@ def _join_rank_c(doc_topic, rt, docs: Qrels, run: Run, nt: int, rule: RankRule):
     return code, np.repeat(np.arange(nt, dtype=np.int64), count)
 
 
+def check_judged_once(qrels: DiversityQrels) -> None:
+    """Raise :class:`~trec_eval_py.errors.InputError` at the first line that judges a
+    (topic, subtopic, docno) judged on an earlier line. (ndeval keeps one of the two
+    judgments, which one depending on how its sort orders equal items.)"""
+    n = len(qrels)
+    if n < 2:
+        return
+    topic = codes_in(qrels.qid, distinct_sorted(qrels.qid))
+    words = np.column_stack([docno_words(qrels.docno), qrels.subtopic.astype(np.uint64)])
+    # equal rows have equal hashes: only rows whose hashes meet can be repeats
+    h = row_hash(topic, words)
+    order = np.argsort(h)
+    meet = np.flatnonzero(h[order][1:] == h[order][:-1])
+    if len(meet) == 0:
+        return
+    rows = np.unique(np.concatenate([order[meet], order[meet + 1]]))
+    o = rows[lex_order(*[words[rows, j] for j in reversed(range(words.shape[1]))], topic[rows])]
+    a, b = o[:-1], o[1:]
+    same = (topic[a] == topic[b]) & (words[a] == words[b]).all(axis=1)
+    if same.any():
+        first, later = np.minimum(a[same], b[same]), np.maximum(a[same], b[same])
+        i = int(np.argmin(qrels.lineno[later]))
+        f, k = int(first[i]), int(later[i])
+        raise InputError(qrels.name, f"docno {qrels.docno[k].decode('utf-8', 'replace')!r} is judged twice for "
+                         f"subtopic {int(qrels.subtopic[k])} of the same topic (first on line "
+                         f"{int(qrels.lineno[f])})", int(qrels.lineno[k]))
+
+
 def build_diversity(qrels: DiversityQrels, run: Run, ctx: EvalContext) -> DiversityRankings:
     """Rank, cut (``-M``), filter (``-J``) and join a run with subtopic judgments."""
+    check_judged_once(qrels)
     topics = sort_distinct(np.concatenate([distinct_sorted(qrels.qid), distinct_sorted(run.qid)]))
     nt = len(topics)
     qt = codes_in(qrels.qid, topics)
@@ -247,7 +277,7 @@ def build_diversity(qrels: DiversityQrels, run: Run, ctx: EvalContext) -> Divers
     pair_start = _offsets(pairs_per_doc)
 
     # the ranking: rule order, -M, the duplicate check on what is kept, -J
-    rule = RankRule(order=ctx.order, single_precision=False)
+    rule = RankRule(order=ctx.rank_order, single_precision=False)
     r_count = np.bincount(rt, minlength=nt)
     docs = Qrels(qrels.qid[doc_rows], qrels.docno[doc_rows], np.arange(num_docs, dtype=np.int64),
                  qrels.lineno[doc_rows], qrels.name)

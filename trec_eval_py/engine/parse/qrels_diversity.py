@@ -10,7 +10,8 @@ for. A document relevant to several subtopics has one line per subtopic.
 * ``rel`` is a whole number, 0 or more: the document is relevant to that
   subtopic when ``rel`` is at least the relevance level (``-l``, default 1;
   ndeval clips every level above 1 to 1, which is the same thing);
-* a (topic, subtopic, docno) may be judged once.
+* a (topic, subtopic, docno) may be judged once (the join checks it, see
+  :mod:`trec_eval_py.engine.join.diversity`).
 
 Blank lines and lines whose first non-blank character is ``#`` are skipped,
 as in every judgment file this package reads.
@@ -48,33 +49,6 @@ class DiversityQrels:
         return DiversityQrels(np.asarray(qid), self.subtopic, self.docno, self.rel, self.lineno, self.name)
 
 
-def first_duplicate(qid: np.ndarray, subtopic: np.ndarray, docno: np.ndarray) -> tuple[int, int] | None:
-    """``(earlier row, later row)`` of the first repeated (topic, subtopic, docno), by the
-    later row's position, or None when every judgment is given once."""
-    from ..join.keys import codes_in, docno_words, distinct_sorted, row_hash
-
-    if len(qid) < 2:
-        return None
-    topic = codes_in(qid, distinct_sorted(qid))
-    words = np.column_stack([docno_words(docno), subtopic.astype(np.uint64)])
-    # equal rows have equal hashes: only rows whose hashes meet can be repeats
-    h = row_hash(topic, words)
-    order = np.argsort(h)
-    meet = np.flatnonzero(h[order][1:] == h[order][:-1])
-    if len(meet) == 0:
-        return None
-    rows = np.unique(np.concatenate([order[meet], order[meet + 1]]))
-    t, w = topic[rows], words[rows]
-    o = np.lexsort([w[:, j] for j in reversed(range(w.shape[1]))] + [t])
-    a, b = rows[o[:-1]], rows[o[1:]]
-    same = (topic[a] == topic[b]) & (words[a] == words[b]).all(axis=1)
-    if not same.any():
-        return None
-    pairs = np.stack([np.minimum(a[same], b[same]), np.maximum(a[same], b[same])], axis=1)
-    i = int(np.argmin(pairs[:, 1]))
-    return int(pairs[i, 0]), int(pairs[i, 1])
-
-
 def _check(name: str):
     def check(f, data) -> None:
         sub, rel = f.columns[1], f.columns[3]
@@ -85,13 +59,6 @@ def _check(name: str):
             raise InputError(name, f"{what} {int(sub[i] if sub[i] < 0 else rel[i])} is negative "
                              "(subtopics and relevance levels are whole numbers, 0 or more)",
                              int(f.lineno[i]), line_text(bytes(data), int(f.lineno[i])))
-        dup = first_duplicate(f.columns[0], sub, f.columns[2])
-        if dup is not None:
-            first, later = dup
-            raise InputError(name, f"docno {f.columns[2][later].decode('utf-8', 'replace')!r} is judged twice "
-                             f"for subtopic {int(sub[later])} of the same topic (first on line "
-                             f"{int(f.lineno[first])})", int(f.lineno[later]),
-                             line_text(bytes(data), int(f.lineno[later])))
     return check
 
 
@@ -99,17 +66,25 @@ def read_qrels_diversity(source: Source | DiversityQrels, *, name: str | None = 
     """Read subtopic judgments from a path, ``-``, a file object or bytes.
 
     Raises :class:`~trec_eval_py.errors.InputError` (file, line, text) for a
-    missing or empty file, a line without exactly four fields, a NUL byte, a
-    subtopic or relevance that is not a whole number 0 or more, or a
-    (topic, subtopic, docno) judged twice.
+    missing or empty file, a line without exactly four fields, a NUL byte, or a
+    subtopic or relevance that is not a whole number 0 or more. An error at a
+    line carries the rows before it as ``rows_before``, whose join may find an
+    earlier (topic, subtopic, docno) judged twice.
     """
     if isinstance(source, DiversityQrels):
         return source
     name = name or source_name(source)
     data = read_source(source)
-    f = split_fields(data, name, min_fields=4, max_fields=4, what="qrels",
-                     wanted={0: TEXT, 1: INT, 2: TEXT, 3: INT}, labels={1: "subtopic", 3: "relevance"},
-                     check=_check(name))
+    try:
+        f = split_fields(data, name, min_fields=4, max_fields=4, what="qrels",
+                         wanted={0: TEXT, 1: INT, 2: TEXT, 3: INT}, labels={1: "subtopic", 3: "relevance"},
+                         check=_check(name))
+    except InputError as e:  # the lines before: the join still checks them (see InputError)
+        before = getattr(e, "fields_before", None)
+        if before is not None and len(before.lineno):
+            c = before.columns
+            e.rows_before = DiversityQrels(c[0], c[1], c[2], c[3], before.lineno, name)
+        raise
     if len(f.lineno) == 0:
         raise InputError(name, "empty qrels file: no judgment lines")
     return DiversityQrels(f.columns[0], f.columns[1], f.columns[2], f.columns[3], f.lineno, name)
