@@ -67,7 +67,9 @@ def gen_case(rng: random.Random) -> tuple[str, str, str | None, list[str]]:
     for t in qrels_topics:
         n_sub = rng.choice([0, 1, 1, 2, 3, 3, 4, 5, 6, 9, 11])
         subs = rng.sample(range(0, 14), n_sub) if n_sub else []
-        docs = [_docno(rng, k) for k in rng.sample(range(0, 60), rng.randint(1, 18))]
+        big = rng.random() < 0.08  # deep enough for NRBP's ideal to be cut where its terms vanish
+        docs = [_docno(rng, k) for k in (rng.sample(range(0, 400), rng.randint(80, 250)) if big
+                                         else rng.sample(range(0, 60), rng.randint(1, 18)))]
         judged[t] = docs
         p_rel = rng.choice([0.0, 0.2, 0.4, 0.7, 1.0])
         for d in docs:
@@ -128,12 +130,12 @@ def _sep(rng: random.Random, line: str) -> str:
 def gen_run(rng, topics, judged, spelling, runid, traditional, depth) -> str:
     lines = []
     for t in topics:
-        n = rng.randint(1, 30)
+        n = rng.randint(1, 30) if len(judged.get(t, [])) < 80 else rng.randint(50, 300)
         cand = list(judged.get(t, []))
         rng.shuffle(cand)
         docs: list[str] = []
         while len(docs) < n:
-            d = cand.pop() if cand and rng.random() < 0.6 else _docno(rng, rng.randrange(60, 120))
+            d = cand.pop() if cand and rng.random() < 0.6 else _docno(rng, rng.randrange(400, 900))
             if d not in docs:
                 docs.append(d)
         if rng.random() < 0.015:  # a docno twice: an error unless -M cuts it off
