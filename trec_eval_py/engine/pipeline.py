@@ -52,13 +52,14 @@ class Options(Settings):
     evaluation settings of :class:`~trec_eval_py.engine.join.context.Settings`
     (checked there) and
 
-    measures : ``-m`` specs (names, nicknames, ir_measures names).
+    measures : ``-m`` specs (names, nicknames, ir_measures names); None: the
+        judgment format's own default set (``official`` for qrels).
     rel_format, results_format : ``-R`` and ``-T``, registered format names.
     zscore_file : ``-Z``, a file of per-topic means and deviations.
     max_cells : bound on a batch's size (testing and tuning).
     """
 
-    measures: tuple[str, ...] = ("official",)
+    measures: tuple[str, ...] | None = None
     rel_format: str = "qrels"
     results_format: str = "trec_results"
     zscore_file: str | None = None
@@ -81,6 +82,13 @@ class Options(Settings):
                               res=self.results_format, req=res.requires, got=self.rel_format)
         if self.max_cells is not None:
             object.__setattr__(self, "max_cells", int(self.max_cells))
+
+    @property
+    def measure_specs(self) -> tuple[str, ...]:
+        """The measures asked for, or the judgment format's default set."""
+        if self.measures is not None:
+            return tuple(self.measures)
+        return judgment_format(self.rel_format).default_measures
 
     @property
     def measures_for(self) -> str:
@@ -245,7 +253,8 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     ``qrels`` and ``run`` may be paths, ``-``, file objects, bytes, dicts in
     pytrec_eval's layout, or already-parsed :class:`~trec_eval_py.engine.parse.Qrels`
     / :class:`~trec_eval_py.engine.parse.Run`. ``measures`` are ``-m`` specs
-    (default ``official``); the other keywords are the fields of :class:`Options`.
+    (default: the judgment format's own set, ``official`` for qrels); the other
+    keywords are the fields of :class:`Options`.
     ``progress``, if given, is called with the number of topics measured as each
     piece of the run is done (big runs are measured piece by piece).
     """
@@ -255,7 +264,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     if measures is not None:
         opts = replace(opts, measures=tuple(measures))
     reg = registry()
-    selected = reg.resolve(list(opts.measures), opts.compat, opts.measures_for, given=opts.rel_format)
+    selected = reg.resolve(list(opts.measure_specs), opts.compat, opts.measures_for, given=opts.rel_format)
     zs = None
     if opts.zscore_file is not None:
         from .parse.zscores import read_zscores

@@ -26,6 +26,10 @@ class JudgmentFormat:
     options: frozenset = frozenset()
     #: every judged topic is averaged over, as if ``-c`` were given
     complete: bool = False
+    #: the measures computed when none are asked for (``-m`` not given): a set
+    #: this format's judgments can feed (trec_eval itself stops on ``official``
+    #: for the formats that cannot feed it)
+    default_measures: tuple[str, ...] = ("official",)
 
     @property
     def measures_for(self) -> str:

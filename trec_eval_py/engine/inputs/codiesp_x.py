@@ -186,6 +186,7 @@ def _totals(gold: References) -> tuple[int, int]:
 
 CODIESP_X = JudgmentFormat(
     name="codiesp_x",
+    default_measures=('codiesp_x',),
     help="""\
 Judgments format 'codiesp_x' (-R codiesp_x): a CodiEsp-X gold standard,
 five tab-separated fields a line,

@@ -18,6 +18,7 @@ def _totals(p: Prefs) -> tuple[int, int]:
 
 PREFS = JudgmentFormat(
     name="prefs",
+    default_measures=('prefs',),
     help="""\
 Judgments format 'prefs' (-R prefs): preference judgments, one line per
 judged document of a judgment sub-group:
@@ -40,6 +41,7 @@ ranked by docno in ascending byte order for these measures.
 
 QRELS_PREFS = JudgmentFormat(
     name="qrels_prefs",
+    default_measures=('prefs',),
     help="""\
 Judgments format 'qrels_prefs' (-R qrels_prefs): an ordinary qrels file
     qid  iter  docno  rel

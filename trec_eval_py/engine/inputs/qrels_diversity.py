@@ -18,6 +18,7 @@ def _totals(q: DiversityQrels) -> tuple[int, int]:
 
 QRELS_DIVERSITY = JudgmentFormat(
     name="qrels_diversity",
+    default_measures=('ndeval',),
     help="""\
 Judgments format 'qrels_diversity' (-R qrels_diversity): subtopic (intent)
 judgments as the TREC Web track's diversity task and NIST's ndeval use them,

@@ -15,6 +15,7 @@ def _totals(q: QrelsJG) -> tuple[int, int]:
 
 QRELS_JG = JudgmentFormat(
     name="qrels_jg",
+    default_measures=('qrels_jg',),
     help="""\
 Judgments format 'qrels_jg' (-R qrels_jg): qrels with judgment groups,
     qid  jg  docno  rel
