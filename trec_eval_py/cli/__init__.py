@@ -9,7 +9,7 @@ import warnings
 from typing import Optional
 
 from .. import __version__
-from ..errors import InputWarning, OutputError, TrecEvalError
+from ..errors import InputWarning, OutputError, TrecEvalError, UsageError
 from .flags import FLAGS, Flag, command_flags, evaluation_flags, parse_plain
 from .output import PipeClosed, silence_stdout, write_output as _write
 
@@ -201,6 +201,21 @@ def _start_collecting() -> None:
         gc.enable()
 
 
+def _check_not_a_mistyped_command(word: str) -> None:
+    """A first argument that is no file but looks like a subcommand's name
+    (``comapre``) is a typo: say which command was meant, instead of reading
+    it as the judgments file or counting extra arguments."""
+    if os.path.exists(word) or any(c in word for c in "./\\") or word == "-":
+        return
+    import difflib
+
+    from . import commands
+
+    close = difflib.get_close_matches(word, commands.names(), n=1, cutoff=0.75)
+    if close:
+        raise UsageError(f"unknown command {word!r}; did you mean {close[0]!r}? (trec_eval_py -h lists them)")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``trec_eval_py`` command."""
     _one_blas_thread()
@@ -212,8 +227,10 @@ def main(argv: list[str] | None = None) -> None:
 
         if argv[0] in commands.names():
             sub = argv[0]
-    plain = None if sub else parse_main(argv)
     try:
+        if sub is None and argv and not argv[0].startswith("-"):
+            _check_not_a_mistyped_command(argv[0])
+        plain = None if sub else parse_main(argv)
         if plain is not None:
             args, own, options = plain
             evaluate_run(*args, own=own, options=options)
