@@ -2,14 +2,28 @@
 
 Compressed files (``.gz``, ``.bz2``, ``.xz``) are recognised by their magic
 bytes, not their names, so a renamed file still reads.
+
+What is read is bounded wherever its size is not known before reading
+(:class:`ReadLimits`): standard input, pipes and devices (``/dev/zero``
+never ends), file objects, and what a compressed file expands to. Past
+the bound the reader stops with one :class:`~trec_eval_py.errors.InputError`
+instead of filling the memory. A regular file's size is known, so it is read
+whole (or in pieces) whatever its size. The bounds are raised with
+:func:`set_read_limits` (``batch`` and ``validate``: ``--max-input``,
+``--max-ratio``) or the environment (:data:`MAX_INPUT_ENV`,
+:data:`MAX_RATIO_ENV`).
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import stat
 import sys
 from typing import BinaryIO, Sequence, TextIO, Union
 
-from ...errors import InputError, InputTypeError
+from ..._record import record
+from ...errors import InputError, InputTypeError, UsageError
 
 Source = Union[str, os.PathLike, bytes, BinaryIO, TextIO]
 
@@ -19,6 +33,167 @@ _MAGIC = (
     (b"BZh", "bz2"),
     (b"\xfd7zXZ\x00", "lzma"),
 )
+
+
+# ---- bounds on what is read ----
+
+#: environment variables that raise (or lower) the bounds for every command
+MAX_INPUT_ENV = "TREC_EVAL_PY_MAX_INPUT"
+MAX_RATIO_ENV = "TREC_EVAL_PY_MAX_RATIO"
+#: most bytes read from a source of unknown size, or expanded from compressed data
+DEFAULT_MAX_INPUT = 1 << 30
+#: most bytes out per compressed byte in (text runs compress 5 to 20 times)...
+DEFAULT_MAX_RATIO = 100
+#: ... once the output passes this size (tiny files of repeated lines compress far better)
+RATIO_FLOOR = 16 << 20
+_STEP = 1 << 20  # bytes read or expanded at a time
+
+
+@record
+class ReadLimits:
+    """Bounds on reading: ``max_input`` bytes from a source whose size is unknown
+    (standard input, a pipe, a device, a file object) or expanded from compressed
+    data (a ``.gz`` file, a zip archive's member); ``max_ratio`` bytes expanded per
+    compressed byte once past :data:`RATIO_FLOOR` (a zip bomb expands a few
+    megabytes to gigabytes). 0 turns a bound off."""
+
+    max_input: int = DEFAULT_MAX_INPUT
+    max_ratio: float = DEFAULT_MAX_RATIO
+
+
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", re.I)
+
+
+def parse_size(text: str | int, what: str = "size") -> int:
+    """Bytes from ``1073741824``, ``512M``, ``2G``, ``1.5GiB`` (powers of 1024); 0 is allowed."""
+    if isinstance(text, bool):
+        raise UsageError(f"{what}: expected a size such as 512M or 2G, not {text!r}")
+    if isinstance(text, int):
+        if text < 0:
+            raise UsageError(f"{what}: a size cannot be negative")
+        return text
+    m = _SIZE.fullmatch(str(text))
+    if not m:
+        raise UsageError(f"{what}: expected a size such as 512M or 2G, not {text!r}")
+    return int(float(m.group(1)) * 1024 ** " kmgt".index(m.group(2).lower() or " "))
+
+
+def _env_limits() -> ReadLimits:
+    size, ratio = os.environ.get(MAX_INPUT_ENV), os.environ.get(MAX_RATIO_ENV)
+    out = ReadLimits()
+    if size:
+        out = ReadLimits(parse_size(size, MAX_INPUT_ENV), out.max_ratio)
+    if ratio:
+        try:
+            r = float(ratio)
+        except ValueError:
+            r = -1.0
+        if not r >= 0:
+            raise UsageError(f"{MAX_RATIO_ENV}: expected a number (0: no limit), not {ratio!r}")
+        out = ReadLimits(out.max_input, r)
+    return out
+
+
+_LIMITS: list[ReadLimits] = []  # set by set_read_limits; else the environment's
+
+
+def read_limits() -> ReadLimits:
+    """The bounds in force (:func:`set_read_limits`, else the environment, else the defaults)."""
+    return _LIMITS[-1] if _LIMITS else _env_limits()
+
+
+@contextlib.contextmanager
+def set_read_limits(max_input: int | str | None = None, max_ratio: float | None = None):
+    """Within the ``with`` block, read with these bounds (None: keep the one in force)."""
+    cur = read_limits()
+    size = cur.max_input if max_input is None else parse_size(max_input, "--max-input")
+    if max_ratio is not None and not (isinstance(max_ratio, (int, float)) and max_ratio >= 0):
+        raise UsageError(f"--max-ratio: expected a number, 0 or more, not {max_ratio!r}")
+    _LIMITS.append(ReadLimits(size, cur.max_ratio if max_ratio is None else float(max_ratio)))
+    try:
+        yield _LIMITS[-1]
+    finally:
+        _LIMITS.pop()
+
+
+def show_size(n: int) -> str:
+    """``1 GiB``, ``16 MiB``, ``300 bytes``: a size for a message."""
+    for unit, k in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << k and n % (1 << k) == 0:
+            return f"{n >> k} {unit}"
+    return f"{n} bytes"
+
+
+def too_big(name: str, what: str, limits: ReadLimits | None = None) -> InputError:
+    """The error of a source read past :attr:`ReadLimits.max_input`."""
+    limits = limits or read_limits()
+    return InputError(name, f"{what} more than {show_size(limits.max_input)}, the limit for data of unknown "
+                            f"size (raise it with --max-input or {MAX_INPUT_ENV})")
+
+
+def check_expansion(name: str, out: int, packed: int, limits: ReadLimits | None = None) -> None:
+    """Raise when ``packed`` compressed bytes have expanded to ``out`` bytes past the bounds."""
+    limits = limits or read_limits()
+    if limits.max_input and out > limits.max_input:
+        raise too_big(name, "expands to", limits)
+    if limits.max_ratio and out > RATIO_FLOOR and out > limits.max_ratio * max(packed, 1):
+        raise InputError(name, f"expands more than {limits.max_ratio:g} times ({show_size(packed)} to over "
+                               f"{show_size(out - out % (1 << 20))}): a decompression bomb? (raise the bound with "
+                               f"--max-ratio or {MAX_RATIO_ENV})")
+
+
+def read_bounded(f, name: str, limits: ReadLimits | None = None) -> bytes:
+    """Everything ``f`` (an object with ``read(n)``) holds, up to the size bound."""
+    limits = limits or read_limits()
+    parts, have = [], 0
+    while True:
+        b = f.read(_STEP)
+        if not b:
+            break
+        if isinstance(b, str):
+            b = b.encode("utf-8")
+        parts.append(b)
+        have += len(b)
+        if limits.max_input and have > limits.max_input:
+            raise too_big(name, "holds", limits)
+    return b"".join(parts)
+
+
+def _expand(data: bytes, module: str, name: str) -> bytes:
+    """``data`` decompressed by ``module`` (gzip, bz2 or lzma), a step at a time within the bounds."""
+    import bz2
+    import gzip
+    import io
+    import lzma
+    import zlib
+
+    opener = {"gzip": gzip.GzipFile, "bz2": bz2.BZ2File, "lzma": lzma.LZMAFile}[module]
+    limits = read_limits()
+    parts, have = [], 0
+    try:
+        with opener(fileobj=io.BytesIO(data)) if module == "gzip" else opener(io.BytesIO(data)) as f:
+            while True:
+                b = f.read(_STEP)
+                if not b:
+                    break
+                parts.append(b)
+                have += len(b)
+                check_expansion(name, have, len(data), limits)
+    except (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError, MemoryError) as e:
+        if isinstance(e, InputError):
+            raise
+        raise InputError(name, f"cannot decompress: {e}") from None
+    return b"".join(parts)
+
+
+#: the UTF-8 byte-order mark some editors put at the start of a text file
+BOM = b"\xef\xbb\xbf"
+
+
+def skip_bom(data: bytes) -> bytes:
+    """``data`` without a leading UTF-8 byte-order mark (the readers of formats
+    whose reference tools read text as UTF-8 skip it; trec_eval keeps it)."""
+    return data[3:] if data[:3] == BOM else data
 
 
 def source_name(source: Source) -> str:
@@ -61,15 +236,18 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
         data = bytes(source)
     elif isinstance(source, (str, os.PathLike)):
         if os.fspath(source) == "-" and allow_stdin:
-            data = sys.stdin.buffer.read()
+            data = read_bounded(sys.stdin.buffer, name)
         else:
             try:
                 with open(source, "rb") as f:
-                    data = f.read()
+                    # a regular file's size is known; a pipe or a device (/dev/zero) is read within the bound
+                    data = f.read() if stat.S_ISREG(os.fstat(f.fileno()).st_mode) else read_bounded(f, name)
             except FileNotFoundError:
                 raise InputError(name, "no such file") from None
             except IsADirectoryError:
                 raise InputError(name, "is a directory, not a file") from None
+            except MemoryError:
+                raise InputError(name, "too big to read into memory") from None
             except OSError as e:
                 raise InputError(name, f"cannot read: {e.strerror or e}") from None
     elif not callable(getattr(source, "read", None)):
@@ -77,19 +255,13 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
             name if name != "<stream>" else repr(source),
             f"expected a file name, '-', bytes, a file object or a dict, not {type(source).__name__}")
     else:
-        data = source.read()
-        if isinstance(data, str):
-            data = data.encode("utf-8")
+        try:
+            data = read_bounded(source, name)
+        except OSError as e:
+            raise InputError(name, f"cannot read: {e.strerror or e}") from None
     for magic, module in _MAGIC:
         if data.startswith(magic):
-            import importlib
-            import lzma
-            import zlib
-
-            try:
-                data = importlib.import_module(module).decompress(data)
-            except (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError, MemoryError) as e:
-                raise InputError(name, f"cannot decompress: {e}") from None
+            data = _expand(data, module, name)
             break
     return data
 
@@ -143,12 +315,13 @@ def read_pieces(source: Source, chunk_bytes: int):
 
 
 def _file_pieces(f, head: bytes, chunk_bytes: int):
-    import stat
-
     # no bigger buffer than a regular file needs: a fresh one is zeroed page by
     # page (a pipe, e.g. <(zcat run.gz), says nothing of its size)
     st = os.fstat(f.fileno())
-    room = st.st_size + 1 if stat.S_ISREG(st.st_mode) else chunk_bytes
+    regular = stat.S_ISREG(st.st_mode)
+    room = st.st_size + 1 if regular else chunk_bytes
+    bound = 0 if regular else read_limits().max_input  # /dev/zero never ends, nor holds a line end
+    total = len(head)
     buf = bytearray(max(min(chunk_bytes, room), 2 * len(head), 64))
     buf[: len(head)] = head
     have = len(head)  # bytes at the start of buf not yet handed out
@@ -161,6 +334,9 @@ def _file_pieces(f, head: bytes, chunk_bytes: int):
             n = f.readinto(view[have:])
         if not n:
             break
+        total += n
+        if bound and total > bound:
+            raise too_big(getattr(f, "name", "<stream>"), "holds")
         end = have + n
         cut = buf.rfind(b"\n", 0, end) + 1
         if cut == 0:
