@@ -79,11 +79,11 @@ def test_per_topic_csv_equals_main_command_csv(corpus, capsysbinary):
     for path in good_runs(corpus):
         printed = main_output(corpus, path, capsysbinary, "-m", "P.5", "-m", "map", "-q", "-c", "--format", "csv")
         want = {(r["topic"], r["measure"]): r["value"] for r in csv.DictReader(io.StringIO(printed))}
-        # a run in a folder is named by its path relative to the folder
-        got = {(r["topic"], r["measure"]): r["value"] for r in rows if r["run"] == path.name}
+        # a run in a folder is named by its path as given: the folder's, then its own
+        got = {(r["topic"], r["measure"]): r["value"] for r in rows if r["run"] == str(path)}
         assert got == want
     # the order of measures is the order asked for
-    first = [r["measure"] for r in rows if r["run"] == good_runs(corpus)[0].name and r["topic"] == "1"]
+    first = [r["measure"] for r in rows if r["run"] == str(good_runs(corpus)[0]) and r["topic"] == "1"]
     assert first == ["P_5", "map"]
 
 
@@ -207,7 +207,7 @@ def test_runs_of_other_results_formats_are_validated_too(tmp_path, capsysbinary)
     code, out, err = run_cli(["batch", "-R", "codiesp", "-T", "codiesp", "-m", "map", codiesp / "toy_gs_D.tsv", subs],
                              capsysbinary)
     assert code == 1, err
-    rows = {line.split()[1]: line for line in out.splitlines()[1:]}
+    rows = {line.split()[1].rsplit("/", 1)[-1]: line for line in out.splitlines()[1:]}
     assert rows["good.tsv"].split()[0] == "1"
     assert "error: line 2: expected 2 tab-separated fields (clinical case, code), found 1" in rows["bad.tsv"]
     assert "error: line 1: no topic of the run is in" in rows["offtopic.tsv"]

@@ -8,9 +8,11 @@ well-formed with no external reference, and no judged docno anywhere with
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import os
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -27,9 +29,22 @@ def klass(tmp_path_factory):
     return make_class(tmp_path_factory.mktemp("class"))
 
 
+@contextlib.contextmanager
+def in_class(klass):
+    """In the submissions folder, which is named '.': submissions are named by their
+    path as given, so from there ``alice/run.txt`` (as in EXPECTED)."""
+    old = os.getcwd()
+    os.chdir(klass / "submissions")
+    try:
+        yield "."
+    finally:
+        os.chdir(old)
+
+
 def board_json(klass, capsysbinary, *extra):
-    code, out, err = run_cli(["batch", klass / "qrels.txt", klass / "submissions", "--format", "json", "-j", "1",
-                              *extra], capsysbinary)
+    with in_class(klass) as here:
+        code, out, err = run_cli(["batch", klass / "qrels.txt", here, "--format", "json", "-j", "1",
+                                  *extra], capsysbinary)
     assert code == 1, err  # the class has broken runs
     assert "Traceback" not in err
     return json.loads(out)
@@ -163,8 +178,9 @@ def test_parallel_jobs_give_the_same_board(klass, capsysbinary):
 
 def test_output_file(klass, capsysbinary, tmp_path):
     out_file = tmp_path / "board.csv"
-    code, out, err = run_cli(["batch", klass / "qrels.txt", klass / "submissions", "--format", "csv",
-                              "-o", out_file, "-j", "1"], capsysbinary)
+    with in_class(klass) as here:
+        code, out, err = run_cli(["batch", klass / "qrels.txt", here, "--format", "csv",
+                                  "-o", out_file, "-j", "1"], capsysbinary)
     assert code == 1 and out == "" and err == ""
     rows = list(csv.DictReader(io.StringIO(out_file.read_text())))
     assert len(rows) == len(EXPECTED)
@@ -172,7 +188,8 @@ def test_output_file(klass, capsysbinary, tmp_path):
 
 
 def test_text_board_columns(klass, capsysbinary):
-    code, out, _ = run_cli(["batch", klass / "qrels.txt", klass / "submissions", "-j", "1"], capsysbinary)
+    with in_class(klass) as here:
+        code, out, _ = run_cli(["batch", klass / "qrels.txt", here, "-j", "1"], capsysbinary)
     lines = out.splitlines()
     assert lines[0].split() == ["rank", "run", "runid", "topics", "warnings", "map", "P_10"]
     gwen = next(ln.split() for ln in lines if ln.split()[1] == "gwen.txt")
@@ -243,11 +260,12 @@ def report(klass, tmp_path_factory):
     from trec_eval_py import cli
 
     out = tmp_path_factory.mktemp("report")
-    try:
-        cli.main(["batch", str(klass / "qrels.txt"), str(klass / "submissions"), "-m", "map", "-m", "P.10",
-                  "-m", "ndcg_cut.10", "-m", "num_rel_ret", "--report", str(out), "-o", str(out / "board.txt")])
-    except SystemExit as e:
-        assert e.code == 1
+    with in_class(klass) as here:
+        try:
+            cli.main(["batch", str(klass / "qrels.txt"), here, "-m", "map", "-m", "P.10",
+                      "-m", "ndcg_cut.10", "-m", "num_rel_ret", "--report", str(out), "-o", str(out / "board.txt")])
+        except SystemExit as e:
+            assert e.code == 1
     return out
 
 
@@ -331,8 +349,9 @@ def test_hide_judgments_leaves_no_judged_docno(klass, tmp_path, capsysbinary):
     assert len(judged) > 10
 
     def leaked(folder, extra):
-        code, out, _ = run_cli(["batch", klass / "qrels.txt", klass / "submissions", "--format", "json",
-                                "--report", folder, "-j", "1", *extra], capsysbinary)
+        with in_class(klass) as here:
+            code, out, _ = run_cli(["batch", klass / "qrels.txt", here, "--format", "json",
+                                    "--report", folder, "-j", "1", *extra], capsysbinary)
         texts = [out] + [p.read_text() for p in folder.rglob("*") if p.is_file()]
         return {d for t in texts for d in judged if re.search(rf"\b{re.escape(d)}\b", t)}
 
@@ -340,14 +359,15 @@ def test_hide_judgments_leaves_no_judged_docno(klass, tmp_path, capsysbinary):
     assert leaked(tmp_path / "open", [])
     assert leaked(tmp_path / "hidden", ["--hide-judgments"]) == set()
     text = (tmp_path / "hidden" / "index.html").read_text()
-    assert "[judged document]" in text
+    assert "[hidden]" in text
 
 
 # ---- validate over the class ----
 
 def test_validate_the_class(klass, capsysbinary):
-    code, out, err = run_cli(["validate", klass / "submissions", "--qrels", klass / "qrels.txt",
-                              "--format", "json"], capsysbinary)
+    with in_class(klass) as here:
+        code, out, err = run_cli(["validate", here, "--qrels", klass / "qrels.txt", "--format", "json"],
+                                 capsysbinary)
     assert code == 1 and "Traceback" not in err
     doc = json.loads(out)
     files = {f["path"]: f for f in doc["files"]}
@@ -377,7 +397,8 @@ def test_validate_text_and_csv(klass, capsysbinary):
     assert code == 1
     assert out.splitlines()[-1] == "2 files: 1 ok, 1 failed"
     assert "run.txt: 0 errors, 0 warnings (200 results, 10 topics): ok" in out
-    code, out, _ = run_cli(["validate", klass / "submissions", "--format", "csv"], capsysbinary)
+    with in_class(klass) as here:
+        code, out, _ = run_cli(["validate", here, "--format", "csv"], capsysbinary)
     rows = list(csv.DictReader(io.StringIO(out)))
     assert rows and set(rows[0]) == {"file", "path", "line", "severity", "code", "message"}
     assert any(r["file"] == "leo.txt" and r["line"] == "1" and r["code"] == "header" for r in rows)

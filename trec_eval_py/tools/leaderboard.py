@@ -23,10 +23,17 @@ Fairness rules:
   failed runs come last.
 
 Runs are evaluated in ``jobs`` worker processes; each process reads the
-qrels once.
+qrels once. Stopping the grading (Ctrl-C, ``kill``) stops the workers too, and
+their temporary files go with them.
+
+Submissions are found as :mod:`~trec_eval_py.tools.submissions` says (links,
+pipes, devices and hidden files are not read): what was left out is the
+board's ``skipped`` list.
 """
 from __future__ import annotations
 
+import io
+import os
 import re
 
 import numpy as np
@@ -37,7 +44,7 @@ from ..engine.join.keys import distinct_sorted
 from ..engine.inputs import judgment_format
 from ..engine.measures import Kind, in_asked_order, registry
 from ..engine.pipeline import Column, Evaluation, Options, evaluate
-from .submissions import Submission, find_submissions
+from .submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
 from .validate import NOT_A_RUN, Finding, load_qrels, validate_run
 
 #: measures of a leaderboard when none are named
@@ -94,6 +101,7 @@ class Leaderboard:
     complete: bool = True
     qrels_name: str = ""
     hide_judgments: bool = False
+    skipped: list[Skipped] = field(factory=list)  # found but not graded (links, pipes, hidden files...)
 
     def to_dataframe(self, per_topic: bool = False):
         """A pandas DataFrame: a row per run, or with ``per_topic`` per run, topic and measure."""
@@ -154,10 +162,12 @@ def _pick_sort_by(sort_by: str, columns: list[str], opts: Options) -> str:
     raise UsageError(f"--sort-by {sort_by}: not a measure on the board ({', '.join(columns)}); add it with -m")
 
 
-def _reason(e: TrecEvalError, names: tuple[str, ...]) -> str:
-    if isinstance(e, InputError) and e.path in names:
+def _reason(e: TrecEvalError, names: tuple[str, ...], hide: bool = False) -> str:
+    if isinstance(e, InputError) and (e.path in names or hide):
         msg = e.reason if e.line is None else f"line {e.line}: {e.reason}"
-        if e.text is not None:
+        if e.path not in names:
+            msg = f"{e.path}: {msg}"
+        if e.text is not None and not hide:  # a quoted line may hold any docno
             shown = e.text if len(e.text) <= 60 else e.text[:57] + "..."
             msg += f": {shown!r}"
         return msg
@@ -176,19 +186,80 @@ def _sort_key(kind: Kind, value):
 _WORKER: dict = {}
 
 
-def _init_worker(q, specs, options, check, curve) -> None:
-    _WORKER.update(q=q, specs=specs, options=options, check=check, curve=curve)
+def _init_worker(q, specs, options, check, curve, limits=None, hide=False, pool=False) -> None:
+    from ..engine.parse.source import use_read_limits
+
+    _WORKER.update(q=q, specs=specs, options=options, check=check, curve=curve, hide=hide,
+                   public=_public_words(q) if hide else frozenset())
+    if limits is not None:
+        use_read_limits(limits)
+    if pool:  # a worker: the parent alone answers Ctrl-C, and stops the workers with SIGTERM
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, _worker_stop)
 
 
-def _source(sub: Submission):
-    return sub.source()
+class _Stop(BaseException):
+    """SIGTERM reached a worker while it grades: unwind (temporary files go), then exit."""
+
+
+_IN_TASK = [False]
+
+
+def _worker_stop(signum, frame) -> None:
+    if _IN_TASK[0]:
+        raise _Stop()
+    os._exit(128 + signum)
+
+
+def _grade_in_worker(sub: Submission) -> dict:
+    _IN_TASK[0] = True
+    try:
+        return _grade(sub)
+    except _Stop:
+        from ..engine.join.scratch import remove_scratch
+
+        remove_scratch()  # a reader thread may still hold its temporary folder
+        os._exit(143)
+    finally:
+        _IN_TASK[0] = False
+
+
+def _named(data: bytes, name: str):
+    stream = io.BytesIO(data)
+    stream.name = name
+    return stream
 
 
 def _grade(sub: Submission) -> dict:
-    """Validate and evaluate one submission; plain data only (it crosses processes)."""
+    """Validate and evaluate one submission; plain data only (it crosses processes).
+
+    The submission is read once (see :meth:`Submission.read`), and the validator,
+    the evaluation and the curve read those bytes."""
+    w = _WORKER
+    out = _grade_unhidden(sub)
+    if w["hide"]:
+        out["error"] = None if out["error"] is None else hide_quoted(out["error"], w["public"])
+        # which of its documents are judged is what a class must not learn: no unjudged counts
+        out["findings"] = [replace(f, message=hide_quoted(f.message, w["public"]))
+                           for f in out["findings"] if f.code != "unjudged"]
+    return out
+
+
+def _grade_unhidden(sub: Submission) -> dict:
     w = _WORKER
     q, specs, options = w["q"], w["specs"], w["options"]
     out: dict = {"error": None, "findings": [], "curve": None}
+    try:
+        data = sub.read()
+    except TrecEvalError as e:
+        out["error"] = _reason(e, (sub.name, sub.path), w["hide"])
+        return out
+
+    def _source(sub):
+        return _named(data, sub.name)
+
     hint = None
     if w["check"]:
         try:
@@ -206,7 +277,7 @@ def _grade(sub: Submission) -> dict:
         ev = evaluate(q, _source(sub), specs, **options)
     except TrecEvalError as e:
         if hint is None:
-            out["error"] = _reason(e, (sub.name, sub.path))
+            out["error"] = _reason(e, (sub.name, sub.path), w["hide"])
         else:  # the validator names the cause ("a header line"), the reader only the symptom
             out["error"] = hint.message if hint.line is None else f"line {hint.line}: {hint.message}"
         return out
@@ -236,17 +307,23 @@ def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress) -> l
     if jobs <= 1 or len(subs) <= 1:
         _init_worker(*init_args)
         results = []
-        for i, s in enumerate(subs):
-            results.append(_grade(s))
-            if progress:
-                progress(i + 1, len(subs), s.name)
+        try:
+            for i, s in enumerate(subs):
+                results.append(_grade(s))
+                if progress:
+                    progress(i + 1, len(subs), s.name)
+        finally:
+            close_archives()
         return results
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     results: list = [None] * len(subs)
-    with ProcessPoolExecutor(max_workers=min(jobs, len(subs)), initializer=_init_worker,
-                             initargs=init_args) as pool:
-        futures = {pool.submit(_grade, s): i for i, s in enumerate(subs)}
+    others = set(multiprocessing.active_children())  # children that are not this pool's workers
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(subs)), initializer=_init_worker,
+                               initargs=(*init_args, True))
+    try:
+        futures = {pool.submit(_grade_in_worker, s): i for i, s in enumerate(subs)}
         for done, fut in enumerate(as_completed(futures), 1):
             i = futures[fut]
             try:
@@ -255,7 +332,27 @@ def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress) -> l
                 results[i] = {"error": f"internal error ({type(e).__name__}: {e})", "findings": [], "curve": None}
             if progress:
                 progress(done, len(subs), subs[i].name)
+    except BaseException:  # Ctrl-C, SIGTERM, a failing progress callback: no worker outlives this
+        _stop_workers(pool, others)
+        raise
+    pool.shutdown(wait=True)
     return results
+
+
+def _stop_workers(pool, others: set) -> None:
+    """End the pool's workers now: each gets SIGTERM (it deletes its temporary files and
+    exits), and SIGKILL if it is still there after a few seconds."""
+    import multiprocessing
+
+    pool.shutdown(wait=False, cancel_futures=True)
+    workers = [p for p in multiprocessing.active_children() if p not in others]
+    for p in workers:
+        p.terminate()
+    for p in workers:
+        p.join(5)
+        if p.is_alive():
+            p.kill()
+            p.join(5)
 
 
 def _qrels_topic_ids(q) -> list[str]:
@@ -264,22 +361,68 @@ def _qrels_topic_ids(q) -> list[str]:
 
 # ---- keeping judged documents out of what students see ----
 
-_TOKEN = re.compile(r"[^\s'\"(),;:\[\]]+")
+#: a value quoted in a message as Python quotes it (repr): not inside a word (trec_eval's)
+_QUOTED = re.compile(r"""(?<!\w)(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?!\w)""")
+#: what a hidden value reads as
+HIDDEN = "[hidden]"
+
+
+def _public_words(q) -> frozenset:
+    """What may stay quoted when judgments are hidden: the judged topics' ids."""
+    return frozenset(_qrels_topic_ids(q))
+
+
+def hide_quoted(text: str, public=frozenset()) -> str:
+    """``text`` with every quoted value replaced by ``[hidden]``, unless it is one of ``public``.
+
+    Messages quote a document (``'DOC12'``), a field or a whole line of the
+    run; when judgments are hidden from a class, no document may show,
+    judged or not: replacing only the judged ones would tell a probe run
+    which of its documents are judged. So every quoted value goes, whatever
+    it holds (a quoted line with tabs included), except topic ids of the
+    judgments, which the class knows.
+    """
+    def one(m):
+        try:
+            import ast
+
+            inner = ast.literal_eval(m.group(0))
+        except (ValueError, SyntaxError):
+            inner = None
+        return m.group(0) if isinstance(inner, str) and inner in public else HIDDEN
+
+    return _QUOTED.sub(one, text)
 
 
 def redactor(q):
-    """A function that replaces every judged docno of ``q`` in a text by ``[judged document]``."""
-    judged = {d.decode("utf-8", "surrogateescape") for d in distinct_sorted(q.docno).tolist()}
+    """A function that hides every quoted value in a text but the topic ids of ``q``
+    (see :func:`hide_quoted`): what ``hide_judgments`` applies to every message."""
+    public = _public_words(q)
+    return lambda text: hide_quoted(text, public)
 
-    def redact(text: str) -> str:
-        return _TOKEN.sub(lambda m: "[judged document]" if m.group(0) in judged else m.group(0), text)
 
-    return redact
+def _submissions(runs, exclude) -> tuple[list[Submission], list[Skipped]]:
+    """The submissions ``runs`` stand for (paths, or :class:`Submission` values taken as they are)."""
+    if isinstance(runs, (str, os.PathLike)):
+        runs = [runs]
+    if not any(isinstance(r, Submission) for r in runs):
+        found = scan_submissions(runs, exclude=exclude)  # together: one name, one grade per file
+        return found.submissions, found.skipped
+    subs: list[Submission] = []
+    skipped: list[Skipped] = []
+    for r in runs:
+        if isinstance(r, Submission):
+            subs.append(r)
+        else:
+            found = scan_submissions([r], exclude=exclude)
+            subs += found.submissions
+            skipped += found.skipped
+    return subs, skipped
 
 
 def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by: str | None = None,
                       jobs: int = 1, check: bool = True, curves: bool = False,
-                      hide_judgments: bool = False, progress=None, **options) -> Leaderboard:
+                      hide_judgments: bool = False, progress=None, exclude=(), **options) -> Leaderboard:
     """Evaluate every run against ``qrels`` and rank them.
 
     ``qrels`` is anything the judgment format ``rel_format`` (``-R``, qrels by
@@ -289,9 +432,11 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     ``measures`` are ``-m`` specs (default map and P.10); ``sort_by`` a column
     (default :func:`default_sort_by`). ``jobs`` worker processes evaluate the
     runs; ``check`` validates each run too; ``curves`` keeps each run's
-    interpolated precision/recall curve; ``hide_judgments`` replaces judged
-    docnos in every message; ``progress(done, total, name)`` is called as runs
-    finish. ``options`` are the fields of
+    interpolated precision/recall curve; ``hide_judgments`` hides every quoted
+    value but topic ids in every message (see :func:`hide_quoted`) and leaves out
+    the counts of unjudged documents; ``progress(done, total, name)`` is called
+    as runs finish; ``exclude`` names files and folders never taken as runs
+    (the command's own outputs). ``options`` are the fields of
     :class:`~trec_eval_py.engine.pipeline.Options` (``rel_format``,
     ``results_format``, ``valid_codes``... as for ``evaluate``); ``complete``
     defaults to true (every judged topic counts). ``check`` validates each run
@@ -315,20 +460,18 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
 
     q = load_qrels(qrels, opts)  # in the -R format, read once for every run
     total = judgment_format(opts.rel_format).totals(q)[0]
-    subs: list[Submission] = []
-    for r in runs:
-        subs += [r] if isinstance(r, Submission) else find_submissions([r])
-    results = _run_all(subs, (q, specs, options, check, curves), jobs, progress)
-    redact = redactor(q) if hide_judgments else (lambda s: s)
+    subs, skipped = _submissions(runs, exclude)
+    from ..engine.parse.source import read_limits
+
+    results = _run_all(subs, (q, specs, options, check, curves, read_limits(), hide_judgments), jobs, progress)
 
     board = Leaderboard(columns, kinds, sort_by=key, topics_total=total, complete=opts.complete,
-                        qrels_name=q.name, hide_judgments=hide_judgments)
+                        qrels_name=q.name, hide_judgments=hide_judgments, skipped=skipped)
     entries = []
     for sub, res in zip(subs, results):
-        findings = [replace(f, message=redact(f.message)) for f in res["findings"]]
-        e = Entry(sub.name, findings=findings, topics_total=total)
+        e = Entry(sub.name, findings=list(res["findings"]), topics_total=total)
         if res["error"] is not None:
-            e.error = redact(res["error"])
+            e.error = res["error"]
         else:
             filled = np.asarray(res["filled"], dtype=bool)
             e.evaluation = Evaluation(res["topics"], eval_columns, res["values"], res["summary"], filled,
@@ -417,7 +560,8 @@ def leaderboard_json(board: Leaderboard, *, per_topic: bool = False) -> dict:
         item["error"] = e.error
         runs.append(item)
     return {"sort_by": board.sort_by, "measures": list(board.columns), "topics_total": board.topics_total,
-            "complete": board.complete, "runs": runs}
+            "complete": board.complete, "runs": runs,
+            "skipped": [{"path": s.path, "reason": s.reason} for s in board.skipped]}
 
 
 def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool = False) -> str:
@@ -474,4 +618,5 @@ def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool
 
 
 __all__ = ["Entry", "Leaderboard", "build_leaderboard", "default_sort_by", "render_leaderboard",
-           "leaderboard_json", "expand_run_paths", "redactor", "LEADERBOARD_FORMATS", "DEFAULT_MEASURES"]
+           "leaderboard_json", "expand_run_paths", "hide_quoted", "redactor", "LEADERBOARD_FORMATS",
+           "DEFAULT_MEASURES", "HIDDEN"]

@@ -1,108 +1,441 @@
 """Finding the run files of a class: files, folders walked recursively, zips.
 
 Both ``batch`` and ``validate`` take the same arguments and see the same
-submissions:
+submissions. A class folder comes from students, so it is walked as
+:mod:`tarfile`'s ``data`` filter extracts an archive: only regular files
+inside the folder given are read, and nothing found there is ever followed
+out of it.
 
-* a file stands for itself and is named as given;
-* a folder stands for every file under it, at any depth, in byte order of
-  their paths; files and folders whose name starts with ``.`` are skipped
-  (editor back-ups, ``.DS_Store``), and a submission is named by its path
-  relative to the folder given (``alice/run.txt``), which keeps two students'
-  ``run.txt`` apart;
-* a ``.zip`` (given or found in a folder) stands for its members, read one by
-  one without unpacking anything on disk, named ``archive.zip/member``;
-  hidden members and macOS's ``__MACOSX`` folder are skipped. An archive that
-  cannot be opened is one submission that fails with the reason.
+* a file stands for itself; a ``.zip`` (given or found in a folder) stands
+  for its members, read without unpacking anything on disk;
+* a folder stands for every regular file under it, at any depth, in byte
+  order of their paths;
+* every submission is named by its path as given (``class/alice/run.txt``,
+  ``late.zip/bob/run.txt``; the files under ``.`` as ``alice/run.txt``), so
+  two names never collide: two students'
+  ``run.txt`` in two folders, two sections' folders of the same name; two
+  members of one archive with the same name are told apart by their order
+  (``run.txt``, ``run.txt (2)``); a file reached twice (given twice, or given
+  and inside a folder given) is graded once.
 
-Nothing is read here except a zip's table of contents: a
-:class:`Submission` opens its bytes when asked, so a pool of worker
-processes can each open their own.
+What is not graded is listed as :class:`Skipped` with the reason and never
+opened (nor quoted): symbolic links (a link in a student's folder may point
+at any file of the teacher's: it is not followed, neither to a file nor to a
+folder, and neither is a link given on the command line), named pipes,
+sockets and devices (a pipe never ends: reading one hangs; ``/dev/zero``
+never ends either), hidden files and folders (a name starting with ``.``:
+editor back-ups, ``.DS_Store``; macOS's ``__MACOSX``), folders that cannot
+be listed, a report folder written by ``batch --report`` (and any folder or
+file the caller excludes: this run's own outputs), archive members whose
+name leaves the archive (an absolute path or ``..``) and members that are
+links or devices. A member whose name starts with ``./`` is read under the
+name without it.
+
+A file is opened without following a link (``O_NOFOLLOW``) and without
+waiting on a pipe (``O_NONBLOCK``), and the open file is checked to be a
+regular one, so a file swapped for a link or a pipe after the walk is not
+read either. What an archive member expands to is bounded
+(:class:`~trec_eval_py.engine.parse.source.ReadLimits`): by its declared
+sizes before reading it, and again while reading it.
+
+Nothing is read here except a zip's table of contents: a :class:`Submission`
+reads its bytes when asked, so a pool of worker processes can each read
+their own; each process opens an archive once for all its members.
 """
 from __future__ import annotations
 
 import io
 import os
+import stat
 import zipfile
 
-from .._record import record
+from .._record import field, record
+from ..engine.parse.source import check_expansion, read_limits
 from ..errors import InputError
+
+#: a file in a folder that ``batch --report`` wrote: the folder is never walked as submissions
+REPORT_MARKER = ".trec_eval_py-report"
+#: archives kept open in one process (members of one archive come one after another)
+_OPEN_ARCHIVES = 8
+
+
+@record
+class Skipped:
+    """A file or folder found but not graded, and why."""
+
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: skipped: {self.reason}"
 
 
 @record
 class Submission:
     """One run to grade: a file, or a member of a zip archive.
 
-    name : what the class sees (relative to the folder given)
+    name : its path as given (``class/alice/run.txt``; ``late.zip/bob/run.txt``
+           for a member): unique among the submissions found together
     path : the file on disk (the archive, for a member)
     member : the member's name inside the archive, or None
+    index : the member's position in the archive's table of contents
     problem : why it cannot be read at all (an archive that does not open)
     """
 
     name: str
     path: str
     member: str | None = None
+    index: int | None = None
     problem: str | None = None
 
-    def source(self):
-        """What the readers take: the path, or the member's bytes as a named stream."""
+    def read(self) -> bytes:
+        """The submission's bytes (still compressed if the file is): for a file, read
+        without following a link or opening a pipe; for a member, within the bounds."""
         if self.problem is not None:
             raise InputError(self.name, self.problem)
         if self.member is None:
-            return self.path
-        try:
-            with zipfile.ZipFile(self.path) as z:
-                data = z.read(self.member)
-        except (OSError, zipfile.BadZipFile, KeyError, RuntimeError, NotImplementedError) as e:
-            raise InputError(self.name, f"cannot read from the zip archive: {e}") from None
-        stream = io.BytesIO(data)
+            if self.path == "-":
+                from ..engine.parse.source import read_source
+
+                return read_source("-")
+            fd = _open_regular(self.path, self.name)
+            with os.fdopen(fd, "rb") as f:
+                try:
+                    return f.read()
+                except OSError as e:
+                    raise InputError(self.name, f"cannot read: {e.strerror or e}") from None
+        return _read_member(self)
+
+    def source(self):
+        """What the readers take: the submission's bytes as a stream named after it."""
+        stream = io.BytesIO(self.read())
         stream.name = self.name
         return stream
+
+
+@record(frozen=False)
+class Found:
+    """What a set of paths stands for: the submissions, and what was left out."""
+
+    submissions: list[Submission] = field(factory=list)
+    skipped: list[Skipped] = field(factory=list)
+
+
+# ---- opening without following ----
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def kind_of(mode: int) -> str | None:
+    """What a file that is not a regular file or a folder is, for a message; None for those two."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISLNK(mode):
+        return "a symbolic link (not followed)"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (never opened: reading one waits forever)"
+    if stat.S_ISSOCK(mode):
+        return "a socket (never opened)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device (never opened)"
+    return "not a regular file"
+
+
+def _open_regular(path: str, name: str) -> int:
+    """A file descriptor of ``path``, which must be a regular file reached without
+    following a link in its last component (a pipe is not waited on)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputError(name, "no such file") from None
+    except OSError as e:
+        if os.path.islink(path):
+            raise InputError(name, "a symbolic link: not followed") from None
+        raise InputError(name, f"cannot open: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        what = kind_of(st.st_mode)
+        if what is not None or not stat.S_ISREG(st.st_mode):
+            raise InputError(name, what or "a folder, not a file")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+# ---- zip archives ----
+
+_ARCHIVES: dict[str, tuple[int, tuple, zipfile.ZipFile]] = {}  # path -> (pid, stamp, archive)
+
+
+def _stamp(st: os.stat_result) -> tuple:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _open_archive(path: str, name: str) -> tuple[tuple, zipfile.ZipFile]:
+    fd = _open_regular(path, name)
+    f = os.fdopen(fd, "rb")
+    try:
+        return _stamp(os.fstat(f.fileno())), zipfile.ZipFile(f)
+    except BaseException:
+        f.close()
+        raise
+
+
+def _archive(path: str, name: str) -> zipfile.ZipFile:
+    """The archive at ``path``, opened once per process (a forked worker opens its own:
+    the parent's file offset is shared with it)."""
+    pid = os.getpid()
+    held = _ARCHIVES.get(path)
+    if held is not None and held[0] == pid:
+        return held[2]
+    if held is not None and held[0] != pid:
+        _ARCHIVES.pop(path)  # the parent's: its file is left to the parent
+    while len(_ARCHIVES) >= _OPEN_ARCHIVES:
+        old = _ARCHIVES.pop(next(iter(_ARCHIVES)))
+        if old[0] == pid:
+            old[2].close()
+    stamp, z = _open_archive(path, name)
+    _ARCHIVES[path] = (pid, stamp, z)
+    return z
+
+
+def close_archives() -> None:
+    """Close the archives this process holds open."""
+    pid = os.getpid()
+    for path in list(_ARCHIVES):
+        held = _ARCHIVES.pop(path)
+        if held[0] == pid:
+            held[2].close()
+
+
+#: what can go wrong reading a member: a corrupt stream, an unknown method, a password
+_MEMBER_ERRORS = (OSError, EOFError, zipfile.BadZipFile, KeyError, RuntimeError, NotImplementedError, ValueError)
+
+
+def _read_member(sub: Submission) -> bytes:
+    import lzma
+    import zlib
+
+    try:
+        z = _archive(sub.path, sub.name)
+        infos = z.infolist()
+        info = infos[sub.index] if sub.index is not None and sub.index < len(infos) else None
+        if info is None or info.filename != sub.member:
+            raise InputError(sub.name, "the archive changed after it was listed")
+        problem = member_problem(info)
+        if problem is not None:
+            raise InputError(sub.name, problem)
+        limits = read_limits()
+        parts, have = [], 0
+        with z.open(info) as f:
+            while True:
+                b = f.read(1 << 20)
+                if not b:
+                    break
+                parts.append(b)
+                have += len(b)
+                check_expansion(sub.name, have, info.compress_size, limits)
+        return b"".join(parts)
+    except InputError:
+        raise
+    except (*_MEMBER_ERRORS, zlib.error, lzma.LZMAError) as e:
+        raise InputError(sub.name, f"cannot read from the zip archive: {e}") from None
+    except MemoryError:
+        raise InputError(sub.name, "too big to read into memory") from None
+
+
+def member_problem(info: zipfile.ZipInfo) -> str | None:
+    """Why a member cannot be read, from its entry in the table of contents alone
+    (a password, or declared sizes past the bounds), else None."""
+    if info.flag_bits & 0x1:
+        return "the member is encrypted (a password is needed): hand in the run file without a password"
+    try:
+        check_expansion("", info.file_size, info.compress_size)
+    except InputError as e:
+        return e.reason
+    return None
+
+
+def _member_kind(info: zipfile.ZipInfo) -> str | None:
+    mode = info.external_attr >> 16
+    if info.create_system == 3 and mode and stat.S_IFMT(mode):  # written on Unix: the file type is known
+        what = kind_of(mode)
+        if what is not None:
+            return what.replace(" (not followed)", "")
+    return None
 
 
 def _hidden(part: str) -> bool:
     return part.startswith(".") or part == "__MACOSX"
 
 
-def _zip_members(path: str, name: str) -> list[Submission]:
+def _zip_members(path: str, name: str, found: Found) -> None:
     try:
-        with zipfile.ZipFile(path) as z:
+        with _open_archive(path, name)[1] as z:
             infos = z.infolist()
-    except (OSError, zipfile.BadZipFile) as e:
-        reason = "not a readable zip archive" if isinstance(e, zipfile.BadZipFile) else f"cannot open: {e}"
-        return [Submission(name, path, problem=reason)]
-    members = sorted(i.filename for i in infos
-                     if not i.is_dir() and not any(_hidden(p) for p in i.filename.split("/") if p))
-    if not members:
-        return [Submission(name, path, problem="the zip archive holds no run file")]
-    return [Submission(f"{name}/{m}", path, member=m) for m in members]
+    except InputError as e:
+        found.submissions.append(Submission(name, path, problem=e.reason))
+        return
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError) as e:
+        bad = isinstance(e, (zipfile.BadZipFile, ValueError, EOFError))
+        reason = "not a readable zip archive" if bad else f"cannot open: {e.strerror or e}"
+        found.submissions.append(Submission(name, path, problem=reason))
+        return
+    listed: list[tuple[bytes, int, str, str]] = []
+    hidden_folders: set[str] = set()
+    for index, info in enumerate(infos):
+        raw = info.filename
+        if info.is_dir():
+            continue
+        parts = raw.replace("\\", "/").split("/")
+        if raw.startswith(("/", "\\")) or ".." in parts or (parts and parts[0].endswith(":")):
+            found.skipped.append(Skipped(f"{name}/{raw}", "its name leaves the archive (an absolute path or '..')"))
+            continue
+        parts = [p for p in parts if p not in ("", ".")]
+        hidden = next((i for i, p in enumerate(parts) if _hidden(p)), None)
+        if hidden is not None:
+            if hidden < len(parts) - 1:  # one line for a hidden folder, not one per file in it
+                folder = "/".join(parts[: hidden + 1]) + "/"
+                if folder not in hidden_folders:
+                    hidden_folders.add(folder)
+                    found.skipped.append(Skipped(f"{name}/{folder}", "a hidden folder"))
+            else:
+                found.skipped.append(Skipped(f"{name}/{'/'.join(parts)}", "a hidden file"))
+            continue
+        what = _member_kind(info)
+        if what is not None:
+            found.skipped.append(Skipped(f"{name}/{'/'.join(parts)}", f"the member is {what}"))
+            continue
+        shown = "/".join(parts)
+        listed.append((os.fsencode(shown), index, shown, raw))
+    if not listed:
+        found.submissions.append(Submission(name, path, problem="the zip archive holds no run file"))
+        return
+    listed.sort()
+    seen: dict[str, int] = {}
+    for _, index, shown, raw in listed:
+        n = seen[shown] = seen.get(shown, 0) + 1
+        label = shown if n == 1 else f"{shown} ({n})"  # the same name twice: both are graded
+        found.submissions.append(Submission(f"{name}/{label}", path, member=raw, index=index))
 
 
-def _expand_file(path: str, name: str) -> list[Submission]:
-    if path.lower().endswith(".zip") and os.path.isfile(path):
-        return _zip_members(path, name)
-    return [Submission(name, path)]
+# ---- walking folders ----
+
+def _walk(root: str, prefix: str, exclude: set, found: Found) -> list[tuple[bytes, str, str, os.stat_result]]:
+    """Every regular file under the folder ``root`` (without recursion: a deep tree is no
+    problem), as ``(sort key, name, path, stat)``; the rest goes to ``found.skipped``."""
+    files = []
+    stack = [(root, prefix)]
+    while stack:
+        folder, shown = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError as e:
+            found.skipped.append(Skipped(shown + "/", f"cannot list the folder: {e.strerror or e}"))
+            continue
+        for entry in entries:
+            name = f"{shown}/{entry.name}" if shown else entry.name
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError as e:
+                found.skipped.append(Skipped(name, f"cannot read: {e.strerror or e}"))
+                continue
+            is_dir = stat.S_ISDIR(st.st_mode)
+            if _hidden(entry.name):
+                found.skipped.append(Skipped(name + "/" * is_dir, f"a hidden {'folder' if is_dir else 'file'}"))
+                continue
+            if (st.st_dev, st.st_ino) in exclude:
+                found.skipped.append(Skipped(name + "/" * is_dir, "written by this command (an output)"))
+                continue
+            if is_dir:
+                if os.path.lexists(os.path.join(entry.path, REPORT_MARKER)):
+                    found.skipped.append(Skipped(name + "/", "a report written by trec_eval_py batch"))
+                    continue
+                stack.append((entry.path, name))
+                continue
+            what = kind_of(st.st_mode)
+            if what is not None:
+                found.skipped.append(Skipped(name, what))
+                continue
+            files.append((os.fsencode(name), name, entry.path, st))
+    return files
 
 
-def find_submissions(paths) -> list[Submission]:
-    """The submissions that ``paths`` (files, folders, zips) stand for, in order."""
-    out: list[Submission] = []
+def _identity(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def scan_submissions(paths, *, exclude=()) -> Found:
+    """The submissions ``paths`` (files, folders, zips, ``-``) stand for, in order, and
+    what was found but not graded. ``exclude`` names files or folders never to take
+    (the outputs of the command, such as its report folder)."""
+    found = Found()
+    excluded = {i for i in (_identity(os.fspath(p)) for p in exclude if p is not None) if i is not None}
+    seen_names: set[str] = set()
+    seen_files: dict[tuple, str] = {}
+
+    def take(name: str, path: str, st: os.stat_result | None) -> None:
+        if name in seen_names:
+            found.skipped.append(Skipped(name, "given twice: graded once"))
+            return
+        seen_names.add(name)
+        if st is not None:
+            key = (st.st_dev, st.st_ino)
+            if key in seen_files:
+                found.skipped.append(Skipped(name, f"the same file as {seen_files[key]}: graded once"))
+                return
+            seen_files[key] = name
+        if path.lower().endswith(".zip") and st is not None:
+            _zip_members(path, name, found)
+        else:
+            found.submissions.append(Submission(name, path))
+
     for p in paths:
         p = os.fspath(p)
-        if p != "-" and os.path.isdir(p):
-            found: list[tuple[bytes, str, str]] = []
-            for dirpath, dirnames, filenames in os.walk(p):
-                dirnames[:] = [d for d in dirnames if not _hidden(d)]
-                for f in filenames:
-                    if _hidden(f):
-                        continue
-                    full = os.path.join(dirpath, f)
-                    rel = os.path.relpath(full, p).replace(os.sep, "/")
-                    found.append((os.fsencode(rel), rel, full))
-            for _, rel, full in sorted(found):
-                out += _expand_file(full, rel)
+        if p == "-":
+            take(p, p, None)
+            continue
+        # the last component is looked at, not followed ("class/eve/" with eve a link included)
+        bare = p.rstrip("/" + os.sep) or p
+        try:
+            st = os.lstat(bare)
+        except FileNotFoundError:
+            found.submissions.append(Submission(p, p, problem="no such file"))
+            continue
+        except OSError as e:
+            found.submissions.append(Submission(p, p, problem=f"cannot read: {e.strerror or e}"))
+            continue
+        if (st.st_dev, st.st_ino) in excluded:
+            found.skipped.append(Skipped(p, "written by this command (an output)"))
+        elif stat.S_ISDIR(st.st_mode):
+            if os.path.lexists(os.path.join(bare, REPORT_MARKER)):
+                found.skipped.append(Skipped(p, "a report written by trec_eval_py batch"))
+                continue
+            start = len(found.skipped)
+            # '.' stands for the files under it named from here: alice/run.txt, not ./alice/run.txt
+            for _, name, full, fst in sorted(_walk(bare, "" if bare == "." else bare, excluded, found)):
+                take(name, full, fst)
+            found.skipped[start:] = sorted(found.skipped[start:], key=lambda s: os.fsencode(s.path))
+        elif stat.S_ISREG(st.st_mode):
+            take(p, p, st)
         else:
-            out += _expand_file(p, p)
-    return out
+            found.skipped.append(Skipped(p, kind_of(st.st_mode) or "not a regular file"))
+    return found
 
 
-__all__ = ["Submission", "find_submissions"]
+def find_submissions(paths, *, exclude=()) -> list[Submission]:
+    """The submissions ``paths`` (files, folders, zips) stand for, in order (see
+    :func:`scan_submissions` for what is left out)."""
+    return scan_submissions(paths, exclude=exclude).submissions
+
+
+__all__ = ["Found", "REPORT_MARKER", "Skipped", "Submission", "close_archives", "find_submissions", "kind_of",
+           "member_problem", "scan_submissions"]

@@ -283,7 +283,8 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
     reports: the judgments' first, then the earliest line.
     """
     import os
-    import tempfile
+
+    from .scratch import check_stopped, scratch_folder
 
     buckets = int(min(512, max(1, -(-size_hint // SPILL_BYTES))))
     by_topic = _QrelsByTopic(qrels)
@@ -293,7 +294,7 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
     part_ctx = replace(ctx, complete=False)
     runid, name = "", "<run>"
     seen: set[bytes] = set()
-    with tempfile.TemporaryDirectory(prefix="trec_eval_py-", dir=tmpdir) as tmp:
+    with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
         paths = [os.path.join(tmp, f"{b}.rows") for b in range(buckets)]
         files: dict[int, object] = {}
         read_error = None  # a bad line: the rows before it are still joined, for an earlier duplicate
@@ -310,6 +311,7 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
                 if lo == hi:
                     continue
                 rows = order[lo:hi]
+                check_stopped()  # the process is stopping: its folder is gone or going
                 if b not in files:
                     files[b] = open(paths[b], "wb")
                 _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],

@@ -102,6 +102,11 @@ def read_limits() -> ReadLimits:
     return _LIMITS[-1] if _LIMITS else _env_limits()
 
 
+def use_read_limits(limits: ReadLimits) -> None:
+    """Read with ``limits`` from now on in this process (a worker process takes its parent's)."""
+    _LIMITS.append(limits)
+
+
 @contextlib.contextmanager
 def set_read_limits(max_input: int | str | None = None, max_ratio: float | None = None):
     """Within the ``with`` block, read with these bounds (None: keep the one in force)."""
