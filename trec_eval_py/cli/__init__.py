@@ -144,8 +144,53 @@ def flag_names(sub: str | None = None) -> dict[str, str]:
 
 
 def _fail(message: str, code: int) -> None:
-    sys.stderr.write(f"trec_eval_py: {message}\n")
+    from ..output.names import printable
+
+    sys.stderr.write(f"trec_eval_py: {printable(message)}\n")  # a file name in it acts on no terminal
     sys.exit(code)
+
+
+class Stopped(BaseException):
+    """A signal stops the command: it unwinds (temporary files and worker processes
+    go) and exits 128 + the signal's number with one line. Not a KeyboardInterrupt,
+    which click would turn into an 'Aborted!' of its own."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _on_signal(signum, frame) -> None:
+    raise Stopped(signum)
+
+
+def _catch_signals() -> dict:
+    """SIGINT and SIGTERM raise :class:`Stopped` while a command runs (in the main
+    thread of the program only: a host program's own handlers are left alone
+    elsewhere); returns the handlers to restore afterwards."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    old = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            if sig == signal.SIGINT and signal.getsignal(sig) is not signal.default_int_handler:
+                continue  # SIGINT ignored (a background job) or handled by the host program
+            old[sig] = signal.signal(sig, _on_signal)
+        except (ValueError, OSError):
+            pass
+    return old
+
+
+def _stopped(message: str, code: int) -> None:
+    """The command was stopped: delete its temporary files, say so in one line, exit."""
+    from ..engine.join.scratch import remove_scratch
+
+    remove_scratch()
+    silence_stdout()
+    _fail(message, code)
 
 
 _python_show_warning = warnings.showwarning
@@ -227,6 +272,7 @@ def main(argv: list[str] | None = None) -> None:
 
         if argv[0] in commands.names():
             sub = argv[0]
+    old_handlers = _catch_signals()
     try:
         if sub is None and argv and not argv[0].startswith("-"):
             _check_not_a_mistyped_command(argv[0])
@@ -261,4 +307,14 @@ def main(argv: list[str] | None = None) -> None:
         silence_stdout()
         sys.exit(0)
     except KeyboardInterrupt:
-        _fail("interrupted", 130)
+        _stopped("interrupted", 130)
+    except Stopped as e:
+        import signal
+
+        _stopped("interrupted" if e.signum == signal.SIGINT else "terminated", 128 + e.signum)
+    finally:
+        if old_handlers:
+            import signal
+
+            for sig, handler in old_handlers.items():
+                signal.signal(sig, handler)

@@ -8,7 +8,11 @@ One helper for every command, so that they all behave alike:
   evaluation;
 * :func:`write_output` writes text or bytes; a write that fails (a full disk,
   ``> /dev/full``) is an ``OutputError`` naming the file (``<stdout>`` for
-  standard output);
+  standard output). A file is written whole or not at all
+  (:mod:`trec_eval_py.output.files`: a temporary file beside it, renamed
+  over it), so a failed write leaves the old file as it was;
+* ``-o`` never names a link (it is not followed) nor an input of the command
+  (:func:`check_output` with ``inputs``: the qrels or a run would be lost);
 * a reader that goes away (``trec_eval_py -q ... | head -1``) ends the
   command quietly with exit status 0 (:class:`PipeClosed`, handled by the
   entry point).
@@ -22,6 +26,7 @@ import sys
 from typing import Iterable, Union
 
 from ..errors import OutputError
+from ..output.files import long_name, write_file
 
 STDOUT = "<stdout>"
 
@@ -34,13 +39,21 @@ class PipeClosed(Exception):
     Not an ``OSError``: click would catch it and exit with status 1."""
 
 
-def check_output(path: str | None) -> None:
+def check_output(path: str | None, inputs=()) -> None:
     """Raise :class:`OutputError` now if ``path`` cannot be written later
-    (``None`` and ``-`` mean standard output)."""
+    (``None`` and ``-`` mean standard output), or is one of ``inputs``."""
     if path is None or path == "-":
         return
+    if os.path.islink(path):
+        raise OutputError(path, "is a symbolic link: not followed (name the file it points to)")
     if os.path.isdir(path):
         raise OutputError(path, "is a directory")
+    part = long_name(path)
+    if part is not None:
+        raise OutputError(path, f"a name in it is longer than 255 bytes ({part[:40]}...)")
+    same = same_file(path, inputs)
+    if same is not None:
+        raise OutputError(path, f"is an input of this command ({same}): writing would overwrite it")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise OutputError(path, f"no such folder {folder!r}")
@@ -49,6 +62,25 @@ def check_output(path: str | None) -> None:
             raise OutputError(path, "permission denied")
     elif not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(path, f"cannot create a file in {folder!r}: permission denied")
+
+
+def same_file(path: str, inputs) -> str | None:
+    """The first of ``inputs`` that is the file ``path``, if any."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    for inp in inputs:
+        if inp is None or inp == "-":
+            continue
+        inp = os.fspath(inp)
+        try:
+            ist = os.stat(inp)
+        except OSError:
+            continue
+        if st is not None and (st.st_dev, st.st_ino) == (ist.st_dev, ist.st_ino):
+            return inp
+    return None
 
 
 @contextlib.contextmanager
@@ -80,8 +112,7 @@ def write_output(content: Text | Iterable[Text], path: str | None = None) -> Non
         if path is None or path == "-":
             _write_blocks(pieces, sys.stdout.buffer)
         else:
-            with open(path, "wb") as f:
-                _write_blocks(pieces, f)
+            write_file(path, pieces)
 
 
 def _write_blocks(pieces: Iterable[Text], out) -> None:
@@ -111,3 +142,18 @@ def silence_stdout() -> None:
         sys.stdout = open(os.devnull, "w")
     except OSError:
         pass
+
+
+def tell_skipped(skipped) -> None:
+    """Name on standard error each file found but not read (hidden ones as a count:
+    every Mac archive holds some), one line each; names are made printable."""
+    from ..output.names import printable
+
+    hidden = [k for k in skipped if k.reason.startswith("a hidden ")]
+    for k in skipped:
+        if not k.reason.startswith("a hidden "):
+            sys.stderr.write(f"trec_eval_py: {printable(str(k))}\n")
+    if hidden:
+        n = len(hidden)
+        sys.stderr.write(f"trec_eval_py: skipped {n} hidden file{'s' * (n != 1)} and folder{'s' * (n != 1)} "
+                         f"(names starting with '.', and __MACOSX)\n")

@@ -575,6 +575,7 @@ def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool
     carrying its reason.
     """
     from ..output.evaluation import csv_text, markdown_table, text_table
+    from ..output.names import printable
 
     if fmt == "json":
         import json
@@ -613,7 +614,8 @@ def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool
     rank_w = max([len(header[0])] + [len(r[0]) for r in rows] + [1])
     padded = [[r[0].ljust(rank_w), r[1].ljust(run_w), *r[2:]] for r in rows]
     text = text_table([header[0].ljust(rank_w), header[1].ljust(run_w), *header[2:]], padded)
-    text += "".join(f"{'-'.ljust(rank_w)}  {e.path.ljust(run_w)}  error: {e.error}\n" for e in failures)
+    text += "".join(f"{'-'.ljust(rank_w)}  {printable(e.path).ljust(run_w)}  error: {printable(e.error)}\n"
+                    for e in failures)
     return text
 
 

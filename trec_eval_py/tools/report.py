@@ -17,6 +17,15 @@
     plain text for the student: scores and rank, coverage, findings, and the
     topics where the run falls furthest below the class median.
 
+The report is written safely (:mod:`trec_eval_py.output.files`): each file
+whole or not at all, never through a link (a link already in the folder is
+replaced, its target untouched), and the folder is marked
+(:data:`~trec_eval_py.tools.submissions.REPORT_MARKER`) so that a report
+written inside a class folder is never graded as a submission. File names
+come from run names made safe and unique (:func:`slugs`), at most
+:data:`SLUG_MAX` characters. The work is linear in the size of the class: what
+every page compares a run with (class medians) is computed once.
+
 Pages are self-contained: CSS, SVG figures and the sorting script are inline,
 nothing is fetched from the network or from another file (links between the
 report's own pages are the only references). The markup is well-formed XML as
@@ -44,12 +53,22 @@ def _e(s) -> str:
     return html.escape(str(s), quote=True)
 
 
+#: longest file name stem of a run's page and feedback (a long LMS path keeps its end and a hash)
+SLUG_MAX = 120
+
+
 def slugs(names: list[str]) -> dict[str, str]:
-    """A distinct, file-name-safe stem for each run name (``alice/run.txt`` -> ``alice_run.txt``)."""
+    """A distinct, file-name-safe stem for each run name (``alice/run.txt`` -> ``alice_run.txt``),
+    at most :data:`SLUG_MAX` characters (a longer one keeps its end, after a hash of the whole name)."""
+    import hashlib
+
     out: dict[str, str] = {}
     used: set[str] = set()
     for n in names:
         base = re.sub(r"[^A-Za-z0-9._-]+", "_", n).strip("._") or "run"
+        if len(base) > SLUG_MAX:
+            digest = hashlib.sha1(n.encode("utf-8", "surrogateescape")).hexdigest()[:10]
+            base = f"{digest}_{base[-(SLUG_MAX - 20):].lstrip('._-')}"
         s, k = base, 2
         while s.lower() in used:
             s, k = f"{base}-{k}", k + 1
@@ -95,6 +114,17 @@ def class_topic_stats(board: Leaderboard, measure: str) -> dict[str, tuple[float
             if v == v:
                 per.setdefault(qid, []).append(v)
     return {q: (float(np.median(v)), float(max(v))) for q, v in per.items()}
+
+
+def class_medians(board: Leaderboard) -> dict[str, float | None]:
+    """The class median of each board column over the graded runs (None: no value)."""
+    graded = board.graded
+    out: dict[str, float | None] = {}
+    for c in board.columns:
+        k = board.kinds[c]
+        xs = [x for x in (_num(k, g.evaluation.summary.get(c)) for g in graded) if x is not None]
+        out[c] = float(np.median(xs)) if xs else None
+    return out
 
 
 def median_curve(board: Leaderboard) -> np.ndarray | None:
@@ -348,6 +378,10 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
         body += [f'<li><a href="runs/{_e(slug[e.path])}.html">{_e(e.path)}</a>: <span class="err">{_e(e.error)}</span></li>'
                  for e in failed]
         body.append("</ul>")
+    if board.skipped:  # found in the class folder but never read: links, pipes, hidden files...
+        body.append("<h2>Files not graded</h2><ul>")
+        body += [f"<li><code>{_e(k.path)}</code>: {_e(k.reason)}</li>" for k in board.skipped]
+        body.append("</ul>")
     warned = [e for e in board.entries if e.warnings]
     if warned:
         body.append("<h2>Warnings</h2><ul>")
@@ -378,10 +412,12 @@ def _findings_table(e: Entry) -> str:
             f'<tbody>{"".join(rows)}</tbody></table>')
 
 
-def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, title: str) -> str:
+def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, title: str,
+              medians: dict | None = None, n_graded: int | None = None) -> str:
+    medians = class_medians(board) if medians is None else medians
     body = [f'<p><a href="../index.html">&#8592; {_e(title)}</a></p>', f"<h1>{_e(e.path)}</h1>"]
     if e.ok:
-        n = len(board.graded)
+        n = len(board.graded) if n_graded is None else n_graded
         key = board.sort_by
         score = f"; {_e(key)} {_e(_show(board.kinds[key], e.evaluation.summary.get(key)))}" if key else ""
         body.append(f'<p class="meta">run id <code>{_e(e.runid)}</code>; rank {e.rank} of {n}{score}; '
@@ -390,10 +426,8 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
         vals = "".join(f'<td class="n">{_e(_show(board.kinds[c], e.evaluation.summary.get(c)))}</td>' for c in board.columns)
         meds = []
         for c in board.columns:
-            k = board.kinds[c]
-            xs = [_num(k, g.evaluation.summary.get(c)) for g in board.graded]
-            xs = [x for x in xs if x is not None]
-            meds.append(f'<td class="n">{_e(_show(k, float(np.median(xs))) if xs and k is Kind.FLOAT else (str(int(np.median(xs))) if xs else ""))}</td>')
+            k, m = board.kinds[c], medians[c]
+            meds.append(f'<td class="n">{_e(_show(k, m) if m is not None and k is Kind.FLOAT else (str(int(m)) if m is not None else ""))}</td>')
         body.append(f"<table><thead><tr><th></th>{cells}</tr></thead><tbody><tr><td>this run</td>{vals}</tr>"
                     f'<tr><td>class median</td>{"".join(meds)}</tr></tbody></table>')
     else:
@@ -439,21 +473,25 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
     return _page(f"{e.path}: {title}", "".join(body), script=True)
 
 
-def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict) -> str:
-    """What a student reads: scores and rank, coverage, findings, weakest topics."""
+def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians: dict | None = None,
+                  n_graded: int | None = None) -> str:
+    """What a student reads: scores and rank, coverage, findings, weakest topics.
+    (``medians``, :func:`class_medians`, and ``n_graded``, the graded runs, are computed
+    when not given: once for the whole class when given.)"""
+    medians = class_medians(board) if medians is None else medians
+    n_graded = len(board.graded) if n_graded is None else n_graded
     out = [f"Run: {e.path}\n"]
     if not e.ok:
         out.append(f"This run could not be graded: {e.error}\n")
     else:
-        out.append(f"Run id: {e.runid}\nRank: {e.rank} of {len(board.graded)}"
+        out.append(f"Run id: {e.runid}\nRank: {e.rank} of {n_graded}"
                    f"{f' (by {board.sort_by})' if board.sort_by else ''}\n")
         out.append(f"Topics answered: {e.topics} of {e.topics_total} ({_averaging(board)})\n\nScores (class median):\n")
         for c in board.columns:
             k = board.kinds[c]
             if k is Kind.STR:
                 continue
-            xs = [x for x in (_num(k, g.evaluation.summary.get(c)) for g in board.graded) if x is not None]
-            med = _show(Kind.FLOAT, float(np.median(xs))) if xs else ""
+            med = _show(Kind.FLOAT, medians[c]) if medians[c] is not None else ""
             out.append(f"  {c:<24}{_show(k, e.evaluation.summary.get(c)):>10}   ({med})\n")
     out.append("\nFindings:\n")
     if e.warnings:
@@ -480,29 +518,43 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict) -> str:
     return "".join(out)
 
 
+def check_report(directory) -> None:
+    """Raise :class:`~trec_eval_py.errors.OutputError` now if a report cannot be written
+    into ``directory`` later (a file or a link in its place, a read-only folder, a name
+    too long): before the grading, not after it."""
+    from ..output.files import check_folder
+
+    check_folder(os.fspath(directory), ("runs", "feedback"))
+
+
 def write_report(board: Leaderboard, directory, *, title: str = "Leaderboard") -> list[str]:
-    """Write the report of ``board`` into ``directory`` (created if needed). Returns the files written."""
-    d = os.fspath(directory)
-    os.makedirs(os.path.join(d, "runs"), exist_ok=True)
-    os.makedirs(os.path.join(d, "feedback"), exist_ok=True)
+    """Write the report of ``board`` into ``directory`` (created if needed). Returns the files written.
+
+    Each file is written whole or not at all, never through a link (see
+    :mod:`trec_eval_py.output.files`); the folder is marked as a report, so a
+    later walk for submissions leaves it out."""
+    from ..output.files import Folder
+    from .submissions import REPORT_MARKER
+
+    check_report(directory)
     slug = slugs([e.path for e in board.entries])
     stats = {c: class_topic_stats(board, c) for c in _topic_columns(board)}
     med = median_curve(board)
-    files: dict[str, str] = {
-        "index.html": _index(board, slug, title),
-        "leaderboard.csv": render_leaderboard(board, "csv"),
-        "leaderboard.md": render_leaderboard(board, "md"),
-    }
-    for e in board.entries:
-        files[f"runs/{slug[e.path]}.html"] = _run_page(board, e, med, stats, title)
-        files[f"feedback/{slug[e.path]}.txt"] = feedback_text(board, e, stats)
+    medians = class_medians(board)
+    n_graded = len(board.graded)
     written = []
-    for rel, text in files.items():
-        path = os.path.join(d, rel)
-        with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="\n") as f:
-            f.write(text)
-        written.append(path)
-    return written
+    with Folder(os.fspath(directory)) as out:
+        written.append(out.write(REPORT_MARKER, ["A report written by trec_eval_py batch --report: never graded "
+                                                 "as a submission.\n"]))
+        written.append(out.write("index.html", [_index(board, slug, title)]))
+        written.append(out.write("leaderboard.csv", [render_leaderboard(board, "csv")]))
+        written.append(out.write("leaderboard.md", [render_leaderboard(board, "md")]))
+        for e in board.entries:
+            written.append(out.write(f"runs/{slug[e.path]}.html",
+                                     [_run_page(board, e, med, stats, title, medians, n_graded)]))
+            written.append(out.write(f"feedback/{slug[e.path]}.txt",
+                                     [feedback_text(board, e, stats, medians, n_graded)]))
+    return written[1:]
 
 
-__all__ = ["write_report", "feedback_text", "slugs", "svg_curve", "svg_distribution", "svg_topics"]
+__all__ = ["check_report", "class_medians", "write_report", "feedback_text", "SLUG_MAX", "slugs", "svg_curve", "svg_distribution", "svg_topics"]

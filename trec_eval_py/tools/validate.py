@@ -692,10 +692,13 @@ def _partner(results_format: str) -> str:
 
 def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", **kw) -> list[Report]:
     """:func:`validate_run` for every submission ``paths`` stand for (files, folders,
-    zips, walked as ``batch`` walks them). The qrels or topics are read once; a
+    zips, walked as ``batch`` walks them; :class:`~trec_eval_py.tools.submissions.Submission`
+    values as they are). The qrels or topics are read once; a
     file that cannot be read is a report with one error."""
+    import os
+
     from ..engine.pipeline import Options
-    from .submissions import find_submissions
+    from .submissions import Submission, find_submissions
 
     # the formats exist and, with judgments, fit together (-T codiesp goes with
     # -R codiesp): said before any file is read
@@ -705,7 +708,10 @@ def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", 
     q = load_qrels(qrels, {"rel_format": rel_format}) if qrels is not None else None
     ts = (topics if isinstance(topics, TopicSet) else read_topics(topics)) if topics is not None else None
     reports = []
-    for sub in find_submissions(paths):
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    subs = [s for p in paths for s in ([p] if isinstance(p, Submission) else find_submissions([p]))]
+    for sub in subs:
         try:
             reports.append(validate_run(sub.source(), q, topics=ts, name=sub.name, rel_format=rel_format, **kw))
         except InputError as e:
@@ -738,11 +744,13 @@ def render_reports(reports: list[Report], fmt: str = "text", *, strict: bool = F
         return csv_text(rows)
     if fmt != "text":
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    from ..output.names import printable
+
     text = []
-    for r in reports:
+    for r in reports:  # file names come from students: nothing in them acts on a terminal
         if not quiet:
-            text += [f"{f}\n" for f in r.findings]
-        text.append(f"{r.summary()}: {'ok' if r.passed(strict) else 'FAILED'}\n")
+            text += [f"{printable(str(f))}\n" for f in r.findings]
+        text.append(f"{printable(r.summary())}: {'ok' if r.passed(strict) else 'FAILED'}\n")
     if len(reports) > 1:
         bad = sum(not r.passed(strict) for r in reports)
         text.append(f"{len(reports)} files: {len(reports) - bad} ok, {bad} failed\n")

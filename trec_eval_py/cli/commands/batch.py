@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..flags import evaluation_flags
-from ..output import check_output, write_output
+from ..output import check_output, tell_skipped, write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -29,6 +29,8 @@ def batch(
     title: str = typer.Option("Leaderboard", "--title", help="Title of the report's pages."),
     jobs: Optional[int] = typer.Option(None, "-j", "--jobs", metavar="N", help="Evaluate runs in N processes. Default: the number of cores."),
     no_validate: bool = typer.Option(False, "--no-validate", help="Skip the validator's checks (faster on very large runs; no findings reach the board)."),
+    max_input: Optional[str] = typer.Option(None, "--max-input", metavar="SIZE", help="Most bytes read from standard input or expanded from a compressed file or zip member (default 1G; e.g. 4G; 0: no limit)."),
+    max_ratio: Optional[float] = typer.Option(None, "--max-ratio", metavar="N", help="Most bytes a compressed file or zip member may expand to per compressed byte, past 16 MiB (default 100; 0: no limit)."),
     *,
     options: dict,
 ) -> int:
@@ -47,32 +49,43 @@ def batch(
     main command does; runs in a results format other than trec_results are
     graded without the validator's checks (it reads TREC runs).
     """
-    from ...errors import UsageError
+    from ...engine.parse.source import set_read_limits
+    from ...errors import OutputError, UsageError
     from ...tools.leaderboard import LEADERBOARD_FORMATS, build_leaderboard, render_leaderboard
-    from ...tools.submissions import find_submissions
+    from ...tools.report import check_report, write_report
+    from ...tools.submissions import scan_submissions
+    from ..output import same_file
     from ..progress import Progress
 
     if fmt not in LEADERBOARD_FORMATS:
         raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(LEADERBOARD_FORMATS)}")
     if options.pop("complete") and only_answered:
         raise UsageError("-c and --only-answered contradict each other")
-    check_output(output)
-    subs = find_submissions(runs)
-    if not subs:
-        raise UsageError("no run files found")
-    measures = options.pop("measures") or None
-    n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    with Progress(len(subs), "grading", unit="runs") as bar:
-        board = build_leaderboard(
-            qrels, subs, measures, sort_by=sort_by, jobs=n_jobs, check=not no_validate,
-            curves=report is not None, hide_judgments=hide_judgments,
-            progress=lambda done, total, name: bar.update(1),
-            complete=not only_answered, **options,
-        )
-    out = render_leaderboard(board, fmt, per_topic=per_topic).encode("utf-8", "surrogateescape")
+    with set_read_limits(max_input, max_ratio):
+        # every output is checked before the grading: a bad one fails in a second, not after an hour
+        check_output(output, [qrels, *runs])
+        if report is not None:
+            check_report(report)
+            inside = same_file(report, [r for r in runs if os.path.isdir(r)])
+            if inside is not None:
+                raise OutputError(report, f"is the submissions folder {inside}: name a folder of its own")
+        found = scan_submissions(runs, exclude=[report, output])
+        check_output(output, [s.path for s in found.submissions])
+        tell_skipped(found.skipped)
+        if not found.submissions:
+            raise UsageError("no run files found")
+        measures = options.pop("measures") or None
+        n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+        with Progress(len(found.submissions), "grading", unit="runs") as bar:
+            board = build_leaderboard(
+                qrels, found.submissions, measures, sort_by=sort_by, jobs=n_jobs, check=not no_validate,
+                curves=report is not None, hide_judgments=hide_judgments,
+                progress=lambda done, total, name: bar.update(1),
+                complete=not only_answered, **options,
+            )
+    board.skipped = found.skipped
+    # the board first: a report that cannot be written still leaves it
+    write_output(render_leaderboard(board, fmt, per_topic=per_topic).encode("utf-8", "surrogateescape"), output)
     if report is not None:
-        from ...tools.report import write_report
-
         write_report(board, report, title=title)
-    write_output(out, output)
     return 1 if board.failed else 0

@@ -6,7 +6,7 @@ from typing import List, Optional
 import typer
 
 from ..flags import evaluation_flags
-from ..output import write_output
+from ..output import tell_skipped, write_output
 from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,6 +31,8 @@ def validate(
     max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help="Largest acceptable share of unjudged documents in a topic's top 10."),
     max_per_check: int = typer.Option(DEFAULT_MAX_PER_CHECK, "--max-per-check", help="List at most this many findings of one kind per file (0: all); counts include the rest."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="Text: print only the summary line of each file."),
+    max_input: Optional[str] = typer.Option(None, "--max-input", metavar="SIZE", help="Most bytes read from standard input or expanded from a compressed file or zip member (default 1G; 0: no limit)."),
+    max_ratio: Optional[float] = typer.Option(None, "--max-ratio", metavar="N", help="Most bytes a compressed file or zip member may expand to per compressed byte, past 16 MiB (default 100; 0: no limit)."),
     *,
     options: dict,
 ) -> int:
@@ -39,12 +41,24 @@ def validate(
     the real problem (a zip or binary file, a header line, qrels given as the run,
     topic ids that match none of the qrels', with the pattern when there is one).
 
-    Exit status 1 when any file has errors (or, with --strict, warnings), else 0.
+    Only regular files are read: links, pipes, devices and hidden files in a
+    folder are skipped, each named on standard error with the reason.
+
+    Exit status 1 when any file has errors (or, with --strict, warnings) or no
+    run file was found, else 0.
     """
+    from ...engine.parse.source import set_read_limits
+    from ...errors import UsageError
+    from ...tools.submissions import scan_submissions
     from ...tools.validate import render_reports, validate_runs
 
-    reports = validate_runs(runs, qrels, topics=topics, max_docs=max_docs, max_unjudged=max_unjudged,
-                            max_per_check=max_per_check, **options)
+    with set_read_limits(max_input, max_ratio):
+        found = scan_submissions(runs)
+        tell_skipped(found.skipped)
+        if not found.submissions:
+            raise UsageError(f"no run files found in {', '.join(runs)}")
+        reports = validate_runs(found.submissions, qrels, topics=topics, max_docs=max_docs,
+                                max_unjudged=max_unjudged, max_per_check=max_per_check, **options)
     text = render_reports(reports, fmt, strict=strict, quiet=quiet)
     write_output(text)
     return 0 if all(r.passed(strict) for r in reports) else 1
