@@ -50,6 +50,7 @@ from .significance import (
     TEST_NAMES,
     TESTS,
     bootstrap,
+    check_resamples,
     correct,
     effect_sizes,
     family_test,
@@ -391,8 +392,7 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
         raise UsageError("Tukey's HSD is two-sided: use --alternative two-sided with --test tukey")
     if not 0.0 < alpha < 1.0:
         raise UsageError(f"alpha must be between 0 and 1, not {alpha}")
-    if permutations < 1:
-        raise UsageError("the number of permutations must be at least 1")
+    permutations = check_resamples(permutations)
 
     topics, labels, files, filled, values, qrels_topics = paired_values(
         qrels, runs, measures, topics_from=topics_from, **options)

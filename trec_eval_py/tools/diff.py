@@ -156,6 +156,8 @@ def _read_json(data: bytes, name: str) -> dict[tuple[str, str], Value]:
         doc = json.loads(data.decode("utf-8", "surrogateescape"))
     except (ValueError, UnicodeDecodeError) as e:
         raise InputError(name, f"not valid JSON: {e}") from None
+    except RecursionError:  # an output of this package is three levels deep
+        raise InputError(name, "JSON nested too deeply: not an output of trec_eval_py --format json") from None
     if not isinstance(doc, dict) or not ({"per_topic", "summary"} & set(doc)):
         raise InputError(name, "JSON without 'per_topic' or 'summary': not an output of trec_eval_py --format json")
     out: dict[tuple[str, str], Value] = {}

@@ -95,7 +95,7 @@ from functools import lru_cache
 import numpy as np
 
 from .._record import as_dict, record
-from ..errors import UsageError
+from ..errors import OptionError, OptionTypeError, UsageError
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "sign")
 FAMILY_TESTS = ("tukey", "tukey-classic")
@@ -154,6 +154,26 @@ class SignificanceResult:
 
 
 # ---------------------------------------------------------------- helpers
+
+#: most resamples (random sign flips, bootstrap resamples, random tables) one test draws:
+#: the bootstrap keeps every resampled mean (8 bytes each)
+MAX_RESAMPLES = 10_000_000
+
+
+def check_resamples(n, param: str = "permutations") -> int:
+    """``n`` as a number of resamples (the parameter ``param``): a whole number from 1 to
+    :data:`MAX_RESAMPLES` (an :class:`~trec_eval_py.errors.OptionTypeError` for another type)."""
+    import numbers
+
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise OptionTypeError("{@" + param + "} must be a whole number, not {value}", value=repr(n))
+    if n < 1:
+        raise OptionError("{@" + param + "} must be at least 1, not {value}", value=n)
+    if n > MAX_RESAMPLES:
+        raise OptionError("{@" + param + "} must be at most {most} (not {value}): a p-value's standard error "
+                          "is then at most 0.0002", most=f"{MAX_RESAMPLES:,}", value=f"{n:,}")
+    return int(n)
+
 
 def check_alternative(alternative: str) -> str:
     if alternative not in ALTERNATIVES:
@@ -436,8 +456,7 @@ def randomization(baseline, run, *, permutations: int = 100_000, seed: int | Non
     check_alternative(alternative)
     d = differences(baseline, run)
     n = len(d)
-    if permutations < 1:
-        raise UsageError("the number of permutations must be at least 1")
+    permutations = check_resamples(permutations)
     if n == 0:
         return SignificanceResult("randomization", 0.0, 1.0, 0, "exact", alternative=alternative)
     scale = float(np.sum(np.abs(d)))
@@ -492,8 +511,7 @@ def bootstrap(baseline, run, *, resamples: int = 100_000, seed: int | None = 1,
     check_alternative(alternative)
     d = differences(baseline, run)
     n = len(d)
-    if resamples < 1:
-        raise UsageError("the number of bootstrap resamples must be at least 1")
+    resamples = check_resamples(resamples, "resamples")
     if n == 0:
         return SignificanceResult("bootstrap", 0.0, 1.0, 0, "bootstrap", alternative=alternative)
     means = bootstrap_means(d, resamples, seed, progress)
@@ -587,8 +605,7 @@ def randomised_tukey_hsd(values, *, permutations: int = 100_000, seed: int | Non
     """
     x = _table(values)
     n, k = x.shape
-    if permutations < 1:
-        raise UsageError("the number of permutations must be at least 1")
+    permutations = check_resamples(permutations)
     if n == 0:
         return FamilyResult("tukey", np.zeros(k), np.ones((k, k)), 0, "exact")
     means = x.mean(axis=0)

@@ -5,7 +5,7 @@ import importlib
 from functools import lru_cache
 
 from ..._record import record, replace
-from ...errors import MeasureError
+from ...errors import MeasureError, OptionTypeError
 from ._base import VERSIONS, Measure, in_nickname
 from ._order import is_trec_measure, print_key
 from ._params import Params
@@ -147,6 +147,8 @@ class Registry:
         aliased: list[Selected] = []
         nicks = self.nicknames
         for pos, spec in enumerate(specs):
+            if not isinstance(spec, str):  # measures=[None] through the API
+                raise OptionTypeError("{@measures} must be names (strings), not {value}", value=repr(spec))
             name, dot, text = spec.partition(".")
             if name not in self._index and name not in nicks and _names().is_alias_syntax(spec):
                 sel = replace(self._alias(spec, compat), asked=pos)

@@ -245,8 +245,13 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
         else:
             try:
                 with open(source, "rb") as f:
-                    # a regular file's size is known; a pipe or a device (/dev/zero) is read within the bound
-                    data = f.read() if stat.S_ISREG(os.fstat(f.fileno()).st_mode) else read_bounded(f, name)
+                    # a regular file's size is known; a pipe is read within the bound
+                    mode = os.fstat(f.fileno()).st_mode
+                    if stat.S_ISREG(mode):
+                        data = f.read()
+                    else:
+                        _refuse_device(f, mode, name)
+                        data = read_bounded(f, name)
             except FileNotFoundError:
                 raise InputError(name, "no such file") from None
             except IsADirectoryError:
@@ -269,6 +274,17 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
             data = _expand(data, module, name)
             break
     return data
+
+
+def _refuse_device(f, mode: int, name: str, head: bytes | None = None) -> None:
+    """A device that is not a terminal is no file of results: /dev/zero and /dev/urandom never
+    end (refused as soon as they give a byte); /dev/null gives none (an empty file)."""
+    if not (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) or f.isatty():
+        return
+    if head is None:
+        head = f.peek(1)[:1] if hasattr(f, "peek") else f.read(1)
+    if head:
+        raise InputError(name, "is a device, not a file")
 
 
 def _names_a_file(source: Source) -> bool:
@@ -323,6 +339,7 @@ def _file_pieces(f, head: bytes, chunk_bytes: int):
     # no bigger buffer than a regular file needs: a fresh one is zeroed page by
     # page (a pipe, e.g. <(zcat run.gz), says nothing of its size)
     st = os.fstat(f.fileno())
+    _refuse_device(f, st.st_mode, getattr(f, "name", "<stream>"), head)
     regular = stat.S_ISREG(st.st_mode)
     room = st.st_size + 1 if regular else chunk_bytes
     bound = 0 if regular else read_limits().max_input  # /dev/zero never ends, nor holds a line end
