@@ -35,6 +35,9 @@ warnings
   ``rank-type``        the rank is not an integer (the rank column is ignored)
   ``rank-sequence``    a topic's ranks are not 1, 2, ... n (the rank column is ignored)
   ``encoding``         a line that is not valid UTF-8
+  ``bom``              the file starts with a UTF-8 byte-order mark: trec_eval (and so the
+                       TREC formats here) reads it as part of the first topic id; the
+                       readers of the other formats skip it
   ``extra-fields``     more than six fields (the extra ones are ignored)
   ``comment``          a ``#`` line (trec_eval 10.0 skips it; 9.0.8 reads it as a result)
   ``score-order``      a score higher than the one at the rank before it
@@ -254,6 +257,30 @@ def _split_lines(data: bytes, out: _Collector) -> list[bytes]:
     if lines and lines[-1] == b"":
         lines.pop()
     return lines
+
+
+def _check_bom(data: bytes, results_format: str, out: _Collector) -> None:
+    """A UTF-8 byte-order mark at the start of the file (Notepad writes one): said once,
+    with what the evaluation makes of it."""
+    from ..engine.parse.source import BOM
+
+    if not data.startswith(BOM):
+        return
+    if results_format in _TREC_EVAL_FORMATS:
+        first = data[3:].split(None, 1)[:1]
+        shown = _show(BOM + first[0]) if first else "''"
+        out.add(1, WARNING, "bom",
+                f"the file starts with a UTF-8 byte-order mark: trec_eval reads it as part of the first "
+                f"topic id ({shown}), which matches no topic of judgments saved without it; save the file without it (as UTF-8, not "
+                "'UTF-8 with BOM')", capped=False)
+    else:
+        out.add(1, WARNING, "bom",
+                "the file starts with a UTF-8 byte-order mark: it is skipped, as the format's official "
+                "scripts skip it; saving the file without it is safer", capped=False)
+
+
+#: results formats read as trec_eval reads them, byte for byte (a byte-order mark included)
+_TREC_EVAL_FORMATS = ("trec_results",)
 
 
 def sniff(data: bytes, probe: int = 20) -> str | None:
@@ -625,6 +652,7 @@ def validate_run(
         return report
     lines = _split_lines(data, out)
     report.lines = len(lines)
+    _check_bom(data, results_format, out)
     if results_format != "trec_results":
         return _validate_other_format(data, path, results_format, ts, out, report)
     if sniff(data) == "qrels":

@@ -69,7 +69,7 @@ def batch(
             inside = same_file(report, [r for r in runs if os.path.isdir(r)])
             if inside is not None:
                 raise OutputError(report, f"is the submissions folder {inside}: name a folder of its own")
-        found = scan_submissions(runs, exclude=[report, output])
+        found = scan_submissions(runs, exclude=[report])
         check_output(output, [s.path for s in found.submissions])
         tell_skipped(found.skipped)
         if not found.submissions:

@@ -61,7 +61,7 @@ from .fields import has_bare_cr
 from .numbers import FLOAT_RE
 from .qrels import Qrels
 from .run import Run
-from .source import Source, read_source, source_name
+from .source import Source, read_source, skip_bom, source_name
 
 #: the one topic of an ACT file (a single ranking of articles)
 ACT_TOPIC = b"ACT"
@@ -213,7 +213,7 @@ def read_biocreative_results(source: Source | Run, task: str, *, name: str | Non
         return source
     t = TASKS[task]
     name = name or source_name(source)
-    data = read_source(source)
+    data = skip_bom(read_source(source))  # a byte-order mark is no part of the first id
     keys = _Keys(t, name)
     # per article (ACT: per class): (last rank, its line, its confidence and as written)
     last: dict[bytes, tuple[int, int, float, bytes]] = {}
@@ -277,7 +277,7 @@ def read_biocreative_gold(source: Source | Qrels, task: str, *, name: str | None
         return source
     t = TASKS[task]
     name = name or source_name(source)
-    data = read_source(source)
+    data = skip_bom(read_source(source))  # a byte-order mark is no part of the first id
     keys = _Keys(t, name)
     qid, docno, rel, lines = [], [], [], []
     for lineno, line in _lines(data, name):

@@ -23,7 +23,7 @@ import os
 from functools import lru_cache
 
 from ...errors import InputError
-from .source import read_source, source_name
+from .source import read_source, skip_bom, source_name
 
 #: bytes that may not appear inside a code or a case id
 _BLANKS = (b" ", b"\v", b"\f", b"\r")
@@ -37,7 +37,7 @@ def tsv_lines(source, name: str | None, fields: tuple[str, ...], what: str):
     standard"...). An empty file is an error.
     """
     name = name or source_name(source)
-    data = read_source(source)
+    data = skip_bom(read_source(source))  # as the official scripts (pandas) read it
     rows = []
     for i, line in enumerate(data.split(b"\n"), start=1):
         if line.endswith(b"\r"):
@@ -100,7 +100,7 @@ def _stamp(path: str) -> tuple:
 def _read_valid(path: str, mtime, size) -> frozenset:
     # cached by modification time and size: batch evaluations re-join many runs
     name = source_name(path)
-    data = read_source(path, allow_stdin=False)
+    data = skip_bom(read_source(path, allow_stdin=False))
     codes = set()
     for i, line in enumerate(data.split(b"\n"), start=1):
         if line.endswith(b"\r"):
