@@ -338,3 +338,26 @@ def test_avg_confidence_of_trec_runs_is_the_mean_score():
 def test_help_names_the_formats(capsysbinary):
     code, out, _ = run_cli(["-h", "-R", "biocreative_ipt"], capsysbinary)
     assert code == 0 and "'biocreative_ipt'" in out and "unordered" in out
+
+
+# ---- a byte-order mark ----
+
+@pytest.mark.parametrize("task", ["int", "ipt", "act"])
+def test_a_leading_bom_is_skipped(tmp_path, task):
+    # kept, it would be part of the first article id: a misleading "ranks start at 2" for
+    # the real article's second line, or an article the gold lacks
+    gold, run = SEEDS / f"biocreative_{task}.gold", SEEDS / f"biocreative_A.{task}"
+    (tmp_path / "gold").write_bytes(b"\xef\xbb\xbf" + gold.read_bytes())
+    (tmp_path / "run").write_bytes(b"\xef\xbb\xbf" + run.read_bytes())
+    plain = bc(task, gold, run, ["auc_ipr", "trr", "num_ret"], complete=True)
+    for g, r in ((tmp_path / "gold", run), (gold, tmp_path / "run")):
+        marked = bc(task, g, r, ["auc_ipr", "trr", "num_ret"], complete=True)
+        assert marked.summary == plain.summary
+
+
+def test_validate_says_a_bom_is_skipped_and_reads_the_rest(tmp_path):
+    from trec_eval_py.tools.validate import validate_run
+
+    (tmp_path / "run").write_bytes(b"\xef\xbb\xbf" + tsv(("d1", "P1", 1, 1), ("d1", "P2", 2, 0.5)))
+    rep = validate_run(str(tmp_path / "run"), results_format="biocreative_int")
+    assert [f.code for f in rep.findings] == ["bom"] and rep.results == 2 and rep.passed()

@@ -419,3 +419,28 @@ def test_x_agrees_with_the_scripts_logic_on_random_files(tmp_path):
                 continue
             assert (s["codiesp_x_P"], s["codiesp_x_R"], s["codiesp_x_F"]) == ref_x(gold, pred, valid), \
                 (case_no, gold_lines, pred_lines, valid)
+
+
+# ---------------------------------------------------------------- a byte-order mark
+
+
+def test_a_leading_bom_is_skipped_as_the_official_scripts_skip_it(tmp_path):
+    # Notepad's 'UTF-8 with BOM': the scripts (pandas) read the first case id without it,
+    # so every line counts; kept, the first line's case would be one the gold lacks
+    bom = b"\xef\xbb\xbf"
+    for fmt, gold, pred in ((D, "toy_gs_D.tsv", "toy_pred_D.tsv"), (X, "toy_gs_X.tsv", "toy_pred_X.tsv")):
+        (tmp_path / gold).write_bytes(bom + (FIX / gold).read_bytes())
+        (tmp_path / pred).write_bytes(bom + (FIX / pred).read_bytes())
+        plain = evaluate(FIX / gold, FIX / pred, ["official"], **fmt)
+        for g, p in ((tmp_path / gold, FIX / pred), (FIX / gold, tmp_path / pred), (tmp_path / gold, tmp_path / pred)):
+            marked = evaluate(g, p, ["official"], **fmt)
+            assert marked.summary == plain.summary and marked.topics == plain.topics
+
+
+def test_validate_says_a_bom_is_skipped(tmp_path):
+    from trec_eval_py.tools.validate import validate_run
+
+    (tmp_path / "pred.tsv").write_bytes(b"\xef\xbb\xbf" + (FIX / "toy_pred_D.tsv").read_bytes())
+    rep = validate_run(str(tmp_path / "pred.tsv"), str(FIX / "toy_gs_D.tsv"), **D)
+    assert [(f.code, f.line, f.severity) for f in rep.findings if f.code == "bom"] == [("bom", 1, "warning")]
+    assert "it is skipped" in rep.findings[0].message and rep.passed()
