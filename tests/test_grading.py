@@ -182,7 +182,7 @@ def test_output_file(klass, capsysbinary, tmp_path):
         code, out, err = run_cli(["batch", klass / "qrels.txt", here, "--format", "csv",
                                   "-o", out_file, "-j", "1"], capsysbinary)
     # the class's hidden files are counted on standard error, nothing else is said
-    assert code == 1 and out == "" and err == "trec_eval_py: skipped 4 hidden files and folders " \
+    assert code == 1 and out == "" and err == "trec_eval_py: skipped 2 hidden files and 2 hidden folders " \
         "(names starting with '.', and __MACOSX)\n"
     rows = list(csv.DictReader(io.StringIO(out_file.read_text())))
     assert len(rows) == len(EXPECTED)

@@ -633,8 +633,7 @@ def test_validate_an_empty_folder_is_an_error(tmp_path, capsysbinary):
     (tmp_path / "empty" / ".DS_Store").write_bytes(b"\0")
     code, out, err = run_cli(["validate", tmp_path / "empty"], capsysbinary)
     assert code == 1 and out == ""
-    assert err.splitlines() == ["trec_eval_py: skipped 1 hidden file and folder (names starting with '.', and "
-                                "__MACOSX)", f"trec_eval_py: no run files found in {tmp_path / 'empty'}"]
+    assert err.splitlines() == ["trec_eval_py: skipped 1 hidden file (names starting with '.', and __MACOSX)", f"trec_eval_py: no run files found in {tmp_path / 'empty'}"]
 
 
 # ---- names printed on a terminal ----

@@ -154,6 +154,7 @@ def tell_skipped(skipped) -> None:
         if not k.reason.startswith("a hidden "):
             sys.stderr.write(f"trec_eval_py: {printable(str(k))}\n")
     if hidden:
-        n = len(hidden)
-        sys.stderr.write(f"trec_eval_py: skipped {n} hidden file{'s' * (n != 1)} and folder{'s' * (n != 1)} "
-                         f"(names starting with '.', and __MACOSX)\n")
+        folders = sum(k.reason == "a hidden folder" for k in hidden)
+        files = len(hidden) - folders
+        counts = [f"{n} hidden {what}{'s' * (n != 1)}" for n, what in ((files, "file"), (folders, "folder")) if n]
+        sys.stderr.write(f"trec_eval_py: skipped {' and '.join(counts)} (names starting with '.', and __MACOSX)\n")

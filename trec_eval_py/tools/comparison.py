@@ -57,7 +57,7 @@ from .significance import (
     run_test,
     wins_ties_losses,
 )
-from .submissions import find_submissions
+from .submissions import scan_submissions
 
 FORMATS = ("text", "csv", "json", "latex", "long-latex", "markdown", "html")
 WIDE_FORMATS = ("latex", "markdown", "html")
@@ -224,15 +224,26 @@ class Comparison:
 def expand_runs(runs: Sequence) -> list:
     """Runs as given, with a folder standing for every file under it and a
     ``.zip`` for its members, exactly as ``batch`` finds submissions
-    (:func:`~trec_eval_py.tools.submissions.find_submissions`): files as
-    their paths, archive members as named streams."""
+    (:func:`~trec_eval_py.tools.submissions.scan_submissions`: what a folder
+    holds but is not read, a link or a pipe, is an
+    :class:`~trec_eval_py.errors.InputWarning`): files as their paths,
+    archive members as named streams. A file named directly is read as the
+    main command reads it."""
+    import warnings
+
+    from ..errors import InputWarning
+
     out: list = []
     for r in runs:
-        if isinstance(r, (str, os.PathLike)):
-            out.extend(s.path if s.member is None and s.problem is None else s.source()
-                       for s in find_submissions([r]))
-        else:
-            out.append(r)
+        p = os.fspath(r) if isinstance(r, (str, os.PathLike)) else None
+        if p is None or not (os.path.isdir(p) or p.lower().endswith(".zip")):
+            out.append(r)  # a run file named by the user is read as the main command reads it
+            continue
+        found = scan_submissions([p])
+        for k in found.skipped:  # what a folder holds but no run is read from: said, not dropped silently
+            if not k.reason.startswith("a hidden "):
+                warnings.warn(InputWarning(k.path, f"skipped: {k.reason}"), stacklevel=2)
+        out.extend(s.path if s.member is None and s.problem is None else s.source() for s in found.submissions)
     return out
 
 

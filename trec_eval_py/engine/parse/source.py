@@ -142,9 +142,10 @@ def check_expansion(name: str, out: int, packed: int, limits: ReadLimits | None 
     if limits.max_input and out > limits.max_input:
         raise too_big(name, "expands to", limits)
     if limits.max_ratio and out > RATIO_FLOOR and out > limits.max_ratio * max(packed, 1):
-        raise InputError(name, f"expands more than {limits.max_ratio:g} times ({show_size(packed)} to over "
-                               f"{show_size(out - out % (1 << 20))}): a decompression bomb? (raise the bound with "
-                               f"--max-ratio or {MAX_RATIO_ENV})")
+        whole = out - out % (1 << 20)
+        raise InputError(name, f"expands more than {limits.max_ratio:g} times ({show_size(packed)} to "
+                               f"{'over ' * (whole != out)}{show_size(whole)}): a decompression bomb? (raise the "
+                               f"bound with --max-ratio or {MAX_RATIO_ENV})")
 
 
 def read_bounded(f, name: str, limits: ReadLimits | None = None) -> bytes:
