@@ -369,7 +369,10 @@ HIDDEN = "[hidden]"
 
 def _public_words(q) -> frozenset:
     """What may stay quoted when judgments are hidden: the judged topics' ids."""
-    return frozenset(_qrels_topic_ids(q))
+    try:
+        return frozenset(_qrels_topic_ids(q))
+    except AttributeError:  # judgments without per-row topic ids: nothing stays quoted
+        return frozenset()
 
 
 def hide_quoted(text: str, public=frozenset()) -> str:
