@@ -153,7 +153,15 @@ def read_bounded(f, name: str, limits: ReadLimits | None = None) -> bytes:
     limits = limits or read_limits()
     parts, have = [], 0
     while True:
-        b = f.read(_STEP)
+        try:
+            b = f.read(_STEP)
+        except TypeError:  # an object whose read() takes no size: it gives everything at once
+            b = f.read()
+            parts.append(b.encode("utf-8") if isinstance(b, str) else b)
+            have += len(parts[-1])
+            if limits.max_input and have > limits.max_input:
+                raise too_big(name, "holds", limits) from None
+            break
         if not b:
             break
         if isinstance(b, str):
