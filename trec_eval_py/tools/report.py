@@ -413,7 +413,7 @@ def _findings_table(e: Entry) -> str:
 
 
 def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, title: str,
-              medians: dict | None = None, n_graded: int | None = None) -> str:
+              medians: dict | None = None, n_graded: int | None = None, tcols: list | None = None) -> str:
     medians = class_medians(board) if medians is None else medians
     body = [f'<p><a href="../index.html">&#8592; {_e(title)}</a></p>', f"<h1>{_e(e.path)}</h1>"]
     if e.ok:
@@ -438,7 +438,7 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
     body.append("<h2>Validation findings</h2>")
     body.append(_findings_table(e))
     if e.ok:
-        tcols = _topic_columns(board)
+        tcols = _topic_columns(board) if tcols is None else tcols
         if tcols:
             main = board.sort_by if board.sort_by in tcols else tcols[0]
             ev = e.evaluation
@@ -474,10 +474,11 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
 
 
 def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians: dict | None = None,
-                  n_graded: int | None = None) -> str:
+                  n_graded: int | None = None, tcols: list | None = None) -> str:
     """What a student reads: scores and rank, coverage, findings, weakest topics.
-    (``medians``, :func:`class_medians`, and ``n_graded``, the graded runs, are computed
-    when not given: once for the whole class when given.)"""
+    (``medians`` (:func:`class_medians`), ``n_graded`` (the graded runs) and ``tcols``
+    (the measures with per-topic values) are computed when not given: the report
+    computes them once for the whole class.)"""
     medians = class_medians(board) if medians is None else medians
     n_graded = len(board.graded) if n_graded is None else n_graded
     out = [f"Run: {e.path}\n"]
@@ -499,7 +500,7 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians:
     else:
         out.append("  none\n")
     if e.ok:
-        tcols = _topic_columns(board)
+        tcols = _topic_columns(board) if tcols is None else tcols
         if tcols:
             main = board.sort_by if board.sort_by in tcols else tcols[0]
             ev = e.evaluation
@@ -538,7 +539,8 @@ def write_report(board: Leaderboard, directory, *, title: str = "Leaderboard") -
 
     check_report(directory)
     slug = slugs([e.path for e in board.entries])
-    stats = {c: class_topic_stats(board, c) for c in _topic_columns(board)}
+    tcols = _topic_columns(board)
+    stats = {c: class_topic_stats(board, c) for c in tcols}
     med = median_curve(board)
     medians = class_medians(board)
     n_graded = len(board.graded)
@@ -551,9 +553,9 @@ def write_report(board: Leaderboard, directory, *, title: str = "Leaderboard") -
         written.append(out.write("leaderboard.md", [render_leaderboard(board, "md")]))
         for e in board.entries:
             written.append(out.write(f"runs/{slug[e.path]}.html",
-                                     [_run_page(board, e, med, stats, title, medians, n_graded)]))
+                                     [_run_page(board, e, med, stats, title, medians, n_graded, tcols)]))
             written.append(out.write(f"feedback/{slug[e.path]}.txt",
-                                     [feedback_text(board, e, stats, medians, n_graded)]))
+                                     [feedback_text(board, e, stats, medians, n_graded, tcols)]))
     return written[1:]
 
 
