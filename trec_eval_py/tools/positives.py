@@ -487,7 +487,7 @@ def compare_positive_runs(qrels, runs: Sequence, measures: Sequence[str] | str =
     """
     from ..engine.pipeline import read_judgments
     from .comparison import PAIRS, expand_runs, paired_values
-    from .significance import CORRECTIONS, correct
+    from .significance import CORRECTIONS, check_resamples, correct
 
     check_alternative(alternative)
     if correction not in CORRECTIONS:
@@ -496,8 +496,7 @@ def compare_positive_runs(qrels, runs: Sequence, measures: Sequence[str] | str =
         raise UsageError(f"unknown --pairs {pairs!r}; choose one of {', '.join(PAIRS)}")
     if not 0.0 < alpha < 1.0:
         raise UsageError(f"alpha must be between 0 and 1, not {alpha}")
-    if permutations < 1:
-        raise UsageError("the number of permutations must be at least 1")
+    permutations = check_resamples(permutations)
     tests = check_positive_tests([tests] if isinstance(tests, str) else list(tests))
     if isinstance(measures, str):
         measures = [measures]
