@@ -34,8 +34,25 @@ NONPOOL = -1
 UNJUDGED = -2
 
 
+class RankedTopics:
+    """What every join's ranked topics share: ``qids`` (topics in evaluation
+    order) and ``offsets`` (topic i's ranked documents are rows
+    ``offsets[i]:offsets[i+1]``)."""
+
+    qids: list[str]
+    offsets: np.ndarray
+
+    @property
+    def num_topics(self) -> int:
+        return len(self.qids)
+
+    @property
+    def num_ret(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+
 @record(frozen=False, eq=False)
-class Rankings:
+class Rankings(RankedTopics):
     """Every evaluated topic's ranking, as flat arrays with offsets.
 
     Attributes
@@ -71,14 +88,6 @@ class Rankings:
     scores: np.ndarray | None = None
     docnos: np.ndarray | None = None
     judged_docnos: np.ndarray | None = None
-
-    @property
-    def num_topics(self) -> int:
-        return len(self.qids)
-
-    @property
-    def num_ret(self) -> np.ndarray:
-        return np.diff(self.offsets)
 
     @property
     def num_judged(self) -> np.ndarray:

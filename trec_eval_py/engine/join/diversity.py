@@ -35,11 +35,11 @@ from ...errors import InputError
 from ..parse.qrels import Qrels
 from ..parse.qrels_diversity import DiversityQrels
 from ..parse.run import Run
+from .batch import RankedTopics
 from .context import EvalContext
 from .keys import codes_in, distinct_sorted, docno_words, row_hash, sort_distinct
-from ... import _native
 from .order import RankRule, segment_positions
-from .qrels import decode_ids, lookup
+from .qrels import decode_ids, join_rank_c, lookup
 
 
 def _offsets(counts: np.ndarray) -> np.ndarray:
@@ -75,7 +75,7 @@ def _starts(*cols: np.ndarray) -> np.ndarray:
 
 
 @record(frozen=False, eq=False)
-class DiversityRankings:
+class DiversityRankings(RankedTopics):
     """Every evaluated topic's ranking and subtopic judgments, as flat arrays with offsets.
 
     qids, filled, num_qrels_topics, runid, ctx : as in :class:`~.batch.Rankings`.
@@ -104,14 +104,6 @@ class DiversityRankings:
     doc_offsets: np.ndarray
     pair_offsets: np.ndarray
     pair_sub: np.ndarray
-
-    @property
-    def num_topics(self) -> int:
-        return len(self.qids)
-
-    @property
-    def num_ret(self) -> np.ndarray:
-        return np.diff(self.offsets)
 
     @property
     def num_subtopics(self) -> np.ndarray:
@@ -192,23 +184,10 @@ def _join_rank_c(doc_topic, rt, docs: Qrels, run: Run, nt: int, rule: RankRule):
     order, each in ``rule``'s order, by the C join of :mod:`.qrels`; None without
     it, or when a docno is twice in a topic (the reference path decides: ndeval
     allows it past the ``-M`` cut)."""
-    joinrank = _native.extension("joinrank")
-    if joinrank is None:
-        return None
     # the C join ranks by a number, highest first, ties by docno descending: the
     # rule's own ascending key, negated (exactly), is that number
     key = -np.asarray(rule.key(run), dtype=np.float64)
-    qdoc = np.ascontiguousarray(docs.docno)
-    rdoc = np.ascontiguousarray(run.docno)
-    code = np.empty(len(rt), dtype=np.int64)
-    count = np.empty(nt, dtype=np.int64)
-    status = joinrank.join_rank(
-        np.ascontiguousarray(doc_topic, dtype=np.int64), qdoc, qdoc.dtype.itemsize,
-        np.ascontiguousarray(docs.rel, dtype=np.int64), np.ascontiguousarray(rt, dtype=np.int64), rdoc,
-        rdoc.dtype.itemsize, np.ascontiguousarray(key), nt, False, code, count)
-    if status != 0:
-        return None
-    return code, np.repeat(np.arange(nt, dtype=np.int64), count)
+    return join_rank_c(doc_topic, docs.docno, docs.rel, rt, run.docno, key, nt)
 
 
 def check_judged_once(qrels: DiversityQrels) -> None:

@@ -110,29 +110,40 @@ def lookup(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
         return _lookup_exact(qt, qw, rt, rw, qrels, run)
 
 
+def join_rank_c(qt, qdocno, qcode, rt, rdocno, key, nt: int, single_precision: bool = False):
+    """The optional C extension's fused join and ranking: each run row's code (the
+    ``qcode`` of the judgment with its topic and docno, else :data:`NONPOOL`), in
+    rank order (``key`` descending, compared in single precision if asked; ties by
+    docno descending), and the topic code of each; topics in code order. None
+    without the extension, or when a docno repeats within a topic (the reference
+    path then words the error, or decides)."""
+    joinrank = _native.extension("joinrank")
+    if joinrank is None:
+        return None
+    qdoc = np.ascontiguousarray(qdocno)
+    rdoc = np.ascontiguousarray(rdocno)
+    code = np.empty(len(rt), dtype=np.int64)
+    count = np.empty(nt, dtype=np.int64)
+    status = joinrank.join_rank(
+        np.ascontiguousarray(qt, dtype=np.int64), qdoc, qdoc.dtype.itemsize,
+        np.ascontiguousarray(qcode, dtype=np.int64),
+        np.ascontiguousarray(rt, dtype=np.int64), rdoc, rdoc.dtype.itemsize,
+        np.ascontiguousarray(key, dtype=np.float64), nt, single_precision, code, count,
+    )
+    if status != 0:
+        return None
+    return code, np.repeat(np.arange(nt, dtype=np.int64), count)
+
+
 def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, rule: RankRule):
-    """(relevance codes in rank order, topic code of each) by the C extension,
-    or None when it is absent or a duplicate docno needs the reference path's message.
+    """(relevance codes in rank order, topic code of each) by :func:`join_rank_c`.
 
     The C code implements :class:`~.order.RankRule` for trec_eval's own
     order (score, docno descending on ties, with or without single
     precision); any other rule takes the numpy path."""
-    _joinrank = _native.extension("joinrank")  # the optional fused C join and ranking
-    if _joinrank is None or rule.order != "score" or not rule.docno_descending:
+    if rule.order != "score" or not rule.docno_descending:
         return None
-    qdoc = np.ascontiguousarray(qrels.docno)
-    rdoc = np.ascontiguousarray(run.docno)
-    rel = np.empty(len(rt), dtype=np.int64)
-    count = np.empty(nt, dtype=np.int64)
-    status = _joinrank.join_rank(
-        np.ascontiguousarray(qt, dtype=np.int64), qdoc, qdoc.dtype.itemsize,
-        np.ascontiguousarray(qrels.rel, dtype=np.int64),
-        np.ascontiguousarray(rt, dtype=np.int64), rdoc, rdoc.dtype.itemsize,
-        np.ascontiguousarray(run.score, dtype=np.float64), nt, rule.single_precision, rel, count,
-    )
-    if status != 0:
-        return None
-    return rel, np.repeat(np.arange(nt, dtype=np.int64), count)
+    return join_rank_c(qt, qrels.docno, qrels.rel, rt, run.docno, run.score, nt, rule.single_precision)
 
 
 def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, rule: RankRule):
