@@ -172,6 +172,29 @@ def test_x_measures_on_ordinary_qrels_are_micro_averages(tmp_path):
     assert s["codiesp_x_R"] == 2 / 6
 
 
+@pytest.mark.parametrize("compat", ["9.0.8", "10.0"])
+def test_x_submission_matching_no_gold_case_scores_zero(tmp_path, compat):
+    # the script divides by every predicted pair, those of cases outside the gold
+    # standard included: P = 0/1, R = 0/2 and F is set to 0; never "no topic"
+    g = _write(tmp_path, "g.tsv", "c1\tDIAGNOSTICO\ta01\ttext\t0 5\nc2\tDIAGNOSTICO\tb02\ttext\t3 9\n")
+    p = _write(tmp_path, "p.tsv", "background\t0 5\tDIAGNOSTICO\ta01\n")
+    ev = evaluate(g, p, ["codiesp_x", "num_q", "num_rel"], compat=compat, **X)
+    assert (ev.summary["codiesp_x_P"], ev.summary["codiesp_x_R"], ev.summary["codiesp_x_F"]) == (0.0, 0.0, 0.0)
+    assert ev.summary["num_q"] == 2 and ev.summary["num_rel"] == 2
+    # an empty submission (nothing predicted at all) too, and through the command line
+    out = _cli("-R", "codiesp_x", "-T", "codiesp_x", "-m", "codiesp_x", "--compat", compat, g,
+               _write(tmp_path, "none.tsv", "c1\t0 5\tDIAGNOSTICO\tzzz\n"), "--valid-codes",
+               _write(tmp_path, "codes.tsv", "a01\nb02\n"))
+    assert out.returncode == 0, out.stderr
+    assert [line.split("\t")[2] for line in out.stdout.splitlines()] == ["0.0000"] * 3
+    # ordinary qrels under -c keep trec_eval's rule: no topic is an error
+    q = _write(tmp_path, "q", "c1 0 a01 1\n")
+    r = _write(tmp_path, "r", "zz Q0 a01 1 1.0 run\n")
+    if compat == "9.0.8":
+        with pytest.raises(NoTopicsError):
+            evaluate(q, r, ["codiesp_x"], complete=True, compat=compat)
+
+
 def test_x_under_z_is_the_mean_of_the_zscores(tmp_path):
     g = _write(tmp_path, "g.tsv", "c1\tD\ta\tt\t1 2\nc2\tD\tb\tt\t1 2\n")
     p = _write(tmp_path, "p.tsv", "c1\t1 2\tD\ta\nc2\t1 2\tD\tz\n")
@@ -410,13 +433,8 @@ def test_x_agrees_with_the_scripts_logic_on_random_files(tmp_path):
         if valid is not None:
             opts["valid_codes"] = _write(tmp_path, "v.tsv", "".join(f"{c}\n" for c in sorted(valid)))
         for compat in ("9.0.8", "10.0"):
-            try:
-                s = evaluate(g, p, ["codiesp_x"], compat=compat, **opts).summary
-            except NoTopicsError:  # 9.0.8: no gold case has a valid prediction
-                assert compat == "9.0.8"
-                P, R, F = ref_x(gold, pred, valid)
-                assert P == R == F == 0.0
-                continue
+            # no gold case with a valid prediction scores 0 in both versions, as in the script
+            s = evaluate(g, p, ["codiesp_x"], compat=compat, **opts).summary
             assert (s["codiesp_x_P"], s["codiesp_x_R"], s["codiesp_x_F"]) == ref_x(gold, pred, valid), \
                 (case_no, gold_lines, pred_lines, valid)
 

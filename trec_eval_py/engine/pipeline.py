@@ -297,7 +297,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     values = [by_key[(c.source, c.index)] for c in columns]
     ctx = contexts[0][0]
     evaluated = evaluated_topics(filled, ctx)
-    if not evaluated.any():
+    if not evaluated.any() and not _scores_unmatched(opts, ctx, filled):
         raise NoTopicsError("no topic has both judgments and results")
     values = reset_placeholder_outputs(columns, values, filled, ctx)
     if zs is not None:  # -Z: per-topic values become z-scores before aggregation
@@ -314,6 +314,13 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
                for c, v in zip(columns, values)]
     # only the topics trec_eval evaluates are printed (9.0.8 skips the ones -c fills in)
     return Evaluation(topics, columns, values, summary, filled, evaluated, runid, opts)
+
+
+def _scores_unmatched(opts: Options, ctx: EvalContext, filled: np.ndarray) -> bool:
+    """Whether a run that matches no judged topic is scored rather than refused:
+    a format whose campaign scores such a run (``scores_unmatched``), under
+    ``-c``, with judged topics to average over (see :mod:`.inputs`)."""
+    return bool(ctx.complete and len(filled) and judgment_format(opts.rel_format).scores_unmatched)
 
 
 def _measure_pass(judgments, run, selected, opts, ctx, progress=None):

@@ -50,6 +50,11 @@ A judgment format (``-R NAME``) declares
 ``complete`` (default False)
     every judged topic is averaged over, as if ``-c`` were given (a
     campaign that scores every gold document).
+``scores_unmatched`` (default False)
+    under ``-c`` (given or implied), a run none of whose topics is judged is
+    scored, every judged topic an empty ranking, as the campaign's own script
+    scores it (0); trec_eval, and every other format, stops with
+    :class:`~trec_eval_py.errors.NoTopicsError`.
 
 A results format (``-T NAME``) declares ``read(source, rank_column=False)``
 -> :class:`Run` (``rank_column``: keep the rank column, for ``--order rank``),

@@ -30,6 +30,10 @@ class JudgmentFormat:
     #: this format's judgments can feed (trec_eval itself stops on ``official``
     #: for the formats that cannot feed it)
     default_measures: tuple[str, ...] = ("official",)
+    #: under ``-c``, a run that matches no judged topic still has a summary: every
+    #: judged topic is an empty ranking (a campaign's script scores such a
+    #: submission 0), where trec_eval stops with "no topic"
+    scores_unmatched: bool = False
 
     @property
     def measures_for(self) -> str:

@@ -33,7 +33,9 @@ pairs, relevant = distinct gold pairs: trec_eval's ``num_rel_ret``,
 ``set_recall`` and ``set_F`` are the per-case values and the ``codiesp_x``
 measures (see :mod:`trec_eval_py.engine.measures.codiesp_x`) the campaign's
 micro-averages. Every gold case counts (``-c`` is implied): a case without
-predictions adds its gold codes to the recall's divisor.
+predictions adds its gold codes to the recall's divisor, and a submission
+that predicts nothing valid for any gold case scores 0 (precision, recall
+and F1), as the script's counts give, instead of stopping with "no topic".
 
 Where we go beyond the script: a predicted reference may also be
 discontinuous (the script accepts only ``start end`` there); predicted cases
@@ -200,7 +202,8 @@ most 10 characters to spare at each end; a code with several gold
 references needs only one. Codes are compared in lower case. Give the
 campaign's D and P code lists with --valid-codes (twice) to ignore
 predicted codes in neither. Every gold case counts (-c is implied);
-predicted cases absent from the gold standard are not evaluated.
+predicted cases absent from the gold standard are not evaluated, and a
+submission with no valid prediction for any gold case scores 0.
 """,
     read=read_gold,
     join=_join,
@@ -208,6 +211,9 @@ predicted cases absent from the gold standard are not evaluated.
     feeds="qrels",
     options=frozenset({"valid_codes"}),
     complete=True,
+    # the script divides by every predicted pair: a submission matching no gold
+    # case scores 0, not "no topic"
+    scores_unmatched=True,
 )
 
 CODIESP_X_RESULTS = ResultsFormat(
