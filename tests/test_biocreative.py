@@ -91,18 +91,22 @@ def test_ipt_pairs_are_unordered():
 
 
 @pytest.mark.parametrize("task", ["int", "ipt"])
-def test_every_gold_article_counts(task):
-    # the gold format implies -c: d3, without hits, counts 0
+def test_articles_with_hits_by_default_every_gold_article_with_c(task):
+    # bc-evaluate's default: the articles with hits; its --all (our -c): every gold
+    # article, d3 (no hits) counting 0
     extra = ("Q9",) if task == "ipt" else ()
     gold = tsv(("d1", "P1", *extra), ("d2", "P2", *extra), ("d3", "P3", *extra))
     run = tsv(("d1", "P1", *extra, 1, 1), ("d2", "X", *extra, 1, 1), ("d2", "P2", *extra, 2, 0.5))
-    for complete in (False, True):
-        r = bc(task, gold, run, ["auc_ipr", "num_q"], complete=complete)
-        assert r.summary["auc_ipr"] == pytest.approx((1 + 0.5 + 0) / 3)
-        assert r.summary["num_q"] == 3
-    # a trec run against the same gold: every article counts too
-    r = evaluate(gold, b"d1 Q0 P1 1 1 r\n" if task == "int" else b"d1 Q0 P1|Q9 1 1 r\n", ["P.1"],
-                 rel_format=f"biocreative_{task}")
+    r = bc(task, gold, run, ["auc_ipr", "num_q"])
+    assert r.summary["auc_ipr"] == pytest.approx((1 + 0.5) / 2)
+    assert r.summary["num_q"] == 2
+    r = bc(task, gold, run, ["auc_ipr", "num_q"], complete=True)
+    assert r.summary["auc_ipr"] == pytest.approx((1 + 0.5 + 0) / 3)
+    assert r.summary["num_q"] == 3
+    # a trec run against the same gold: the same choice
+    trec = b"d1 Q0 P1 1 1 r\n" if task == "int" else b"d1 Q0 P1|Q9 1 1 r\n"
+    assert evaluate(gold, trec, ["P.1"], rel_format=f"biocreative_{task}").summary["P_1"] == 1.0
+    r = evaluate(gold, trec, ["P.1"], rel_format=f"biocreative_{task}", complete=True)
     assert r.summary["P_1"] == pytest.approx(1 / 3)
 
 
@@ -282,16 +286,17 @@ def test_trr_page_examples():
 def test_avg_confidence_by_hand():
     gold = tsv(("d1", "P1"), ("d2", "P2"), ("d3", "P3"))
     run = tsv(("d1", "P1", 1, 0.9), ("d1", "X", 2, 0.6), ("d1", "Y", 3, 0.3), ("d2", "Z", 1, 0.5))
-    r = bc("int", gold, run, ["avg_confidence", "auc_ipr"])
+    r = bc("int", gold, run, ["avg_confidence", "auc_ipr"], complete=True)
     d1 = (0.9 + 0.6 + 0.3) / 3
     assert r.topics == ["d1", "d2", "d3"]
     assert r.values["avg_confidence"].tolist() == [d1, 0.5, 0.0]  # d3: no hits, an empty ranking
     # -M cuts the scores with the ranking
     r = bc("int", gold, run, ["avg_confidence"], max_docs=2)
     assert r.values["avg_confidence"].tolist()[:2] == [(0.9 + 0.6) / 2, 0.5]
-    # every gold article counts (-c implied); d3 has no hits: 9.0.8 counts it 0,
-    # 10.0 measures its placeholder (one document, scored 1)
-    assert bc("int", gold, run, ["avg_confidence"]).summary["avg_confidence"] == (d1 + 0.5) / 3
+    # the articles with hits by default; with -c every gold article: d3 has no hits,
+    # 9.0.8 counts it 0, 10.0 measures its placeholder (one document, scored 1)
+    assert bc("int", gold, run, ["avg_confidence"]).summary["avg_confidence"] == (d1 + 0.5) / 2
+    assert bc("int", gold, run, ["avg_confidence"], complete=True).summary["avg_confidence"] == (d1 + 0.5) / 3
     r = bc("int", gold, run, ["avg_confidence"], complete=True, compat="10.0")
     assert r.values["avg_confidence"].tolist() == [d1, 0.5, 1.0]
 

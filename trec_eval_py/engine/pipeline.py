@@ -342,7 +342,10 @@ def _measure_pass(judgments, run, selected, opts, ctx, progress=None):
             # intermediate matrix (or the batch) alive until the end
             cols = [np.array(v[:, i]) for i in s.indices]
             if s.measure.parts is not None:
-                cols.append(np.array(s.measure.parts(batch, s.params), dtype=np.float64))
+                parts = s.measure.parts(batch, s.params)
+                # counts as floats; per-topic arrays of any length (an object array) as they are
+                cols.append(parts if getattr(parts, "dtype", None) == object
+                            else np.array(parts, dtype=np.float64))
             out.append(cols)
         return out
 

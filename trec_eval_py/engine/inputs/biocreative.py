@@ -4,11 +4,19 @@ the BioCreative II.5 results and gold files (see
 how ACT's two lists become one ranking).
 
 The gold files are read as qrels and joined by the qrels join, so every
-qrels measure reads them; INT and IPT gold files imply ``-c`` (the campaign
-averaged over every gold article) (``auc_ipr``, the campaign's measure, ``trr``,
-``avg_confidence``...). The results rank by their rank column unless
-``--order`` says otherwise (the page evaluates ranks; confidences only break
-ties between systems).
+qrels measure reads them (``auc_ipr`` and ``auc_ipr_micro``, the campaign's
+macro- and micro-averaged AUC iP/R, ``trr``, ``avg_confidence``...). The
+results rank by their rank column unless ``--order`` says otherwise (the page
+evaluates ranks; confidences only break ties between systems).
+
+Which INT and IPT articles are averaged over is the choice the official
+evaluation library (bc-evaluate 2.3.1) offers: by default only the gold
+articles the results have hits for, and with its ``--all`` every gold
+article, one without hits scoring 0. The first is trec_eval's default, the
+second its ``-c`` (also spelled ``--all``). With ``-c`` a results file that
+hits no gold article scores 0, as bc-evaluate scores it; without ``-c`` it
+has no article to average over, an error. ACT is one ranking of every
+article and does not depend on it.
 """
 from __future__ import annotations
 
@@ -59,8 +67,9 @@ confidence is the score (avg_confidence reports its mean, which the campaign
 used to order systems that performed equally). The run id is the file's base
 name. Lines whose first non-blank character is '#' are comments.
 """
-_EVERY_ARTICLE = ("Every article of the gold standard is averaged over, as the campaign did\n"
-                  "(-c is implied: an article without hits scores 0).\n")
+_WHICH_ARTICLES = ("The articles averaged over are those with hits (bc-evaluate's default);\n"
+                   "with -c (--all, as bc-evaluate names it) every gold article, one without\n"
+                   "hits scoring 0.\n")
 
 
 def _results(task: str) -> ResultsFormat:
@@ -90,16 +99,17 @@ def _gold(task: str) -> JudgmentFormat:
               + ("Every entry is relevant to its article.\n" if task != "act"
                  else "Class 1 is relevant, class 0 judged not relevant.\n")
               + "Columns are separated by single tabs; an entry listed twice is an error.\n"
-              + (_EVERY_ARTICLE if task != "act" else "")
-              + f"Use with -T biocreative_{task} results and -m auc_ipr (the campaign's measure).\n"),
+              + (_WHICH_ARTICLES if task != "act" else "")
+              + f"Use with -T biocreative_{task} results and -m auc_ipr (the campaign's measure"
+              + (", macro-averaged; auc_ipr_micro micro-averaged).\n" if task != "act" else ").\n")),
         read=partial(read_biocreative_gold, task=task),
         join=build_rankings,
         totals=QRELS.totals,
         stream=stream_rankings,
         spill=spill_rankings,
         feeds="qrels",
-        # the campaign averaged INT and IPT over every gold article (ACT is one topic)
-        complete=task != "act",
+        # under -c (bc-evaluate's --all) a file without a gold article's hit scores 0
+        scores_unmatched=True,
     )
 
 

@@ -63,7 +63,9 @@ class Measure:
         per-topic values alone; ``info`` is an :class:`~trec_eval_py.engine.aggregate.SummaryInfo`
     parts : optional kernel giving per-topic numbers (shape ``(n, m)``) that ``summary``
         reads as ``info.parts``, for summaries that are not a function of the printed
-        per-topic values, such as micro-averages (totals of counts over topics)
+        per-topic values, such as micro-averages (totals of counts over topics); or an
+        object array of shape ``(n,)`` holding one float array per topic, for
+        summaries that need each topic's ranking (``auc_ipr_micro``)
     area : for the early-retrieval areas, the statistic of their relevant documents
         ("positives", ``compare --unit positives``): an
         :class:`~.early_retrieval.Area`, whose per-positive values average to the

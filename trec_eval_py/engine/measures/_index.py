@@ -73,6 +73,7 @@ INDEX = {
     'auc_ac': ('auc_ac', 'extra', ('extra',)),
     'auc_ac_z': ('auc_ac', 'extra', ('extra',)),
     'auc_ipr': ('auc_pr', 'extra', ('extra',)),
+    'auc_ipr_micro': ('auc_pr', 'extra', ('extra',)),
     'auc_pac': ('auc_proc', 'extra', ('extra',)),
     'auc_pac_z': ('auc_proc', 'extra', ('extra',)),
     'auc_pr': ('auc_pr', 'extra', ('extra',)),

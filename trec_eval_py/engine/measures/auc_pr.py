@@ -14,12 +14,29 @@ precision at that or any higher recall. Relevant documents never retrieved
 add nothing (the curve stops at the recall reached). Topics without relevant
 documents score 0. Sums run in rank order.
 
+``auc_ipr_micro`` is BioCreative's micro-averaged AUC iP/R (the official
+evaluation library, bc-evaluate 2.3.1, "Global test-set results"): one curve
+for the whole set of topics instead of one per topic. The topics' rankings
+are walked rank by rank together: after rank k, with TP(k) the relevant
+documents among every topic's first k, RET(k) the documents there (a topic
+with fewer than k counts all of its own) and R the relevant documents of all
+topics averaged over, the curve has the point (recall TP(k)/R, precision
+TP(k)/RET(k)). Its area is that of the interpolated curve, as for
+``auc_ipr``. Per topic it equals ``auc_ipr`` (one topic's walk is its own
+curve). Topics averaged over are the summary's: without ``-c`` the topics
+with results (bc-evaluate's default), with ``-c`` every judged topic
+(bc-evaluate's ``--all``), those without results adding their relevant
+documents to R only. Under ``-Z`` the summary is the mean of the z-scores.
+
 Sources: BioCreative II.5 result evaluation (2009), "AUC of the interpolated
 P/R curve", and LingPipe's ``ScoredPrecisionRecallEvaluation.areaUnderPrCurve``
 (interpolated / not). ``auc_pr`` is average precision (trec_eval ``map``) by
-another route, as LingPipe notes.
+another route, as LingPipe notes. The micro-average: bc-evaluate 2.3.1
+(F. Leitner, ``biocreative.evaluation.controller.protein``).
 """
 from __future__ import annotations
+
+import numpy as np
 
 from ._base import Measure, safe_div
 from .ranked_curves import interpolated_precision_at_relevant, precision_at_relevant
@@ -57,6 +74,92 @@ auc_pr = Measure(
         "Unretrieved relevant documents add 0; no relevant documents: 0."
     ),
     kernel=lambda b, p: pr_area(b),
+    nicknames=_EXTRA,
+    since="extra",
+)
+
+
+def _ranking_parts(b, p) -> np.ndarray:
+    """Per topic, one float array: documents retrieved, relevant documents, then
+    the ranks of the retrieved relevant ones (what the micro walk needs)."""
+    out = np.empty(b.n, dtype=object)
+    ranks = np.asarray(b.ranks, dtype=np.float64)
+    for i in range(b.n):
+        rel_ranks = ranks[: b.width][b.is_rel[i]]
+        out[i] = np.concatenate([[float(b.num_ret[i]), float(b.num_rel[i])], rel_ranks])
+    return out
+
+
+def interpolated_area(recall: np.ndarray, precision: np.ndarray) -> float:
+    """Area under the interpolated curve through the points ``(recall, precision)``
+    (recall not decreasing): for each recall reached, the best precision at it
+    or any higher recall, held back to the previous such recall. Added from the
+    lowest recall up over the points where the interpolated precision steps
+    down, as bc-evaluate adds them."""
+    if len(recall) == 0:
+        return 0.0
+    # best precision at each distinct recall, then the points that beat every higher recall
+    distinct, first = np.unique(recall, return_index=True)
+    best = np.maximum.reduceat(precision, first)
+    kept, last_p = [], 0.0
+    for j in range(len(distinct) - 1, -1, -1):
+        if best[j] > last_p:
+            kept.append(j)
+            last_p = best[j]
+    area, last_r = 0.0, 0.0
+    for j in reversed(kept):
+        area += float(best[j]) * (float(distinct[j]) - last_r)
+        last_r = float(distinct[j])
+    return area
+
+
+def micro_ipr_area(parts, filled=None) -> float:
+    """bc-evaluate's micro-averaged AUC iP/R of the topics whose
+    :func:`_ranking_parts` are ``parts`` (see the module docstring); ``filled``
+    marks topics ``-c`` filled in (they retrieve nothing: 10.0's placeholder
+    document is no result)."""
+    n = len(parts)
+    filled = np.zeros(n, dtype=bool) if filled is None else np.asarray(filled, dtype=bool)
+    total_rel = 0.0
+    depth = [0] * n
+    rel_ranks = []
+    for t in range(n):
+        a = np.asarray(parts[t], dtype=np.float64)
+        total_rel += a[1]
+        if not filled[t]:
+            depth[t] = int(a[0])
+            rel_ranks.append(a[2:].astype(np.int64))
+    longest = max(depth, default=0)
+    if longest == 0:
+        return 0.0
+    # documents and relevant documents first seen at each rank, over all topics
+    at_rank = np.bincount(np.array(depth, dtype=np.int64), minlength=longest + 1)
+    ret = np.cumsum((n - np.cumsum(at_rank))[:longest])  # RET(k), k = 1..longest
+    ranks = np.concatenate(rel_ranks) if rel_ranks else np.zeros(0, dtype=np.int64)
+    tp = np.cumsum(np.bincount(ranks, minlength=longest + 1)[1:longest + 1])
+    precision = tp / ret.astype(np.float64)
+    recall = tp / total_rel if total_rel > 0 else np.zeros(longest)
+    return interpolated_area(recall, precision)
+
+
+def _micro_summary(values, info):
+    if info.parts is None:  # -Z: the mean of the z-scores
+        return info.of(auc_ipr_micro.aggregate, values)
+    return micro_ipr_area(info.parts, info.filled)
+
+
+auc_ipr_micro = Measure(
+    name="auc_ipr_micro",
+    help=(
+        "Micro-averaged AUC iP/R (BioCreative's bc-evaluate, 'Global test-set results'): the "
+        "area under the interpolated precision/recall curve of all topics walked rank by rank "
+        "together (after rank k: relevant documents in every topic's first k over all relevant "
+        "documents, and over all documents in every topic's first k). Per topic it is auc_ipr. "
+        "The topics are the summary's: those with results, or with -c every judged topic."
+    ),
+    kernel=lambda b, p: ipr_area(b),
+    parts=_ranking_parts,
+    summary=_micro_summary,
     nicknames=_EXTRA,
     since="extra",
 )
