@@ -77,6 +77,9 @@ CASES["ipt_swapped"] = ("IPT",
 CASES["act_simple"] = ("ACT",
                        [("a1", 1), ("a2", 0), ("a3", 1), ("a4", 0), ("a5", 1), ("a6", 0), ("a7", 0)],
                        act_ranked(["a3", "a2", "a5"], ["a6", "a1", "a4", "a7"]))
+# articles outside the gold standard: bc-evaluate leaves them out of the ranking
+CASES["act_outside_gold"] = ("ACT", [("a1", 1), ("a2", 0), ("a3", 1), ("a4", 0)],
+                             act_ranked(["x1", "a1", "x2", "a4"], ["a2", "x3", "a3"]))
 
 
 def random_protein_case(rng: random.Random, task: str):

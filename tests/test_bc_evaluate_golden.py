@@ -9,7 +9,9 @@ gold articles the results have hits for) is trec_eval's default, its
 evaluated documents ``num_q``; TP, FP, FN the summed counts; micro-averaged
 precision, recall and F the ``codiesp_x_*`` micro-averages; micro AUC iP/R
 ``auc_ipr_micro``; macro-averaged precision, recall, F and AUC iP/R
-``set_P``, ``set_recall``, ``set_F`` and ``auc_ipr``.
+``set_P``, ``set_recall``, ``set_F`` and ``auc_ipr``. ACT: bc-evaluate
+drops articles outside the gold standard from the ranking, which ``-J`` does
+(without it they count as articles without interactions).
 """
 from __future__ import annotations
 
@@ -51,8 +53,9 @@ def test_agrees_with_bc_evaluate(name):
     assert expected[0] == "run"  # the results file's base name
     if task == "act":
         # bc-evaluate's last column is the AUC iP/R of the joined ranking (the others
-        # grade the classification, not the ranking)
-        s = _ours(d, task, every, ["auc_ipr"])
+        # grade the classification, not the ranking); it leaves articles outside the
+        # gold standard out of the ranking, which is -J (act_outside_gold)
+        s = _ours(d, task, every, ["auc_ipr"], judged_only=True)
         assert f"{s['auc_ipr']:.5f}" == expected[-1]
         return
     s = _ours(d, task, every, MEASURES)

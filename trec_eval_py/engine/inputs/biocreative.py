@@ -16,7 +16,10 @@ article, one without hits scoring 0. The first is trec_eval's default, the
 second its ``-c`` (also spelled ``--all``). With ``-c`` a results file that
 hits no gold article scores 0, as bc-evaluate scores it; without ``-c`` it
 has no article to average over, an error. ACT is one ranking of every
-article and does not depend on it.
+article and does not depend on it; bc-evaluate leaves ACT articles outside
+the gold standard out of that ranking, which ``-J`` does (without it they are
+judged articles without interactions, as trec_eval judges an unjudged
+document).
 """
 from __future__ import annotations
 
@@ -53,7 +56,9 @@ article describes protein interactions) or 0 (it does not). Ranks count
 within each class. The ranking evaluated joins the positive hits in rank
 order with the negative hits in inverted rank order: a system's surest
 negative (rank 1 of class 0) comes last. With P positive and N negative
-hits, a negative of rank r is ranked P + N - r + 1.""",
+hits, a negative of rank r is ranked P + N - r + 1. An article outside the
+gold standard counts as one without interactions; bc-evaluate leaves such
+articles out of the ranking, as -J does.""",
 }
 
 _RESULTS_RULES = """\
