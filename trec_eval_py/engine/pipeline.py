@@ -283,7 +283,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
         groups.setdefault(s.overrides, []).append((pos, s))
     # the join keeps the run's scores only for a pass whose measures read them
     contexts = [(replace(opts.context, **dict(overrides),
-                         keep_scores=any(s.measure.reads_scores for _, s in group)), group)
+                         keep_scores=any(s.measure.needs_scores(s.params) for _, s in group)), group)
                 for overrides, group in groups.items()]
 
     judgments = read_judgments(qrels, opts)  # parsed once for every pass

@@ -279,6 +279,9 @@ def area_spec(measure: str, opts) -> AreaSpec:
     s = selected[0]
     if len(s.names) != 1:
         raise UsageError(f"--unit positives takes one parameter per measure (got {measure!r})")
+    if getattr(s.params, "ties", "docno") != "docno":
+        raise UsageError(f"--unit positives tests each relevant document's own value in trec_eval's order; "
+                         f"ties=average is not offered there (got {measure!r})")
     values = s.params.values
     return AreaSpec(measure, s.names[0], area, values[s.indices[0]] if values else None)
 

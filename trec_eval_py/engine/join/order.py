@@ -41,16 +41,20 @@ from .context import ORDERS, EvalContext, check_compat
 from .keys import docno_words, run_starts, sort_distinct
 
 
-def _by_score(run: Run, single_precision: bool) -> np.ndarray:
-    # negated so that ascending key = descending score; negation is exact.
+def compared_scores(score: np.ndarray, single_precision: bool) -> np.ndarray:
+    """Scores as the rule compares them: C floats in 9.0.8 (``single_precision``),
+    doubles in 10.0. Two documents tie exactly where these are equal."""
     # A score beyond float32's range becomes +-inf, as C's double-to-float
     # assignment makes it: not worth a warning on stderr.
     if single_precision:
         with np.errstate(over="ignore"):
-            score = run.score.astype(np.float32)
-    else:
-        score = run.score.astype(np.float64, copy=False)
-    return -score
+            return np.asarray(score).astype(np.float32)
+    return np.asarray(score).astype(np.float64, copy=False)
+
+
+def _by_score(run: Run, single_precision: bool) -> np.ndarray:
+    # negated so that ascending key = descending score; negation is exact
+    return -compared_scores(run.score, single_precision)
 
 
 def _by_rank(run: Run, single_precision: bool) -> np.ndarray:

@@ -96,6 +96,12 @@ class Measure:
     def output_names(self, params: Params) -> list[str]:
         return self.params.output_names(self.name, params)
 
+    def needs_scores(self, params: Params) -> bool:
+        """Whether computing it with ``params`` reads the run's scores (the join
+        then keeps them): :attr:`reads_scores`, or parameters that ask for them
+        (``ties=average``)."""
+        return self.reads_scores or self.params.reads_scores(params)
+
     def compute(self, batch, params: Params) -> np.ndarray:
         """Per-topic values as a 2-D array ``(n_topics, n_outputs)``."""
         out = np.asarray(self.kernel(batch, params))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ..._record import record
+from ..._record import field, record
 from ...errors import MeasureError
 
 # a pattern, not a compiled one: re compiles it on first use (most runs give no parameters)
@@ -73,6 +73,10 @@ class ParamSpec:
         keys hold the same values (``P.5`` and ``P.5,10``'s first). By default the
         parameters and the position: equal parameters give equal outputs."""
         return params.values, index
+
+    def reads_scores(self, params: Params) -> bool:
+        """Whether these parameters make the kernel read the run's scores."""
+        return False
 
 
 class NoParams(ParamSpec):
@@ -260,3 +264,75 @@ class CutoffsAndValues(ParamSpec):
         if self.cutoffs is None:
             return params.values[1]
         return params.values[0][index], params.values[1]
+
+
+#: ``ties=`` values: trec_eval's order (documents with equal scores ranked by
+#: docno), or the mean over every order of the tied documents
+TIES = ("docno", "average")
+
+
+@record
+class TiedParams(Params):
+    """:class:`Params` of a measure that takes ``ties=``: the other parameters'
+    values (and their text as typed, ``inner_text``) plus the tie rule."""
+
+    ties: str = "docno"
+    inner_text: str | None = None
+
+
+@record
+class Ties(ParamSpec):
+    """The parameters of ``inner`` plus an optional ``ties=docno|average`` item
+    anywhere in the list (``auc_roc.ties=average``, ``croc_exp.7,14,ties=average``).
+
+    ``docno`` (the default) is trec_eval's rule; ``average`` asks for the
+    measure's mean over every order of each group of documents with equal
+    scores. Outputs are named as ``inner`` names them, followed by
+    ``_ties=average`` when that is asked for."""
+
+    inner: ParamSpec = field(factory=NoParams)
+
+    @property
+    def default(self) -> tuple:
+        return self.inner.default
+
+    def parse(self, measure: str, text: str | None) -> Params:
+        if text is None:
+            base = self.inner.parse(measure, None)
+            return TiedParams(base.values, None, "docno", None)
+        if text == "":
+            raise MeasureError(f"measure '{measure}': empty parameter list after '.'")
+        items = text.split(",")
+        rules = [i for i in items if i.strip().startswith("ties=")]
+        rest = ",".join(i for i in items if not i.strip().startswith("ties="))
+        if len(rules) > 1:
+            raise MeasureError(f"measure '{measure}': ties is given twice in {text!r}")
+        rule = rules[0].strip()[len("ties="):].strip() if rules else "docno"
+        if rule not in TIES:
+            raise MeasureError(f"measure '{measure}': ties={rule} is not a tie rule "
+                               f"(choose ties={' or ties='.join(TIES)})")
+        if rules and not rest:
+            base = self.inner.parse(measure, None)
+        else:
+            base = self.inner.parse(measure, rest)
+        return TiedParams(base.values, text, rule, base.text)
+
+    def _inner(self, params: Params) -> Params:
+        return Params(params.values, getattr(params, "inner_text", params.text))
+
+    def output_names(self, name: str, params: Params) -> list[str]:
+        names = self.inner.output_names(name, self._inner(params))
+        rule = getattr(params, "ties", "docno")
+        return names if rule == "docno" else [f"{n}_ties={rule}" for n in names]
+
+    def output_key(self, params: Params, index: int):
+        return self.inner.output_key(self._inner(params), index), getattr(params, "ties", "docno")
+
+    def reads_scores(self, params: Params) -> bool:
+        # tie groups are runs of equal scores
+        return getattr(params, "ties", "docno") != "docno"
+
+
+def tie_rule(params: Params) -> str:
+    """The ``ties=`` rule of parsed parameters (``docno`` when the measure takes none)."""
+    return getattr(params, "ties", "docno")

@@ -14,6 +14,17 @@ precision at that or any higher recall. Relevant documents never retrieved
 add nothing (the curve stops at the recall reached). Topics without relevant
 documents score 0. Sums run in rank order.
 
+``auc_pr.ties=average`` is the mean of ``auc_pr`` over every order of each
+group of documents with equal scores (McSherry and Najork 2008, "Computing
+information retrieval performance measures efficiently in the presence of
+tied scores", ECIR): at the m-th place of a tied group of g documents, p of
+them relevant, with t relevant documents above the group, the expected sum
+of the precisions is (p/g)(t + 1) + (m - 1) p (p - 1) / (g (g - 1)) over the
+rank. scikit-learn's ``average_precision_score`` treats a tied group as one
+threshold instead, every relevant document in it getting the precision at
+the group's end: the two agree where no relevant document shares its score
+with another document.
+
 ``auc_ipr_micro`` is BioCreative's micro-averaged AUC iP/R (the official
 evaluation library, bc-evaluate 2.3.1, "Global test-set results"): one curve
 for the whole set of topics instead of one per topic. The topics' rankings
@@ -39,12 +50,16 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure, safe_div
-from .ranked_curves import interpolated_precision_at_relevant, precision_at_relevant
+from ._params import Ties, tie_rule
+from .ranked_curves import (TIES_HELP, interpolated_precision_at_relevant, precision_at_relevant,
+                            tied_precision_sum)
 
 _EXTRA = frozenset({"extra"})
 
 
-def pr_area(b):
+def pr_area(b, ties: str = "docno"):
+    if ties == "average":
+        return safe_div(tied_precision_sum(b), b.num_rel)
     return safe_div(b.seq_sum(precision_at_relevant(b)), b.num_rel)
 
 
@@ -71,9 +86,12 @@ auc_pr = Measure(
         "Area under the uninterpolated precision/recall step curve (LingPipe "
         "areaUnderPrCurve(false)): (1/R) * sum over the retrieved relevant documents of "
         "the precision at each one's rank. Equal to average precision (map). "
-        "Unretrieved relevant documents add 0; no relevant documents: 0."
+        "Unretrieved relevant documents add 0; no relevant documents: 0. " + TIES_HELP
+        + " scikit-learn's average_precision_score instead gives every relevant document of a "
+        "tied group the precision at the group's end."
     ),
-    kernel=lambda b, p: pr_area(b),
+    kernel=lambda b, p: pr_area(b, tie_rule(p)),
+    params=Ties(),
     nicknames=_EXTRA,
     since="extra",
 )

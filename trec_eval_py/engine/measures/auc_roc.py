@@ -18,23 +18,32 @@ non-relevant documents of the whole collection, the unretrieved ones ranked
 last (the CROC paper's full ranking). LingPipe's interpolated ROC area is the
 same number, since rejection recall never rises down a ranking.
 
+Ties: by default documents with equal scores are in trec_eval's order (by
+docno), so the area can depend on how documents are named. ``auc_roc.ties=average``
+gives every order of each group of tied documents the same weight: a tied
+(relevant, negative) pair counts one half, the Mann-Whitney statistic that
+scikit-learn's ``roc_auc_score`` and the CROC package's "smooth" tie mode
+compute (a straight segment across the group).
+
 Sources: LingPipe ``ScoredPrecisionRecallEvaluation.areaUnderRocCurve``;
 Swamidass et al., "A CROC stronger than ROC", Bioinformatics 26(10), 2010.
 """
 from __future__ import annotations
 
 from ._base import Measure
+from ._params import Ties, tie_rule
 from .early_retrieval import Area, identity
-from .ranked_curves import NEGATIVES_HELP, croc_area
+from .ranked_curves import NEGATIVES_HELP, TIES_HELP, croc_area
 
 auc_roc = Measure(
     name="auc_roc",
     help=(
         "Area under the ROC step curve (LingPipe areaUnderRocCurve): the mean, over the "
         "relevant documents, of the share of negatives ranked below each one; relevant "
-        "documents not retrieved add 0. " + NEGATIVES_HELP
+        "documents not retrieved add 0. " + NEGATIVES_HELP + " " + TIES_HELP
     ),
-    kernel=lambda b, p: croc_area(b),
+    kernel=lambda b, p: croc_area(b, ties=tie_rule(p)),
+    params=Ties(),
     area=Area("fpr", identity),
     nicknames=frozenset({"extra"}),
     since="extra",

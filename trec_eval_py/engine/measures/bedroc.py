@@ -37,6 +37,11 @@ where the textbook form overflows (e^(alpha/N) - 1 is inf beyond about 709)
 and would print 0. BEDROC is clipped to [0, 1]: rounding can otherwise give
 -0.0000 for the worst ranking or 1.000000000000002 for the best.
 
+``ties=average`` (``bedroc.20,ties=average``): each relevant document's term
+e^(-alpha r/N) is its mean over the ranks of its group of tied documents (the
+scores are linear in the terms, so this is their mean over every order of
+the ties).
+
 Sources: J.-F. Truchon and C. I. Bayly, "Evaluating virtual screening
 methods: good and bad metrics for the early recognition problem",
 J. Chem. Inf. Model. 47:488-508, 2007 (RIE after Sheridan et al. 2001);
@@ -49,7 +54,8 @@ import numpy as np
 from ._base import Measure, safe_div
 from .croc import magnification
 from .early_retrieval import Area
-from .ranked_curves import PositiveFloats, list_size, num_negatives
+from ._params import Ties, tie_rule
+from .ranked_curves import TIES_HELP, PositiveFloats, list_size, mean_over_group_ranks, num_negatives, tie_groups
 
 #: both scores are affine transforms of ``cac_exp`` with the same alpha, topic by
 #: topic (Swamidass et al. 2010, equations 12 and 13): their per-positive tests
@@ -64,7 +70,7 @@ def _no_negatives(b, values: np.ndarray) -> np.ndarray:
     return np.where(bare, safe_div(b.num_rel_ret, b.num_rel), values)
 
 
-def _scaled_sum(b, alpha: float):
+def _scaled_sum(b, alpha: float, ties: str = "docno"):
     """Per topic: S = sum over the relevant documents of e^(-s (r_i - 1)),
     s = alpha/N, counting the missed ones at ranks N-m+1..N; also s, R_a and a
     mask of topics with relevant documents.
@@ -81,7 +87,11 @@ def _scaled_sum(b, alpha: float):
     step = alpha / size
     # retrieved relevant documents, in rank order
     w = np.exp(-step[:, None] * (b.ranks[None, :] - 1.0))
-    total = b.seq_sum(np.where(b.is_rel, w, 0.0))
+    if ties == "average":  # each term its mean over the ranks of its group of tied documents
+        groups = tie_groups(b)
+        total = b.seq_sum(groups.share * mean_over_group_ranks(w, groups))
+    else:
+        total = b.seq_sum(np.where(b.is_rel, w, 0.0))
     # missed relevant documents at ranks N-m+1..N: a geometric series,
     # e^(-s (N-m)) (1 - e^(-s m)) / (1 - e^(-s))
     m = (b.num_rel - b.num_rel_ret).astype(np.float64)
@@ -89,19 +99,19 @@ def _scaled_sum(b, alpha: float):
     return total + tail, step, safe_div(n, size), has
 
 
-def _rie_parts(b, alpha: float):
+def _rie_parts(b, alpha: float, ties: str = "docno"):
     """Per topic: RIE, R_a, and a mask of topics with relevant documents.
 
     RIE = S (1 - e^-s) / (R_a (1 - e^-alpha)), the same quantity as the
     module doc's formula (multiply its numerator and denominator by e^-s).
     """
-    total, step, ra, has = _scaled_sum(b, alpha)
+    total, step, ra, has = _scaled_sum(b, alpha, ties)
     rie = safe_div(total * -np.expm1(-step), ra * -np.expm1(-alpha))
     return np.where(has, rie, 0.0), ra, has
 
 
 def _rie(b, p) -> np.ndarray:
-    return np.stack([_no_negatives(b, _rie_parts(b, a)[0]) for a in p.values], axis=1)
+    return np.stack([_no_negatives(b, _rie_parts(b, a, tie_rule(p))[0]) for a in p.values], axis=1)
 
 
 def _unit_interval(x: np.ndarray) -> np.ndarray:
@@ -113,7 +123,7 @@ def _unit_interval(x: np.ndarray) -> np.ndarray:
 def _bedroc(b, p) -> np.ndarray:
     cols = []
     for a in p.values:
-        total, step, ra, has = _scaled_sum(b, a)
+        total, step, ra, has = _scaled_sum(b, a, tie_rule(p))
         # RIE / RIE_max = S (1 - e^-s) / (1 - e^(-alpha R_a)), alpha R_a = s n;
         # BEDROC = (RIE/RIE_max - e^(-alpha (1 - R_a))) / (1 - e^(-alpha (1 - R_a)))
         ratio = safe_div(total * -np.expm1(-step), -np.expm1(-a * ra))
@@ -127,7 +137,7 @@ _LIST_HELP = (
     "The list is the retrieved documents followed by the missed relevant documents, "
     "or with -N D a collection of D documents with the missed relevant ones last. "
     "Topics without relevant documents score 0; a list without negatives scores the "
-    "share of relevant documents retrieved."
+    "share of relevant documents retrieved. " + TIES_HELP
 )
 
 rie = Measure(
@@ -139,7 +149,7 @@ rie = Measure(
         "ranking. Parameters: -m rie.A,B (default 20), outputs rie_A... " + _LIST_HELP
     ),
     kernel=_rie,
-    params=PositiveFloats((20.0,), "alpha"),
+    params=Ties(PositiveFloats((20.0,), "alpha")),
     area=_CAC_EXP,
     nicknames=frozenset({"extra"}),
     since="extra",
@@ -154,7 +164,7 @@ bedroc = Measure(
         "(default alpha 20), outputs bedroc_A... " + _LIST_HELP
     ),
     kernel=_bedroc,
-    params=PositiveFloats((20.0,), "alpha"),
+    params=Ties(PositiveFloats((20.0,), "alpha")),
     area=_CAC_EXP,
     nicknames=frozenset({"extra"}),
     since="extra",

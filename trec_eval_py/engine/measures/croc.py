@@ -22,6 +22,13 @@ collection's non-relevant documents, unretrieved ones ranked last. Parameters:
 ``croc_exp.7,14,80``, one output per alpha, named ``croc_exp_7``... Defaults
 make f(0.1) about 0.5 as in the paper's Figure 1: exp 7, pow 2.32, log 80.
 
+``ties=average`` (``croc_exp.7,ties=average``): each relevant document's
+1 - f(fpr) is its mean over every order of its group of tied documents (its
+rate uniform over the rates the group's negatives allow). The CROC package's
+"smooth" mode instead draws a straight segment across the group in ROC space
+and magnifies its points: the same area for plain ROC, a slightly different
+one under a magnification.
+
 Source: S. J. Swamidass, C.-A. Azencott, K. Daily, P. Baldi, "A CROC stronger
 than ROC: measuring, visualizing and optimizing early retrieval",
 Bioinformatics 26(10):1348-1356, 2010.
@@ -34,8 +41,9 @@ from functools import partial
 import numpy as np
 
 from ._base import Measure
+from ._params import Ties, tie_rule
 from .early_retrieval import Area
-from .ranked_curves import MAGNIFIERS, NEGATIVES_HELP, PositiveFloats, croc_area
+from .ranked_curves import MAGNIFIERS, NEGATIVES_HELP, TIES_HELP, PositiveFloats, croc_area
 
 DEFAULT_ALPHA = {"exp": 7.0, "pow": 2.32, "log": 80.0}
 
@@ -59,7 +67,7 @@ def random_area(kind: str, alpha: float) -> float:
 
 def _kernel(kind: str, b, p) -> np.ndarray:
     f = MAGNIFIERS[kind]
-    return np.stack([croc_area(b, partial(f, alpha=a)) for a in p.values], axis=1)
+    return np.stack([croc_area(b, partial(f, alpha=a), tie_rule(p)) for a in p.values], axis=1)
 
 
 def magnification(kind: str):
@@ -78,10 +86,10 @@ def _measure(kind: str) -> Measure:
             f"of 1 - f(fpr), fpr being the share of negatives ranked above the document; "
             f"relevant documents not retrieved add 0. A random ranking scores about "
             f"{random_area(kind, d):.3f} at alpha {d:g}. Parameters: -m croc_{kind}.A,B "
-            f"(default {d:g}), outputs croc_{kind}_A... " + NEGATIVES_HELP
+            f"(default {d:g}), outputs croc_{kind}_A... " + NEGATIVES_HELP + " " + TIES_HELP
         ),
         kernel=partial(_kernel, kind),
-        params=PositiveFloats((d,), "alpha"),
+        params=Ties(PositiveFloats((d,), "alpha")),
         area=Area("fpr", magnification(kind)),
         nicknames=frozenset({"extra"}),
         since="extra",

@@ -46,8 +46,9 @@ import numpy as np
 from ..._record import record
 from ...errors import MeasureError
 from ._base import Measure, safe_div
-from ._params import ParamSpec
-from .ranked_curves import PositiveFloats, croc_area, format_param, list_size, num_negatives
+from ._params import ParamSpec, Ties, tie_rule
+from .ranked_curves import (TIES_HELP, PositiveFloats, croc_area, format_param, list_size,
+                            mean_over_group_ranks, num_negatives, tie_groups)
 
 #: f(x, param, negatives, size) -> transformed x; negatives/size broadcast
 #: against x (per-topic columns ``(n, 1)`` for a batch, scalars for one topic)
@@ -64,13 +65,27 @@ def rank_positions(b):
     return size, tails
 
 
-def rank_area(b, f1: Callable[[np.ndarray, int], np.ndarray]) -> np.ndarray:
+def rank_area(b, f1: Callable[[np.ndarray, int], np.ndarray], ties: str = "docno") -> np.ndarray:
     """float64 (n,): mean over each topic's positives of ``1 - f(r/N)``, ``f1(x, row)``
     being the transform of topic ``row`` (retrieved positives in rank order,
-    then the missed ones in rank order)."""
+    then the missed ones in rank order). ``ties="average"``: a retrieved
+    positive's value is its mean over the ranks of its group of tied documents."""
     size, tails = rank_positions(b)
     out = np.zeros(b.n, dtype=np.float64)
     ranks = b.ranks
+    if ties == "average":
+        groups = tie_groups(b)
+        gains = np.stack([1.0 - f1(ranks / float(max(size[i], 1)), i) for i in range(b.n)]) if b.n else \
+            np.zeros((0, b.width))
+        expected = groups.share * mean_over_group_ranks(gains, groups)
+        for i in range(b.n):
+            p = int(b.num_rel[i])
+            if p == 0:
+                continue
+            tail = 1.0 - f1(tails[i] / float(size[i]), i) if len(tails[i]) else np.zeros(0)
+            terms = np.concatenate([expected[i][groups.valid[i]], tail])
+            out[i] = np.cumsum(terms)[-1] / p if len(terms) else 0.0
+        return out
     for i in range(b.n):
         p = int(b.num_rel[i])
         if p == 0:
@@ -83,9 +98,9 @@ def rank_area(b, f1: Callable[[np.ndarray, int], np.ndarray]) -> np.ndarray:
     return out
 
 
-def fpr_area(b, fb: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+def fpr_area(b, fb: Callable[[np.ndarray], np.ndarray], ties: str = "docno") -> np.ndarray:
     """float64 (n,): mean over the positives of ``1 - f(fpr)`` (missed ones add 0)."""
-    return croc_area(b, fb)
+    return croc_area(b, fb, ties)
 
 
 #: the exact moments sum the transform over every position of the full list
@@ -141,12 +156,12 @@ class Area:
     transform: Transform
     affine_of: str | None = None
 
-    def areas(self, b, param) -> np.ndarray:
+    def areas(self, b, param, ties: str = "docno") -> np.ndarray:
         neg = num_negatives(b)
         size = list_size(b)
         if self.view == "fpr":
-            return fpr_area(b, lambda x: self.transform(x, param, neg[:, None], size[:, None]))
-        return rank_area(b, lambda x, i: self.transform(x, param, int(neg[i]), int(size[i])))
+            return fpr_area(b, lambda x: self.transform(x, param, neg[:, None], size[:, None]), ties)
+        return rank_area(b, lambda x, i: self.transform(x, param, int(neg[i]), int(size[i])), ties)
 
     def positives(self, b, param) -> list[np.ndarray]:
         """Per topic of batch ``b``: the value of each positive, the retrieved
@@ -184,8 +199,8 @@ class Area:
                 self.view, lambda x: self.transform(x, param, n_i, s_i), int(b.num_rel[i]), n_i)
         return mean, var
 
-    def zscores(self, b, param) -> np.ndarray:
-        area = self.areas(b, param)
+    def zscores(self, b, param, ties: str = "docno") -> np.ndarray:
+        area = self.areas(b, param, ties)
         mean, var = self.moments(b, param)
         sd = np.sqrt(var)
         return np.where(var > 0, safe_div(area - mean, sd), 0.0)
@@ -198,8 +213,12 @@ def area_measures(name: str, area: Area, help_text: str, params: ParamSpec):
     def per_param(fn):
         def kernel(b, p):
             values = p.values or (None,)
-            return np.stack([fn(b, v) for v in values], axis=1)
+            return np.stack([fn(b, v, tie_rule(p)) for v in values], axis=1)
         return kernel
+
+    if not isinstance(params, Ties):
+        params = Ties(params)
+        help_text = help_text + " " + TIES_HELP
 
     main = Measure(
         name=name, help=help_text, kernel=per_param(area.areas), params=params,

@@ -93,10 +93,15 @@ def mag_log(x, alpha: float):
 MAGNIFIERS = {"exp": mag_exp, "pow": mag_pow, "log": mag_log}
 
 
-def croc_area(b, f=None) -> np.ndarray:
+def croc_area(b, f=None, ties: str = "docno") -> np.ndarray:
     """float64 (n,): area under the (concentrated) ROC step curve: the mean over
     the topic's relevant documents of ``1 - f(fpr)`` (missed ones add 0).
-    ``f=None`` is the identity (plain ROC area)."""
+    ``f=None`` is the identity (plain ROC area). ``ties="average"``: each
+    relevant document's ``1 - f(fpr)`` is its mean over every order of its group
+    of tied documents (see :func:`tie_groups`)."""
+    if ties == "average":
+        groups, gains = tied_fpr_gains(b, lambda x: 1.0 - (x if f is None else f(x)))
+        return safe_div(b.seq_sum(groups.share * gains), b.num_rel)
     fpr = fpr_at_relevant(b)
     gain = 1.0 - (fpr if f is None else f(fpr))
     return safe_div(b.seq_sum(np.where(b.is_rel, gain, 0.0)), b.num_rel)
@@ -145,3 +150,137 @@ NEGATIVES_HELP = (
     "ranking). A topic without relevant documents scores 0; with no negatives, "
     "each retrieved relevant document counts as ranked above all of them."
 )
+
+
+# ---- ties (``ties=average``) ----
+
+TIES_HELP = (
+    "With ties=average (e.g. -m NAME.ties=average) documents with equal scores count in "
+    "every order equally: the value is the mean over those orders (for auc_roc the "
+    "Mann-Whitney count of tied pairs as one half, scikit-learn's roc_auc_score); the "
+    "default, ties=docno, is trec_eval's order (equal scores by docno)."
+)
+
+
+@record(eq=False)
+class TieGroups:
+    """Per position ``(n, W)`` of a batch: the group of documents with scores equal to
+    its own (compared as the ranking rule compares them) that it lies in."""
+
+    start: np.ndarray  # int64: position (0-based) of the group's first document
+    size: np.ndarray  # int64: documents in the group (1 past the end of a ranking)
+    pos_before: np.ndarray  # int64: relevant documents ranked above the group
+    pos_in: np.ndarray  # int64: relevant documents in the group
+    valid: np.ndarray  # bool: a ranked document
+
+    @property
+    def neg_before(self) -> np.ndarray:
+        return self.start - self.pos_before
+
+    @property
+    def neg_in(self) -> np.ndarray:
+        return self.size - self.pos_in
+
+    @property
+    def share(self) -> np.ndarray:
+        """float64: the chance that a uniformly random order of its group puts a
+        relevant document at this position (``pos_in / size``); 0 past the end."""
+        return np.where(self.valid, self.pos_in / np.maximum(self.size, 1), 0.0)
+
+
+def tie_groups(b) -> TieGroups:
+    """The groups of tied documents of every topic of batch ``b`` (its scores must
+    have been kept: a measure asking for ``ties=average`` says so). Ties are
+    defined by the ranking rule's own comparison (C floats in 9.0.8); with
+    ``--order rank`` or ``file`` the scores rank nothing, and asking is an error."""
+    from ..join.order import RankRule, compared_scores
+
+    rule = RankRule.of(b.ctx)
+    if rule.order != "score":
+        raise MeasureError(f"ties=average averages over documents with equal scores; the ranking here is "
+                           f"--order {rule.order}, not by score")
+    if b.scores is None:
+        raise MeasureError("ties=average needs the run's scores, which this evaluation did not keep")
+    width = b.width
+    key = compared_scores(b.scores, rule.single_precision)
+    valid = np.asarray(b.valid, dtype=bool)
+    pos = np.arange(width, dtype=np.int64)
+    new = np.ones((b.n, width), dtype=bool)
+    if width > 1:
+        new[:, 1:] = key[:, 1:] != key[:, :-1]
+    new |= ~valid
+    start = np.maximum.accumulate(np.where(new, pos[None, :], 0), axis=1)
+    last = np.ones((b.n, width), dtype=bool)
+    last[:, :-1] = new[:, 1:]
+    end = np.minimum.accumulate(np.where(last, pos[None, :], width - 1)[:, ::-1], axis=1)[:, ::-1] + 1
+    cum = np.asarray(b.cum_rel, dtype=np.int64)
+    before = np.where(start > 0, np.take_along_axis(cum, np.maximum(start - 1, 0), axis=1), 0)
+    through = np.take_along_axis(cum, np.maximum(end - 1, 0), axis=1) if width else cum
+    return TieGroups(start, end - start, before, through - before, valid)
+
+
+def _prefix(values: np.ndarray) -> np.ndarray:
+    out = np.zeros((values.shape[0], values.shape[1] + 1), dtype=np.float64)
+    np.cumsum(values, axis=1, out=out[:, 1:])
+    return out
+
+
+def mean_over_group_ranks(values: np.ndarray, groups: TieGroups) -> np.ndarray:
+    """float64 (n, W): at each position, the mean of ``values`` (n, W: a value per
+    rank) over the positions of its group, i.e. the expected value at a document
+    of the group placed uniformly at random within it (the value itself where
+    the group is one document)."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.shape[1] == 0:
+        return values
+    prefix = _prefix(values)
+    end = groups.start + groups.size
+    mean = (np.take_along_axis(prefix, end, axis=1) - np.take_along_axis(prefix, groups.start, axis=1)) \
+        / np.maximum(groups.size, 1)
+    return np.where(groups.size == 1, values, mean)
+
+
+def mean_over_group_negatives(values: np.ndarray, groups: TieGroups) -> np.ndarray:
+    """float64 (n, W): at each position, the mean of ``values`` (n, W + 1: a value
+    per number of negatives ranked above, 0..W) over k = 0..(negatives in the
+    group) more than those above the group: for a relevant document of the
+    group placed uniformly at random among its negatives, that number is
+    uniform on that range."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.shape[1] <= 1:
+        return values[:, :0]
+    a = np.minimum(groups.neg_before, values.shape[1] - 1)
+    k = np.where(groups.valid, groups.neg_in, 0)
+    prefix = _prefix(values)
+    top = np.minimum(a + k + 1, values.shape[1])
+    mean = (np.take_along_axis(prefix, top, axis=1) - np.take_along_axis(prefix, a, axis=1)) / (k + 1)
+    return np.where(k == 0, np.take_along_axis(values, a, axis=1), mean)
+
+
+def tied_fpr_gains(b, gain) -> tuple[TieGroups, np.ndarray]:
+    """The tie groups of ``b`` and, float64 (n, W), the expected ``gain(fpr)`` of
+    a relevant document at each position's group (``gain`` maps rates (n, K) to
+    values) over every order of the group; weighted by :attr:`TieGroups.share`
+    and added up they give a topic's expected total."""
+    groups = tie_groups(b)
+    above = np.arange(b.width + 1, dtype=np.float64)[None, :]
+    rates = safe_div(np.broadcast_to(above, (b.n, b.width + 1)), num_negatives(b)[:, None])
+    return groups, mean_over_group_negatives(gain(rates), groups)
+
+
+def tied_precision_sum(b) -> np.ndarray:
+    """float64 (n,): the expected sum of the precisions at the retrieved relevant
+    documents over every order of each group of tied documents (McSherry and
+    Najork's tie-averaged average precision, times R). At the m-th position of a
+    group of g documents, p of them relevant, t relevant above it and r
+    documents above it, a relevant document stands with probability p/g, and
+    together with the relevant ones above it in the group it expects
+    p/g (t + 1) + (m - 1) p (p - 1) / (g (g - 1)); divided by its rank r + m."""
+    groups = tie_groups(b)
+    g = np.maximum(groups.size, 1).astype(np.float64)
+    p = groups.pos_in.astype(np.float64)
+    m = np.arange(b.width, dtype=np.float64)[None, :] - groups.start + 1.0
+    pairs = safe_div(p * (p - 1.0), g * (g - 1.0))
+    expected = (p / g) * (groups.pos_before + 1.0) + (m - 1.0) * pairs
+    terms = np.where(groups.valid, expected / (np.arange(1, b.width + 1, dtype=np.float64)[None, :]), 0.0)
+    return b.seq_sum(terms)
