@@ -6,8 +6,42 @@ non-zero exit code. Input errors always point at the offending file and line.
 """
 from __future__ import annotations
 
+from enum import IntEnum
 
 SHOWN_CHARS = 120
+
+
+class ExitCode(IntEnum):
+    """The exit status of every command, main command and subcommands alike
+    (:data:`EXIT_CODES` says what each means). A usage error never shares its
+    code with a result: 1 is only ever "the command line cannot be carried out"."""
+
+    OK = 0
+    USAGE = 1
+    INPUT = 2
+    FAILED = 3
+    INCOMPLETE = 4
+    NO_TOPICS = 7
+    INTERNAL = 70
+    INTERRUPTED = 130
+
+
+#: ``(code, name, meaning)`` of every exit status, in the order of the codes
+EXIT_CODES: tuple[tuple[int, str, str], ...] = (
+    (ExitCode.OK, "ok", "done; for a check (diff, validate, compare --fail-if): it passed"),
+    (ExitCode.USAGE, "usage", "the command line cannot be carried out: an unknown or bad option, flags that "
+                              "contradict each other, an unknown measure, an output that cannot be written"),
+    (ExitCode.INPUT, "input", "an input file cannot be read as its format requires (the message names the "
+                              "file, the line and the text)"),
+    (ExitCode.FAILED, "failed", "the check ran and says no: diff found differences, validate found errors "
+                                "(with --strict, warnings), compare --fail-if found a significant regression"),
+    (ExitCode.INCOMPLETE, "incomplete", "the output was written, but some runs could not be used (batch: "
+                                        "their rows say why)"),
+    (ExitCode.NO_TOPICS, "no topics", "no topic has both judgments and results"),
+    (ExitCode.INTERNAL, "internal", "a bug: an error the program did not foresee (one line; set "
+                                    "TREC_EVAL_PY_TRACEBACK=1 for the traceback)"),
+    (ExitCode.INTERRUPTED, "interrupted", "stopped by Ctrl-C"),
+)
 
 
 def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
@@ -18,7 +52,7 @@ def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
 class TrecEvalError(ValueError):
     """Base class of every error this package raises on purpose."""
 
-    exit_code = 2
+    exit_code = ExitCode.INPUT
 
 
 class InputError(TrecEvalError):
@@ -79,7 +113,7 @@ class InputTypeError(InputError, TypeError):
 class OutputError(TrecEvalError):
     """The output (standard output or a file named by ``-o``) cannot be written."""
 
-    exit_code = 1
+    exit_code = ExitCode.USAGE
 
     def __init__(self, path: str, reason: str):
         self.path = str(path)
@@ -90,13 +124,13 @@ class OutputError(TrecEvalError):
 class MeasureError(TrecEvalError):
     """An unknown measure name, or parameters a measure cannot accept."""
 
-    exit_code = 1
+    exit_code = ExitCode.USAGE
 
 
 class UsageError(TrecEvalError):
     """Options that do not fit together, or a missing argument."""
 
-    exit_code = 1
+    exit_code = ExitCode.USAGE
 
 
 class OptionError(UsageError):
@@ -147,4 +181,4 @@ class OptionTypeError(OptionError, TypeError):
 class NoTopicsError(TrecEvalError):
     """No topic has both relevance judgments and results."""
 
-    exit_code = 7
+    exit_code = ExitCode.NO_TOPICS

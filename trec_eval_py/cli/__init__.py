@@ -9,7 +9,7 @@ import warnings
 from typing import Optional
 
 from .. import __version__
-from ..errors import InputWarning, OutputError, TrecEvalError, UsageError
+from ..errors import ExitCode, InputWarning, OutputError, TrecEvalError, UsageError
 from .flags import FLAGS, Flag, command_flags, evaluation_flags, parse_plain
 from .output import PipeClosed, silence_stdout, write_output as _write
 
@@ -147,7 +147,7 @@ def _fail(message: str, code: int) -> None:
     from ..output.names import printable
 
     sys.stderr.write(f"trec_eval_py: {printable(message)}\n")  # a file name in it acts on no terminal
-    sys.exit(code)
+    sys.exit(int(code))
 
 
 class Stopped(BaseException):
@@ -290,28 +290,36 @@ def main(argv: list[str] | None = None) -> None:
         _start_collecting()
         result = target(args=argv, prog_name=prog, standalone_mode=False)
         if isinstance(result, int) and result:
-            sys.exit(result)
+            sys.exit(int(result))
     except PipeClosed:
         silence_stdout()
-        sys.exit(0)
+        sys.exit(ExitCode.OK)
     except TrecEvalError as e:
         if isinstance(e, OutputError):
             silence_stdout()
         _fail(_message(e, sub), e.exit_code)
     except _parser_errors()[1]:
-        _fail("aborted", 1)
+        # click turns Ctrl-C (and an end of input at a prompt) inside a command into Abort
+        _fail("interrupted", ExitCode.INTERRUPTED)
     except _parser_errors()[0] as e:
+        # click's own usage errors (an unknown option, a missing argument) exit 2 by
+        # themselves, the code of an unreadable input here: they are usage errors
         message = e.format_message() if hasattr(e, "format_message") else str(e)
-        _fail(" ".join(message.split()), 1)
+        _fail(" ".join(message.split()), ExitCode.USAGE)
     except BrokenPipeError:  # a write outside the output helper
         silence_stdout()
-        sys.exit(0)
+        sys.exit(ExitCode.OK)
     except KeyboardInterrupt:
-        _stopped("interrupted", 130)
+        _stopped("interrupted", ExitCode.INTERRUPTED)
     except Stopped as e:
         import signal
 
         _stopped("interrupted" if e.signum == signal.SIGINT else "terminated", 128 + e.signum)
+    except Exception as e:  # a bug: one line and a code of its own (Python's 1 would read as a usage error)
+        if os.environ.get("TREC_EVAL_PY_TRACEBACK"):
+            raise
+        _fail(f"internal error ({type(e).__name__}: {' '.join(str(e).split())}); "
+              "TREC_EVAL_PY_TRACEBACK=1 shows where", ExitCode.INTERNAL)
     finally:
         if old_handlers:
             import signal

@@ -123,6 +123,34 @@ def subcommands_text() -> str:
     return "".join(lines)
 
 
+def exit_codes_text() -> str:
+    """The exit status table (:data:`~trec_eval_py.errors.EXIT_CODES`) for the main help."""
+    from ..errors import EXIT_CODES
+
+    lines = ["\nExit status (every command):\n"]
+    for code, name, meaning in EXIT_CODES:
+        head = f"  {int(code):<5}{name:<12}"
+        lines.append(textwrap.fill(meaning, _WIDTH, initial_indent=head, subsequent_indent=" " * len(head)) + "\n")
+    return "".join(lines)
+
+
+#: the codes every command can end with, besides its own results
+_ALWAYS = (0, 1, 2)
+_LAST = (70, 130)
+
+
+def exit_codes_epilog(*codes) -> str:
+    """A subcommand's help epilog: the exit statuses it can end with (0, 1, 2,
+    ``codes``, 70, 130), each with its meaning from the one table. Paragraphs,
+    as typer's help joins the lines of one; brackets escaped from its markup."""
+    from ..errors import EXIT_CODES
+
+    wanted = {*_ALWAYS, *(int(c) for c in codes), *_LAST}
+    lines = ["Exit status (the same table for every command: trec_eval_py -h):"]
+    lines += [f"{int(code)} {name}: {meaning}" for code, name, meaning in EXIT_CODES if int(code) in wanted]
+    return "\n\n".join(x.replace("[", "\\[") for x in lines)
+
+
 def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = "9.0.8",
               results_format: str = "trec_results") -> str:
     from ..errors import MeasureError
@@ -132,7 +160,7 @@ def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str =
     fmt = judgment_format(rel_format)
     res = results_fmt(results_format)
     reg = registry()
-    parts = [usage_text(), subcommands_text(), "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
+    parts = [usage_text(), subcommands_text(), exit_codes_text(), "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
     parts.append("\n" + fmt.help)
     if results_format != "trec_results":  # -h -T NAME: that format's layout too
         parts.append("\n" + res.help)

@@ -178,21 +178,18 @@ def evaluation_json(result, *, query: bool, summary: bool) -> dict:
     return doc
 
 
-def csv_text(rows) -> str:
-    import csv
-    import io
-
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerows(rows)
-    return buf.getvalue()
-
-
 def check_output_format(fmt: str) -> None:
-    if fmt not in OUTPUT_FORMATS:
-        from ..errors import UsageError
+    from .table import check_format
 
-        raise UsageError(f"unknown output format {fmt!r}; choose one of {', '.join(OUTPUT_FORMATS)}")
+    check_format(fmt, OUTPUT_FORMATS)
+
+
+def _machine_value(kind: Kind, value):
+    if kind is Kind.FLOAT:
+        return float(value)
+    if kind is Kind.INT:
+        return int(value)
+    return str(value)
 
 
 def render_evaluation(result, fmt: str = "trec", *, query: bool = False, summary: bool = True) -> Iterator[str]:
@@ -207,28 +204,11 @@ def render_evaluation(result, fmt: str = "trec", *, query: bool = False, summary
 
         return iter([json.dumps(evaluation_json(result, query=query, summary=summary), indent=1) + "\n"])
     if fmt == "csv":
-        rows = [("runid", "topic", "measure", "value")]
-        rows += [(result.runid, t, n, csv_value(k, v))
-                 for t, n, k, v in evaluation_records(result, query=query, summary=summary)]
-        return iter([csv_text(rows)])
+        from .table import Column, Table, render
+
+        rows = [[result.runid, t, n, _machine_value(k, v)]
+                for t, n, k, v in evaluation_records(result, query=query, summary=summary)]
+        cols = [Column("runid", "text"), Column("topic", "text"), Column("measure", "text"), Column("value")]
+        return iter([render(Table(cols, rows), "csv")])
     check_output_format(fmt)
     raise AssertionError(fmt)
-
-
-def text_table(header: list[str], rows: list[list[str]]) -> str:
-    """Columns padded to their widest cell, two spaces apart."""
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    out = []
-    for r in [header, *rows]:
-        out.append("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() + "\n")
-    return "".join(out)
-
-
-def markdown_table(header: list[str], rows: list[list[str]]) -> str:
-    def esc(s: str) -> str:
-        return s.replace("|", "\\|")
-
-    lines = ["| " + " | ".join(esc(h) for h in header) + " |\n",
-             "|" + "|".join("---" for _ in header) + "|\n"]
-    lines += ["| " + " | ".join(esc(c) for c in r) + " |\n" for r in rows]
-    return "".join(lines)

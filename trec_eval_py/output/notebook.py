@@ -8,8 +8,6 @@ them (``%6.4f``), so they can be checked against the text output.
 """
 from __future__ import annotations
 
-from html import escape
-
 from ..errors import UsageError
 from .evaluation import evaluation_records, format_value
 from ..engine.measures import Kind, in_asked_order
@@ -101,22 +99,20 @@ def leaderboard_frame(board, *, per_topic: bool = False):
 
 
 # ---- HTML ----
+# Tables written by trec_eval_py.output.table (escaped, well-formed); values
+# as trec_eval prints them.
 
-def html_table(header: list[str], rows: list[list[str]], caption: str | None = None,
-               right: set[int] = frozenset()) -> str:
-    """A plain, escaped HTML table (every cell is text)."""
-    out = ['<table class="trec_eval_py">']
-    if caption:
-        out.append(f"<caption>{escape(caption)}</caption>")
-    out.append("<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr></thead>")
-    out.append("<tbody>")
-    for r in rows:
-        cells = "".join(
-            f'<td style="text-align: right">{escape(c)}</td>' if i in right else f"<td>{escape(c)}</td>"
-            for i, c in enumerate(r))
-        out.append(f"<tr>{cells}</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
+def _fragment(table) -> str:
+    from .table import render
+
+    return render(table, "html", fragment=True, css_class="trec_eval_py")
+
+
+def _trec_cell(kind: Kind, v):
+    """A value with trec_eval's printed text (``%6.4f``, ``-nan``) for people."""
+    from .table import Cell
+
+    return Cell(_value(kind, v), text=format_value(kind, v).strip())
 
 
 #: per-topic tables longer than this are left out of a notebook's view (use to_dataframe)
@@ -125,43 +121,60 @@ HTML_MAX_TOPICS = 50
 
 def evaluation_html(result) -> str:
     """Summary table (measure, value), then the per-topic values when there are few topics."""
+    from .table import Column, Table
+
     n = int(sum(1 for p in result.printable if p))
     caption = f"run {result.runid or '(no id)'}: {len(result.topics)} topics"
-    rows = [[name, format_value(kind, v)]
-            for _, name, kind, v in evaluation_records(result, query=False, summary=True)]
-    html = html_table(["measure", "all"], rows, caption, right={1})
+    rows = [[name, _trec_cell(kind, v)] for _, name, kind, v in evaluation_records(result, query=False, summary=True)]
+    html = _fragment(Table([Column("measure", "text"), Column("all", align="right")], rows, title=caption))
     if 0 < n <= HTML_MAX_TOPICS:
         cols = [c for c in result.columns if c.measure.per_topic]
-        header = ["topic"] + [c.prefix + c.name for c in cols]
-        body = [[t] + [format_value(c.kind, result.values[c.name][i]) for c in cols]
+        header = [Column("topic", "text")] + [Column(c.prefix + c.name, align="right") for c in cols]
+        body = [[t] + [_trec_cell(c.kind, result.values[c.name][i]) for c in cols]
                 for i, t in enumerate(result.topics) if result.printable[i]]
-        html += html_table(header, body, "per topic", right=set(range(1, len(header))))
+        html += _fragment(Table(header, body, title="per topic"))
     return html
 
 
 def comparison_html(c) -> str:
     """One row per test, run and measure: means, difference, p-values, wins/ties/losses, interval."""
-    header = ["test", "run", "measure", c.baseline, "run mean", "delta", "p", "p corrected",
-              "significant", "W/T/L", f"{c.rows[0].ci_level:.0%} interval" if c.rows else "interval"]
+    from .table import Column, Table
+
+    level = f"{c.rows[0].ci_level:.0%} interval" if c.rows else "interval"
+    cols = [Column("test", "text"), Column("run", "text"), Column("measure", "text"),
+            Column(c.baseline, "float", align="right"), Column("run mean", "float", align="right"),
+            Column("delta", "float", signed=True, align="right"), Column("p", align="right"),
+            Column("p corrected", align="right"), Column("significant", "auto"),
+            Column("W/T/L", "fraction", parts=("wins", "ties", "losses")), Column(level, "text")]
     body = []
     for r in c.rows:
         ci = "" if r.ci_low is None else f"[{r.ci_low:.4f}, {r.ci_high:.4f}]"
-        body.append([r.test, r.run, r.measure, f"{r.baseline_mean:.4f}", f"{r.mean:.4f}", f"{r.delta:+.4f}",
-                     f"{r.p_value:.4g}", f"{r.p_value_corrected:.4g}", "yes" if r.significant else "no",
-                     f"{r.wins}/{r.ties}/{r.losses}", ci])
+        body.append([r.test, r.run, r.measure, r.baseline_mean, r.mean, r.delta,
+                     _general(r.p_value), _general(r.p_value_corrected), bool(r.significant),
+                     (r.wins, r.ties, r.losses), ci])
     caption = f"baseline {c.baseline}; {len(c.topics)} topics; alpha {c.alpha}, {c.correction} correction"
-    return html_table(header, body, caption, right={3, 4, 5, 6, 7})
+    return _fragment(Table(cols, body, title=caption))
+
+
+def _general(p: float):
+    """A p-value in ``%.4g``, as the notebook view has always shown it."""
+    from .table import Cell
+
+    return Cell(p, text=f"{p:.4g}")
 
 
 def leaderboard_html(board) -> str:
-    header = ["rank", "run", "runid", *board.columns]
+    from .table import Cell, Column, Table
+
+    cols = [Column("rank", align="right"), Column("run", "text"), Column("runid", "text")]
+    cols += [Column(c, align="right") for c in board.columns]
     body = []
     for e in board.entries:
         if e.ok:
             s = e.evaluation.summary
-            body.append([str(e.rank), e.path, e.runid,
-                         *[format_value(board.kinds[c], s[c]) if c in s else "" for c in board.columns]])
+            body.append([e.rank, e.path, e.runid,
+                         *[_trec_cell(board.kinds[c], s[c]) if c in s else None for c in board.columns]])
         else:
-            body.append(["-", e.path, f"error: {e.error}", *[""] * len(board.columns)])
+            body.append([Cell(None, text="-"), e.path, Cell(f"error: {e.error}", span=True)])
     caption = f"sorted by {board.sort_by}" if board.sort_by else None
-    return html_table(header, body, caption, right={0, *range(3, len(header))})
+    return _fragment(Table(cols, body, title=caption))

@@ -24,11 +24,7 @@ and as a wide table (runs x measures) in LaTeX, Markdown or HTML.
 """
 from __future__ import annotations
 
-import csv
-import html
-import io
 import itertools
-import json
 import math
 import os
 import string
@@ -37,6 +33,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .._record import as_dict, field, fields, record
+from ..output import table as tb
 from ..engine.aggregate import seq_total
 from ..engine.measures import Kind, in_asked_order
 from ..engine.parse.source import run_labels, source_label
@@ -166,31 +163,25 @@ class Comparison:
         return tuple(fields(Row))
 
     def to_json(self) -> str:
-        return json.dumps(self.records(), indent=2) + "\n"
+        return self.format("json")
 
     def to_csv(self) -> str:
-        buf = io.StringIO()
-        names = list(fields(Row))
-        w = csv.DictWriter(buf, fieldnames=names, lineterminator="\n")
-        w.writeheader()
-        for rec in self.records():
-            w.writerow({k: ("" if v is None else v) for k, v in rec.items()})
-        return buf.getvalue()
+        return self.format("csv")
 
     def to_text(self) -> str:
-        return _text(self)
+        return self.format("text")
 
-    def to_long_latex(self) -> str:
-        return _long_latex(self)
+    def to_long_latex(self, **opts) -> str:
+        return self.format("long-latex", **opts)
 
-    def to_latex(self) -> str:
-        return _wide(self, "latex")
+    def to_latex(self, **opts) -> str:
+        return self.format("latex", **opts)
 
-    def to_markdown(self) -> str:
-        return _wide(self, "markdown")
+    def to_markdown(self, **opts) -> str:
+        return self.format("markdown", **opts)
 
-    def to_html(self) -> str:
-        return _wide(self, "html")
+    def to_html(self, **opts) -> str:
+        return self.format("html", **opts)
 
     def to_dataframe(self):
         """The rows as a pandas DataFrame (one per test, pair and measure)."""
@@ -206,10 +197,16 @@ class Comparison:
 
         return comparison_html(self)
 
-    def format(self, fmt: str) -> str:
-        if fmt not in FORMATS:
-            raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-        return getattr(self, "to_" + fmt.replace("-", "_"))()
+    def format(self, fmt: str, *, caption: str | None = None, label: str | None = None,
+               digits: int | None = None, fragment: bool = False) -> str:
+        """The comparison in ``fmt`` (one of :data:`FORMATS`, or ``md``): text, csv
+        and json hold one row per test, pair and measure (long-latex too, typeset);
+        latex, markdown and html the wide table of runs x measures. ``caption``,
+        ``label`` and ``digits`` typeset LaTeX (the caption is HTML's too, digits
+        every format people read); ``fragment`` gives HTML's table without a page."""
+        fmt = _check_format(fmt)
+        tb.check_typeset(fmt, caption=caption, label=label, digits=digits)
+        return _render(self, fmt, caption=caption, label=label, digits=digits, fragment=fragment)
 
     def failures(self, fail_if: str) -> list[Row]:
         """Rows of a run against the baseline that are significant after
@@ -527,53 +524,43 @@ def _ci_header(test: str, c: Comparison) -> str:
     return f"{100 * (1 - c.alpha):g}% CI ({kind})"
 
 
-# ---------------------------------------------------------------- text
+# ---------------------------------------------------------------- tables
+# What each format shows is decided here; how it is written (alignment,
+# escaping, numbers) by trec_eval_py.output.table.
 
-def _num(x: float | None, signed: bool = False) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "-"
-    if isinstance(x, float) and math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return f"{x:+.4f}" if signed else f"{x:.4f}"
+def _check_format(fmt: str) -> str:
+    return tb.check_format(fmt, FORMATS)
 
 
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:+.1f}%"
+def _render(c: Comparison, fmt: str, *, caption=None, label=None, digits=None, fragment=False) -> str:
+    if fmt in ("csv", "json"):
+        return tb.render(_rows_table(c), fmt)
+    if fmt == "text":
+        return tb.render(_text_tables(c, digits), "text", intro=_text_intro(c), digits=digits)
+    if fmt == "long-latex":
+        return tb.render(_long_latex_table(c), "latex", caption=caption, label=label, digits=digits)
+    return _wide(c, tb.canonical(fmt), caption=caption, label=label, digits=digits, fragment=fragment)
 
 
-def _p(p: float) -> str:
-    if math.isnan(p):
-        return "nan"
-    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+def _rows_table(c: Comparison) -> tb.Table:
+    """One row per test, pair and measure, every field of :class:`Row` (csv, json)."""
+    names = list(fields(Row))
+    return tb.Table([tb.Column(n) for n in names], [list(rec.values()) for rec in c.records()])
 
 
-def _es(x: float) -> str:
-    if math.isnan(x):
-        return "-"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return f"{x:+.2f}"
+def _finite(x):
+    """None for a value that is not a number (shown as '-')."""
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
 
 
-def _bound(x: float) -> str:
-    if math.isinf(x):
-        return "+inf" if x > 0 else "-inf"
-    return f"{x:+.4f}"
+def _bound(x: float, digits: int) -> str:
+    return "+inf" if math.isinf(x) and x > 0 else tb.float_text(x, digits, signed=True)
 
 
-def _ci(r: Row) -> str:
+def _ci(r: Row, digits: int) -> str:
     if r.ci_low is None:
         return "-"
-    return f"[{_bound(r.ci_low)}, {_bound(r.ci_high)}]"
-
-
-def _table(header: list[str], body: list[list[str]], right: set[int]) -> list[str]:
-    widths = [max(len(h), *(len(row[i]) for row in body)) if body else len(h) for i, h in enumerate(header)]
-    out = []
-    for row in [header] + body:
-        cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(row)]
-        out.append("  ".join(cells).rstrip())
-    return out
+    return f"[{_bound(r.ci_low, digits)}, {_bound(r.ci_high, digits)}]"
 
 
 def _method_note(test: str, rows: list[Row], c: Comparison) -> str:
@@ -599,53 +586,49 @@ def _method_note(test: str, rows: list[Row], c: Comparison) -> str:
     return "ties dropped, exact binomial"
 
 
-def _text(c: Comparison) -> str:
-    lines = []
-    base = c.baseline
-    lines.append(f"baseline:   {base} ({c.files[0]})")
-    others = ", ".join(f"{lab} ({f})" for lab, f in zip(c.runs[1:], c.files[1:]))
-    lines.append(f"runs:       {others}")
-    lines.append("pairs:      " + ("each run against the baseline" if c.pairs == "baseline" else
-                                   f"every pair of the {len(c.runs)} runs (the earlier run of a pair is 'vs')"))
-    lines.append(f"topics:     {_topics_words(c)}")
+def _text_intro(c: Comparison) -> list[str]:
+    lines = [f"baseline:   {c.baseline} ({c.files[0]})",
+             "runs:       " + ", ".join(f"{lab} ({f})" for lab, f in zip(c.runs[1:], c.files[1:])),
+             "pairs:      " + ("each run against the baseline" if c.pairs == "baseline" else
+                               f"every pair of the {len(c.runs)} runs (the earlier run of a pair is 'vs')"),
+             f"topics:     {_topics_words(c)}"]
     if c.topics_from == "qrels":
         lines.append("filled in:  " + ", ".join(f"{lab} {c.filled[lab]}" for lab in c.runs))
     lines.append(f"p-values:   {_alternative_words(c.alternative)}; significant if corrected p <= {c.alpha:g}")
     lines.append("effect:     d = mean difference / SD of the differences (paired Cohen's d); "
                  "g = d with Hedges' small-sample correction")
+    return lines
+
+
+def _text_tables(c: Comparison, digits: int | None) -> list[tb.Table]:
+    """A table per test: its rows, with the means, differences, p-values, effects and interval."""
     all_pairs = c.pairs == "all"
+    places = tb.DEFAULT_DIGITS if digits is None else digits
+    out = []
     for test in c.tests:
         rows = [r for r in c.rows if r.test == test]
-        lines.append("")
-        lines.append(f"{TEST_NAMES[test]} ({_method_note(test, rows, c)}; {_correction_words(c, test)})")
-        lines.append(f"interval: {_interval_words(test, c)}")
-        header = (["run", "vs"] if all_pairs else ["run"]) + [
-            "measure", "vs mean" if all_pairs else "baseline", "mean", "delta", "rel", "p", "p_corr", "sig",
-            "d", "g", "W/T/L", _ci_header(test, c)]
-        body = []
-        for r in rows:
-            sig_word = r.direction or ("yes" if r.significant else "no")
-            body.append(([r.run, r.baseline] if all_pairs else [r.run]) + [
-                r.measure, _num(r.baseline_mean), _num(r.mean), _num(r.delta, True),
-                _pct(r.relative_delta), _p(r.p_value), _p(r.p_value_corrected), sig_word,
-                _es(r.effect_size), _es(r.hedges_g), f"{r.wins}/{r.ties}/{r.losses}", _ci(r)])
-        off = 1 if all_pairs else 0
-        lines.extend(_table(header, body, right={2 + off, 3 + off, 4 + off, 5 + off, 6 + off, 7 + off,
-                                                 9 + off, 10 + off}))
-    return "\n".join(lines) + "\n"
-
-
-# ---------------------------------------------------------------- LaTeX
-
-_TEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-
-
-def tex_escape(s: str) -> str:
-    return "".join(_TEX_ESCAPES.get(ch, ch) for ch in s)
-
-
-_TEX_MARK = {"better": r"$^{\uparrow}$", "worse": r"$^{\downarrow}$", "": ""}
+        cols = [tb.Column("run", "text")] + ([tb.Column("vs", "text")] if all_pairs else []) + [
+            tb.Column("measure", "text"),
+            tb.Column("vs mean" if all_pairs else "baseline", "float", align="right", missing="-"),
+            tb.Column("mean", "float", align="right", missing="-"),
+            tb.Column("delta", "float", signed=True, align="right", missing="-"),
+            tb.Column("rel", "percent", signed=True, align="right", missing="-"),
+            tb.Column("p", "pvalue", align="right"),
+            tb.Column("p_corr", "pvalue", align="right"),
+            tb.Column("sig", "text"),
+            tb.Column("d", "float", digits=2, signed=True, align="right", missing="-"),
+            tb.Column("g", "float", digits=2, signed=True, align="right", missing="-"),
+            tb.Column("W/T/L", "fraction", parts=("wins", "ties", "losses")),
+            tb.Column(_ci_header(test, c), "text")]
+        body = [([r.run, r.baseline] if all_pairs else [r.run]) + [
+            r.measure, _finite(r.baseline_mean), _finite(r.mean), _finite(r.delta), r.relative_delta,
+            r.p_value, r.p_value_corrected, r.direction or ("yes" if r.significant else "no"),
+            _finite(r.effect_size), _finite(r.hedges_g), (r.wins, r.ties, r.losses), _ci(r, places)]
+            for r in rows]
+        out.append(tb.Table(cols, body, title=f"{TEST_NAMES[test]} ({_method_note(test, rows, c)}; "
+                                              f"{_correction_words(c, test)})",
+                            lead=[f"interval: {_interval_words(test, c)}"]))
+    return out
 
 
 def _settings_words(c: Comparison, test: str) -> str:
@@ -653,33 +636,31 @@ def _settings_words(c: Comparison, test: str) -> str:
             f"alpha {c.alpha:g}; topics: {_topics_words(c)}")
 
 
-def _long_latex(c: Comparison) -> str:
+_MARK = {"better": ("up",), "worse": ("down",), "": ()}
+
+
+def _long_latex_table(c: Comparison) -> tb.Table:
+    """One row per test, pair and measure, typeset (long-latex)."""
     multi = len(c.tests) > 1
     all_pairs = c.pairs == "all"
-    cols = ("l" if multi else "") + ("ll" if all_pairs else "l") + "lrrrrrrrc"
-    head = (["Test"] if multi else []) + (["Run", "vs"] if all_pairs else ["Run"]) + [
-        "Measure", "Baseline" if not all_pairs else "vs mean", "Mean", r"$\Delta$", r"$\Delta$\%", "$p$",
-        "$p$ (corr.)", "$d$", "W/T/L"]
-    out = [
-        "% " + "; ".join(_settings_words(c, t) for t in c.tests),
-        "% needs \\usepackage{booktabs}",
-        r"\begin{tabular}{" + cols + "}",
-        r"\toprule",
-        " & ".join(head) + r" \\",
-        r"\midrule",
-    ]
-    for r in c.rows:
-        rel = "--" if r.relative_delta is None else f"{100 * r.relative_delta:+.1f}\\%"
-        cells = ([TEST_NAMES[r.test]] if multi else []) + [tex_escape(r.run)] + (
-            [tex_escape(r.baseline)] if all_pairs else []) + [
-            tex_escape(r.measure), f"{r.baseline_mean:.4f}", f"{r.mean:.4f}{_TEX_MARK[r.direction]}",
-            f"{r.delta:+.4f}", rel, _p(r.p_value), _p(r.p_value_corrected), _es(r.effect_size),
-            f"{r.wins}/{r.ties}/{r.losses}"]
-        out.append(" & ".join(cells) + r" \\")
-    vs = "the run it is compared with" if all_pairs else tex_escape(c.baseline)
-    out += [r"\bottomrule", r"\end{tabular}",
-            rf"% $^{{\uparrow}}$ / $^{{\downarrow}}$: significantly better / worse than {vs} at {c.alpha:g} after correction"]
-    return "\n".join(out) + "\n"
+    cols = ([tb.Column("Test", "text")] if multi else []) + [tb.Column("Run", "text")] + (
+        [tb.Column("vs", "text")] if all_pairs else []) + [
+        tb.Column("Measure", "text"),
+        tb.Column("vs mean" if all_pairs else "Baseline", "float", align="right"),
+        tb.Column("Mean", "float", align="right"),
+        tb.Column(tb.Raw(r"$\Delta$"), "float", signed=True, align="right"),
+        tb.Column(tb.Raw(r"$\Delta$\%"), "percent", signed=True, align="right", missing="-"),
+        tb.Column(tb.Raw("$p$"), "pvalue", align="right"),
+        tb.Column(tb.Raw("$p$ (corr.)"), "pvalue", align="right"),
+        tb.Column(tb.Raw("$d$"), "float", digits=2, signed=True, align="right", missing="-"),
+        tb.Column("W/T/L", "fraction", align="center", parts=("wins", "ties", "losses"))]
+    body = [([TEST_NAMES[r.test]] if multi else []) + [r.run] + ([r.baseline] if all_pairs else []) + [
+        r.measure, r.baseline_mean, tb.Cell(r.mean, marks=_MARK[r.direction]), r.delta, r.relative_delta,
+        r.p_value, r.p_value_corrected, _finite(r.effect_size), (r.wins, r.ties, r.losses)] for r in c.rows]
+    vs = "the run it is compared with" if all_pairs else c.baseline
+    return tb.Table(cols, body, lead=["; ".join(_settings_words(c, t) for t in c.tests)],
+                    notes=[rf"$^{{\uparrow}}$ / $^{{\downarrow}}$: significantly better / worse than {vs} "
+                           f"at {c.alpha:g} after correction"])
 
 
 # ---------------------------------------------------------------- wide tables
@@ -735,105 +716,44 @@ def wide_cells(c: Comparison, test: str | None = None) -> dict[str, dict[str, _C
     return out
 
 
-def _legend(c: Comparison, test: str) -> list[str]:
-    parts = [f"up / down arrow: significantly better / worse than the baseline {c.baseline}"]
+def _legend(c: Comparison, test: str, arrows: str = "up / down arrow") -> list[str]:
+    parts = [f"{arrows}: significantly better / worse than the baseline {c.baseline}"]
     if c.pairs == "all":
         parts.append("letters: significantly better than the run with that letter")
     parts.append("bold: best value of the measure")
     return ["; ".join(parts) + ".", _settings_words(c, test) + "."]
 
 
-def _wide(c: Comparison, fmt: str) -> str:
+def _wide_key(c: Comparison) -> tb.Raw:
+    """The wide LaTeX table's caption: what the marks mean, under which test."""
+    test = c.tests[0]
+    esc = tb.latex_escape
+    return tb.Raw(r"$\uparrow$/$\downarrow$: significantly better/worse than " + esc(c.baseline)
+                  + ("; superscript letters: significantly better than the run with that letter"
+                     if c.pairs == "all" else "")
+                  + rf" ({esc(TEST_NAMES[test])}, {esc(_correction_words(c, test))}, "
+                  + rf"$\alpha = {c.alpha:g}$, {len(c.topics)} topics). Bold: best value of each measure.")
+
+
+def _wide(c: Comparison, fmt: str, *, caption=None, label=None, digits=None, fragment=False) -> str:
+    """Runs x measures: each run's mean, bold where best, an arrow where significantly
+    better or worse than the baseline and (``pairs='all'``) the letters of the runs it
+    significantly beats, under the first test."""
     test = c.tests[0]
     cells = wide_cells(c, test)
     letters = dict(zip(c.runs, _letters(len(c.runs))))
-    all_pairs = c.pairs == "all"
-    legend = _legend(c, test)
+    prefix = (lambda lab: f"({letters[lab]}) ") if c.pairs == "all" else (lambda lab: "")
+    cols = [tb.Column("Run", "text", align="left")] + [tb.Column(m, "float", align="right") for m in c.measures]
+    body = [[prefix(lab) + lab] + [tb.Cell(cells[lab][m].value, bold=cells[lab][m].best,
+                                           marks=_MARK[cells[lab][m].vs_baseline], sup="".join(cells[lab][m].beats))
+                                   for m in c.measures] for lab in c.runs]
+    rules = (0,) if len(c.runs) > 1 else ()
     if fmt == "latex":
-        return _wide_latex(c, cells, letters, all_pairs, legend)
+        table = tb.Table(cols, body, lead=_legend(c, test), rules=rules)
+        return tb.render(table, "latex", caption=_wide_key(c) if caption is None else caption,
+                         label="tab:compare" if label is None else label, digits=digits)
+    table = tb.Table(cols, body, notes=_legend(c, test, "\u2191 / \u2193"), row_header=True, rules=rules)
     if fmt == "markdown":
-        return _wide_markdown(c, cells, letters, all_pairs, legend)
-    return _wide_html(c, cells, letters, all_pairs, legend)
-
-
-def _wide_latex(c, cells, letters, all_pairs, legend) -> str:
-    out = ["% " + line for line in legend]
-    key = (r"$\uparrow$/$\downarrow$: significantly better/worse than " + tex_escape(c.baseline)
-           + ("; superscript letters: significantly better than the run with that letter" if all_pairs else "")
-           + rf" ({tex_escape(TEST_NAMES[c.tests[0]])}, {tex_escape(_correction_words(c, c.tests[0]))}, "
-           + rf"$\alpha = {c.alpha:g}$, {len(c.topics)} topics). Bold: best value of each measure.")
-    out += ["% needs \\usepackage{booktabs}",
-            r"\begin{table}[t]",
-            r"\centering",
-            rf"\caption{{{key}}}",
-            r"\label{tab:compare}",
-            r"\begin{tabular}{l" + "r" * len(c.measures) + "}",
-            r"\toprule",
-            " & ".join(["Run"] + [tex_escape(m) for m in c.measures]) + r" \\",
-            r"\midrule"]
-    for i, lab in enumerate(c.runs):
-        name = (f"({letters[lab]}) " if all_pairs else "") + tex_escape(lab)
-        row = [name]
-        for m in c.measures:
-            cell = cells[lab][m]
-            v = f"{cell.value:.4f}"
-            v = rf"\textbf{{{v}}}" if cell.best else v
-            sup = []
-            if cell.vs_baseline:
-                sup.append(r"\uparrow" if cell.vs_baseline == "better" else r"\downarrow")
-            if cell.beats:
-                sup.append(r"\mathrm{" + "".join(cell.beats) + "}")
-            if sup:
-                v += "$^{" + r"\,".join(sup) + "}$"
-            row.append(v)
-        out.append(" & ".join(row) + r" \\")
-        if i == 0 and len(c.runs) > 1:
-            out.append(r"\midrule")
-    out += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-    return "\n".join(out) + "\n"
-
-
-def _md_escape(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
-
-
-def _wide_markdown(c, cells, letters, all_pairs, legend) -> str:
-    out = ["| " + " | ".join(["Run"] + [_md_escape(m) for m in c.measures]) + " |",
-           "|:---|" + "---:|" * len(c.measures)]
-    for lab in c.runs:
-        name = (f"({letters[lab]}) " if all_pairs else "") + _md_escape(lab)
-        row = [name]
-        for m in c.measures:
-            cell = cells[lab][m]
-            v = f"{cell.value:.4f}"
-            v = f"**{v}**" if cell.best else v
-            v += {"better": " ↑", "worse": " ↓", "": ""}[cell.vs_baseline]
-            if cell.beats:
-                v += "<sup>" + "".join(cell.beats) + "</sup>"
-            row.append(v)
-        out.append("| " + " | ".join(row) + " |")
-    out.append("")
-    out += [_md_escape(line).replace("up / down arrow", "↑ / ↓") for line in legend]
-    return "\n".join(out) + "\n"
-
-
-def _wide_html(c, cells, letters, all_pairs, legend) -> str:
-    e = html.escape
-    out = ['<table class="trec-eval-compare">',
-           "<caption>" + e(legend[0].replace("up / down arrow", "↑ / ↓")) + "<br>" + e(legend[1]) + "</caption>",
-           "<thead><tr><th>Run</th>" + "".join(f"<th>{e(m)}</th>" for m in c.measures) + "</tr></thead>",
-           "<tbody>"]
-    for lab in c.runs:
-        name = (f"({letters[lab]}) " if all_pairs else "") + e(lab)
-        tds = []
-        for m in c.measures:
-            cell = cells[lab][m]
-            v = f"{cell.value:.4f}"
-            v = f"<b>{v}</b>" if cell.best else v
-            v += {"better": " ↑", "worse": " ↓", "": ""}[cell.vs_baseline]
-            if cell.beats:
-                v += "<sup>" + "".join(cell.beats) + "</sup>"
-            tds.append(f'<td style="text-align:right">{v}</td>')
-        out.append(f"<tr><th style=\"text-align:left\">{name}</th>" + "".join(tds) + "</tr>")
-    out += ["</tbody>", "</table>"]
-    return "\n".join(out) + "\n"
+        return tb.render(table, "markdown", digits=digits)
+    return tb.render(table, "html", digits=digits, caption=caption, fragment=fragment,
+                     css_class="trec-eval-compare", title=f"Runs compared with the baseline {c.baseline}")

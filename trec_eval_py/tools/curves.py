@@ -401,11 +401,23 @@ class Curves:
             for x, y in self.average:
                 yield "all", float(x), float(y)
 
-    def to_tsv(self, *, per_topic: bool = True, summary: bool = True) -> str:
+    def table(self, *, per_topic: bool = True, summary: bool = True):
+        """The points as a :class:`~trec_eval_py.output.table.Table`: topic ('all' for the average), x, y."""
+        from ..output.table import Column, Table
+
         xl, yl = self.labels
-        lines = [f"topic\t{xl}\t{yl}\n"]
-        lines += ["%s\t%.6f\t%.6f\n" % r for r in self.rows(per_topic=per_topic, summary=summary)]
-        return "".join(lines)
+        cols = [Column("topic", "text"), Column(xl, "float", digits=6), Column(yl, "float", digits=6)]
+        return Table(cols, [list(r) for r in self.rows(per_topic=per_topic, summary=summary)])
+
+    def to_tsv(self, *, per_topic: bool = True, summary: bool = True) -> str:
+        from ..output.table import render
+
+        return render(self.table(per_topic=per_topic, summary=summary), "tsv")
+
+    def to_csv(self, *, per_topic: bool = True, summary: bool = True) -> str:
+        from ..output.table import render
+
+        return render(self.table(per_topic=per_topic, summary=summary), "csv")
 
     def to_dict(self, *, per_topic: bool = True, summary: bool = True) -> dict:
         xl, yl = self.labels
@@ -482,22 +494,40 @@ class ThresholdTable:
             for r in self.rows[qid]:
                 yield qid, r
 
-    def to_tsv(self) -> str:
-        out = ["topic\t" + "\t".join(TABLE_COLUMNS) + "\n"]
+    def table(self, digits: int = 6):
+        """The rows as a :class:`~trec_eval_py.output.table.Table`: the topic, then
+        :data:`TABLE_COLUMNS`; scores as read (the shortest text that reads back as the
+        same double), the rates with ``digits`` decimals, an undefined rate as ``NaN``."""
+        from ..output.table import Cell, Column, Table
+
+        cols = [Column("topic", "text"), Column("rank", "int", align="right"),
+                Column("score", "float", align="right", missing="NaN"), Column("relevant", "int", align="right")]
+        cols += [Column(n, "float", digits=digits, align="right", missing="NaN") for n in TABLE_COLUMNS[3:]]
+
+        def number(v):
+            return None if v != v else v
+
+        rows = []
         for qid, r in self._lines():
-            out.append("%s\t%d\t%s\t%d\t%.6f\t%.6f\t%.6f\t%.6f\n" % (
-                qid, r[0], _score_text(r[1]), r[2], r[3], r[4], r[5], r[6]))
-        return "".join(out).replace("\tnan", "\tNaN")
+            r = r.tolist()
+            rows.append([qid, int(r[0]), Cell(number(r[1]), text=_score_text(r[1])), int(r[2]),
+                         *[number(v) for v in r[3:]]])
+        return Table(cols, rows)
+
+    def to_tsv(self) -> str:
+        from ..output.table import render
+
+        return render(self.table(6), "tsv")
+
+    def to_csv(self) -> str:
+        from ..output.table import render
+
+        return render(self.table(), "csv")
 
     def to_text(self) -> str:
-        header = ["topic"] + list(TABLE_COLUMNS)
-        body = [[qid, "%d" % r[0], _score_text(r[1]), "%d" % r[2]] + ["%.4f" % v for v in r[3:]]
-                for qid, r in self._lines()]
-        body = [[("NaN" if c == "nan" else c) for c in row] for row in body]
-        widths = [max(len(row[i]) for row in [header] + body) for i in range(len(header))]
-        lines = ["  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
-                 for row in [header] + body]
-        return "\n".join(lines) + "\n"
+        from ..output.table import render
+
+        return render(self.table(4), "text")
 
     def to_dict(self) -> dict:
         def plain(v):

@@ -29,6 +29,7 @@ from decimal import Decimal, InvalidOperation
 from .._record import field, record
 from ..engine.parse.source import read_source, source_name
 from ..errors import InputError, UsageError
+from ..output.table import spreadsheet_text
 
 CHANGED = "changed"
 ONLY_OLD = "only in old"
@@ -123,12 +124,62 @@ class DiffReport:
         """Differences per topic, in order of first appearance."""
         return list(Counter(d.topic for d in self.differences).items())
 
+    def to_dict(self) -> dict:
+        """The report as JSON: settings, counts, and every difference (values as written)."""
+        return {"old": self.old, "new": self.new, "same": self.same, "compared": self.compared,
+                "tolerance": str(self.tolerance), "tolerances": {k: str(v) for k, v in self.tolerances.items()},
+                "ignored": list(self.ignored), "summary": self.summary(),
+                "by_measure": dict(self.by_measure()), "by_topic": dict(self.by_topic()),
+                "differences": [{"kind": d.kind, "measure": d.measure, "topic": d.topic,
+                                 "old": None if d.old is None else d.old.text,
+                                 "new": None if d.new is None else d.new.text,
+                                 "delta": _delta_number(d),
+                                 "old_line": None if d.old is None or not d.old.line else d.old.line,
+                                 "new_line": None if d.new is None or not d.new.line else d.new.line}
+                                for d in self.differences]}
+
     def breakdown(self) -> list[str]:
         """Two lines: how many differences each measure and each topic has."""
         if not self.differences:
             return []
         return ["by measure:  " + ", ".join(f"{k} {v}" for k, v in self.by_measure()),
                 "by topic:    " + ", ".join(f"{k} {v}" for k, v in self.by_topic())]
+
+
+def _delta_number(d: Difference) -> float | None:
+    x = d.delta
+    return None if x is None or not x.is_finite() else float(x)
+
+
+#: diff's --format
+FORMATS = ("text", "csv", "json")
+
+
+def differences_table(report: DiffReport):
+    """One row per difference: kind, measure, topic, the old and new values as written, the change."""
+    from ..output.table import Column, Table
+
+    cols = [Column("kind", "text"), Column("measure", "text"), Column("topic", "text"), Column("old", "text"),
+            Column("new", "text"), Column("delta", "float")]
+    return Table(cols, [[d.kind, d.measure, d.topic, None if d.old is None else d.old.text,
+                         None if d.new is None else d.new.text, _delta_number(d)] for d in report.differences])
+
+
+def render_diff(report: DiffReport, fmt: str = "text", *, quiet: bool = False) -> str:
+    """A report as text (each difference, the breakdown, a summary line; with ``quiet``
+    the summary only), csv (one difference a row) or json (:meth:`DiffReport.to_dict`).
+    Text is for a terminal: names and values read from the files are shown without
+    control characters or escape sequences."""
+    from ..output.table import check_format, clean, json_text, render
+
+    fmt = check_format(fmt, FORMATS)
+    if fmt == "json":
+        return json_text(report.to_dict())
+    if fmt == "csv":
+        return render(differences_table(report), "csv")
+    lines = [] if quiet else [str(d) for d in report.differences] + report.breakdown()
+    lines.append(report.summary())
+    return "".join(clean(x) + "\n" for x in lines)
 
 
 def _add(out: dict, name: str, measure: str, topic: str, value: Value, text: str) -> None:
@@ -193,7 +244,7 @@ def _read_csv(data: bytes, name: str) -> dict[tuple[str, str], Value]:
             continue
         if len(row) != 4:
             raise InputError(name, f"expected 'runid,topic,measure,value', found {len(row)} fields", no, ",".join(row))
-        runid, topic, measure, value = row
+        runid, topic, measure, value = (spreadsheet_text(x) for x in row)
         _add(out, name, measure, topic, Value(value, no), ",".join(row))
         if ("runid", "all") not in out:
             out[("runid", "all")] = Value(runid, no, implicit=True)

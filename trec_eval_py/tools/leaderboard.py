@@ -514,35 +514,36 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
 
 # ---- printing a board ----
 
-LEADERBOARD_FORMATS = ("text", "md", "csv", "json")
+#: batch's --format (md is markdown's other spelling)
+LEADERBOARD_FORMATS = ("text", "markdown", "csv", "json", "html", "latex")
 
 
 def coverage(e: Entry) -> str:
     return f"{e.topics}/{e.topics_total}" if e.ok else ""
 
 
-def _board_cells(board: Leaderboard, entry: Entry, machine: bool) -> list[str]:
-    from ..output.evaluation import csv_value, format_value
-
-    s = entry.evaluation.summary
-    fmt = csv_value if machine else format_value
-    return [fmt(board.kinds[c], s[c]) if c in s else "" for c in board.columns]
+_KIND = {Kind.FLOAT: "float", Kind.INT: "int", Kind.STR: "text"}
 
 
-def _board_topic_rows(board: Leaderboard, entry: Entry, machine: bool) -> list[list[str]]:
+def _plain(kind: Kind, value):
+    if kind is Kind.FLOAT:
+        return float(value)
+    if kind is Kind.INT:
+        return int(value)
+    return str(value)
+
+
+def _board_topic_rows(board: Leaderboard, entry: Entry) -> list[list]:
     """(topic, measure, value) rows of one run, per-topic values then the summary."""
-    from ..output.evaluation import csv_value, format_value
-
     ev = entry.evaluation
-    fmt = csv_value if machine else format_value
     wanted = set(board.columns)
     cols = [c for c in ev.columns if c.name in wanted]
     cols.sort(key=lambda c: board.columns.index(c.name))
     rows = []
     for t, qid in enumerate(ev.topics):
         if ev.printable[t]:
-            rows += [[qid, c.name, fmt(c.kind, ev.values[c.name][t])] for c in cols if c.measure.per_topic]
-    rows += [["all", c.name, fmt(c.summary_kind, ev.summary[c.name])] for c in cols if c.name in ev.summary]
+            rows += [[qid, c.name, _plain(c.kind, ev.values[c.name][t])] for c in cols if c.measure.per_topic]
+    rows += [["all", c.name, _plain(c.summary_kind, ev.summary[c.name])] for c in cols if c.name in ev.summary]
     return rows
 
 
@@ -567,61 +568,65 @@ def leaderboard_json(board: Leaderboard, *, per_topic: bool = False) -> dict:
             "skipped": [{"path": s.path, "reason": s.reason} for s in board.skipped]}
 
 
-def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool = False) -> str:
-    """A board as text, md, csv or json.
+def leaderboard_table(board: Leaderboard, fmt: str = "text", *, per_topic: bool = False):
+    """The board as a :class:`~trec_eval_py.output.table.Table` for ``fmt``: a row per
+    run (with ``per_topic`` per run, topic and measure). A failed run is one row
+    with its reason: across the value columns in text, html and latex, in an
+    ``error`` column in csv, in the runid column in markdown."""
+    from ..output.table import Cell, Column, Table
 
-    Text and markdown print values as trec_eval does; csv and json keep full
-    precision. Each row shows the judged topics the run answers
-    (``answered/total``) and how many warnings it has (``--report`` and json
-    list them). With ``per_topic`` the table is long: one row per run, topic
-    and measure (topic ``all`` for the summary). A failed run is one row
+    machine = fmt == "csv"
+    lead = [Column("rank", "int"), Column("run", "text"), Column("runid", "text"),
+            Column("topics", "fraction", parts=("topics", "topics_total")), Column("warnings", "int")]
+    if per_topic:
+        values = [Column("topic", "text"), Column("measure", "text"), Column("value")]
+    else:
+        values = [Column(c, _KIND[board.kinds[c]]) for c in board.columns]
+    cols = lead + values + ([Column("error", "text")] if machine else [])
+    rows = []
+    for e in board.entries:
+        if e.ok:
+            first = [e.rank, e.path, e.runid, (e.topics, e.topics_total), len(e.warnings)]
+            tail = [None] if machine else []
+            if per_topic:
+                rows += [first + r + tail for r in _board_topic_rows(board, e)]
+            else:
+                s = e.evaluation.summary
+                rows.append(first + [_plain(board.kinds[c], s[c]) if c in s else None for c in board.columns] + tail)
+        elif machine:
+            rows.append([None, e.path, None, None, len(e.warnings), *[None] * len(values), e.error])
+        elif fmt == "markdown":
+            rows.append([Cell(None, text="-"), e.path, f"error: {e.error}", None, len(e.warnings), *[None] * len(values)])
+        else:
+            rows.append([Cell(None, text="-"), e.path, Cell(f"error: {e.error}", span=True)])
+    return Table(cols, rows)
+
+
+def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool = False,
+                       caption: str | None = None, label: str | None = None, digits: int | None = None) -> str:
+    """A board as text, markdown (md), csv, json, html or latex.
+
+    Text, markdown, html and latex print values as trec_eval does (or with
+    ``digits`` decimals); csv and json keep full precision. Each row shows the
+    judged topics the run answers (``answered/total``; csv and json: two
+    numbers) and how many warnings it has (``--report`` and json list
+    them). With ``per_topic`` the table is long: one row per run, topic and
+    measure (topic ``all`` for the summary). A failed run is one row
     carrying its reason.
     """
-    from ..output.evaluation import csv_text, markdown_table, text_table
-    from ..output.names import printable
+    from ..output.table import canonical, check_format, check_typeset, json_text, render
 
+    fmt = canonical(check_format(fmt, LEADERBOARD_FORMATS))
+    check_typeset(fmt, caption=caption, label=label, digits=digits)
     if fmt == "json":
-        import json
-
-        return json.dumps(leaderboard_json(board, per_topic=per_topic), indent=1) + "\n"
-    if fmt not in LEADERBOARD_FORMATS:
-        raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(LEADERBOARD_FORMATS)}")
-    machine = fmt == "csv"
-    lead_header = ["rank", "run", "runid", "topics", "warnings"]
-    if per_topic:
-        header = lead_header + ["topic", "measure", "value"]
-    else:
-        header = lead_header + board.columns
-    rows, failures = [], []
-    for e in board.entries:
-        if not e.ok:
-            failures.append(e)
-            continue
-        lead = [str(e.rank), e.path, e.runid, coverage(e), str(len(e.warnings))]
-        if per_topic:
-            rows += [lead + r for r in _board_topic_rows(board, e, machine)]
-        else:
-            rows.append(lead + _board_cells(board, e, machine))
-    nlead = len(lead_header)
-    if machine:
-        blank = [""] * (len(header) - nlead)
-        out = [header + ["error"]] + [r + [""] for r in rows]
-        out += [["", e.path, "", "", str(len(e.warnings)), *blank, e.error] for e in failures]
-        return csv_text(out)
-    if fmt == "md":
-        blank = [""] * (len(header) - nlead)
-        return markdown_table(header, rows + [["-", e.path, f"error: {e.error}", "", str(len(e.warnings)), *blank]
-                                              for e in failures])
-    # failed runs print their reason across the value columns, aligned on the run column
-    run_w = max([len(header[1])] + [len(r[1]) for r in rows] + [len(e.path) for e in failures])
-    rank_w = max([len(header[0])] + [len(r[0]) for r in rows] + [1])
-    padded = [[r[0].ljust(rank_w), r[1].ljust(run_w), *r[2:]] for r in rows]
-    text = text_table([header[0].ljust(rank_w), header[1].ljust(run_w), *header[2:]], padded)
-    text += "".join(f"{'-'.ljust(rank_w)}  {printable(e.path).ljust(run_w)}  error: {printable(e.error)}\n"
-                    for e in failures)
-    return text
+        return json_text(leaderboard_json(board, per_topic=per_topic), indent=1)
+    table = leaderboard_table(board, fmt, per_topic=per_topic)
+    if fmt == "html":
+        table.title = f"sorted by {board.sort_by}, best first" if board.sort_by else None
+        return render(table, fmt, caption=caption, digits=digits, title="Leaderboard")
+    return render(table, fmt, caption=caption, label=label, digits=digits)
 
 
 __all__ = ["Entry", "Leaderboard", "build_leaderboard", "default_sort_by", "render_leaderboard",
-           "leaderboard_json", "expand_run_paths", "hide_quoted", "redactor", "LEADERBOARD_FORMATS",
-           "DEFAULT_MEASURES", "HIDDEN"]
+           "leaderboard_json", "leaderboard_table", "expand_run_paths", "hide_quoted", "redactor",
+           "LEADERBOARD_FORMATS", "DEFAULT_MEASURES", "HIDDEN"]

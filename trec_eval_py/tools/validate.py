@@ -753,27 +753,33 @@ def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", 
     return reports
 
 
+#: validate's --format
 FORMATS = ("text", "json", "csv")
 
 
+def findings_table(reports: list[Report]):
+    """Every finding of every report, one a row (the csv of ``validate``)."""
+    from ..output.table import Column, Table
+
+    cols = [Column("file", "text"), Column("path", "text"), Column("line", "int"), Column("severity", "text"),
+            Column("code", "text"), Column("message", "text")]
+    return Table(cols, [[r.path, f.path, f.line, f.severity, f.code, f.message] for r in reports for f in r.findings])
+
+
 def render_reports(reports: list[Report], fmt: str = "text", *, strict: bool = False, quiet: bool = False) -> str:
-    """Reports as text (findings, then a summary line per file), JSON or CSV (one finding a row)."""
-    if fmt == "json":
-        import json
+    """Reports as text (findings, then a summary line per file), JSON or CSV (one finding a row).
 
-        return json.dumps({"ok": all(r.passed(strict) for r in reports),
-                           "files": [r.to_dict(strict) for r in reports]}, indent=1) + "\n"
-    if fmt == "csv":
-        from ..output.evaluation import csv_text
-
-        rows = [("file", "path", "line", "severity", "code", "message")]
-        rows += [(r.path, f.path, "" if f.line is None else f.line, f.severity, f.code, f.message)
-                 for r in reports for f in r.findings]
-        return csv_text(rows)
-    if fmt != "text":
-        raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    Text is for a terminal: what a file holds (a run id, a bad line) is shown
+    without its control characters or escape sequences."""
     from ..output.names import printable
+    from ..output.table import check_format, json_text, render
 
+    fmt = check_format(fmt, FORMATS)
+    if fmt == "json":
+        return json_text({"ok": all(r.passed(strict) for r in reports),
+                          "files": [r.to_dict(strict) for r in reports]}, indent=1)
+    if fmt == "csv":
+        return render(findings_table(reports), "csv")
     text = []
     for r in reports:  # file names come from students: nothing in them acts on a terminal
         if not quiet:

@@ -6,13 +6,17 @@ from typing import List, Optional
 
 import typer
 
+from ...errors import ExitCode
+from ...output.table import check_format, check_typeset, choices_text
+from ...tools.leaderboard import LEADERBOARD_FORMATS
 from ..flags import evaluation_flags
+from ..help import exit_codes_epilog
 from ..output import check_output, tell_skipped, write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog(ExitCode.INCOMPLETE))
 @evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order",
                   "compat", "rel_format", "results_format", "valid_codes", help={"measures": "Measure or nickname (repeatable). Default: map, P.10.",
                                   "complete": "Every judged topic counts: batch's default, kept for trec_eval's flag."})
@@ -21,7 +25,9 @@ def batch(
     runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files, folders (walked recursively; hidden files skipped) and .zip archives (read member by member)."),
     sort_by: Optional[str] = typer.Option(None, "--sort-by", metavar="MEASURE", help="Measure that orders the board. Default: map if shown, else the first measure that is not a count or the run id."),
     only_answered: bool = typer.Option(False, "--only-answered", help="Average each run over the topics it answers (trec_eval's default) instead of over every judged topic."),
-    fmt: str = typer.Option("text", "--format", help="text (default), md, csv or json."),
+    fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(LEADERBOARD_FORMATS, 'text')}. "
+                            "Text, markdown, html and latex print values as trec_eval does; csv and json at full "
+                            "precision."),
     per_topic: bool = typer.Option(False, "--per-topic", help="One row per run, topic and measure instead of one per run."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the board to FILE instead of standard output."),
     report: Optional[str] = typer.Option(None, "--report", metavar="DIR", help="Also write a self-contained report into DIR: index.html, a page per run, leaderboard.csv and .md, feedback/<run>.txt."),
@@ -31,6 +37,9 @@ def batch(
     no_validate: bool = typer.Option(False, "--no-validate", help="Skip the validator's checks (faster on very large runs; no findings reach the board)."),
     max_input: Optional[str] = typer.Option(None, "--max-input", metavar="SIZE", help="Most bytes read from standard input or expanded from a compressed file or zip member (default 1G; e.g. 4G; 0: no limit)."),
     max_ratio: Optional[float] = typer.Option(None, "--max-ratio", metavar="N", help="Most bytes a compressed file or zip member may expand to per compressed byte, past 16 MiB (default 100; 0: no limit)."),
+    caption: Optional[str] = typer.Option(None, "--caption", help="LaTeX (and HTML): the table's caption."),
+    label: Optional[str] = typer.Option(None, "--label", help="LaTeX: the table's \\label."),
+    digits: Optional[int] = typer.Option(None, "--digits", help="Decimals of the values (formats people read; default 4, as trec_eval)."),
     *,
     options: dict,
 ) -> int:
@@ -44,21 +53,21 @@ def batch(
     note when a run answers fewer topics than others). Values are those
     `trec_eval_py -c QRELS RUN` prints for each run (without -c under
     --only-answered). A run that cannot be graded is listed with the reason and
-    the others are still graded; the exit status is then 1. -R, -T and
+    the others are still graded; the exit status is then 4. -R, -T and
     --valid-codes read other formats (e.g. -R codiesp -T codiesp) as the
     main command does; runs in a results format other than trec_results are
     graded without the validator's checks (it reads TREC runs).
     """
     from ...engine.parse.source import set_read_limits
     from ...errors import OutputError, UsageError
-    from ...tools.leaderboard import LEADERBOARD_FORMATS, build_leaderboard, render_leaderboard
+    from ...tools.leaderboard import build_leaderboard, render_leaderboard
     from ...tools.report import check_report, write_report
     from ...tools.submissions import scan_submissions
     from ..output import same_file
     from ..progress import Progress
 
-    if fmt not in LEADERBOARD_FORMATS:
-        raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(LEADERBOARD_FORMATS)}")
+    fmt = check_format(fmt, LEADERBOARD_FORMATS)
+    check_typeset(fmt, caption=caption, label=label, digits=digits)
     if options.pop("complete") and only_answered:
         raise UsageError("-c and --only-answered contradict each other")
     with set_read_limits(max_input, max_ratio):
@@ -85,7 +94,8 @@ def batch(
             )
     board.skipped = found.skipped
     # the board first: a report that cannot be written still leaves it
-    write_output(render_leaderboard(board, fmt, per_topic=per_topic).encode("utf-8", "surrogateescape"), output)
+    write_output(render_leaderboard(board, fmt, per_topic=per_topic, caption=caption, label=label,
+                                    digits=digits).encode("utf-8", "surrogateescape"), output)
     if report is not None:
         write_report(board, report, title=title)
-    return 1 if board.failed else 0
+    return ExitCode.INCOMPLETE if board.failed else ExitCode.OK

@@ -10,10 +10,12 @@ from typing import List, Optional
 
 import typer
 
-from ...errors import UsageError
+from ...errors import ExitCode, UsageError
+from ...output.table import check_format, check_typeset, choices_text
 from ...tools.comparison import DEFAULTS, FAIL_IF, FORMATS, PAIRS, TOPICS_FROM, check_options, compare_runs
 from ...tools.significance import ALTERNATIVES, CORRECTIONS, TEST_NAMES, TESTS
 from ..flags import evaluation_flags
+from ..help import exit_codes_epilog
 from ..output import check_output, write_output
 
 #: the values of --unit
@@ -22,7 +24,7 @@ UNITS = ("topics", "positives")
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog(ExitCode.FAILED, ExitCode.NO_TOPICS))
 @evaluation_flags("measures", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "compat", "order",
                   "rel_format", "results_format", "valid_codes",
                   help={"measures": "Measure (repeatable): map, P.10, ndcg_cut.10... Default: map."})
@@ -53,10 +55,16 @@ def compare(
         "qrels: every topic of the qrels, missing ones scored as empty rankings (-c); "
         "intersection: only topics every run answered.")),
     fmt: str = typer.Option("text", "--format", help=(
-        "text, csv, json, long-latex (one row per pair and measure), or a wide table of runs x measures: "
-        "latex, markdown, html.")),
+        f"{choices_text(FORMATS, 'text')}. text, csv, json and long-latex: one row per test, pair and measure; "
+        "latex, markdown and html: a wide table of runs x measures. --unit positives: text or json.")),
+    caption: Optional[str] = typer.Option(None, "--caption", help="LaTeX (and HTML): the table's caption, "
+                                          "instead of the key to its marks."),
+    label: Optional[str] = typer.Option(None, "--label", help="LaTeX: the table's \\label (wide table: "
+                                        "tab:compare unless given)."),
+    digits: Optional[int] = typer.Option(None, "--digits", help="Decimals of means and differences "
+                                         "(text, latex, long-latex, markdown, html; default 4)."),
     fail_if: Optional[str] = typer.Option(None, "--fail-if", help=(
-        "worse: exit 3 if a run is significantly worse than the baseline (after correction); "
+        "worse: exit 3 (failed) if a run is significantly worse than the baseline (after correction); "
         "different: if it differs significantly either way (needs --alternative two-sided).")),
     output: Optional[str] = typer.Option(None, "-o", "--output", help="Write to this file instead of standard output."),
     unit: str = typer.Option("topics", "--unit", help="topics (default): tests over per-topic values; positives: the CROC paper's six tests over the relevant documents of each topic, for area measures (auc_roc, croc_exp.7, auc_ac, cac_exp.7, auc_proc, auc_pac, auc_roc_t.T, auc_roc_fp.K; rie and bedroc, tested as cac_exp with their alpha)."),
@@ -74,8 +82,8 @@ def compare(
     -R prefs) as the main command does. Exit status 3 with --fail-if when
     the gate fails.
     """
-    if fmt not in FORMATS:
-        raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    fmt = check_format(fmt, FORMATS)
+    check_typeset(fmt, caption=caption, label=label, digits=digits)
     for value, flag, allowed in ((pairs, "--pairs", PAIRS), (alternative, "--alternative", ALTERNATIVES),
                                  (topics_from, "--topics-from", TOPICS_FROM), (unit, "--unit", UNITS)):
         if value not in allowed:
@@ -86,6 +94,8 @@ def compare(
         raise UsageError("the number of permutations must be at least 1")
     if fail_if is not None and fail_if not in FAIL_IF:
         raise UsageError(f"unknown --fail-if {fail_if!r}; choose one of {', '.join(FAIL_IF)}")
+    if unit == "positives" and (caption, label, digits) != (None, None, None):
+        raise UsageError("--caption, --label and --digits typeset --unit topics' tables, not --unit positives'")
     check_output(output)
     named = [t.strip() for spec in test for t in spec.split(",") if t.strip()]
     if unit == "positives":
@@ -115,12 +125,15 @@ def compare(
                 qrels, runs, measures or ["map"], tests, alpha=alpha, alternative=alternative, pairs=pairs,
                 topics_from=topics_from, progress=report, **stats, **options,
             )
-    write_output(result.format(fmt), output)
+    if unit == "positives":
+        write_output(result.format(fmt), output)
+    else:
+        write_output(result.format(fmt, caption=caption, label=label, digits=digits), output)
     if fail_if is None:
-        return 0
+        return ExitCode.OK
     failed = result.failures(fail_if)
     if not failed:
-        return 0
+        return ExitCode.OK
     what = "significantly worse than" if fail_if == "worse" else "significantly different from"
     if unit == "positives":
         listed = ", ".join(f"{r.run} on {r.measure}, topic {r.topic} "
@@ -129,7 +142,7 @@ def compare(
         listed = ", ".join(f"{r.run} on {r.measure} ({TEST_NAMES[r.test]}, corrected p {r.p_value_corrected:.3g})"
                            for r in failed)
     sys.stderr.write(f"trec_eval_py: compare --fail-if {fail_if}: {what} {result.baseline}: {listed}\n")
-    return 3
+    return ExitCode.FAILED
 
 
 def _progress():

@@ -5,12 +5,16 @@ from typing import List
 
 import typer
 
+from ...errors import ExitCode
+from ...output.table import check_format, choices_text
+from ...tools.diff import FORMATS
+from ..help import exit_codes_epilog
 from ..output import write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog(ExitCode.FAILED))
 def diff(
     old: str = typer.Argument(..., metavar="OLD", help=(
         "Reference output: trec_eval's text (with or without -q), or trec_eval_py --format json or csv.")),
@@ -20,19 +24,20 @@ def diff(
         "(repeatable; shell-style patterns allowed, e.g. 'P_*=0.001').")),
     ignore: List[str] = typer.Option([], "--ignore", help=(
         "Leave these measures out (repeatable, or a comma-separated list; e.g. runid, or a pattern such as 'iprec_at_recall_*').")),
-    quiet: bool = typer.Option(False, "-q", "--quiet", help="Print only the summary line."),
+    quiet: bool = typer.Option(False, "-q", "--quiet", help="Text: print only the summary line."),
+    fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(FORMATS, 'text')} "
+                            "(csv: one difference a row; json: the settings, counts and differences)."),
 ) -> int:
     """Compare two evaluation outputs by measure and topic.
 
     Lists values that changed by more than the tolerance and measures or
     topics present on one side only, then how many differences each measure
-    and each topic has, and a summary line. Exit status 1 if there is any
-    difference, else 0.
+    and each topic has, and a summary line. Exit status 3 (failed) if there
+    is any difference, else 0.
     """
-    from ...tools.diff import diff_outputs
+    from ...tools.diff import diff_outputs, render_diff
 
+    fmt = check_format(fmt, FORMATS)
     report = diff_outputs(old, new, list(tol), ignore=[m for spec in ignore for m in spec.replace(",", " ").split()])
-    lines = [] if quiet else [str(d) for d in report.differences] + report.breakdown()
-    lines.append(report.summary())
-    write_output("\n".join(lines) + "\n")
-    return 0 if report.same else 1
+    write_output(render_diff(report, fmt, quiet=quiet))
+    return ExitCode.OK if report.same else ExitCode.FAILED

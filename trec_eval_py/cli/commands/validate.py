@@ -5,14 +5,17 @@ from typing import List, Optional
 
 import typer
 
+from ...errors import ExitCode
+from ...output.table import check_format, choices_text
+from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED, FORMATS
 from ..flags import evaluation_flags
+from ..help import exit_codes_epilog
 from ..output import tell_skipped, write_output
-from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog(ExitCode.FAILED))
 @evaluation_flags("compat", "rel_format", "results_format",
                   help={"compat": "trec_eval version whose ranking the tie checks follow: 9.0.8 (default) or 10.0.",
                         "rel_format": "Format of the --qrels judgments (qrels by default; e.g. codiesp, prefs, "
@@ -25,7 +28,7 @@ def validate(
     runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files, folders (walked recursively) and .zip archives; '-' for standard input."),
     qrels: Optional[str] = typer.Option(None, "--qrels", help="Judgments: also check topic ids and unjudged documents."),
     topics: Optional[str] = typer.Option(None, "--topics", metavar="FILE", help="Topic ids (one a line, or a qrels file's first column): check topic ids without the judgments."),
-    fmt: str = typer.Option("text", "--format", help="text (default), json or csv (one finding a row)."),
+    fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(FORMATS, 'text')} (csv: one finding a row)."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
     max_docs: int = typer.Option(DEFAULT_MAX_DOCS, "--max-docs", help="Most documents allowed per topic (0: no limit)."),
     max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help="Largest acceptable share of unjudged documents in a topic's top 10."),
@@ -44,14 +47,15 @@ def validate(
     Only regular files are read: links, pipes, devices and hidden files in a
     folder are skipped, each named on standard error with the reason.
 
-    Exit status 1 when any file has errors (or, with --strict, warnings) or no
-    run file was found, else 0.
+    Exit status 3 (failed) when any file has errors (or, with --strict, warnings),
+    1 when no run file was found, else 0.
     """
     from ...engine.parse.source import set_read_limits
     from ...errors import UsageError
     from ...tools.submissions import scan_submissions
     from ...tools.validate import render_reports, validate_runs
 
+    fmt = check_format(fmt, FORMATS)
     with set_read_limits(max_input, max_ratio):
         found = scan_submissions(runs)
         tell_skipped(found.skipped)
@@ -61,4 +65,4 @@ def validate(
                                 max_unjudged=max_unjudged, max_per_check=max_per_check, **options)
     text = render_reports(reports, fmt, strict=strict, quiet=quiet)
     write_output(text)
-    return 0 if all(r.passed(strict) for r in reports) else 1
+    return ExitCode.OK if all(r.passed(strict) for r in reports) else ExitCode.FAILED

@@ -1,0 +1,708 @@
+"""Tables on the page: one model, one writer per format.
+
+Every tool that prints rows and columns (compare, batch, validate, diff,
+curves, the notebook views) builds a :class:`Table` and hands it to
+:func:`render`; how a format escapes text, aligns columns or writes numbers
+is decided here and nowhere else.
+
+Formats (``--format`` everywhere; :data:`ALIASES` gives other spellings):
+
+``text``
+    aligned columns two spaces apart. Control characters, terminal escape
+    sequences and bidirectional overrides in a cell are removed or replaced
+    by ``?`` (:func:`clean`), so a run id cannot move the cursor, set the
+    window title or reorder what is shown.
+``markdown`` (``md``)
+    a GitHub/CommonMark table. ``\\ | < > & * _ ` [ ] # ~`` are escaped
+    with a backslash and line breaks become spaces, so a cell can neither
+    split a row nor carry HTML or emphasis.
+``latex``
+    a booktabs ``tabular`` (inside a ``table`` float when there is a
+    caption or label); text is escaped, ``digits`` sets the decimals.
+``html``
+    a standalone page (``<meta charset="utf-8">``, a small style sheet) or,
+    with ``fragment=True``, the ``<table>`` alone for embedding and
+    notebooks. Everything is escaped; the table has a ``<thead>`` and a
+    ``<tbody>``, as sorting scripts expect.
+``csv``
+    one header line, then a line per row, at full precision. Safe to open
+    in a spreadsheet (OWASP's rule against CSV injection): a text cell that
+    starts with ``= + - @``, a tab or a carriage return gets a leading
+    ``'`` (text that is a plain number is left alone), numbers stay
+    numbers, and a fraction is written as two (or more) numeric columns,
+    never as ``3/4``, which a spreadsheet reads as a date.
+``tsv``
+    tab-separated, numbers as people see them (the column's digits); tabs
+    and line breaks inside a cell become spaces; the same spreadsheet
+    rules as csv (fractions in columns of their own too).
+``json``
+    a list of objects keyed by column (full precision; NaN and infinities
+    as ``null``); several tables: ``{"tables": [{"title", "rows"}...]}``.
+
+A cell is a plain value (``str``, ``int``, ``float``, ``None``, a tuple
+for a fraction) or a :class:`Cell`, which adds the text people see
+(``text``), emphasis (``bold``), arrows (``marks``: ``up``, ``down``) and
+a superscript (``sup``); machine formats (csv, tsv's numbers, json) take
+the value and drop the decoration.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+
+from .._record import field, record
+
+#: every writer, by its one name
+FORMATS = ("text", "markdown", "latex", "html", "csv", "tsv", "json")
+#: other spellings of a writer's name
+ALIASES = {"md": "markdown"}
+#: formats meant for programs: full precision, no decoration
+MACHINE = ("csv", "json")
+
+KINDS = ("auto", "text", "int", "float", "pvalue", "percent", "fraction")
+ALIGNS = (None, "left", "right", "center")
+MARKS = {"up": ("\u2191", r"\uparrow"), "down": ("\u2193", r"\downarrow")}
+
+#: decimals of a float column that does not fix its own
+DEFAULT_DIGITS = 4
+
+
+class Raw(str):
+    """Text already written in the target's markup (a LaTeX caption with math,
+    a column head such as ``$\\Delta$``): written as it is, never escaped.
+    Only the writer it was made for should get it; others escape it as text."""
+
+
+@record
+class Column:
+    """One column: its head, the kind of its values and how they are shown.
+
+    kind : ``text``; ``int``; ``float`` (``digits`` decimals, default
+        :data:`DEFAULT_DIGITS` or the document's ``digits``; ``signed``
+        writes ``+``); ``pvalue`` (4 decimals, or 2 significant digits in
+        exponent form below 1e-4); ``percent`` (a fraction shown as
+        ``+12.3%``); ``fraction`` (a tuple of whole numbers shown as
+        ``3/4`` or ``2/1/7``; ``parts`` names its numbers in csv and json);
+        ``auto`` (by the value's type).
+    align : None (left in text, no colon in markdown), ``left``, ``right``
+        or ``center``.
+    missing : what a ``None`` value shows.
+    key : the column's name in csv and json (default: its head).
+    """
+
+    name: str
+    kind: str = "auto"
+    digits: int | None = None
+    signed: bool = False
+    align: str | None = None
+    missing: str = ""
+    key: str | None = None
+    parts: tuple = ()
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown column kind {self.kind!r}")
+        if self.align not in ALIGNS:
+            raise ValueError(f"unknown alignment {self.align!r}")
+        if self.kind == "fraction" and len(self.parts) < 2:
+            raise ValueError("a fraction column names its parts (at least two)")
+
+    @property
+    def machine_keys(self) -> tuple[str, ...]:
+        return tuple(self.parts) if self.kind == "fraction" else (str(self.key or self.name),)
+
+
+@record
+class Cell:
+    """A value with what people see of it.
+
+    text : shown instead of the formatted value (machines still get ``value``)
+    bold, marks, sup : emphasis, arrows (``up``/``down``) and a superscript
+    span : the last cell of a short row, running over the remaining columns
+        (in text it is not aligned and does not widen its column)
+    """
+
+    value: object = None
+    text: str | None = None
+    bold: bool = False
+    marks: tuple = ()
+    sup: str = ""
+    span: bool = False
+
+
+@record(frozen=False)
+class Table:
+    """Rows of cells under column heads, with what is said around them.
+
+    title : a heading (a line above the table; the HTML caption)
+    caption, label : LaTeX's ``\\caption`` and ``\\label`` (the caption is
+        HTML's caption too)
+    lead : lines above the table (LaTeX: comments)
+    notes : lines below it (footnotes, a legend)
+    row_header : the first column names its row (HTML ``<th>``)
+    rules : a rule under each of these rows (0-based; LaTeX ``\\midrule``)
+    """
+
+    columns: list
+    rows: list = field(factory=list)
+    title: str | None = None
+    caption: str | None = None
+    label: str | None = None
+    lead: list = field(factory=list)
+    notes: list = field(factory=list)
+    row_header: bool = False
+    rules: tuple = ()
+
+
+# ---------------------------------------------------------------- the vocabulary
+
+def canonical(fmt: str) -> str:
+    """The one name of a format spelled ``fmt`` (``md`` -> ``markdown``)."""
+    return ALIASES.get(fmt, fmt)
+
+
+def spellings(allowed: Sequence[str]) -> list[str]:
+    """Every accepted spelling of ``allowed`` formats, aliases after their format."""
+    out = []
+    for f in allowed:
+        out.append(f)
+        out += [a for a, target in ALIASES.items() if target == f]
+    return out
+
+
+def choices_text(allowed: Sequence[str], default: str | None = None) -> str:
+    """``text (default), markdown (or md), csv, json``: the formats of a command for its help."""
+    words = []
+    for f in allowed:
+        aka = [a for a, target in ALIASES.items() if target == f]
+        words.append(f + (" (default)" if f == default else "") + (f" (or {', '.join(aka)})" if aka else ""))
+    return ", ".join(words)
+
+
+def check_format(fmt: str, allowed: Sequence[str], flag: str = "--format") -> str:
+    """The canonical name of ``fmt`` if a command offering ``allowed`` takes it,
+    else a :class:`~trec_eval_py.errors.UsageError` listing what it takes."""
+    name = canonical(fmt)
+    if name in allowed or fmt in allowed:
+        return fmt if fmt in allowed else name
+    from ..errors import UsageError
+
+    raise UsageError(f"unknown {flag} {fmt!r}; choose one of {', '.join(spellings(allowed))}")
+
+
+def check_typeset(fmt: str, *, caption=None, label=None, digits=None) -> None:
+    """``--caption`` and ``--label`` are for LaTeX (the caption for HTML too); ``--digits``
+    for the formats people read. Anything else is a usage error, not silently ignored."""
+    from ..errors import UsageError
+
+    fmt = canonical(fmt)
+    latex = fmt in ("latex", "long-latex")
+    if label is not None and not latex:
+        raise UsageError(f"--label is for --format latex, not {fmt}")
+    if caption is not None and not (latex or fmt == "html"):
+        raise UsageError(f"--caption is for --format latex or html, not {fmt}")
+    if digits is not None:
+        if fmt in MACHINE or fmt == "tsv":
+            raise UsageError(f"--digits is for the formats people read, not {fmt} (which keeps full precision)")
+        if not 0 <= digits <= 15:
+            raise UsageError(f"--digits must be between 0 and 15, not {digits}")
+
+
+# ---------------------------------------------------------------- text safety
+
+# CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), DCS/PM/APC/SOS strings, other escapes
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[P^_X][^\x1b]*(?:\x1b\\)?"
+                      r"|\x1b[ -/]*[0-~]?")
+# C0 and C1 controls, DEL, the bidirectional overrides and isolates, and the
+# undecodable bytes 0x80-0x9f kept as lone surrogates (written back as raw
+# C1 controls, which some terminals obey)
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\udc80-\udc9f]")
+
+
+def clean(s: str) -> str:
+    """``s`` safe to show on a terminal: escape sequences removed, line breaks and
+    tabs as spaces, every other control character as ``?``."""
+    if s.isprintable():
+        return s
+    s = _ESCAPES.sub("", s)
+    s = s.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+    return _CONTROLS.sub("?", s)
+
+
+_MD_SPECIAL = re.compile(r"([\\|<>&*_`\[\]#~])")
+
+
+def markdown_escape(s: str) -> str:
+    """Text for a markdown table cell or paragraph (see the module doc)."""
+    return _MD_SPECIAL.sub(r"\\\1", clean(s))
+
+
+_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+        "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
+        ">": r"\textgreater{}", "|": r"\textbar{}"}
+_TEX_SPECIAL = re.compile(r"[\\&%$#_{}~^<>|]")
+
+
+def latex_escape(s: str) -> str:
+    """Text for LaTeX: every special character written as itself."""
+    if isinstance(s, Raw):
+        return str(s)
+    return _TEX_SPECIAL.sub(lambda m: _TEX[m.group(0)], clean(s))
+
+
+def html_escape(s: str) -> str:
+    from html import escape
+
+    return escape(clean(s), quote=True)
+
+
+_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(s: str) -> str:
+    """A text cell for csv/tsv: a leading ``'`` if a spreadsheet would run it as a formula."""
+    if s[:1] in _FORMULA and not _NUMBER.match(s):
+        return "'" + s
+    return s
+
+
+def spreadsheet_text(s: str) -> str:
+    """The text :func:`spreadsheet_safe` was given (for readers of our own csv)."""
+    if s[:1] == "'" and s[1:2] in _FORMULA and not _NUMBER.match(s[1:]):
+        return s[1:]
+    return s
+
+
+# ---------------------------------------------------------------- values
+
+def float_text(v: float, digits: int = DEFAULT_DIGITS, signed: bool = False) -> str:
+    """A float with ``digits`` decimals; NaN as C's printf shows it (``nan``, ``-nan``),
+    infinities as ``inf``/``-inf``."""
+    v = float(v)
+    if v != v:
+        return "-nan" if math.copysign(1.0, v) < 0 else "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
+
+
+def pvalue_text(p: float) -> str:
+    p = float(p)
+    if p != p:
+        return "nan"
+    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
+def _shown(col: Column, value, digits: int) -> str:
+    """What people see of ``value`` in ``col`` (before escaping)."""
+    if value is None:
+        return col.missing
+    kind = col.kind
+    if kind == "auto":
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, float):
+            kind = "float"
+        elif isinstance(value, int):
+            kind = "int"
+        elif isinstance(value, tuple):
+            kind = "fraction"
+        else:
+            return str(value)
+    if kind == "text":
+        return str(value)
+    if kind == "int":
+        return "%d" % int(value)
+    if kind == "float":
+        return float_text(value, col.digits if col.digits is not None else digits, col.signed)
+    if kind == "pvalue":
+        return pvalue_text(value)
+    if kind == "percent":
+        v = float(value)
+        if v != v:
+            return col.missing or "nan"
+        return f"{100 * v:+.1f}%" if col.signed else f"{100 * v:.1f}%"
+    if kind == "fraction":
+        return "/".join("%d" % int(x) for x in value)
+    raise AssertionError(kind)
+
+
+def _machine(col: Column, value) -> list:
+    """The value(s) a machine format writes for ``value`` in ``col`` (one per machine key)."""
+    if col.kind == "fraction":
+        if value is None:
+            return [None] * len(col.parts)
+        return [int(x) for x in value]
+    if value is None:
+        return [None]
+    kind = col.kind
+    if kind == "text":
+        return [str(value)]
+    if kind == "int":
+        return [int(value)]
+    if kind in ("float", "pvalue", "percent"):
+        return [float(value)]
+    if isinstance(value, bool) or isinstance(value, (int, float, str)):
+        return [value]
+    if hasattr(value, "item"):  # a numpy scalar
+        return [value.item()]
+    return [str(value)]
+
+
+def _parts(cell):
+    """``(value, Cell or None)``."""
+    if isinstance(cell, Cell):
+        return cell.value, cell
+    return cell, None
+
+
+def _human_cells(table: Table, digits: int) -> list[list[tuple[str, Cell | None]]]:
+    """Every row's ``(shown text, Cell or None)``, before any escaping."""
+    out = []
+    cols = table.columns
+    for row in table.rows:
+        line = []
+        for col, cell in zip(cols, row):
+            value, c = _parts(cell)
+            text = c.text if c is not None and c.text is not None else _shown(col, value, digits)
+            line.append((text, c))
+        out.append(line)
+    return out
+
+
+def _is_span(row) -> bool:
+    return bool(row) and isinstance(row[-1], Cell) and row[-1].span
+
+
+# ---------------------------------------------------------------- writers
+
+def _text(tables: list[Table], intro: list[str], digits: int, **_) -> str:
+    lines = [clean(x) for x in intro]
+    for k, t in enumerate(tables):
+        if lines or k:
+            lines.append("")
+        if t.title:
+            lines.append(clean(t.title))
+        lines += [clean(x) for x in t.lead]
+        lines += _text_rows(t, digits)
+        lines += [clean(x) for x in t.notes]
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def _decorated_text(text: str, c: Cell | None) -> str:
+    if c is None:
+        return text
+    text += "".join(" " + MARKS[m][0] for m in c.marks)
+    return text + (f"^{c.sup}" if c.sup else "")
+
+
+def _text_rows(t: Table, digits: int) -> list[str]:
+    head = [clean(c.name) for c in t.columns]
+    body = [[clean(_decorated_text(text, c)) for text, c in row] for row in _human_cells(t, digits)]
+    spans = [_is_span(r) for r in t.rows]
+    widths = [len(h) for h in head]
+    for row, span in zip(body, spans):
+        for i, cell in enumerate(row[:-1] if span else row):
+            widths[i] = max(widths[i], len(cell))
+
+    def pad(i, s):
+        a = t.columns[i].align
+        if a == "right":
+            return s.rjust(widths[i])
+        if a == "center":
+            return s.center(widths[i])
+        return s.ljust(widths[i])
+
+    out = ["  ".join(pad(i, h) for i, h in enumerate(head)).rstrip()]
+    for row, span in zip(body, spans):
+        if span:
+            out.append("  ".join([*(pad(i, s) for i, s in enumerate(row[:-1])), row[-1]]).rstrip())
+        else:
+            out.append("  ".join(pad(i, s) for i, s in enumerate(row)).rstrip())
+    return out
+
+
+def _markdown(tables: list[Table], intro: list[str], digits: int, **_) -> str:
+    parts = []
+    if intro:
+        parts.append("".join(markdown_escape(x) + "\n" for x in intro))
+    for t in tables:
+        block = []
+        if t.title:
+            block.append(f"**{markdown_escape(t.title)}**\n\n")
+        if t.lead:
+            block.append("".join(markdown_escape(x) + "\n" for x in t.lead) + "\n")
+        block.append(_markdown_table(t, digits))
+        if t.notes:
+            block.append("\n" + "".join(markdown_escape(x) + "\n" for x in t.notes))
+        parts.append("".join(block))
+    return "\n".join(parts)
+
+
+_MD_ALIGN = {None: "---", "left": ":---", "right": "---:", "center": ":---:"}
+
+
+def _markdown_cell(text: str, c: Cell | None) -> str:
+    s = markdown_escape(text)
+    if c is None:
+        return s
+    if c.bold and s:
+        s = f"**{s}**"
+    s += "".join(" " + MARKS[m][0] for m in c.marks)
+    return s + (f"<sup>{markdown_escape(c.sup)}</sup>" if c.sup else "")
+
+
+def _markdown_table(t: Table, digits: int) -> str:
+    n = len(t.columns)
+    lines = ["| " + " | ".join(markdown_escape(c.name) for c in t.columns) + " |",
+             "|" + "|".join(_MD_ALIGN[c.align] for c in t.columns) + "|"]
+    for row in _human_cells(t, digits):
+        cells = [_markdown_cell(text, c) for text, c in row]
+        cells += [""] * (n - len(cells))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+_TEX_ALIGN = {None: "l", "left": "l", "right": "r", "center": "c"}
+
+
+def _latex_cell(col: Column, text: str, c: Cell | None, value) -> str:
+    if value is None and (c is None or c.text is None) and text == "-":
+        s = "--"  # the typographic dash of a missing value
+    else:
+        s = latex_escape(text)
+    if c is None:
+        return s
+    if c.bold and s:
+        s = rf"\textbf{{{s}}}"
+    sup = [MARKS[m][1] for m in c.marks]
+    if c.sup:
+        sup.append(r"\mathrm{" + latex_escape(c.sup) + "}")
+    if sup:
+        s += "$^{" + r"\,".join(sup) + "}$"
+    return s
+
+
+def _comment(line: str) -> str:
+    return "% " + clean(str(line))
+
+
+def _latex(tables: list[Table], intro: list[str], digits: int, caption=None, label=None, **_) -> str:
+    blocks = []
+    head = [_comment(x) for x in intro]
+    for k, t in enumerate(tables):
+        cap = caption if caption is not None and k == 0 else t.caption
+        lab = label if label is not None and k == 0 else t.label
+        out = list(head) if k == 0 else []
+        if t.title:
+            out.append(_comment(t.title))
+        out += [_comment(x) for x in t.lead]
+        out.append("% needs \\usepackage{booktabs}")
+        floating = cap is not None or lab is not None
+        if floating:
+            out += [r"\begin{table}[t]", r"\centering"]
+            if cap is not None:
+                out.append(rf"\caption{{{latex_escape(cap)}}}")
+            if lab is not None:
+                out.append(rf"\label{{{re.sub(r'[^A-Za-z0-9:._/+-]', '', clean(str(lab)))}}}")
+        n = len(t.columns)
+        out += [r"\begin{tabular}{" + "".join(_TEX_ALIGN[c.align] for c in t.columns) + "}", r"\toprule",
+                " & ".join(latex_escape(c.name) for c in t.columns) + r" \\", r"\midrule"]
+        rules = set(t.rules)
+        for i, (row, cells) in enumerate(zip(t.rows, _human_cells(t, digits))):
+            texts = []
+            for j, ((text, c), col) in enumerate(zip(cells, t.columns)):
+                s = _latex_cell(col, text, c, _parts(row[j])[0])
+                if c is not None and c.span and j == len(cells) - 1 and len(cells) < n:
+                    s = rf"\multicolumn{{{n - j}}}{{l}}{{{s}}}"
+                texts.append(s)
+            out.append(" & ".join(texts) + r" \\")
+            if i in rules and i < len(t.rows) - 1:
+                out.append(r"\midrule")
+        out += [r"\bottomrule", r"\end{tabular}"]
+        out += [_comment(x) for x in t.notes]
+        if floating:
+            out.append(r"\end{table}")
+        blocks.append("\n".join(out) + "\n")
+    return "\n".join(blocks)
+
+
+_HTML_ALIGN = {None: "", "left": ' style="text-align:left"', "right": ' style="text-align:right"',
+               "center": ' style="text-align:center"'}
+
+_CSS = ("body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px;color:#1d2330}"
+        "table{border-collapse:collapse;font-size:14px;margin:12px 0}"
+        "caption{text-align:left;padding:4px 0;color:#4a5263}"
+        "th,td{padding:4px 10px;border-bottom:1px solid #e4e7ec;vertical-align:top}"
+        "thead th{background:#f3f5f9;text-align:left}td{font-variant-numeric:tabular-nums}")
+
+
+def _html_cell(text: str, c: Cell | None) -> str:
+    s = html_escape(text)
+    if c is None:
+        return s
+    if c.bold and s:
+        s = f"<b>{s}</b>"
+    s += "".join(" " + MARKS[m][0] for m in c.marks)
+    return s + (f"<sup>{html_escape(c.sup)}</sup>" if c.sup else "")
+
+
+def _html_table(t: Table, digits: int, css_class: str, caption=None) -> str:
+    n = len(t.columns)
+    lines = [f'<table class="{html_escape(css_class)}">']
+    said = [x for x in [t.title, caption if caption is not None else t.caption, *t.lead, *t.notes] if x]
+    if said:
+        lines.append("<caption>" + "<br>".join(html_escape(str(x)) for x in said) + "</caption>")
+    lines.append("<thead><tr>" + "".join(f"<th>{html_escape(str(c.name))}</th>" for c in t.columns)
+                 + "</tr></thead>")
+    lines.append("<tbody>")
+    for row in _human_cells(t, digits):
+        cells = []
+        for j, (text, c) in enumerate(row):
+            col = t.columns[j]
+            if j == 0 and t.row_header:
+                cells.append(f'<th style="text-align:left">{_html_cell(text, c)}</th>')
+                continue
+            span = f' colspan="{n - j}"' if c is not None and c.span and j == len(row) - 1 and len(row) < n else ""
+            cells.append(f"<td{span}{_HTML_ALIGN[col.align]}>{_html_cell(text, c)}</td>")
+        lines.append("<tr>" + "".join(cells) + "</tr>")
+    lines += ["</tbody>", "</table>"]
+    return "\n".join(lines) + "\n"
+
+
+def _html(tables: list[Table], intro: list[str], digits: int, fragment: bool = False, css_class="trec-eval-py",
+          caption=None, title=None, **_) -> str:
+    body = "".join(_html_table(t, digits, css_class, caption if k == 0 else None) for k, t in enumerate(tables))
+    if fragment:
+        return "".join(f"<p>{html_escape(x)}</p>\n" for x in intro) + body
+    name = title or next((t.title or t.caption for t in tables if t.title or t.caption), None) or "trec_eval_py"
+    head = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html_escape(str(name))}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n")
+    h1 = f"<h1>{html_escape(title)}</h1>\n" if title else ""
+    return head + h1 + "".join(f"<p>{html_escape(x)}</p>\n" for x in intro) + body + "</body>\n</html>\n"
+
+
+def _machine_rows(t: Table) -> list[list]:
+    cols = t.columns
+    out = []
+    for row in t.rows:
+        line = []
+        for j, col in enumerate(cols):
+            value = _parts(row[j])[0] if j < len(row) else None
+            line += _machine(col, value)
+        out.append(line)
+    return out
+
+
+def _csv_value(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return spreadsheet_safe(v)
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+def _csv(tables: list[Table], intro: list[str], digits: int, header: bool = True, **_) -> str:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for k, t in enumerate(tables):
+        if k:
+            buf.write("\n")
+        if header:
+            w.writerow([spreadsheet_safe(key) for c in t.columns for key in c.machine_keys])
+        w.writerows([[_csv_value(v) for v in row] for row in _machine_rows(t)])
+    return buf.getvalue()
+
+
+def _tsv_text(s: str) -> str:
+    return spreadsheet_safe(s.replace("\t", " ").replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
+
+
+def _tsv(tables: list[Table], intro: list[str], digits: int, header: bool = True, **_) -> str:
+    out = []
+    for k, t in enumerate(tables):
+        if k:
+            out.append("\n")
+        if header:
+            heads = [key if c.kind == "fraction" else str(c.name) for c in t.columns for key in c.machine_keys]
+            out.append("\t".join(_tsv_text(h) for h in heads) + "\n")
+        numeric = [c.kind not in ("text", "auto") for c in t.columns]
+        for row, cells in zip(t.rows, _human_cells(t, digits)):
+            texts = []
+            for j, ((text, _c), num) in enumerate(zip(cells, numeric)):
+                if t.columns[j].kind == "fraction":  # never '3/4': a spreadsheet reads a date
+                    texts += ["" if v is None else "%d" % v for v in _machine(t.columns[j], _parts(row[j])[0])]
+                else:
+                    texts.append(text if num else _tsv_text(text))
+            out.append("\t".join(texts) + "\n")
+    return "".join(out)
+
+
+def json_value(v):
+    """``v`` as JSON takes it: NaN and infinities as None, numpy scalars as Python's."""
+    if hasattr(v, "item") and not isinstance(v, (str, bytes)):
+        v = v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def json_text(doc, indent: int | None = 2) -> str:
+    """A JSON document as every command writes it."""
+    import json
+
+    return json.dumps(doc, indent=indent) + "\n"
+
+
+def records(table: Table) -> list[dict]:
+    """The rows of ``table`` as JSON objects keyed by column (machine values)."""
+    keys = [k for c in table.columns for k in c.machine_keys]
+    return [{k: json_value(v) for k, v in zip(keys, row)} for row in _machine_rows(table)]
+
+
+def _json(tables: list[Table], intro: list[str], digits: int, indent: int | None = 2, **_) -> str:
+    if len(tables) == 1 and not intro:
+        return json_text(records(tables[0]), indent)
+    doc: dict = {}
+    if intro:
+        doc["intro"] = list(intro)
+    doc["tables"] = [{"title": t.title, "notes": list(t.notes), "rows": records(t)} for t in tables]
+    return json_text(doc, indent)
+
+
+_WRITERS = {"text": _text, "markdown": _markdown, "latex": _latex, "html": _html, "csv": _csv, "tsv": _tsv,
+            "json": _json}
+
+
+def render(tables: Table | Iterable[Table], fmt: str, *, intro: Sequence[str] = (), digits: int | None = None,
+           **opts) -> str:
+    """``tables`` (one :class:`Table` or several, the sections of one document) in ``fmt``.
+
+    ``intro``: lines before the first table (not in csv/tsv). ``digits``:
+    decimals of float columns that do not fix their own (formats people
+    read). Writer options: ``caption``, ``label`` (latex; caption for html
+    too: they apply to the first table), ``fragment``, ``css_class``,
+    ``title`` (html), ``header`` (csv, tsv), ``indent`` (json).
+    """
+    name = canonical(fmt)
+    if name not in _WRITERS:
+        from ..errors import UsageError
+
+        raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(spellings(FORMATS))}")
+    tables = [tables] if isinstance(tables, Table) else list(tables)
+    return _WRITERS[name](tables, list(intro), DEFAULT_DIGITS if digits is None else digits, **opts)
+
+
+__all__ = ["ALIASES", "FORMATS", "Cell", "Column", "Raw", "Table", "canonical", "check_format", "check_typeset",
+           "choices_text", "clean", "float_text", "html_escape", "json_text", "json_value", "latex_escape",
+           "markdown_escape", "pvalue_text", "records", "render", "spellings", "spreadsheet_safe",
+           "spreadsheet_text"]
