@@ -36,7 +36,7 @@ def test_trec_eval_9_and_10_outputs_differ(capsysbinary):
     assert ("iprec_at_recall_0.10", "301") in changed and ("11pt_avg", "all") in changed
     assert {d.measure for d in report.differences if d.kind == ONLY_NEW} == {"rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"}
     code, out, _ = run_cli(["diff", old, new], capsysbinary)
-    assert code == 1
+    assert code == 3
     assert "changed     iprec_at_recall_0.10    301       0.2096 -> 0.2098  (+0.0002)" in out.splitlines()
 
 
@@ -57,10 +57,10 @@ def test_one_sided_and_text_values(tmp_path, capsysbinary):
     kinds = [(d.kind, d.measure, d.topic) for d in report.differences]
     assert kinds == [(CHANGED, "runid", "all"), (ONLY_OLD, "map", "2"), (ONLY_NEW, "P_5", "all")]
     code, out, _ = run_cli(["diff", a, b], capsysbinary)
-    assert code == 1
+    assert code == 3
     assert out.splitlines()[-1] == "3 differences beyond 0.0001: 1 changed, 1 only in old, 1 only in new (4 values compared)"
     code, out, _ = run_cli(["diff", "-q", a, b], capsysbinary)
-    assert code == 1 and out.count("\n") == 1
+    assert code == 3 and out.count("\n") == 1
 
 
 def test_nan_and_integers(tmp_path):
@@ -185,7 +185,7 @@ def test_tolerance_per_measure(tmp_path, capsysbinary):
     assert diff_outputs(a, b, ["map=0.005", "num_*=3"]).same
     assert diff_outputs(a, b, "1e-4", tolerances={"map": "0.004", "num_ret": 5}).differences[0].topic == "1"
     code, out, _ = run_cli(["diff", a, b, "--tol", "map=0.005", "--tol", "num_ret=2"], capsysbinary)
-    assert code == 1
+    assert code == 3
     assert out.splitlines()[-1] == ("1 difference beyond tolerance (0.0001; map 0.005, num_ret 2): "
                                     "1 changed (5 values compared)")
     code, _, err = run_cli(["diff", a, b, "--tol", "map=x"], capsysbinary)

@@ -165,12 +165,12 @@ def test_cli_exit_codes_and_strict(tmp_path, capsysbinary):
     code, out, _ = run_cli(["validate", warn], capsysbinary)
     assert code == 0 and f"{warn}:6: warning:" in out
     code, out, _ = run_cli(["validate", warn, "--strict"], capsysbinary)
-    assert code == 1 and out.strip().endswith("FAILED")
+    assert code == 3 and out.strip().endswith("FAILED")
 
     bad = tmp_path / "bad.txt"
     bad.write_text(CLEAN + "1 Q0 a 4 0.5 sys\n")
     code, out, _ = run_cli(["validate", bad, "-q"], capsysbinary)
-    assert code == 1 and out.count("\n") == 1 and "1 error" in out
+    assert code == 3 and out.count("\n") == 1 and "1 error" in out
 
 
 def test_cli_bad_inputs(tmp_path, capsysbinary):
@@ -178,7 +178,7 @@ def test_cli_bad_inputs(tmp_path, capsysbinary):
     run = tmp_path / "r.txt"
     run.write_text(CLEAN)
     code, out, err = run_cli(["validate", tmp_path / "nope.txt", run], capsysbinary)
-    assert code == 1 and f"{tmp_path / 'nope.txt'}: error: no such file [unreadable]" in out and "Traceback" not in err
+    assert code == 3 and f"{tmp_path / 'nope.txt'}: error: no such file [unreadable]" in out and "Traceback" not in err
     assert f"{run}: 0 errors" in out and out.endswith("2 files: 1 ok, 1 failed\n")
     run = tmp_path / "r.txt"
     run.write_text(CLEAN)
@@ -240,7 +240,7 @@ def test_runs_in_another_results_format(tmp_path, capsysbinary):
     bad = tmp_path / "bad.tsv"
     bad.write_bytes(b"c1\tA01\nc1\tB02\nc2\n")
     code, out, _ = run_cli(["validate", "-T", "codiesp", bad], capsysbinary)
-    assert code == 1
+    assert code == 3
     assert f"{bad}:3: error: expected 2 tab-separated fields (clinical case, code), found 1 [format]" in out
     report = validate_run(bad.read_bytes(), results_format="codiesp", name="bad.tsv")
     assert [(f.line, f.code) for f in report.findings] == [(3, "format")]
@@ -249,7 +249,7 @@ def test_runs_in_another_results_format(tmp_path, capsysbinary):
     run = tmp_path / "r.txt"
     run.write_text(CLEAN)
     code, out, _ = run_cli(["validate", "-T", "codiesp", run], capsysbinary)
-    assert code == 1 and f"{run}:1: error: expected 2 tab-separated fields" in out
+    assert code == 3 and f"{run}:1: error: expected 2 tab-separated fields" in out
 
 
 def test_results_format_must_fit_the_judgments(capsysbinary):

@@ -204,7 +204,7 @@ def test_validate_reads_judgments_in_any_format(flags, qrels, tmp_path, capsysbi
     assert code == 0, err + out
     assert json.loads(out)["ok"]
     code, out, err = run_cli(["validate", *flags, "--qrels", qrels, bad, "--format", "json"], capsysbinary)
-    assert code == 1
+    assert code == 3
     (report,) = json.loads(out)["files"]
     assert any(f["severity"] == "error" and "topic" in f["code"] for f in report["findings"])
     # read as qrels, the same file is an error (or, for codiesp's 2 fields, unreadable): -R is what reads it
