@@ -608,19 +608,24 @@ def _csv_value(v) -> str:
     return str(v)
 
 
-def _csv(tables: list[Table], intro: list[str], digits: int, header: bool = True, **_) -> str:
-    import csv
-    import io
+_CSV_QUOTE = re.compile(r'[",\r\n]')
 
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+
+def _csv_field(s: str) -> str:
+    # quoted when it holds a comma, a quote or a line break: Python's csv module
+    # leaves a lone carriage return bare when lines end in "\n", which splits the row
+    return '"' + s.replace('"', '""') + '"' if _CSV_QUOTE.search(s) else s
+
+
+def _csv(tables: list[Table], intro: list[str], digits: int, header: bool = True, **_) -> str:
+    out = []
     for k, t in enumerate(tables):
         if k:
-            buf.write("\n")
+            out.append("\n")
         if header:
-            w.writerow([spreadsheet_safe(key) for c in t.columns for key in c.machine_keys])
-        w.writerows([[_csv_value(v) for v in row] for row in _machine_rows(t)])
-    return buf.getvalue()
+            out.append(",".join(_csv_field(spreadsheet_safe(key)) for c in t.columns for key in c.machine_keys) + "\n")
+        out += [",".join([_csv_field(_csv_value(v)) for v in row]) + "\n" for row in _machine_rows(t)]
+    return "".join(out)
 
 
 def _tsv_text(s: str) -> str:

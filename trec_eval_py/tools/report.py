@@ -12,7 +12,7 @@
     per-topic values against the class median and best, and its interpolated
     precision/recall curve against the class median;
 ``leaderboard.csv``, ``leaderboard.md``
-    the board as ``batch --format csv|md`` prints it;
+    the board as ``batch --format csv|markdown`` prints it;
 ``feedback/<run>.txt``
     plain text for the student: scores and rank, coverage, findings, and the
     topics where the run falls furthest below the class median.
@@ -35,13 +35,13 @@ its own.
 """
 from __future__ import annotations
 
-import html
 import os
 import re
 
 import numpy as np
 
 from ..output.evaluation import format_value
+from ..output.table import html_escape
 from ..engine.measures import Kind
 from .leaderboard import Entry, Leaderboard, coverage, render_leaderboard
 
@@ -50,7 +50,8 @@ WEAKEST = 5
 
 
 def _e(s) -> str:
-    return html.escape(str(s), quote=True)
+    # the output layer's escaping: control characters out too (the pages are XML as well)
+    return html_escape(str(s))
 
 
 #: longest file name stem of a run's page and feedback (a long LMS path keeps its end and a hash)
@@ -550,7 +551,7 @@ def write_report(board: Leaderboard, directory, *, title: str = "Leaderboard") -
                                                  "as a submission.\n"]))
         written.append(out.write("index.html", [_index(board, slug, title)]))
         written.append(out.write("leaderboard.csv", [render_leaderboard(board, "csv")]))
-        written.append(out.write("leaderboard.md", [render_leaderboard(board, "md")]))
+        written.append(out.write("leaderboard.md", [render_leaderboard(board, "markdown")]))
         for e in board.entries:
             written.append(out.write(f"runs/{slug[e.path]}.html",
                                      [_run_page(board, e, med, stats, title, medians, n_graded, tcols)]))
