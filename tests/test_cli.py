@@ -79,7 +79,7 @@ def test_stdin_and_compressed(tmp_path, monkeypatch, capsysbinary):
         (["-m", "P.", QRELS, RUN], "empty parameter", 1),
         (["-m", "P.x", QRELS, RUN], "not a number", 1),
         (["-m", "map.3", QRELS, RUN], "no parameters", 1),
-        ([QRELS], "need two files", 2),
+        ([QRELS], "need two files", 1),
         (["--compat", "11", QRELS, RUN], "--compat", 1),
         (["-T", "other", QRELS, RUN], "results format", 1),
         (["-l", "x", QRELS, RUN], "-l", 1),

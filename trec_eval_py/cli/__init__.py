@@ -48,7 +48,9 @@ def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: di
         _write([help_text(options["measures"], options["rel_format"], options["compat"], options["results_format"])])
         return
     if rel_info_file is None or results_file is None:
-        raise TrecEvalError("need two files: QRELS RUN (see -h)")
+        from ..errors import UsageError
+
+        raise UsageError("need two files: QRELS RUN (see -h)")
     from ..output.evaluation import check_output_format, render_evaluation
 
     check_output_format(own["output_format"])
@@ -289,6 +291,8 @@ def main(argv: list[str] | None = None) -> None:
             target, prog = globals().get("app") or __getattr__("app"), "trec_eval_py"
         _start_collecting()
         result = target(args=argv, prog_name=prog, standalone_mode=False)
+        if result == ExitCode.INTERRUPTED:  # typer's answer to Ctrl-C inside a command
+            _fail("interrupted", ExitCode.INTERRUPTED)
         if isinstance(result, int) and result:
             sys.exit(int(result))
     except PipeClosed:

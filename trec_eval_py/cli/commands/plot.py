@@ -10,15 +10,16 @@ from typing import List
 
 import typer
 
-from ...errors import UsageError
+from ...errors import ExitCode, UsageError
 from ..flags import evaluation_flags
+from ..help import exit_codes_epilog
 from ..output import check_output, output_errors
 from ...tools.plotting import KINDS, make_plot, output_format, require_matplotlib, save_plot
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog(ExitCode.NO_TOPICS))
 @evaluation_flags("relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "compat", "order",
                   "rel_format", "results_format", "valid_codes",
                   help={"num_docs_in_coll": "Collection size: with it, every non-relevant document is a ROC negative."})
