@@ -179,6 +179,8 @@ def evaluation_json(result, *, query: bool, summary: bool) -> dict:
 
 
 def check_output_format(fmt: str) -> None:
+    if fmt in OUTPUT_FORMATS:  # (the plain evaluation imports no more than it needs)
+        return
     from .table import check_format
 
     check_format(fmt, OUTPUT_FORMATS)

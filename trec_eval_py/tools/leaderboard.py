@@ -576,12 +576,16 @@ def leaderboard_table(board: Leaderboard, fmt: str = "text", *, per_topic: bool 
     from ..output.table import Cell, Column, Table
 
     machine = fmt == "csv"
-    lead = [Column("rank", "int"), Column("run", "text"), Column("runid", "text"),
-            Column("topics", "fraction", parts=("topics", "topics_total")), Column("warnings", "int")]
+    # numbers to the right where a table is typeset; text and markdown keep the board's plain layout
+    num = "right" if fmt in ("latex", "html") else None
+    lead = [Column("rank", "int", align=num), Column("run", "text"), Column("runid", "text"),
+            Column("topics", "fraction", parts=("topics", "topics_total"), align=num),
+            Column("warnings", "int", align=num)]
     if per_topic:
-        values = [Column("topic", "text"), Column("measure", "text"), Column("value")]
+        values = [Column("topic", "text"), Column("measure", "text"), Column("value", align=num)]
     else:
-        values = [Column(c, _KIND[board.kinds[c]]) for c in board.columns]
+        values = [Column(c, _KIND[board.kinds[c]], align=None if board.kinds[c] is Kind.STR else num)
+                  for c in board.columns]
     cols = lead + values + ([Column("error", "text")] if machine else [])
     rows = []
     for e in board.entries:
