@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,16 +43,22 @@ def build(data: str, gen: str) -> tuple[str, str]:
     return qrels, run
 
 
-def timed(checkout: str, args: list[str]) -> tuple[float, bytes]:
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(checkout: str, args: list[str]) -> tuple[float, float, bytes]:
+    """Wall and CPU (user + system) seconds of one run, and its output."""
     env = dict(os.environ, PYTHONPATH=checkout)
     with tempfile.TemporaryDirectory() as empty:
-        t = time.perf_counter()
+        c, t = _cpu(), time.perf_counter()
         p = subprocess.run([sys.executable, "-m", "trec_eval_py", *args], cwd=empty, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        wall = time.perf_counter() - t
-    if p.returncode not in (0, 4):
+        wall, cpu = time.perf_counter() - t, _cpu() - c
+    if p.returncode not in (0, 1, 4):  # (batch before the exit-code table: 1 for a failed run)
         raise SystemExit(f"{checkout}: {' '.join(args)} failed: {p.stderr.decode()[-500:]}")
-    return wall, p.stdout
+    return wall, cpu, p.stdout
 
 
 def main() -> None:
@@ -79,19 +86,21 @@ def main() -> None:
                       "-m", "P.10", qrels, *runs],
     }
     print(f"A = {os.path.abspath(a.reference)}\nB = {ROOT}\n")
-    print(f"{'case':<14}{'A s':>8}{'B s':>8}{'B/A':>7}  output")
+    print("median of", a.repeat, "runs; CPU = user + system seconds (steadier than wall time on a busy machine)")
+    print(f"{'case':<14}{'A wall':>8}{'B wall':>8}{'B/A':>6}{'A cpu':>8}{'B cpu':>8}{'B/A':>6}  output", flush=True)
     for name, args in cases.items():
-        ta, tb = [], []
+        times: dict = {"A": [], "B": []}
         outs = {}
         for i in range(a.repeat):
             order = [("A", a.reference), ("B", ROOT)] if i % 2 == 0 else [("B", ROOT), ("A", a.reference)]
             for side, checkout in order:
-                t, out = timed(checkout, args)
-                (ta if side == "A" else tb).append(t)
+                wall, cpu, out = timed(checkout, args)
+                times[side].append((wall, cpu))
                 outs[side] = out
-        ma, mb = statistics.median(ta), statistics.median(tb)
+        wa, wb = (statistics.median(w for w, _ in times[s]) for s in "AB")
+        ca, cb = (statistics.median(c for _, c in times[s]) for s in "AB")
         same = "same" if outs["A"] == outs["B"] else "differs"
-        print(f"{name:<14}{ma:8.2f}{mb:8.2f}{mb / ma:7.2f}  {same}")
+        print(f"{name:<14}{wa:8.2f}{wb:8.2f}{wb / wa:6.2f}{ca:8.2f}{cb:8.2f}{cb / ca:6.2f}  {same}", flush=True)
 
 
 if __name__ == "__main__":

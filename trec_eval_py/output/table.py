@@ -47,6 +47,7 @@ the value and drop the decoration.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -60,7 +61,7 @@ ALIASES = {"md": "markdown"}
 #: formats meant for programs: full precision, no decoration
 MACHINE = ("csv", "json")
 
-KINDS = ("auto", "text", "int", "float", "pvalue", "percent", "fraction")
+KINDS = ("auto", "text", "int", "float", "shortest", "pvalue", "percent", "fraction")
 ALIGNS = (None, "left", "right", "center")
 MARKS = {"up": ("\u2191", r"\uparrow"), "down": ("\u2193", r"\downarrow")}
 
@@ -80,7 +81,8 @@ class Column:
 
     kind : ``text``; ``int``; ``float`` (``digits`` decimals, default
         :data:`DEFAULT_DIGITS` or the document's ``digits``; ``signed``
-        writes ``+``); ``pvalue`` (4 decimals, or 2 significant digits in
+        writes ``+``); ``shortest`` (the shortest text that reads back as
+        the same double); ``pvalue`` (4 decimals, or 2 significant digits in
         exponent form below 1e-4); ``percent`` (a fraction shown as
         ``+12.3%``); ``fraction`` (a tuple of whole numbers shown as
         ``3/4`` or ``2/1/7``; ``parts`` names its numbers in csv and json);
@@ -88,6 +90,7 @@ class Column:
     align : None (left in text, no colon in markdown), ``left``, ``right``
         or ``center``.
     missing : what a ``None`` value shows.
+    nan : what NaN shows (default: ``nan``/``-nan``, as C's printf shows it).
     key : the column's name in csv and json (default: its head).
     """
 
@@ -99,6 +102,7 @@ class Column:
     missing: str = ""
     key: str | None = None
     parts: tuple = ()
+    nan: str | None = None
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -295,10 +299,30 @@ def pvalue_text(p: float) -> str:
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
+class _Absent:
+    """No cell here: the columns of a short row after its spanning cell."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+ABSENT = _Absent()
+
+
+def _nonfinite(col: Column, v: float) -> str:
+    if v != v and col.nan is not None:
+        return col.nan
+    return float_text(v)
+
+
 def _shown(col: Column, value, digits: int) -> str:
     """What people see of ``value`` in ``col`` (before escaping)."""
     if value is None:
         return col.missing
+    if value is ABSENT:
+        return ""
     kind = col.kind
     if kind == "auto":
         if isinstance(value, bool):
@@ -309,6 +333,8 @@ def _shown(col: Column, value, digits: int) -> str:
             kind = "int"
         elif isinstance(value, tuple):
             kind = "fraction"
+        elif hasattr(value, "item") and not isinstance(value, str):  # a numpy scalar
+            return _shown(col, value.item(), digits)
         else:
             return str(value)
     if kind == "text":
@@ -316,64 +342,87 @@ def _shown(col: Column, value, digits: int) -> str:
     if kind == "int":
         return "%d" % int(value)
     if kind == "float":
-        return float_text(value, col.digits if col.digits is not None else digits, col.signed)
+        v = float(value)
+        if not math.isfinite(v):
+            return _nonfinite(col, v)
+        return float_text(v, col.digits if col.digits is not None else digits, col.signed)
+    if kind == "shortest":
+        v = float(value)
+        return _nonfinite(col, v) if v != v else repr(v)
     if kind == "pvalue":
-        return pvalue_text(value)
+        v = float(value)
+        return col.nan if v != v and col.nan is not None else pvalue_text(v)
     if kind == "percent":
         v = float(value)
         if v != v:
-            return col.missing or "nan"
+            return col.nan if col.nan is not None else "nan"
         return f"{100 * v:+.1f}%" if col.signed else f"{100 * v:.1f}%"
     if kind == "fraction":
         return "/".join("%d" % int(x) for x in value)
     raise AssertionError(kind)
 
 
-def _machine(col: Column, value) -> list:
-    """The value(s) a machine format writes for ``value`` in ``col`` (one per machine key)."""
-    if col.kind == "fraction":
-        if value is None:
-            return [None] * len(col.parts)
-        return [int(x) for x in value]
-    if value is None:
-        return [None]
+def _columns(t: Table) -> list[tuple]:
+    """The cells of ``t`` column by column (:data:`ABSENT` past the end of a short row)."""
+    n = len(t.columns)
+    if not t.rows:
+        return [() for _ in range(n)]
+    cols = list(itertools.zip_longest(*t.rows, fillvalue=ABSENT))[:n]
+    return cols + [(ABSENT,) * len(t.rows)] * (n - len(cols))
+
+
+def _unwrap(cells) -> tuple[Sequence, list | None]:
+    """``(values, decorations)``: the values of a column's cells, and its :class:`Cell`
+    values (None where a cell is a plain value), or None when it has none."""
+    if Cell not in set(map(type, cells)):
+        return cells, None
+    return [c.value if type(c) is Cell else c for c in cells], [c if type(c) is Cell else None for c in cells]
+
+
+def _texts(col: Column, values: Sequence, digits: int) -> list[str]:
+    """:func:`_shown` of every value of a column; whole columns of floats, whole
+    numbers or text at list speed (a table may have millions of rows)."""
+    types = set(map(type, values))
     kind = col.kind
-    if kind == "text":
-        return [str(value)]
-    if kind == "int":
-        return [int(value)]
-    if kind in ("float", "pvalue", "percent"):
-        return [float(value)]
-    if isinstance(value, bool) or isinstance(value, (int, float, str)):
-        return [value]
-    if hasattr(value, "item"):  # a numpy scalar
-        return [value.item()]
-    return [str(value)]
+    if types == {float} and kind in ("float", "auto"):
+        d = col.digits if col.digits is not None else digits
+        fmt = ("%+." if col.signed else "%.") + str(d) + "f"
+        out = [fmt % v for v in values]
+        if not all(map(math.isfinite, values)):
+            out = [s if math.isfinite(v) else _nonfinite(col, v) for s, v in zip(out, values)]
+        return out
+    if types == {float} and kind == "shortest" and all(v == v for v in values):
+        return list(map(repr, values))
+    if types == {int} and kind in ("int", "auto"):
+        return ["%d" % v for v in values]
+    if types == {str} and kind in ("text", "auto"):
+        return list(values)
+    return [_shown(col, v, digits) for v in values]
 
 
-def _parts(cell):
-    """``(value, Cell or None)``."""
-    if isinstance(cell, Cell):
-        return cell.value, cell
-    return cell, None
+def _human(t: Table, digits: int, columns: list | None = None):
+    """``(texts, decorations, spans)``: per column, what people see of each cell
+    (a :class:`Cell`'s own ``text`` where it has one) and its Cell values (or None);
+    the rows whose last cell spans the rest (None: no such row). ``columns``:
+    :func:`_columns` of ``t``, when the caller has them already."""
+    texts, decos = [], []
+    for col, cells in zip(t.columns, _columns(t) if columns is None else columns):
+        values, deco = _unwrap(cells)
+        shown = _texts(col, values, digits)
+        if deco is not None:
+            shown = [c.text if c is not None and c.text is not None else s for s, c in zip(shown, deco)]
+        texts.append(shown)
+        decos.append(deco)
+    n = len(t.columns)
+    spans = None
+    if set(map(len, t.rows)) - {n}:
+        spans = [len(r) < n and type(r[-1]) is Cell and r[-1].span for r in t.rows] if t.rows else None
+    return texts, decos, spans
 
 
-def _human_cells(table: Table, digits: int) -> list[list[tuple[str, Cell | None]]]:
-    """Every row's ``(shown text, Cell or None)``, before any escaping."""
-    out = []
-    cols = table.columns
-    for row in table.rows:
-        line = []
-        for col, cell in zip(cols, row):
-            value, c = _parts(cell)
-            text = c.text if c is not None and c.text is not None else _shown(col, value, digits)
-            line.append((text, c))
-        out.append(line)
-    return out
-
-
-def _is_span(row) -> bool:
-    return bool(row) and isinstance(row[-1], Cell) and row[-1].span
+def _rows_of(texts, decos, i: int, length: int):
+    """Row ``i``'s ``(text, Cell or None)`` pairs, its first ``length`` cells."""
+    return [(texts[j][i], None if decos[j] is None else decos[j][i]) for j in range(length)]
 
 
 # ---------------------------------------------------------------- writers
@@ -398,29 +447,42 @@ def _decorated_text(text: str, c: Cell | None) -> str:
     return text + (f"^{c.sup}" if c.sup else "")
 
 
+_PRINTED_KINDS = ("int", "float", "shortest", "pvalue", "percent", "fraction")
+
+
 def _text_rows(t: Table, digits: int) -> list[str]:
+    texts, decos, spans = _human(t, digits)
     head = [clean(c.name) for c in t.columns]
-    body = [[clean(_decorated_text(text, c)) for text, c in row] for row in _human_cells(t, digits)]
-    spans = [_is_span(r) for r in t.rows]
-    widths = [len(h) for h in head]
-    for row, span in zip(body, spans):
-        for i, cell in enumerate(row[:-1] if span else row):
-            widths[i] = max(widths[i], len(cell))
+    cols = []
+    for col, tx, deco in zip(t.columns, texts, decos):
+        if deco is not None:
+            tx = [_decorated_text(s, c) for s, c in zip(tx, deco)]
+        if (col.kind not in _PRINTED_KINDS or deco is not None) and not all(map(str.isprintable, tx)):
+            tx = [s if s.isprintable() else clean(s) for s in tx]  # (numbers print no control character)
+        cols.append(tx)
+    lens = [len(r) for r in t.rows]
+    widths = []
+    for j, (h, tx) in enumerate(zip(head, cols)):
+        if spans is None:
+            widths.append(max(len(h), max(map(len, tx), default=0)))
+        else:  # a spanning cell neither widens its column nor is padded
+            widths.append(max([len(h)] + [len(s) for s, sp, n in zip(tx, spans, lens) if not (sp and j == n - 1)]))
 
-    def pad(i, s):
-        a = t.columns[i].align
+    def pad(j, strings):
+        a, w = t.columns[j].align, widths[j]
         if a == "right":
-            return s.rjust(widths[i])
+            return [s.rjust(w) for s in strings]
         if a == "center":
-            return s.center(widths[i])
-        return s.ljust(widths[i])
+            return [s.center(w) for s in strings]
+        return [s.ljust(w) for s in strings]
 
-    out = ["  ".join(pad(i, h) for i, h in enumerate(head)).rstrip()]
-    for row, span in zip(body, spans):
-        if span:
-            out.append("  ".join([*(pad(i, s) for i, s in enumerate(row[:-1])), row[-1]]).rstrip())
-        else:
-            out.append("  ".join(pad(i, s) for i, s in enumerate(row)).rstrip())
+    out = ["  ".join(s for j, h in enumerate(head) for s in pad(j, [h])).rstrip()]
+    padded = [pad(j, tx) for j, tx in enumerate(cols)]
+    out += ["  ".join(r).rstrip() for r in zip(*padded)] if padded else [""] * len(t.rows)
+    if spans is not None:
+        for i, (sp, n) in enumerate(zip(spans, lens)):
+            if sp:
+                out[1 + i] = "  ".join([padded[j][i] for j in range(n - 1)] + [cols[n - 1][i]]).rstrip()
     return out
 
 
@@ -456,10 +518,11 @@ def _markdown_cell(text: str, c: Cell | None) -> str:
 
 def _markdown_table(t: Table, digits: int) -> str:
     n = len(t.columns)
+    texts, decos, _ = _human(t, digits)
     lines = ["| " + " | ".join(markdown_escape(c.name) for c in t.columns) + " |",
              "|" + "|".join(_MD_ALIGN[c.align] for c in t.columns) + "|"]
-    for row in _human_cells(t, digits):
-        cells = [_markdown_cell(text, c) for text, c in row]
+    for i, row in enumerate(t.rows):
+        cells = [_markdown_cell(text, c) for text, c in _rows_of(texts, decos, i, min(len(row), n))]
         cells += [""] * (n - len(cells))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
@@ -468,7 +531,7 @@ def _markdown_table(t: Table, digits: int) -> str:
 _TEX_ALIGN = {None: "l", "left": "l", "right": "r", "center": "c"}
 
 
-def _latex_cell(col: Column, text: str, c: Cell | None, value) -> str:
+def _latex_cell(text: str, c: Cell | None, value) -> str:
     if value is None and (c is None or c.text is None) and text == "-":
         s = "--"  # the typographic dash of a missing value
     else:
@@ -511,14 +574,16 @@ def _latex(tables: list[Table], intro: list[str], digits: int, caption=None, lab
         out += [r"\begin{tabular}{" + "".join(_TEX_ALIGN[c.align] for c in t.columns) + "}", r"\toprule",
                 " & ".join(latex_escape(c.name) for c in t.columns) + r" \\", r"\midrule"]
         rules = set(t.rules)
-        for i, (row, cells) in enumerate(zip(t.rows, _human_cells(t, digits))):
-            texts = []
-            for j, ((text, c), col) in enumerate(zip(cells, t.columns)):
-                s = _latex_cell(col, text, c, _parts(row[j])[0])
-                if c is not None and c.span and j == len(cells) - 1 and len(cells) < n:
+        texts, decos, _ = _human(t, digits)
+        for i, row in enumerate(t.rows):
+            length = min(len(row), n)
+            cells = []
+            for j, (text, c) in enumerate(_rows_of(texts, decos, i, length)):
+                s = _latex_cell(text, c, c.value if c is not None else row[j])
+                if c is not None and c.span and j == length - 1 and length < n:
                     s = rf"\multicolumn{{{n - j}}}{{l}}{{{s}}}"
-                texts.append(s)
-            out.append(" & ".join(texts) + r" \\")
+                cells.append(s)
+            out.append(" & ".join(cells) + r" \\")
             if i in rules and i < len(t.rows) - 1:
                 out.append(r"\midrule")
         out += [r"\bottomrule", r"\end{tabular}"]
@@ -558,15 +623,16 @@ def _html_table(t: Table, digits: int, css_class: str, caption=None) -> str:
     lines.append("<thead><tr>" + "".join(f"<th>{html_escape(str(c.name))}</th>" for c in t.columns)
                  + "</tr></thead>")
     lines.append("<tbody>")
-    for row in _human_cells(t, digits):
+    texts, decos, _ = _human(t, digits)
+    for i, row in enumerate(t.rows):
+        length = min(len(row), n)
         cells = []
-        for j, (text, c) in enumerate(row):
-            col = t.columns[j]
+        for j, (text, c) in enumerate(_rows_of(texts, decos, i, length)):
             if j == 0 and t.row_header:
                 cells.append(f'<th style="text-align:left">{_html_cell(text, c)}</th>')
                 continue
-            span = f' colspan="{n - j}"' if c is not None and c.span and j == len(row) - 1 and len(row) < n else ""
-            cells.append(f"<td{span}{_HTML_ALIGN[col.align]}>{_html_cell(text, c)}</td>")
+            span = f' colspan="{n - j}"' if c is not None and c.span and j == length - 1 and length < n else ""
+            cells.append(f"<td{span}{_HTML_ALIGN[t.columns[j].align]}>{_html_cell(text, c)}</td>")
         lines.append("<tr>" + "".join(cells) + "</tr>")
     lines += ["</tbody>", "</table>"]
     return "\n".join(lines) + "\n"
@@ -584,30 +650,46 @@ def _html(tables: list[Table], intro: list[str], digits: int, fragment: bool = F
     return head + h1 + "".join(f"<p>{html_escape(x)}</p>\n" for x in intro) + body + "</body>\n</html>\n"
 
 
-def _machine_rows(t: Table) -> list[list]:
-    cols = t.columns
-    out = []
-    for row in t.rows:
-        line = []
-        for j, col in enumerate(cols):
-            value = _parts(row[j])[0] if j < len(row) else None
-            line += _machine(col, value)
-        out.append(line)
-    return out
-
-
-def _csv_value(v) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, str):
-        return spreadsheet_safe(v)
-    if isinstance(v, bool):
+def _machine_one(kind: str, v):
+    """The value a machine format writes for ``v`` in a column of ``kind``: str, int, float, bool or None."""
+    if v is None or v is ABSENT:
+        return None
+    if kind == "text":
         return str(v)
-    if isinstance(v, float):
-        return repr(v)
+    if kind == "int":
+        return int(v)
+    if kind in ("float", "shortest", "pvalue", "percent"):
+        return float(v)
+    if isinstance(v, (bool, int, float, str)):
+        return v
+    if hasattr(v, "item"):  # a numpy scalar
+        return v.item()
     return str(v)
 
 
+def _machine_columns(t: Table) -> list[list]:
+    """Per machine column (a fraction gives one per part), the values machines get."""
+    out = []
+    for col, cells in zip(t.columns, _columns(t)):
+        values, _ = _unwrap(cells)
+        if col.kind == "fraction":
+            parts = [[None] * len(col.parts) if v is None or v is ABSENT else [int(x) for x in v] for v in values]
+            out += [list(p) for p in zip(*parts)] if parts else [[] for _ in col.parts]
+            continue
+        types = set(map(type, values))
+        if (types == {float} and col.kind in ("float", "shortest", "pvalue", "percent", "auto")) or \
+                (types == {int} and col.kind in ("int", "auto")) or (types == {str} and col.kind in ("text", "auto")):
+            out.append(list(values))
+        else:
+            out.append([_machine_one(col.kind, v) for v in values])
+    return out
+
+
+def _machine_rows(t: Table) -> list[list]:
+    return [list(r) for r in zip(*_machine_columns(t))]
+
+
+_FORMULA_START = frozenset(_FORMULA)
 _CSV_QUOTE = re.compile(r'[",\r\n]')
 
 
@@ -617,18 +699,48 @@ def _csv_field(s: str) -> str:
     return '"' + s.replace('"', '""') + '"' if _CSV_QUOTE.search(s) else s
 
 
+def _csv_text(s: str) -> str:
+    if s.isprintable() and s[:1] not in _FORMULA_START and "," not in s and '"' not in s:
+        return s
+    return _csv_field(spreadsheet_safe(s))
+
+
+def _csv_column(values: list) -> list[str]:
+    types = set(map(type, values))
+    if types == {float}:
+        return list(map(repr, values))
+    if types == {int}:
+        return list(map(str, values))
+    if types == {str}:
+        return [_csv_text(s) for s in values]
+    out = []
+    for v in values:
+        if v is None:
+            out.append("")
+        elif isinstance(v, str):
+            out.append(_csv_text(v))
+        elif isinstance(v, float):
+            out.append(repr(v))
+        else:
+            out.append(str(v))
+    return out
+
+
 def _csv(tables: list[Table], intro: list[str], digits: int, header: bool = True, **_) -> str:
     out = []
     for k, t in enumerate(tables):
         if k:
             out.append("\n")
         if header:
-            out.append(",".join(_csv_field(spreadsheet_safe(key)) for c in t.columns for key in c.machine_keys) + "\n")
-        out += [",".join([_csv_field(_csv_value(v)) for v in row]) + "\n" for row in _machine_rows(t)]
+            out.append(",".join(_csv_text(key) for c in t.columns for key in c.machine_keys) + "\n")
+        cols = [_csv_column(v) for v in _machine_columns(t)]
+        out += [",".join(r) + "\n" for r in zip(*cols)]
     return "".join(out)
 
 
 def _tsv_text(s: str) -> str:
+    if s.isprintable() and s[:1] not in _FORMULA_START:
+        return s
     return spreadsheet_safe(s.replace("\t", " ").replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
 
 
@@ -640,15 +752,19 @@ def _tsv(tables: list[Table], intro: list[str], digits: int, header: bool = True
         if header:
             heads = [key if c.kind == "fraction" else str(c.name) for c in t.columns for key in c.machine_keys]
             out.append("\t".join(_tsv_text(h) for h in heads) + "\n")
-        numeric = [c.kind not in ("text", "auto") for c in t.columns]
-        for row, cells in zip(t.rows, _human_cells(t, digits)):
-            texts = []
-            for j, ((text, _c), num) in enumerate(zip(cells, numeric)):
-                if t.columns[j].kind == "fraction":  # never '3/4': a spreadsheet reads a date
-                    texts += ["" if v is None else "%d" % v for v in _machine(t.columns[j], _parts(row[j])[0])]
-                else:
-                    texts.append(text if num else _tsv_text(text))
-            out.append("\t".join(texts) + "\n")
+        columns = _columns(t)
+        texts, _, _ = _human(t, digits, columns)
+        cols = []
+        for col, tx, cells in zip(t.columns, texts, columns):
+            if col.kind == "fraction":  # never '3/4': a spreadsheet reads a date
+                values, _ = _unwrap(cells)
+                cols.append(["\t".join([""] * len(col.parts)) if v is None or v is ABSENT
+                             else "\t".join("%d" % x for x in v) for v in values])
+            elif col.kind in _PRINTED_KINDS:
+                cols.append(tx)
+            else:
+                cols.append([s if s.isprintable() and s[:1] not in _FORMULA_START else _tsv_text(s) for s in tx])
+        out.append("".join(["\t".join(r) + "\n" for r in zip(*cols)]))
     return "".join(out)
 
 

@@ -498,20 +498,19 @@ class ThresholdTable:
         """The rows as a :class:`~trec_eval_py.output.table.Table`: the topic, then
         :data:`TABLE_COLUMNS`; scores as read (the shortest text that reads back as the
         same double), the rates with ``digits`` decimals, an undefined rate as ``NaN``."""
-        from ..output.table import Cell, Column, Table
+        from ..output.table import Column, Table
 
         cols = [Column("topic", "text"), Column("rank", "int", align="right"),
-                Column("score", "float", align="right", missing="NaN"), Column("relevant", "int", align="right")]
-        cols += [Column(n, "float", digits=digits, align="right", missing="NaN") for n in TABLE_COLUMNS[3:]]
-
-        def number(v):
-            return None if v != v else v
-
-        rows = []
-        for qid, r in self._lines():
-            r = r.tolist()
-            rows.append([qid, int(r[0]), Cell(number(r[1]), text=_score_text(r[1])), int(r[2]),
-                         *[number(v) for v in r[3:]]])
+                Column("score", "shortest", align="right", nan="NaN"), Column("relevant", "int", align="right")]
+        cols += [Column(n, "float", digits=digits, align="right", nan="NaN") for n in TABLE_COLUMNS[3:]]
+        rows: list = []
+        for qid in self.topics:
+            r = self.rows[qid]
+            if not len(r):
+                continue
+            whole = [r[:, k].astype(np.int64).tolist() for k in (0, 2)]
+            real = [r[:, k].tolist() for k in (1, 3, 4, 5, 6)]
+            rows += zip([qid] * len(r), whole[0], real[0], whole[1], *real[1:])
         return Table(cols, rows)
 
     def to_tsv(self) -> str:
@@ -540,12 +539,6 @@ class ThresholdTable:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict()) + "\n"
-
-
-def _score_text(v: float) -> str:
-    """A score as the shortest text that reads back as the same double."""
-    v = float(v)
-    return "NaN" if v != v else repr(v)
 
 
 def curve_options(options: dict):
