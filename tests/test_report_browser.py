@@ -40,7 +40,7 @@ def report(tmp_path_factory):
         cli.main(["batch", str(root / "qrels.txt"), str(root / "submissions"), "-m", "map", "-m", "P.10",
                   "-m", "ndcg_cut.10", "--report", str(out), "-o", str(root / "board.txt"), "-j", "1"])
     except SystemExit as e:
-        assert e.code == 1
+        assert e.code == 4  # the class has runs that cannot be graded
     return out
 
 
