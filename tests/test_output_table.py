@@ -251,3 +251,45 @@ def test_several_tables_are_sections_of_one_document():
     md = render([t, t], "markdown")
     assert md.count("| run | map |") == 2
     assert render([t, t], "csv").count("run,map,p") == 2
+
+
+# ---------------------------------------------------------------- the tsv's fast path
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_TEXT = st.text(alphabet=st.sampled_from(list("ab1-=+@\t\n\x1b nafi.")), max_size=5)
+_FLOAT = st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=64), st.integers(-5, 5).map(float))
+_KINDS = {"text": _TEXT, "int": st.integers(-10**6, 10**6), "float": _FLOAT,
+          "shortest": st.floats(allow_nan=True, allow_infinity=True)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(sorted(_KINDS)), min_size=1, max_size=4).flatmap(
+    lambda kinds: st.tuples(st.just(kinds), st.lists(
+        st.tuples(*[st.one_of(_KINDS[k], st.none()) if k != "text" else _KINDS[k] for k in kinds]),
+        min_size=1, max_size=6))))
+def test_tsv_a_row_at_a_time_is_the_column_writer(case):
+    """A plain table is written a row at a time with one format string (fast); whatever
+    that path writes is what the column-wise writer writes, and it steps aside for
+    anything it cannot write (a missing or non-finite value, a tab, a formula...)."""
+    kinds, rows = case
+    t = Table([Column(f"c{i}", k, nan="NaN" if k == "shortest" else None) for i, k in enumerate(kinds)], rows)
+    fast = tb._tsv_rows(t, 4)
+    if fast is not None:
+        texts, _, _ = tb._human(t, 4)
+        cols = [tx if c.kind != "text" else [tb._tsv_text(s) for s in tx] for c, tx in zip(t.columns, texts)]
+        assert fast == "".join("\t".join(r) + "\n" for r in zip(*cols))
+
+
+def test_tsv_fast_path_is_taken_for_plain_tables_only():
+    cols = [Column("topic", "text"), Column("rank", "int"), Column("score", "shortest", nan="NaN"),
+            Column("p", "float", digits=6)]
+    plain = Table(cols, [("1", 1, 0.1, 0.5), ("2", 2, -3.0, 0.25)])
+    assert tb._tsv_rows(plain, 4) == "1\t1\t0.1\t0.500000\n2\t2\t-3.0\t0.250000\n"
+    assert render(plain, "tsv") == "topic\trank\tscore\tp\n" + tb._tsv_rows(plain, 4)
+    for row in [("=1", 1, 0.1, 0.5), ("a\tb", 1, 0.1, 0.5), ("1", 1, float("nan"), 0.5), ("1", 1, 0.1, None),
+                ("nan", 1, 0.1, 0.5), ("1", 1, 0.1, Cell(0.5, bold=True))]:
+        t = Table(cols, [row])
+        assert tb._tsv_rows(t, 4) is None
+        assert "\t" not in render(t, "tsv").splitlines()[1].split("\t")[0]
+    assert render(Table(cols, [("=1", 1, float("nan"), 0.5)]), "tsv").splitlines()[1] == "'=1\t1\tNaN\t0.500000"

@@ -513,20 +513,20 @@ class ThresholdTable:
             rows += zip([qid] * len(r), whole[0], real[0], whole[1], *real[1:])
         return Table(cols, rows)
 
-    def to_tsv(self) -> str:
-        from ..output.table import render
+    def _render(self, fmt: str, digits: int) -> str:
+        from ..output.table import paused_gc, render
 
-        return render(self.table(6), "tsv")
+        with paused_gc():  # a row per retrieved document: millions of tuples, no cycle among them
+            return render(self.table(digits), fmt)
+
+    def to_tsv(self) -> str:
+        return self._render("tsv", 6)
 
     def to_csv(self) -> str:
-        from ..output.table import render
-
-        return render(self.table(), "csv")
+        return self._render("csv", 6)
 
     def to_text(self) -> str:
-        from ..output.table import render
-
-        return render(self.table(4), "text")
+        return self._render("text", 4)
 
     def to_dict(self) -> dict:
         def plain(v):
