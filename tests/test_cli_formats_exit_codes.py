@@ -60,6 +60,8 @@ COMMAND_FORMATS = {
     "validate": ("trec_eval_py.tools.validate", "FORMATS"),
     "diff": ("trec_eval_py.tools.diff", "FORMATS"),
     "curves": ("trec_eval_py.cli.commands.curves", "TABLE_FORMATS"),
+    "agreement": ("trec_eval_py.tools.agreement", "OUTPUT_FORMATS"),
+    "correlate": ("trec_eval_py.tools.correlation", "OUTPUT_FORMATS"),
 }
 
 
@@ -81,7 +83,7 @@ def test_help_lists_the_formats_and_others_are_refused(command, capsysbinary):
     if "markdown" in allowed:
         assert "markdown (or md)" in flat
     args = {"compare": [QRELS, BM25, BM25], "batch": [QRELS, BM25], "validate": [BM25], "diff": [BM25, BM25],
-            "curves": [QRELS, BM25]}[command]
+            "curves": [QRELS, BM25], "agreement": [QRELS, QRELS], "correlate": [BM25, BM25]}[command]
     if command == "curves":  # the points of a curve; --curve table offers text too
         from trec_eval_py.cli.commands.curves import POINT_FORMATS as allowed
     code, out, err = run_cli([command, "--format", "xml", *args], capsysbinary)
@@ -227,7 +229,7 @@ def test_file_names_with_html_and_line_breaks(tmp_path, capsysbinary):
     assert len(out.splitlines()) == 2  # the name's line break does not make a row
     code, out, _ = run_cli(["batch", "-j", "1", "--format", "csv", qrels, folder], capsysbinary)
     rows = list(csv.reader(io.StringIO(out)))
-    assert len(rows) == 2 and rows[1][1] == name  # quoted in the csv, whole
+    assert len(rows) == 2 and rows[1][1].endswith("/" + name)  # quoted in the csv, whole
 
 
 # ---------------------------------------------------------------- the exit-code table
@@ -238,16 +240,23 @@ def test_the_table_is_one_and_complete():
     assert [name for _, name, _ in EXIT_CODES][:5] == ["ok", "usage", "input", "failed", "incomplete"]
 
 
-@pytest.mark.parametrize("command", ["", "compare", "batch", "validate", "diff", "curves", "plot"])
+def test_every_subcommand_is_checked_here():
+    from trec_eval_py.cli import commands
+
+    assert sorted(commands.names()) == sorted(SUBCOMMANDS)
+
+
+SUBCOMMANDS = ["agreement", "batch", "compare", "correlate", "curves", "diff", "ndeval", "plot", "validate"]
+
+
+@pytest.mark.parametrize("command", ["", *SUBCOMMANDS])
 def test_help_shows_the_exit_codes(command, capsysbinary):
     code, out, _ = run_cli([command, "-h"] if command else ["-h"], capsysbinary)
     assert code == 0
     flat = " ".join(out.replace("│", " ").split())
     assert "Exit status" in flat
     shown = [(c, n) for c, n, _ in EXIT_CODES if f"{int(c)} {n}" in flat or f"{int(c)} {n}:" in flat]
-    must = {"", "compare", "batch", "validate", "diff", "curves", "plot"}
-    assert command in must
-    for c in (0, 1, 2, 70, 130):
+    for c in (0, 1, 2, 70, 130, 143):
         assert any(int(x) == c for x, _ in shown), (command, c)
     if command == "":
         assert len(shown) == len(EXIT_CODES)
@@ -278,6 +287,9 @@ CASES = {
     "curves": [(["{q}", "{r0}"], 0), (["--bogus", "{q}", "{r0}"], 1), (["--curve", "nosuch", "{q}", "{r0}"], 1),
                (["{b}", "{r0}"], 2), (["{e}", "{r0}"], 7)],
     "plot": [(["--kind", "nosuch", "-o", "{tmp}/f.png", "{q}", "{r0}"], 1), (["{q}", "{r0}"], 1)],
+    "agreement": [(["{q}", "{q}"], 0), (["--bogus", "{q}", "{q}"], 1), (["--format", "csv", "{q}", "{q}"], 1),
+                  (["{q}", "{b}"], 2)],
+    "correlate": [(["--bogus", "{o}", "{o}"], 1), (["{o}", "{missing}"], 2)],
 }
 
 

@@ -54,8 +54,8 @@ N = len(ATTACKS) + 1
 
 
 def visible(s: str) -> str:
-    """What :func:`tb.clean` makes of ``s`` (the text people are shown)."""
-    return tb.clean(s)
+    """What a markup cell shows of ``s``: line breaks as spaces, other controls escaped."""
+    return tb.clean(s.replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
 
 
 # ---------------------------------------------------------------- each writer, parsed back
@@ -74,7 +74,9 @@ def test_text_is_aligned_and_has_no_control_characters():
     for line, row in zip(body, sample().rows):
         value = "0.7500 \u2191^ab" if isinstance(row[1], Cell) else tb.float_text(row[1])
         assert line[end - len(value):end] == value
-    assert "titleclearend" in out and "line break | pipe" in out and "bidi?evil" in out
+    # shown, not obeyed: every control character as a Python escape
+    assert "title\\x1b]0;pwned\\x07clear\\x1b[2J\\x1b[Hend" in out
+    assert "line\\x0abreak | pipe" in out and "bidi\\u202eevil" in out and "\\x09TAB" in out
     assert "0.7500 \u2191^ab" in out and "3/3/3" in out
 
 
@@ -141,7 +143,7 @@ def test_markdown_rows_cannot_be_split_or_carry_html():
         assert re.search(r"(?<!\\)" + re.escape(ch), body.replace("**0.7500**", "").replace("**best**", "")
                          .replace("<sup>", "").replace("</sup>", "")) is None, ch
     assert "| =1+41 |" in out  # markdown is no spreadsheet: the text itself
-    assert "line break \\| pipe" in out and "**Runs \\<\\&\\> \\_t\\_**" in out
+    assert "line break \\| pipe" in out and "### Runs \\<\\&\\> \\_t\\_\n" in out
     assert "| **best** | **0.7500** \u2191<sup>ab</sup> |" in out
     assert "\x1b" not in out
 
@@ -233,13 +235,15 @@ def test_typesetting_options_only_where_they_apply(fmt, opts, message):
     tb.check_typeset("html", caption="c", digits=2)
 
 
-def test_clean_removes_escape_sequences_and_controls():
-    assert tb.clean("a\x1b[31mred\x1b[0m") == "ared"
-    assert tb.clean("x\x1b]0;title\x07y\x1b]8;;http://e\x1b\\z") == "xyz"
-    assert tb.clean("a\x00b\x7fc\x9bd\u2066e") == "a?b?c?d?e"
-    assert tb.clean("\udc9b\udce9") == "?\udce9"  # an undecodable C1 byte, not an undecodable letter
-    assert tb.clean("new\nline\ttab") == "new line tab"
+def test_clean_shows_escape_sequences_and_controls_as_escapes():
+    """The one rule of output.names.printable: nothing acts on a terminal, nothing is lost."""
+    assert tb.clean("a\x1b[31mred\x1b[0m") == "a\\x1b[31mred\\x1b[0m"
+    assert tb.clean("x\x1b]0;title\x07y") == "x\\x1b]0;title\\x07y"
+    assert tb.clean("a\x00b\x7fc\x9bd\u2066e") == "a\\x00b\\x7fc\\x9bd\\u2066e"
+    assert tb.clean("\udc9b") == "\\x9b"  # an undecodable byte
+    assert tb.clean("new\nline\ttab") == "new\\x0aline\\x09tab"
     assert tb.clean("plain ü ✓") == "plain ü ✓"
+    assert tb.markdown_escape("a\nb\x1b") == "a b\\\\x1b"  # markup: a line break is a space
 
 
 def test_several_tables_are_sections_of_one_document():

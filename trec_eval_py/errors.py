@@ -24,6 +24,7 @@ class ExitCode(IntEnum):
     NO_TOPICS = 7
     INTERNAL = 70
     INTERRUPTED = 130
+    TERMINATED = 143
 
 
 #: ``(code, name, meaning)`` of every exit status, in the order of the codes
@@ -40,7 +41,9 @@ EXIT_CODES: tuple[tuple[int, str, str], ...] = (
     (ExitCode.NO_TOPICS, "no topics", "no topic has both judgments and results"),
     (ExitCode.INTERNAL, "internal", "a bug: an error the program did not foresee (one line; set "
                                     "TREC_EVAL_PY_TRACEBACK=1 for the traceback)"),
-    (ExitCode.INTERRUPTED, "interrupted", "stopped by Ctrl-C"),
+    (ExitCode.INTERRUPTED, "interrupted", "stopped by Ctrl-C (SIGINT; 128 + the signal's number)"),
+    (ExitCode.TERMINATED, "terminated", "stopped by SIGTERM (a job scheduler's kill, a CI timeout); "
+                                        "temporary files are removed"),
 )
 
 

@@ -318,7 +318,9 @@ def main(argv: list[str] | None = None) -> None:
     except Stopped as e:
         import signal
 
-        _stopped("interrupted" if e.signum == signal.SIGINT else "terminated", 128 + e.signum)
+        if e.signum == signal.SIGINT:
+            _stopped("interrupted", ExitCode.INTERRUPTED)
+        _stopped("terminated", ExitCode.TERMINATED)  # SIGTERM: 128 + 15
     except Exception as e:  # a bug: one line and a code of its own (Python's 1 would read as a usage error)
         if os.environ.get("TREC_EVAL_PY_TRACEBACK"):
             raise

@@ -136,12 +136,12 @@ def exit_codes_text() -> str:
 
 #: the codes every command can end with, besides its own results
 _ALWAYS = (0, 1, 2)
-_LAST = (70, 130)
+_LAST = (70, 130, 143)
 
 
 def exit_codes_epilog(*codes) -> str:
     """A subcommand's help epilog: the exit statuses it can end with (0, 1, 2,
-    ``codes``, 70, 130), each with its meaning from the one table. Paragraphs,
+    ``codes``, 70, 130, 143), each with its meaning from the one table. Paragraphs,
     as typer's help joins the lines of one; brackets escaped from its markup."""
     from ..errors import EXIT_CODES
 

@@ -8,14 +8,16 @@ is decided here and nowhere else.
 Formats (``--format`` everywhere; :data:`ALIASES` gives other spellings):
 
 ``text``
-    aligned columns two spaces apart. Control characters, terminal escape
-    sequences and bidirectional overrides in a cell are removed or replaced
-    by ``?`` (:func:`clean`), so a run id cannot move the cursor, set the
-    window title or reorder what is shown.
+    aligned columns two spaces apart. Control characters (terminal escape
+    sequences with them), bidirectional overrides and undecodable bytes in a
+    cell are shown as Python escapes (``\\x1b``; :func:`clean`, the one rule
+    of :mod:`~trec_eval_py.output.names`), so a run id cannot move the
+    cursor, set the window title or reorder what is shown.
 ``markdown`` (``md``)
     a GitHub/CommonMark table. ``\\ | < > & * _ ` [ ] # ~`` are escaped
-    with a backslash and line breaks become spaces, so a cell can neither
-    split a row nor carry HTML or emphasis.
+    with a backslash and line breaks become spaces (other controls are
+    escaped as in text), so a cell can neither split a row nor carry HTML
+    or emphasis.
 ``latex``
     a booktabs ``tabular`` (inside a ``table`` float when there is a
     caption or label); text is escaped, ``digits`` sets the decimals.
@@ -56,6 +58,7 @@ from collections.abc import Iterable, Sequence
 from operator import methodcaller
 
 from .._record import field, record
+from .names import printable
 
 #: every writer, by its one name
 FORMATS = ("text", "markdown", "latex", "html", "csv", "tsv", "json")
@@ -149,6 +152,7 @@ class Table:
     notes : lines below it (footnotes, a legend)
     row_header : the first column names its row (HTML ``<th>``)
     rules : a rule under each of these rows (0-based; LaTeX ``\\midrule``)
+    empty : text and markdown: the line shown instead of the table when it has no rows
     """
 
     columns: list
@@ -160,6 +164,7 @@ class Table:
     notes: list = field(factory=list)
     row_header: bool = False
     rules: tuple = ()
+    empty: str | None = None
 
 
 # ---------------------------------------------------------------- the vocabulary
@@ -218,23 +223,19 @@ def check_typeset(fmt: str, *, caption=None, label=None, digits=None) -> None:
 
 # ---------------------------------------------------------------- text safety
 
-# CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), DCS/PM/APC/SOS strings, other escapes
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[P^_X][^\x1b]*(?:\x1b\\)?"
-                      r"|\x1b[ -/]*[0-~]?")
-# C0 and C1 controls, DEL, the bidirectional overrides and isolates, and the
-# undecodable bytes 0x80-0x9f kept as lone surrogates (written back as raw
-# C1 controls, which some terminals obey)
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\udc80-\udc9f]")
-
-
 def clean(s: str) -> str:
-    """``s`` safe to show on a terminal: escape sequences removed, line breaks and
-    tabs as spaces, every other control character as ``?``."""
+    """``s`` safe to show on a terminal: :func:`~trec_eval_py.output.names.printable`
+    (control characters, escape sequences, bidirectional overrides and undecodable
+    bytes shown as Python escapes, ``\\x1b``), the one rule for every text output."""
+    return s if s.isprintable() else printable(s)
+
+
+def _one_line(s: str) -> str:
+    """``s`` for a cell of a markup format: line breaks as spaces (a row stays one
+    line), then :func:`clean`."""
     if s.isprintable():
         return s
-    s = _ESCAPES.sub("", s)
-    s = s.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
-    return _CONTROLS.sub("?", s)
+    return clean(s.replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
 
 
 _MD_SPECIAL = re.compile(r"([\\|<>&*_`\[\]#~])")
@@ -242,7 +243,7 @@ _MD_SPECIAL = re.compile(r"([\\|<>&*_`\[\]#~])")
 
 def markdown_escape(s: str) -> str:
     """Text for a markdown table cell or paragraph (see the module doc)."""
-    return _MD_SPECIAL.sub(r"\\\1", clean(s))
+    return _MD_SPECIAL.sub(r"\\\1", _one_line(s))
 
 
 _TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
@@ -255,13 +256,13 @@ def latex_escape(s: str) -> str:
     """Text for LaTeX: every special character written as itself."""
     if isinstance(s, Raw):
         return str(s)
-    return _TEX_SPECIAL.sub(lambda m: _TEX[m.group(0)], clean(s))
+    return _TEX_SPECIAL.sub(lambda m: _TEX[m.group(0)], _one_line(s))
 
 
 def html_escape(s: str) -> str:
     from html import escape
 
-    return escape(clean(s), quote=True)
+    return escape(_one_line(s), quote=True)
 
 
 _NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")
@@ -445,7 +446,7 @@ def _text(tables: list[Table], intro: list[str], digits: int, **_) -> str:
         if t.title:
             lines.append(clean(t.title))
         lines += [clean(x) for x in t.lead]
-        lines += _text_rows(t, digits)
+        lines += [clean(t.empty)] if t.empty is not None and not t.rows else _text_rows(t, digits)
         lines += [clean(x) for x in t.notes]
     return "\n".join(lines) + "\n" if lines else ""
 
@@ -500,10 +501,11 @@ def _markdown(tables: list[Table], intro: list[str], digits: int, **_) -> str:
     for t in tables:
         block = []
         if t.title:
-            block.append(f"**{markdown_escape(t.title)}**\n\n")
+            block.append(f"### {markdown_escape(t.title)}\n\n")
         if t.lead:
             block.append("".join(markdown_escape(x) + "\n" for x in t.lead) + "\n")
-        block.append(_markdown_table(t, digits))
+        block.append(markdown_escape(t.empty) + "\n" if t.empty is not None and not t.rows
+                     else _markdown_table(t, digits))
         if t.notes:
             block.append("\n" + "".join(markdown_escape(x) + "\n" for x in t.notes))
         parts.append("".join(block))
@@ -556,7 +558,7 @@ def _latex_cell(text: str, c: Cell | None, value) -> str:
 
 
 def _comment(line: str) -> str:
-    return "% " + clean(str(line))
+    return "% " + _one_line(str(line))
 
 
 def _latex(tables: list[Table], intro: list[str], digits: int, caption=None, label=None, **_) -> str:
@@ -661,6 +663,8 @@ def _machine_one(kind: str, v):
     """The value a machine format writes for ``v`` in a column of ``kind``: str, int, float, bool or None."""
     if v is None or v is ABSENT:
         return None
+    if hasattr(v, "item") and not isinstance(v, str):  # a numpy scalar: Python's own number
+        v = v.item()
     if kind == "text":
         return str(v)
     if kind == "int":
@@ -669,8 +673,6 @@ def _machine_one(kind: str, v):
         return float(v)
     if isinstance(v, (bool, int, float, str)):
         return v
-    if hasattr(v, "item"):  # a numpy scalar
-        return v.item()
     return str(v)
 
 
@@ -872,6 +874,16 @@ def render(tables: Table | Iterable[Table], fmt: str, *, intro: Sequence[str] = 
         return _WRITERS[name](tables, list(intro), DEFAULT_DIGITS if digits is None else digits, **opts)
 
 
+def render_sections(sections, fmt: str, *, missing: str = "", nan: str | None = None, empty: str = "(none)",
+                    **opts) -> str:
+    """A report of ``(title, header, rows)`` sections in ``fmt``: a table each, its
+    values shown by their type (``missing`` for None, ``nan`` for NaN), ``empty``
+    for a section without rows; csv holds one table, the first section's."""
+    tables = [Table([Column(h, missing=missing, nan=nan) for h in header], [list(r) for r in rows],
+                    title=title, empty=empty) for title, header, rows in sections]
+    return render(tables[0] if canonical(fmt) == "csv" else tables, fmt, **opts)
+
+
 @contextlib.contextmanager
 def paused_gc():
     """The cycle collector off while a big table is built or written: its rows are
@@ -888,5 +900,5 @@ def paused_gc():
 
 __all__ = ["ALIASES", "FORMATS", "Cell", "Column", "Raw", "Table", "canonical", "check_format", "check_typeset",
            "choices_text", "clean", "float_text", "html_escape", "json_text", "json_value", "latex_escape",
-           "markdown_escape", "paused_gc", "pvalue_text", "records", "render", "spellings", "spreadsheet_safe",
+           "markdown_escape", "paused_gc", "pvalue_text", "records", "render", "render_sections", "spellings", "spreadsheet_safe",
            "spreadsheet_text"]

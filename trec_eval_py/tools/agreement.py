@@ -96,7 +96,8 @@ FORMATS = ("qrels", "qrels_jg")
 #: what the report can show
 SECTIONS = ("summary", "confusion", "topics", "pairs", "disagreements")
 #: formats the report is written in
-OUTPUT_FORMATS = ("text", "md", "csv", "json")
+#: --format (md is markdown's other spelling)
+OUTPUT_FORMATS = ("text", "markdown", "csv", "json")
 
 
 # ---------------------------------------------------------------- statistics
@@ -537,16 +538,6 @@ def agreement(judgments: Sequence, *, rel_format: str = "qrels", relevance_level
 
 # ---------------------------------------------------------------- output
 
-def _cell(v, machine: bool) -> str:
-    if v is None:
-        return "-" if not machine else ""
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan" if machine else "undefined"
-        return repr(float(v)) if machine else f"{v:.4f}"
-    return str(v)
-
-
 def _json_value(v):
     if isinstance(v, float) and math.isnan(v):
         return None
@@ -562,10 +553,9 @@ def render_agreement(report: Agreement, fmt: str = "text", show: Sequence[str] |
     """``report`` as text, md, csv or json: the sections ``show`` (default:
     summary, confusion, topics, and pairs when there are more than two
     assessors). csv holds one table, so it takes exactly one section."""
-    from ..output.evaluation import csv_text, markdown_table, text_table
+    from ..output.table import canonical, check_format, json_text
 
-    if fmt not in OUTPUT_FORMATS:
-        raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(OUTPUT_FORMATS)}")
+    fmt = canonical(check_format(fmt, OUTPUT_FORMATS))
     many = len(report.assessors) > 2
     if show is None:
         if fmt == "csv":
@@ -577,7 +567,6 @@ def render_agreement(report: Agreement, fmt: str = "text", show: Sequence[str] |
         raise UsageError(f"unknown section {bad[0]!r}; choose from {', '.join(SECTIONS)}")
     if fmt == "csv" and len(show) != 1:
         raise UsageError(f"--format csv writes one table; --show names {len(show)}: {', '.join(show)}")
-    machine = fmt in ("csv", "json")
 
     # every section as (title, header, rows of values)
     tables: list[tuple[str, list[str], list[list]]] = []
@@ -612,20 +601,11 @@ def render_agreement(report: Agreement, fmt: str = "text", show: Sequence[str] |
                                                  + ["relevant"] if section == "disagreements" else [])
             tables.append((section, header, [list(r.values()) for r in rows]))
     if fmt == "json":
-        import json
+        return json_text(doc, indent=1)
+    from ..output.table import render_sections
 
-        return json.dumps(doc, indent=1) + "\n"
-    if fmt == "csv":
-        _, header, rows = tables[0]
-        return csv_text([header] + [[_cell(v, True) for v in r] for r in rows])
-    out = []
-    for title, header, rows in tables:
-        cells = [[_cell(v, machine) for v in r] for r in rows]
-        if fmt == "md":
-            out.append(f"### {title}\n\n" + (markdown_table(header, cells) if header else "(none)\n"))
-        else:
-            out.append(f"{title}\n" + (text_table(header, cells) if header and cells else "(none)\n"))
-    return "\n".join(out)
+    return render_sections(tables, fmt, missing="-", nan="undefined")
+
 
 
 __all__ = ["Agreement", "Assessor", "agreement", "category_counts", "cohen_kappa", "confusion_matrix",

@@ -52,7 +52,8 @@ from .._record import field, record
 from ..errors import InputError, NoTopicsError, UsageError
 
 SECTIONS = ("summary", "runs", "swaps")
-OUTPUT_FORMATS = ("text", "md", "csv", "json")
+#: --format (md is markdown's other spelling)
+OUTPUT_FORMATS = ("text", "markdown", "csv", "json")
 #: values equal to this many decimals are tied (see :func:`correlation`)
 TIE_DECIMALS = 12
 #: the measure of each side when none is named
@@ -535,16 +536,6 @@ def evaluate_sides(runs: Sequence, qrels: Sequence, measures: Sequence[str] = ()
 
 # ---------------------------------------------------------------- output
 
-def _cell(v, machine: bool) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "nan" if machine else "undefined"
-        return repr(float(v)) if machine else f"{v:.4f}"
-    return str(v)
-
-
 def _json_value(v):
     if isinstance(v, float) and math.isnan(v):
         return None
@@ -556,10 +547,9 @@ def _json_value(v):
 def render_correlation(report: Correlation, fmt: str = "text", show: Sequence[str] | None = None) -> str:
     """``report`` as text, md, csv or json: the sections ``show`` (default:
     summary, runs and swaps). csv holds one table, so it takes exactly one section."""
-    from ..output.evaluation import csv_text, markdown_table, text_table
+    from ..output.table import canonical, check_format
 
-    if fmt not in OUTPUT_FORMATS:
-        raise UsageError(f"unknown --format {fmt!r}; choose one of {', '.join(OUTPUT_FORMATS)}")
+    fmt = canonical(check_format(fmt, OUTPUT_FORMATS))
     if show is None:
         if fmt == "csv":
             raise UsageError(f"--format csv writes one table: choose it with --show ({', '.join(SECTIONS)})")
@@ -570,7 +560,6 @@ def render_correlation(report: Correlation, fmt: str = "text", show: Sequence[st
         raise UsageError(f"unknown section {bad[0]!r}; choose from {', '.join(SECTIONS)}")
     if fmt == "csv" and len(show) != 1:
         raise UsageError(f"--format csv writes one table; --show names {len(show)}: {', '.join(show)}")
-    machine = fmt in ("csv", "json")
     tables: list[tuple[str, list[str], list[list]]] = []
     doc: dict = {}
     for section in show:
@@ -599,15 +588,11 @@ def render_correlation(report: Correlation, fmt: str = "text", show: Sequence[st
         if show[0] == "swaps":
             header = ["higher_in_A", "lower_in_A", "A_higher", "A_lower", "B_higher", "B_lower"]
             rows = [[r["higher_in_A"], r["lower_in_A"], *r["A_values"], *r["B_values"]] for r in report.swaps()]
-        return csv_text([header] + [[_cell(v, True) for v in r] for r in rows])
-    out = []
-    for title, header, rows in tables:
-        cells = [[_cell(v, machine) for v in r] for r in rows]
-        if fmt == "md":
-            out.append(f"### {title}\n\n" + (markdown_table(header, cells) if cells else "(none)\n"))
-        else:
-            out.append(f"{title}\n" + (text_table(header, cells) if cells else "(none)\n"))
-    return "\n".join(out)
+        tables = [(title, header, rows)]
+    from ..output.table import render_sections
+
+    return render_sections(tables, fmt, nan="undefined")
+
 
 
 __all__ = ["Correlation", "RunValues", "competition_ranks", "correlate_files", "correlation", "evaluate_sides",

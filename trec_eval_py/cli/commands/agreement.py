@@ -8,13 +8,16 @@ from typing import List, Optional
 
 import typer
 
+from ...output.table import check_format, choices_text
+from ...tools.agreement import OUTPUT_FORMATS
 from ..flags import evaluation_flags
+from ..help import exit_codes_epilog
 from ..output import check_output, write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog())
 @evaluation_flags("relevance_level", "rel_format", help={
     "relevance_level": "Lowest level that counts as relevant, for the kappas on relevance (default 1).",
     "rel_format": "qrels (default: one assessor a file) or qrels_jg (one assessor a judgment group).",
@@ -27,7 +30,7 @@ def agreement(
         "Default: summary, confusion, topics (and pairs with more than two assessors); csv takes exactly one.")),
     relevance_only: bool = typer.Option(False, "--relevance-only", help=(
         "List only the disagreements on relevance (at -l), not every difference of level.")),
-    fmt: str = typer.Option("text", "--format", help="text (default), md, csv or json."),
+    fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(OUTPUT_FORMATS, 'text')}."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write to FILE instead of standard output."),
     *,
     options: dict,
@@ -46,6 +49,7 @@ def agreement(
     """
     from ...tools.agreement import agreement as compute, render_agreement
 
+    fmt = check_format(fmt, OUTPUT_FORMATS)
     sections = [s for spec in show for s in spec.replace(",", " ").split()] or None
     check_output(output)
     report = compute(judgments, rel_format=options["rel_format"], relevance_level=options["relevance_level"])

@@ -10,13 +10,17 @@ from typing import List, Optional
 
 import typer
 
+from ...errors import ExitCode
+from ...output.table import check_format, choices_text
+from ...tools.correlation import OUTPUT_FORMATS
 from ..flags import evaluation_flags
+from ..help import exit_codes_epilog
 from ..output import check_output, output_errors, write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog(ExitCode.NO_TOPICS))
 @evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only",
                   "rel_format", "results_format", "compat", "order", "valid_codes", help={
                       "measures": ("Measure of each side (repeatable: one for both, or the first's and the second's). "
@@ -31,7 +35,7 @@ def correlate(
         "Evaluate the runs here: twice for two --qrels (one -m), or once per -m for one --qrels.")),
     show: List[str] = typer.Option([], "--show", metavar="SECTION", help=(
         "What to print (repeatable or comma-separated): summary, runs, swaps. Default: all; csv takes exactly one.")),
-    fmt: str = typer.Option("text", "--format", help="text (default), md, csv or json."),
+    fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(OUTPUT_FORMATS, 'text')}."),
     plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE", help=(
         "Also draw the runs' values on both sides, swapped pairs joined (.png, .svg or .pdf; needs the plot extra).")),
     dpi: int = typer.Option(150, "--dpi", help="Resolution of a .png figure."),
@@ -52,6 +56,7 @@ def correlate(
     from ...errors import UsageError
     from ...tools.correlation import correlate_files, evaluate_sides, render_correlation
 
+    fmt = check_format(fmt, OUTPUT_FORMATS)
     sections = [s for spec in show for s in spec.replace(",", " ").split()] or None
     check_output(output)
     if plot is not None:

@@ -6,13 +6,15 @@ from typing import Optional
 
 import typer
 
+from ...errors import ExitCode
 from ..flags import evaluation_flags
+from ..help import exit_codes_epilog
 from ..output import write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help", "-help"]})
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog(ExitCode.NO_TOPICS))
 @evaluation_flags("complete", "max_docs", help={
     "complete": "Average over every topic of the judgments (and, with -baseline, every topic of both runs).",
     "max_docs": "Keep each topic's first N documents (N above 0).",
