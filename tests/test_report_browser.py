@@ -9,25 +9,17 @@ a mouse press and release at the column head's position on the page.
 """
 from __future__ import annotations
 
-import json
 import os
-import re
-import shutil
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from devtools import CHROMIUM, FLAGS, NO_CHROMIUM, DevTools, chromium, open_page
 from grading_class import EXPECTED, make_class
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on PATH (.ci/run installs Debian's)")
-
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-         "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
-         "--disable-sync", "--disable-component-update", "--mute-audio"]
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 
 
 @pytest.fixture(scope="module")
@@ -68,81 +60,10 @@ def test_every_page_renders(report, tmp_path):
         assert ink(png) > 0.02, page  # something was drawn, not a blank page
 
 
-class DevTools:
-    """Just enough of the DevTools protocol: commands, and the events seen meanwhile."""
-
-    def __init__(self, url: str):
-        import websocket  # websocket-client, a test dependency
-
-        self.ws = websocket.create_connection(url, timeout=30, suppress_origin=True)
-        self.next_id = 0
-        self.events: list[dict] = []
-
-    def call(self, method: str, **params) -> dict:
-        self.next_id += 1
-        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            msg = json.loads(self.ws.recv())
-            if msg.get("id") == self.next_id:
-                assert "error" not in msg, msg
-                return msg.get("result", {})
-            self.events.append(msg)
-        raise TimeoutError(method)
-
-    def js(self, expression: str):
-        res = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
-        assert "exceptionDetails" not in res, res
-        return res["result"].get("value")
-
-    def click(self, selector: str) -> None:
-        box = self.js(f"(() => {{ const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
-                      " return [r.left + r.width / 2, r.top + r.height / 2]; })()")
-        x, y = box
-        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
-
-    def close(self):
-        self.ws.close()
-
-
 @pytest.fixture
 def browser(tmp_path):
-    proc = subprocess.Popen([CHROMIUM, *FLAGS, "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-                             f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1280,1000", "about:blank"],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        port = None
-        deadline = time.monotonic() + 60
-        while port is None and time.monotonic() < deadline:
-            line = proc.stderr.readline().decode(errors="replace")
-            if not line and proc.poll() is not None:
-                break
-            m = re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = int(m.group(1))
-        assert port is not None, "Chromium did not open its DevTools port"
+    with chromium(tmp_path / "profile") as port:
         yield port
-    finally:
-        proc.kill()
-        proc.wait(timeout=30)
-        proc.stderr.close()
-
-
-def open_page(port: int, url: str) -> DevTools:
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/json/new?{url}", method="PUT")
-    with urllib.request.urlopen(req, timeout=30) as r:
-        target = json.loads(r.read())
-    dt = DevTools(target["webSocketDebuggerUrl"])
-    dt.call("Runtime.enable")
-    dt.call("Network.enable")
-    dt.call("Page.enable")
-    dt.call("Page.navigate", url=url)  # again, now that requests are watched
-    deadline = time.monotonic() + 30
-    while dt.js("document.readyState") != "complete":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    return dt
 
 
 ROWS = "Array.from(document.querySelectorAll('#board tbody tr')).map(r => [r.cells[1].textContent, r.cells[{col}].getAttribute('data-v')])"

@@ -123,7 +123,7 @@ class Comparison:
     values : per run label and measure, the per-topic values in ``topics`` order
     rows : one :class:`Row` per (test, pair, measure), in that order
     qrels_topics : number of topics of the qrels (``topics`` is all of them with
-        ``topics_from='qrels'``, those every run answered with ``'intersection'``)
+    ``topics_from='qrels'``, those every run answered with ``'intersection'``)
     """
 
     runs: list[str]

@@ -41,6 +41,7 @@ Curves (x, y):
          document at rank r raises the curve at x = r/N. Area ``auc_ac``.
 ``cac_exp.A`` / ``cac_pow.A`` / ``cac_log.A``  as ``ac`` with x = f(r/N), the
          CROC magnifications (areas ``cac_*``).
+
 ``pac``  as ``ac`` with x on the rescaled log scale of ``proc`` (area ``auc_pac``).
 
 The accumulation curves (``ac``, ``cac_*``, ``pac``) also carry, per topic,

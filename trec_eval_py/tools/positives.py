@@ -161,7 +161,7 @@ def unpaired_permutation(a, b, *, permutations: int = 100_000, seed: int | None 
     """Unpaired permutation test of mean(b) - mean(a): the pooled values split
     into groups of the original sizes, every split (``exact``, when there are at
     most ``permutations`` of them) or ``permutations`` random ones. Two-sided:
-    the share of splits whose |difference| reaches the observed one (one-sided
+    the share of splits whose absolute difference reaches the observed one (one-sided
     p-values equal ``scipy.stats.permutation_test``'s; its two-sided p doubles
     the smaller tail instead)."""
     check_alternative(alternative)

@@ -132,9 +132,9 @@ class SignificanceResult:
     p_value : p-value for ``alternative``
     n : number of topic pairs
     method : how the p-value was obtained (``t``, ``exact``, ``permutation``,
-        ``normal``, ``monte-carlo``, ``bootstrap``, ``binomial``)
+    ``normal``, ``monte-carlo``, ``bootstrap``, ``binomial``)
     ci_low, ci_high : confidence interval of the mean difference, when the test
-        gives one (infinite on the open side of a one-sided interval)
+    gives one (infinite on the open side of a one-sided interval)
     resamples : random draws used, for the resampling tests
     alternative : ``two-sided``, ``greater`` or ``less``
     """
@@ -222,7 +222,7 @@ def tail_count(values: np.ndarray, observed: float, alternative: str, scale: flo
     ``greater``: ``>= observed``; ``less``: ``<= observed``; ``two-sided``:
     ``|value| >= |observed|`` (for null distributions symmetric about 0).
     Values within ``100 eps x scale`` of the bound count: ``scale`` is the
-    size of the data the statistic is made of (e.g. sum(|d|) for a sum of
+    size of the data the statistic is made of (e.g. sum(abs(d)) for a sum of
     signed differences), so that rounding noise never decides.
     """
     tol = scale * _REL_TOL
@@ -600,7 +600,7 @@ def randomised_tukey_hsd(values, *, permutations: int = 100_000, seed: int | Non
     absolute mean difference, ``(hits + 1) / (draws + 1)``. When ``(k!)**n``
     (every arrangement) is at most ``permutations``, all are enumerated and
     ``p = hits / (k!)**n`` (``exact`` forces either way). Ranges within
-    ``100 eps`` times the mean over topics of sum_j |x_tj| of the observed
+    ``100 eps`` times the mean over topics of sum_j abs(x_tj) of the observed
     difference count as equal (rounding; see the module doc).
     """
     x = _table(values)
@@ -645,7 +645,7 @@ def tukey_hsd_classic(values, *, blocks: bool = True) -> FamilyResult:
     grand mean, with (k - 1)(n - 1) degrees of freedom. ``blocks=False``:
     one-way ANOVA (runs as independent groups of n values, k(n - 1) degrees
     of freedom), the form of :func:`scipy.stats.tukey_hsd`. The p-value of a
-    pair is the studentized range's upper tail at |mean_i - mean_j| / sqrt(MSE / n).
+    pair is the studentized range's upper tail at abs(mean_i - mean_j) / sqrt(MSE / n).
     """
     x = _table(values)
     n, k = x.shape

@@ -13,46 +13,46 @@ package) refuse it or read it differently from what was meant; warnings are
 well-formed but suspicious. The first finding names the real problem: a
 file that is not a run at all (a zip, a binary, a qrels file, CR-only line
 endings) gets one error saying so instead of one per line. The checks, by
-code:
+code::
 
-errors
-  ``zip``              a zip archive (or a zip-based document such as .docx), not a text file
-  ``binary``           another binary file (a PDF, NUL bytes near the start)
-  ``nul``              a NUL byte in a line
-  ``line-endings``     lines end in CR alone (classic Mac): every reader sees one long line;
-                       or a carriage return inside a line, which every reader rejects
-  ``looks-like-qrels`` every line is ``qid iter docno rel``: qrels and run given in swapped order
-  ``header``           the first line is a header (its rank and score are words)
-  ``fields``           fewer than the six fields ``qid iter docno rank score runid``
-  ``score-type``       the score is not a decimal number (NaN included)
-  ``duplicate-docno``  a document listed twice for one topic
-  ``runid``            more than one run id in the file
-  ``too-many-docs``    a topic has more documents than allowed (default 1000)
-  ``empty``            no result lines (nothing, or only comments)
-  ``no-common-topics`` no topic of the run is in the qrels (or ``--topics``), with a hint
-                       when the ids differ by a pattern (a prefix, zero padding, case)
-warnings
-  ``rank-type``        the rank is not an integer (the rank column is ignored)
-  ``rank-sequence``    a topic's ranks are not 1, 2, ... n (the rank column is ignored)
-  ``encoding``         a line that is not valid UTF-8
-  ``bom``              the file starts with a UTF-8 byte-order mark: trec_eval (and so the
-                       TREC formats here) reads it as part of the first topic id; the
-                       readers of the other formats skip it
-  ``extra-fields``     more than six fields (the extra ones are ignored)
-  ``comment``          a ``#`` line (trec_eval 10.0 skips it; 9.0.8 reads it as a result)
-  ``score-order``      a score higher than the one at the rank before it
-  ``rank-order``       equal scores whose ranks disagree with the tie-break trec_eval
-                       applies (docno, descending), so the evaluated order is not the
-                       submitted one; scores are compared as the engine's ranking rule
-                       compares them for the chosen trec_eval version (9.0.8: single
-                       precision, so 1.00000001 and 1.0 tie)
-  ``cutoff-tie``       equal scores straddle a common cutoff (5, 10, 20, 100, 1000), so
-                       the docno tie-break decides what falls inside it
-  ``topic-not-in-qrels``  a run topic without judgments (trec_eval ignores it)
-  ``topic-not-in-run``    a judged topic the run lacks (it scores 0 on the board;
-                          trec_eval skips it unless -c)
-  ``unjudged``         too many unjudged documents in a topic's top 10 (default:
-                       more than half), so its scores are underestimates
+    errors
+      ``zip``              a zip archive (or a zip-based document such as .docx), not a text file
+      ``binary``           another binary file (a PDF, NUL bytes near the start)
+      ``nul``              a NUL byte in a line
+      ``line-endings``     lines end in CR alone (classic Mac): every reader sees one long line;
+                           or a carriage return inside a line, which every reader rejects
+      ``looks-like-qrels`` every line is ``qid iter docno rel``: qrels and run given in swapped order
+      ``header``           the first line is a header (its rank and score are words)
+      ``fields``           fewer than the six fields ``qid iter docno rank score runid``
+      ``score-type``       the score is not a decimal number (NaN included)
+      ``duplicate-docno``  a document listed twice for one topic
+      ``runid``            more than one run id in the file
+      ``too-many-docs``    a topic has more documents than allowed (default 1000)
+      ``empty``            no result lines (nothing, or only comments)
+      ``no-common-topics`` no topic of the run is in the qrels (or ``--topics``), with a hint
+                           when the ids differ by a pattern (a prefix, zero padding, case)
+    warnings
+      ``rank-type``        the rank is not an integer (the rank column is ignored)
+      ``rank-sequence``    a topic's ranks are not 1, 2, ... n (the rank column is ignored)
+      ``encoding``         a line that is not valid UTF-8
+      ``bom``              the file starts with a UTF-8 byte-order mark: trec_eval (and so the
+                           TREC formats here) reads it as part of the first topic id; the
+                           readers of the other formats skip it
+      ``extra-fields``     more than six fields (the extra ones are ignored)
+      ``comment``          a ``#`` line (trec_eval 10.0 skips it; 9.0.8 reads it as a result)
+      ``score-order``      a score higher than the one at the rank before it
+      ``rank-order``       equal scores whose ranks disagree with the tie-break trec_eval
+                           applies (docno, descending), so the evaluated order is not the
+                           submitted one; scores are compared as the engine's ranking rule
+                           compares them for the chosen trec_eval version (9.0.8: single
+                           precision, so 1.00000001 and 1.0 tie)
+      ``cutoff-tie``       equal scores straddle a common cutoff (5, 10, 20, 100, 1000), so
+                           the docno tie-break decides what falls inside it
+      ``topic-not-in-qrels``  a run topic without judgments (trec_eval ignores it)
+      ``topic-not-in-run``    a judged topic the run lacks (it scores 0 on the board;
+                              trec_eval skips it unless -c)
+      ``unjudged``         too many unjudged documents in a topic's top 10 (default:
+                           more than half), so its scores are underestimates
 
 The topic checks need the qrels (``qrels``) or just their topic ids
 (``topics``: one id per line, or a qrels file, whose first column is read), so

@@ -3,12 +3,12 @@
 A document judged at grade g (clipped to 0..4; unjudged and negative grades
 are 0) satisfies the user with probability R(g) = (2^g - 1) / 2^4. The user
 scans down the ranking and stops at the first satisfying document; ERR is
-the expected reciprocal of the stopping rank:
+the expected reciprocal of the stopping rank::
 
     ERR@k = sum_{i=1..k} R(g_i) / i * prod_{j<i} (1 - R(g_j))
 
-accumulated in rank order as gdeval.pl does (term R * decay / i, then
-decay *= 1 - R). Ranks past the end of a short ranking add nothing. The
+accumulated in rank order as gdeval.pl does (term ``R * decay / i``, then
+``decay *= 1 - R``). Ranks past the end of a short ranking add nothing. The
 grades are used as they are: ``-l`` does not apply. 4 is gdeval's maximum
 grade (it rejects higher ones; here they count as 4). A topic with no
 relevant documents is evaluated like any other (ERR does not look at the
