@@ -37,3 +37,8 @@ html_static_path = []
 html_show_sourcelink = False
 # the pages are walked in a browser by the tests; no search index needed there
 html_copy_source = False
+
+# flags are typed as they are: no curly quotes, no dashes made of '--'
+smartquotes = False
+# literal blocks are terminal text (help, output), not Python
+highlight_language = "text"

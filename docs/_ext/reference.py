@@ -53,9 +53,16 @@ def _code(text: str) -> str:
 def _rst_text(text: str) -> str:
     """Plain text (a help string) as RST body text: markup characters escaped."""
     out = text
-    for ch in "\\*`|_[":
+    for ch in "\\*`|_[@<":
         out = out.replace(ch, "\\" + ch)
     return out
+
+
+def _prune(folder: Path, keep: set[str]) -> None:
+    """Remove the pages of ``folder`` not written this time (a measure or command that is gone)."""
+    for f in folder.glob("*.rst"):
+        if f.name not in keep:
+            f.unlink()
 
 
 def _write(path: Path, text: str) -> None:
@@ -229,6 +236,7 @@ def write_measures(out: Path) -> list[str]:
         index += [f"   * - :ref:`{name} <measure-{name}>`", f"     - {_rst_text(first)}", f"     - {since}"]
     index.append("")
     _write(out / "measures" / "index.rst", "\n".join(index))
+    _prune(out / "measures", {"index.rst"} | {f"{page_name(n)}.rst" for n in names})
     return names
 
 
@@ -372,6 +380,7 @@ def write_commands(out: Path) -> None:
                       f"     - {_code(default) if default else ''}", f"     - {_rst_text(help_) if help_ else ''}"]
         lines.append("")
         _write(out / "cli" / f"{name}.rst", "\n".join(lines))
+    _prune(out / "cli", {"index.rst"} | {f"{n}.rst" for n in names})
 
 
 # ---------------------------------------------------------------- Python API
@@ -391,8 +400,7 @@ def public_names(module: str) -> list[str]:
     if hasattr(mod, "__all__"):
         return list(mod.__all__)
     return sorted(n for n, v in vars(mod).items()
-                  if not n.startswith("_") and (inspect.isfunction(v) or inspect.isclass(v))
-                  and getattr(v, "__module__", None) == module)
+                  if not n.startswith("_") and callable(v) and getattr(v, "__module__", None) == module)
 
 
 def write_api(out: Path) -> None:
@@ -423,6 +431,7 @@ def write_api(out: Path) -> None:
             else:
                 body += [f"   .. autodata:: {n}", "      :no-value:", ""]
         _write(out / "api" / f"{module}.rst", "\n".join(body))
+    _prune(out / "api", {"index.rst"} | {f"{p}.rst" for p in pages})
     index = [_title("Python API"),
              "Generated from the docstrings. ``trec_eval_py`` holds the evaluation itself; the",
              "``tools`` modules are what the subcommands run, callable from Python.", "",
