@@ -1,0 +1,298 @@
+"""Every example of the documentation runs, and prints what the page shows.
+
+The pages are the Markdown files under ``docs/`` (the reference pages are
+written from the code and hold no examples). Their code blocks follow one
+convention (docs/contributing/architecture.md, "Examples that run"):
+
+```console`` blocks
+    ``$ command`` lines (a line ending in ``\\`` continues on the next), each
+    followed by the output it prints, standard output and standard error
+    together as a terminal shows them. ``trec_eval_py`` is this checkout's
+    ``python3 -m trec_eval_py``. The output must match line for line
+    (trailing blanks aside); a line ``...`` stands for any number of lines and
+    ``...`` inside a line for any text. A command shown without output must
+    succeed.
+```python`` blocks
+    run in turn in one namespace per page.
+```pycon`` blocks
+    ``>>>`` sessions in the same namespace, their output compared as doctest
+    compares it (with ``...`` as above).
+```bash`` / ```sh`` blocks
+    run as scripts (``set -e``).
+
+Each page runs in a new temporary folder holding a copy of ``examples/``;
+``<!-- docs: cwd=examples/agreement -->`` sets the folder for the blocks after
+it. ``<!-- docs: skip REASON -->`` just before a block leaves that block out
+(a command that needs a cluster, installs a package...). Blocks in other
+languages (``text``, ``json``, ``latex``...) show data and are not run, but
+one that begins with ``$`` or ``>>>`` is an error: commands must be runnable.
+
+``python3 tests/test_docs_examples.py --update PAGE.md`` rewrites the outputs
+shown in the console blocks of a page with what the commands print now (for
+writing a page; review the difference before committing it).
+"""
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+RUN_LANGS = {"console", "python", "pycon", "bash", "sh"}
+MARKER = re.compile(r"^\s*<!--\s*docs:\s*(.*?)\s*-->\s*$")
+FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)[^\n]*$")
+
+
+@dataclass
+class Block:
+    lang: str
+    lines: list[str]
+    start: int  # line number of the opening fence (1-based)
+    end: int  # line number of the closing fence
+    indent: str
+    cwd: str = "."
+    skip: str | None = None
+
+
+@dataclass
+class Page:
+    path: Path
+    blocks: list[Block] = field(default_factory=list)
+
+
+def pages() -> list[Path]:
+    return sorted(p for p in DOCS.rglob("*.md") if "reference" not in p.relative_to(DOCS).parts
+                  and not p.relative_to(DOCS).parts[0].startswith("_"))
+
+
+def parse(path: Path) -> Page:
+    page = Page(path)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    cwd, skip = ".", None
+    i = 0
+    while i < len(lines):
+        m = MARKER.match(lines[i])
+        if m:
+            item = m.group(1)
+            if item.startswith("cwd="):
+                cwd = item[4:].strip()
+            elif item.startswith("skip"):
+                skip = item[4:].strip()
+                assert skip, f"{path}:{i + 1}: say why a block is not run"
+            else:
+                raise AssertionError(f"{path}:{i + 1}: unknown docs marker {item!r}")
+            i += 1
+            continue
+        f = FENCE.match(lines[i])
+        if f:
+            indent, fence, lang = f.group(1), f.group(2), f.group(3).lower()
+            body = []
+            j = i + 1
+            closing = re.compile(re.escape(fence[0]) + "{%d,}" % len(fence))
+            while j < len(lines) and not closing.fullmatch(lines[j].strip()):
+                body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j].lstrip())
+                j += 1
+            assert j < len(lines), f"{path}:{i + 1}: code block never closed"
+            page.blocks.append(Block(lang, body, i + 1, j + 1, indent, cwd, skip))
+            skip = None
+            i = j + 1
+            continue
+        if lines[i].strip():
+            skip = None  # a skip marker applies to the block right after it
+        i += 1
+    return page
+
+
+# ---------------------------------------------------------------- console blocks
+
+
+def commands(block: Block) -> list[tuple[str, list[str], int]]:
+    """``(command, shown output lines, line number)`` of each ``$`` command of a console block."""
+    out: list[tuple[str, list[str], int]] = []
+    lines = block.lines
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        assert line.startswith("$ "), f"line {block.start + 1 + i}: console blocks start each command with '$ '"
+        cmd = [line[2:]]
+        number = block.start + 1 + i
+        while cmd[-1].endswith("\\") and i + 1 < len(lines):
+            i += 1
+            cmd.append(lines[i])
+        i += 1
+        shown = []
+        while i < len(lines) and not lines[i].startswith("$ "):
+            shown.append(lines[i])
+            i += 1
+        while shown and not shown[-1].strip():
+            shown.pop()
+        out.append(("\n".join(cmd), shown, number))
+    return out
+
+
+def matches(shown: list[str], actual: list[str]) -> bool:
+    """Whether ``actual`` fits ``shown`` (``...`` lines and ``...`` in a line are wildcards)."""
+    pattern = []
+    for line in shown:
+        if line.strip() == "...":
+            pattern.append(r"(?:[^\n]*\n)*?")
+        else:
+            pattern.append(".*?".join(re.escape(p) for p in line.rstrip().split("...")) + r"\n")
+    return re.fullmatch("".join(pattern), "".join(a.rstrip() + "\n" for a in actual)) is not None
+
+
+@pytest.fixture(scope="module")
+def shim(tmp_path_factory) -> dict:
+    """An environment whose ``trec_eval_py`` is this checkout's."""
+    bin_dir = tmp_path_factory.mktemp("bin")
+    script = bin_dir / "trec_eval_py"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m trec_eval_py "$@"\n')
+    script.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+           "PYTHONPATH": str(ROOT), "COLUMNS": "80", "NO_COLOR": "1"}
+    for k in ("TERMINAL_WIDTH", "FORCE_COLOR", "CI"):
+        env.pop(k, None)
+    return env
+
+
+def run_command(cmd: str, cwd: Path, env: dict) -> tuple[int, list[str]]:
+    proc = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          stdin=subprocess.DEVNULL, timeout=300)
+    text = proc.stdout.decode("utf-8", errors="replace")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return proc.returncode, lines
+
+
+def workdir(tmp: Path) -> Path:
+    shutil.copytree(ROOT / "examples", tmp / "examples",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return tmp
+
+
+class _Checker(doctest.OutputChecker):
+    """doctest's comparison, blanks at the ends of lines aside (pandas pads its tables)."""
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        def strip(text: str) -> str:
+            return "\n".join(line.rstrip() for line in text.split("\n"))
+
+        return super().check_output(strip(want), strip(got), optionflags)
+
+
+# ---------------------------------------------------------------- the test
+
+
+def run_page(page: Page, tmp: Path, env: dict, update: bool = False) -> list[str]:
+    """Run every block of ``page``; the problems found (or, with ``update``, rewrite the outputs)."""
+    root = workdir(tmp)
+    namespace: dict = {"__name__": "__docs__"}
+    problems: list[str] = []
+    rewrites: list[tuple[Block, list[str]]] = []
+    where = page.path.relative_to(ROOT) if page.path.is_relative_to(ROOT) else page.path
+    for block in page.blocks:
+        first = next((line for line in block.lines if line.strip()), "")
+        if block.lang not in RUN_LANGS:
+            if first.startswith(("$ ", ">>> ")):
+                problems.append(f"{where}:{block.start}: a command in a '{block.lang or 'plain'}' block: "
+                                f"use a console or pycon block (or mark it <!-- docs: skip REASON -->)")
+            continue
+        if block.skip:
+            continue
+        cwd = (root / block.cwd).resolve()
+        if block.lang == "console":
+            new_lines = []
+            for cmd, shown, number in commands(block):
+                code, actual = run_command(cmd, cwd, env)
+                new_lines += ["$ " + cmd.split("\n")[0], *cmd.split("\n")[1:], *actual]
+                if shown and not matches(shown, actual):
+                    problems.append(f"{where}:{number}: $ {cmd}\n--- shown\n" + "\n".join(shown)
+                                    + "\n--- printed\n" + "\n".join(actual))
+                elif not shown and (code != 0 or actual):
+                    problems.append(f"{where}:{number}: $ {cmd}\nexit status {code}, printed:\n" + "\n".join(actual))
+            if not any(line.strip() == "..." or "..." in line for line in block.lines if not line.startswith("$ ")):
+                rewrites.append((block, new_lines))
+        elif block.lang in ("bash", "sh"):
+            code, actual = run_command("set -e\n" + "\n".join(block.lines), cwd, env)
+            if code != 0:
+                problems.append(f"{where}:{block.start}: script failed ({code}):\n" + "\n".join(actual))
+        else:
+            old = os.getcwd()
+            os.chdir(cwd)
+            try:
+                if block.lang == "python":
+                    try:
+                        exec(compile("\n".join(block.lines) + "\n", f"{where}:{block.start}", "exec"), namespace)
+                    except Exception as e:  # noqa: BLE001 - reported with the page's line
+                        problems.append(f"{where}:{block.start}: {type(e).__name__}: {e}")
+                else:
+                    test = doctest.DocTestParser().get_doctest("\n".join(block.lines) + "\n", namespace,
+                                                               f"{where}", str(where), block.start)
+                    out: list[str] = []
+                    runner = doctest.DocTestRunner(_Checker(), optionflags=doctest.ELLIPSIS)
+                    runner.run(test, out=out.append, clear_globs=False)
+                    if runner.failures:
+                        problems.append(f"{where}:{block.start}:\n" + "".join(out))
+            finally:
+                os.chdir(old)
+    if update:
+        text = page.path.read_text(encoding="utf-8").split("\n")
+        for block, new_lines in reversed(rewrites):
+            text[block.start:block.end - 1] = [block.indent + line if line else line for line in new_lines]
+        page.path.write_text("\n".join(text), encoding="utf-8")
+    return problems
+
+
+@pytest.mark.parametrize("path", pages(), ids=lambda p: str(p.relative_to(DOCS)))
+def test_examples_run_and_print_what_is_shown(path, shim, tmp_path):
+    problems = run_page(parse(path), tmp_path, shim)
+    assert not problems, "\n\n".join(problems)
+
+
+def test_the_convention_is_used(tmp_path):
+    # the checks themselves: a wrong output, a failing command and a hidden command are found
+    page = tmp_path / "page.md"
+    page.write_text("```console\n$ echo one\ntwo\n```\n\n```console\n$ false\n```\n\n```text\n$ echo hidden\n```\n"
+                    "\n```console\n$ printf 'a\\nb\\nc\\n'\na\n...\nc\n```\n")
+    env = {**os.environ}
+    work = tmp_path / "work"
+    work.mkdir()
+    problems = run_page(parse(page), work, env)
+    assert len(problems) == 3, problems
+    assert "--- shown\ntwo\n--- printed\none" in problems[0]
+    assert "exit status 1" in problems[1]
+    assert "a command in a 'text' block" in problems[2]
+
+
+if __name__ == "__main__":
+    import argparse
+    import tempfile
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--update", action="store_true", help="rewrite the outputs shown with what is printed now")
+    ap.add_argument("pages", nargs="+", type=Path)
+    args = ap.parse_args()
+    bin_dir = Path(tempfile.mkdtemp())
+    (bin_dir / "trec_eval_py").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m trec_eval_py "$@"\n')
+    (bin_dir / "trec_eval_py").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "PYTHONPATH": str(ROOT),
+           "COLUMNS": "80", "NO_COLOR": "1"}
+    for name in ("TERMINAL_WIDTH", "FORCE_COLOR", "CI"):
+        env.pop(name, None)
+    failed = 0
+    for p in args.pages:
+        with tempfile.TemporaryDirectory() as tmp:
+            problems = run_page(parse(p.resolve()), Path(tmp), env, update=args.update)
+        for problem in problems:
+            print(problem, end="\n\n")
+        failed += bool(problems)
+    sys.exit(1 if failed and not args.update else 0)
