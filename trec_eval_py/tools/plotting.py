@@ -1,7 +1,8 @@
 """Figures comparing runs: P/R, ROC and CROC curves, per-topic differences.
 
 Every figure is built on a :class:`matplotlib.figure.Figure` (no pyplot, no
-global backend), returned so callers can adjust it, and saved by
+global backend), returned so callers can adjust it (a notebook shows it
+inline, see :mod:`.figure`), and saved by
 :func:`save_plot`. matplotlib comes with the ``plot`` extra and is imported
 only here, when a figure is made.
 
@@ -63,7 +64,7 @@ class MissingExtraError(UsageError):
 
 def _matplotlib():
     try:
-        from matplotlib.figure import Figure
+        from .figure import Figure  # matplotlib's, displayed inline in notebooks
     except ImportError:
         raise MissingExtraError(
             "plotting needs matplotlib, which comes with the 'plot' extra: "
