@@ -20,7 +20,8 @@ convention (docs/contributing/architecture.md, "Examples that run"):
 ```bash`` / ```sh`` blocks
     run as scripts (``set -e``).
 
-Each page runs in a new temporary folder holding a copy of ``examples/``;
+Each page runs in a new temporary folder holding a copy of ``examples/`` (and
+``fixtures/seeds_examples/``);
 ``<!-- docs: cwd=examples/agreement -->`` sets the folder for the blocks after
 it. ``<!-- docs: skip REASON -->`` just before a block leaves that block out
 (a command that needs a cluster, installs a package...). Blocks in other
@@ -33,12 +34,13 @@ writing a page; review the difference before committing it).
 """
 from __future__ import annotations
 
-import doctest
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +50,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 RUN_LANGS = {"console", "python", "pycon", "bash", "sh"}
 MARKER = re.compile(r"^\s*<!--\s*docs:\s*(.*?)\s*-->\s*$")
+#: the first line of a block that is a command even without a prompt
+COMMAND = re.compile(r"^(trec_eval_py|python3?|pip)\b")
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w+-]*)[^\n]*$")
 
 
@@ -173,20 +177,94 @@ def run_command(cmd: str, cwd: Path, env: dict) -> tuple[int, list[str]]:
     return proc.returncode, lines
 
 
+def run_session(cmds: list[str], cwd: Path, env: dict) -> list[tuple[int, list[str]]]:
+    """Run ``cmds`` one after another in one shell, as typed at a terminal (``cd``, variables
+    and ``$?`` carry over); each command's exit status and output lines."""
+    mark = f"--docs-{uuid.uuid4().hex}--"
+    # the status is set again after the mark is printed, for a command that reads $?
+    script = "".join(f"{cmd}\n_docs_status=$?\nprintf '\\n{mark}%d\\n' $_docs_status\n(exit $_docs_status)\n"
+                     for cmd in cmds)
+    code, lines = run_command(script, cwd, env)
+    out: list[tuple[int, list[str]]] = []
+    current: list[str] = []
+    for line in lines:
+        if line.startswith(mark):
+            # the mark's own leading newline: drop the empty line it made after a complete last line
+            if current and current[-1] == "":
+                current.pop()
+            out.append((int(line[len(mark):]), current))
+            current = []
+        else:
+            current.append(line)
+    assert len(out) == len(cmds), f"the shell stopped early (status {code}):\n" + "\n".join(current)
+    return out
+
+
+#: the folders of the repository a page's commands may read (copied for each page)
+SHARED = ("examples", "fixtures/seeds_examples")
+
+
 def workdir(tmp: Path) -> Path:
-    shutil.copytree(ROOT / "examples", tmp / "examples",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for folder in SHARED:
+        shutil.copytree(ROOT / folder, tmp / folder, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     return tmp
 
 
-class _Checker(doctest.OutputChecker):
-    """doctest's comparison, blanks at the ends of lines aside (pandas pads its tables)."""
+#: the Python of a page, in a process of its own (a block may change sys.modules or the
+#: working folder): reads one JSON request a line, answers one JSON line
+WORKER = r"""
+import doctest, json, os, sys, traceback
 
-    def check_output(self, want: str, got: str, optionflags: int) -> bool:
-        def strip(text: str) -> str:
-            return "\n".join(line.rstrip() for line in text.split("\n"))
-
+class Checker(doctest.OutputChecker):
+    # doctest's comparison, blanks at the ends of lines aside (pandas pads its tables)
+    def check_output(self, want, got, optionflags):
+        strip = lambda text: "\n".join(line.rstrip() for line in text.split("\n"))
         return super().check_output(strip(want), strip(got), optionflags)
+
+namespace = {"__name__": "__docs__"}
+answer = sys.stdout
+sys.stdout = sys.stderr  # what the blocks print is not the answer
+for line in sys.stdin:
+    req = json.loads(line)
+    os.chdir(req["cwd"])
+    problem = None
+    if req["lang"] == "python":
+        try:
+            exec(compile(req["source"], f"{req['where']}:{req['line']}", "exec"), namespace)
+        except BaseException as e:
+            problem = "".join(traceback.format_exception_only(type(e), e)).strip()
+    else:
+        test = doctest.DocTestParser().get_doctest(req["source"], namespace, req["where"], req["where"], req["line"])
+        out = []
+        runner = doctest.DocTestRunner(Checker(), optionflags=doctest.ELLIPSIS)
+        sys.stdout = answer  # doctest captures the examples' output itself
+        try:
+            runner.run(test, out=out.append, clear_globs=False)
+        finally:
+            sys.stdout = sys.stderr
+        if runner.failures:
+            problem = "\n" + "".join(out)
+    answer.write(json.dumps({"problem": problem}) + "\n")
+    answer.flush()
+"""
+
+
+class _Worker:
+    def __init__(self, env: dict):
+        self.proc = subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, env=env, text=True)
+
+    def run(self, lang: str, source: str, cwd: str, where: str, line: int) -> str | None:
+        self.proc.stdin.write(json.dumps({"lang": lang, "source": source, "cwd": cwd, "where": where,
+                                          "line": line}) + "\n")
+        self.proc.stdin.flush()
+        reply = self.proc.stdout.readline()
+        assert reply, f"{where}:{line}: the page's Python process died"
+        return json.loads(reply)["problem"]
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
 
 
 # ---------------------------------------------------------------- the test
@@ -195,14 +273,14 @@ class _Checker(doctest.OutputChecker):
 def run_page(page: Page, tmp: Path, env: dict, update: bool = False) -> list[str]:
     """Run every block of ``page``; the problems found (or, with ``update``, rewrite the outputs)."""
     root = workdir(tmp)
-    namespace: dict = {"__name__": "__docs__"}
+    worker = None  # the page's Python, started at its first Python block
     problems: list[str] = []
     rewrites: list[tuple[Block, list[str]]] = []
     where = page.path.relative_to(ROOT) if page.path.is_relative_to(ROOT) else page.path
     for block in page.blocks:
         first = next((line for line in block.lines if line.strip()), "")
         if block.lang not in RUN_LANGS:
-            if first.startswith(("$ ", ">>> ")):
+            if first.startswith(("$ ", ">>> ")) or (COMMAND.match(first) and not block.skip):
                 problems.append(f"{where}:{block.start}: a command in a '{block.lang or 'plain'}' block: "
                                 f"use a console or pycon block (or mark it <!-- docs: skip REASON -->)")
             continue
@@ -211,39 +289,29 @@ def run_page(page: Page, tmp: Path, env: dict, update: bool = False) -> list[str
         cwd = (root / block.cwd).resolve()
         if block.lang == "console":
             new_lines = []
-            for cmd, shown, number in commands(block):
-                code, actual = run_command(cmd, cwd, env)
+            cmds = commands(block)
+            results = run_session([cmd for cmd, _shown, _n in cmds], cwd, env)
+            for (cmd, shown, number), (code, actual) in zip(cmds, results):
                 new_lines += ["$ " + cmd.split("\n")[0], *cmd.split("\n")[1:], *actual]
                 if shown and not matches(shown, actual):
                     problems.append(f"{where}:{number}: $ {cmd}\n--- shown\n" + "\n".join(shown)
                                     + "\n--- printed\n" + "\n".join(actual))
                 elif not shown and (code != 0 or actual):
                     problems.append(f"{where}:{number}: $ {cmd}\nexit status {code}, printed:\n" + "\n".join(actual))
-            if not any(line.strip() == "..." or "..." in line for line in block.lines if not line.startswith("$ ")):
+            if not any("..." in line for line in block.lines if not line.startswith("$ ")):
                 rewrites.append((block, new_lines))
         elif block.lang in ("bash", "sh"):
             code, actual = run_command("set -e\n" + "\n".join(block.lines), cwd, env)
             if code != 0:
                 problems.append(f"{where}:{block.start}: script failed ({code}):\n" + "\n".join(actual))
         else:
-            old = os.getcwd()
-            os.chdir(cwd)
-            try:
-                if block.lang == "python":
-                    try:
-                        exec(compile("\n".join(block.lines) + "\n", f"{where}:{block.start}", "exec"), namespace)
-                    except Exception as e:  # noqa: BLE001 - reported with the page's line
-                        problems.append(f"{where}:{block.start}: {type(e).__name__}: {e}")
-                else:
-                    test = doctest.DocTestParser().get_doctest("\n".join(block.lines) + "\n", namespace,
-                                                               f"{where}", str(where), block.start)
-                    out: list[str] = []
-                    runner = doctest.DocTestRunner(_Checker(), optionflags=doctest.ELLIPSIS)
-                    runner.run(test, out=out.append, clear_globs=False)
-                    if runner.failures:
-                        problems.append(f"{where}:{block.start}:\n" + "".join(out))
-            finally:
-                os.chdir(old)
+            if worker is None:
+                worker = _Worker(env)
+            problem = worker.run(block.lang, "\n".join(block.lines) + "\n", str(cwd), str(where), block.start)
+            if problem:
+                problems.append(f"{where}:{block.start}: {problem}")
+    if worker is not None:
+        worker.close()
     if update:
         text = page.path.read_text(encoding="utf-8").split("\n")
         for block, new_lines in reversed(rewrites):
