@@ -455,6 +455,16 @@ def _on_builder_inited(app) -> None:
     generate(app.srcdir)
 
 
+def _skip_foreign(app, what, name, obj, skip, options):
+    """Members a class gets from another package (matplotlib writes a ``set`` method into
+    every subclass of its figures) are that package's to document."""
+    module = getattr(obj, "__module__", None)
+    if isinstance(module, str) and not module.startswith("trec_eval_py"):
+        return True
+    return None
+
+
 def setup(app):
     app.connect("builder-inited", _on_builder_inited)
+    app.connect("autodoc-skip-member", _skip_foreign)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
