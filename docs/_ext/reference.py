@@ -90,6 +90,7 @@ _PARAM_WORDS = {
     "RbpParams": "p=P (the persistence, from 0 to 1) and level=gain pairs",
     "PairParams": "name=value pairs, comma separated; the output is named after the text typed",
     "CutoffsAndGains": "cutoffs (whole numbers above 0) and level=gain pairs; one output per cutoff",
+    "CutoffsAndValues": "cutoffs (whole numbers above 0, where the measure has them) and name=number settings",
     "CwlParams": "name=value pairs and the outputs wanted (EU, ETU, EC, ETC, ED or all)",
     "PositiveFloats": "positive numbers, comma separated, one output each",
     "UnitFloats": "numbers in ]0, 1], comma separated, one output each",
@@ -100,7 +101,9 @@ def _param_words(spec) -> str:
     for cls in type(spec).__mro__:
         if cls.__name__ in _PARAM_WORDS:
             return _PARAM_WORDS[cls.__name__]
-    raise KeyError(f"no words for the parameters of {type(spec).__name__}: add them to _PARAM_WORDS")
+    # a shape not listed yet: the first sentence of its class's docstring
+    doc = " ".join((inspect.getdoc(type(spec)) or type(spec).__name__).split())
+    return doc.split(". ")[0].rstrip(".")
 
 
 def _since_words(since: str) -> str:
@@ -133,14 +136,16 @@ def _ir_samples() -> dict[str, list[str]]:
     from trec_eval_py.errors import MeasureError
 
     values = {"rel": "2", "judged_only": "True", "relative": "True", "beta": "0.5", "p": "0.8",
-              "gains": "{0:0,1:1,2:3}", "dcg": "'log2'", "T": "3", "min_rel": "0", "max_rel": "2"}
+              "gains": "{0:0,1:1,2:3}", "dcg": "'log2'", "T": "3", "min_rel": "0", "max_rel": "2",
+              "alpha": "0.5"}
     found: dict[str, list[str]] = {}
     for alias in _names.ALIASES.values():
         cuts = [""] if alias.trec is not None else []
         if alias.at is not None:
             cuts.append("@0.5" if alias.at == "float" else "@10")
         for cut in cuts:
-            args = [""] + [f"({k}={values[k]})" for k in (*alias.options, *alias.params)]
+            # a parameter without a sample value here is left out (the bare name still maps)
+            args = [""] + [f"({k}={values[k]})" for k in (*alias.options, *alias.params) if k in values]
             for arg in args:
                 spec = f"{alias.name}{arg}{cut}"
                 try:
