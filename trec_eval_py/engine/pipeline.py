@@ -53,7 +53,7 @@ class Options(Settings):
     (checked there) and
 
     measures : ``-m`` specs (names, nicknames, ir_measures names); None: the
-        judgment format's own default set (``official`` for qrels).
+    judgment format's own default set (``official`` for qrels).
     rel_format, results_format : ``-R`` and ``-T``, registered format names.
     zscore_file : ``-Z``, a file of per-topic means and deviations.
     max_cells : bound on a batch's size (testing and tuning).

@@ -75,7 +75,7 @@ class Submission:
     """One run to grade: a file, or a member of a zip archive.
 
     name : its path as given (``class/alice/run.txt``; ``late.zip/bob/run.txt``
-           for a member): unique among the submissions found together
+    for a member): unique among the submissions found together
     path : the file on disk (the archive, for a member)
     member : the member's name inside the archive, or None
     index : the member's position in the archive's table of contents
