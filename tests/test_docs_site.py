@@ -164,7 +164,8 @@ def test_every_flag_has_its_row(site):
 
 def test_pages_show_what_dash_h_prints(site):
     for name, argv, _command in _commands():
-        env = {**os.environ, "COLUMNS": "80", "PYTHONPATH": str(ROOT)}
+        # (click keeps help spellings in a set: their order follows the string hash seed)
+        env = {**os.environ, "COLUMNS": "80", "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
         env.pop("TERMINAL_WIDTH", None)
         shown = subprocess.run([sys.executable, "-m", "trec_eval_py", *argv, "-h"], capture_output=True, text=True,
                                env=env, cwd=ROOT, timeout=120, stdin=subprocess.DEVNULL)
@@ -172,7 +173,12 @@ def test_pages_show_what_dash_h_prints(site):
         expected = "\n".join(line.rstrip() for line in shown.stdout.split("\n")).strip("\n")
         blocks = ["\n".join(line.rstrip() for line in b.split("\n")).strip("\n")
                   for b in pre_blocks(site / "reference" / "cli" / f"{name}.html")]
-        assert expected in blocks, name
+        if expected not in blocks:
+            import difflib
+
+            diff = "\n".join(difflib.unified_diff(blocks[0].split("\n") if blocks else [], expected.split("\n"),
+                                                   "page", "-h", lineterm=""))
+            raise AssertionError(f"{name}: the page does not show what -h prints:\n{diff}")
 
 
 def test_every_public_name_is_documented(site):

@@ -23,10 +23,8 @@ flag has its page in the built site.
 """
 from __future__ import annotations
 
-import contextlib
 import importlib
 import inspect
-import io
 import os
 import pkgutil
 import textwrap
@@ -306,30 +304,23 @@ def click_command(name: str):
 
 
 def help_output(name: str) -> str:
-    """What ``trec_eval_py -h`` or ``trec_eval_py NAME -h`` prints (80 columns)."""
-    from trec_eval_py import cli
+    """What ``trec_eval_py -h`` or ``trec_eval_py NAME -h`` prints (80 columns).
+
+    Run as a user runs it, in a process of its own, with a fixed string hash seed: click
+    keeps a command's help spellings in a set, so with three of them (``-h``, ``--help``,
+    ``-help``) their order changes from one run to the next."""
+    import subprocess
+    import sys
 
     argv = ["-h"] if name == "trec_eval_py" else [name, "-h"]
-    raw = io.BytesIO()
-    buf = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
-    old = {k: os.environ.get(k) for k in ("COLUMNS", "TERMINAL_WIDTH")}
-    os.environ["COLUMNS"] = "80"
-    os.environ.pop("TERMINAL_WIDTH", None)
-    try:
-        with contextlib.redirect_stdout(buf):
-            try:
-                cli.main(argv)
-            except SystemExit as e:
-                if e.code not in (0, None):
-                    raise
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    buf.flush()
-    return raw.getvalue().decode("utf-8")
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "COLUMNS": "80", "PYTHONHASHSEED": "0",
+           "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+    for k in ("TERMINAL_WIDTH", "FORCE_COLOR"):
+        env.pop(k, None)
+    proc = subprocess.run([sys.executable, "-m", "trec_eval_py", *argv], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, timeout=120, check=True)
+    return proc.stdout
 
 
 def param_rows(command) -> list[tuple[str, str, str, str]]:
