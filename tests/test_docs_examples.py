@@ -21,7 +21,7 @@ convention (docs/contributing/architecture.md, "Examples that run"):
     run as scripts (``set -e``).
 
 Each page runs in a new temporary folder holding a copy of ``examples/`` (and
-``fixtures/seeds_examples/``);
+``fixtures/seeds_examples/``, ``fixtures/bc_evaluate/``);
 ``<!-- docs: cwd=examples/agreement -->`` sets the folder for the blocks after
 it. ``<!-- docs: skip REASON -->`` just before a block leaves that block out
 (a command that needs a cluster, installs a package...). Blocks in other
@@ -201,7 +201,7 @@ def run_session(cmds: list[str], cwd: Path, env: dict) -> list[tuple[int, list[s
 
 
 #: the folders of the repository a page's commands may read (copied for each page)
-SHARED = ("examples", "fixtures/seeds_examples")
+SHARED = ("examples", "fixtures/seeds_examples", "fixtures/bc_evaluate")
 
 
 def workdir(tmp: Path) -> Path:
