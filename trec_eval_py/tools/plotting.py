@@ -64,6 +64,10 @@ class MissingExtraError(UsageError):
 
 def _matplotlib():
     try:
+        # matplotlib itself first: the figure module, once imported, would not
+        # notice a matplotlib that has gone since (as in an environment without it)
+        import matplotlib.figure  # noqa: F401
+
         from .figure import Figure  # matplotlib's, displayed inline in notebooks
     except ImportError:
         raise MissingExtraError(
