@@ -353,8 +353,10 @@ def check_options(*, unit: str = "topics", tests: Sequence[str], alternative: st
     if fail_if == "different" and alternative != "two-sided":
         raise UsageError(f"--fail-if different asks for a difference either way, which --alternative {alternative} "
                          "does not test: use --alternative two-sided (or --fail-if worse with --alternative less)")
-    if unit == "positives" and fmt not in ("text", "json"):
-        raise UsageError(f"--unit positives prints text or json, not --format {fmt}")
+    if unit == "positives":
+        from .positives import check_positive_format
+
+        check_positive_format(fmt)
     family = [t for t in tests if t in FAMILY_TESTS]
     if family and alternative != "two-sided":
         raise UsageError("Tukey's HSD is two-sided: use --alternative two-sided with --test tukey")
