@@ -137,14 +137,25 @@ def test_unpaired_permutation_against_enumeration_and_scipy(seed):
 
 
 def test_unpaired_permutation_sampling_is_close_and_seeded():
-    # 12 + 12 values: C(24, 12) = 2.7 million splits enumerated exactly (p about 0.12)
+    # 8 + 8 values: C(16, 8) = 12,870 splits, enumerated exactly (p about 0.07); every
+    # split is one Python step there, so a larger sample only costs time
     rng = np.random.default_rng(5)
-    a, b = rng.random(12), rng.random(12) + 0.1
-    exact = unpaired_permutation(a, b, permutations=10**8).p_value
-    mc = unpaired_permutation(a, b, permutations=20000, seed=3)
-    assert mc.method == "monte-carlo" and abs(mc.p_value - exact) < 0.01
-    assert unpaired_permutation(a, b, permutations=20000, seed=3).p_value == mc.p_value
-    assert unpaired_permutation(a, a, permutations=10**6).p_value == 1.0
+    a, b = rng.random(8), rng.random(8) + 0.1
+    splits = math.comb(16, 8)
+    exact = unpaired_permutation(a, b, permutations=splits)
+    assert exact.method == "exact"  # every split, when there are no more than the draws asked for
+    assert unpaired_permutation(a, b, permutations=splits - 1, seed=3).method == "monte-carlo"
+    # random splits estimate the exact p: (hits + 1) / (n + 1) with hits ~ Binomial(n, p),
+    # so within 4 standard errors (a chance of 6e-5 of failing a correct sampler)
+    n = 20000
+    mc = unpaired_permutation(a, b, permutations=n, seed=3, exact=False)
+    p = exact.p_value
+    assert mc.method == "monte-carlo" and mc.resamples == n
+    assert abs(mc.p_value - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1 / n
+    assert unpaired_permutation(a, b, permutations=n, seed=3, exact=False).p_value == mc.p_value
+    assert unpaired_permutation(a, b, permutations=n, seed=4, exact=False).p_value != mc.p_value
+    assert unpaired_permutation(a, a, permutations=splits).p_value == 1.0
+    assert unpaired_permutation(a, a, permutations=1000, exact=False).p_value == 1.0
 
 
 def test_six_tests_on_two_systems():
