@@ -211,7 +211,7 @@ def test_every_row_has_an_interval_of_the_mean_difference(tmp_path):
     (["--test", "tukey-classic", "--correction", "holm"], "nothing to correct"),
     (["--test", "t", "--permutations", "500"], "draws nothing"),
     (["--seed", "3"], "draws nothing"),  # the default test, t
-    (["--unit", "positives", "--format", "latex"], "text or json"),
+    (["--unit", "positives", "--format", "latex"], "use --format long-latex"),
     (["--test", "t-paired"], "unknown test"),  # a test of --unit positives
 ])
 def test_contradictory_options_are_refused_with_one_line(tmp_path, capsysbinary, args, message):

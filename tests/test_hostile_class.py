@@ -222,6 +222,57 @@ def test_duplicate_zip_members_are_both_graded_each_once(tmp_path, capsysbinary)
     assert runs[f"{z}/bob/run.txt"]["runid"] == "first" and runs[f"{z}/bob/run.txt (2)"]["runid"] == "second"
 
 
+def remove_tree_iteratively(root: Path) -> None:
+    """Remove ``root`` and everything under it with a stack of folders, not
+    recursion: ``shutil.rmtree`` (and Python 3.11's ``os.walk``) recurse once per
+    level and fail on a tree deeper than the recursion limit, as pytest's clean-up
+    of old temporary folders would at exit. A folder is removed once it is empty;
+    anything a command left inside it goes first."""
+    stack = [os.fspath(root)] if os.path.lexists(root) else []
+    while stack:
+        path = stack[-1]
+        folders = []
+        with os.scandir(path) as entries:
+            for e in entries:
+                if e.is_dir(follow_symlinks=False):
+                    folders.append(e.path)
+                else:
+                    os.unlink(e.path)
+        if folders:
+            stack += folders
+        else:
+            os.rmdir(path)
+            stack.pop()
+
+
+def test_a_deep_tree_is_removed_without_recursion(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("kept")
+    root = tmp_path / "deep"
+    d = root
+    root.mkdir()
+    for k in range(1100):
+        d = d / "d"
+        d.mkdir()
+        if k % 500 == 0:
+            (d / "file.txt").write_text("x")
+            (d / "sibling").mkdir()
+            os.symlink(outside, d / "link")  # removed as a link, never followed
+    import shutil
+
+    # the premise: the standard removal recurses once per level and gives up
+    with pytest.raises(RecursionError):
+        shutil.rmtree(root)
+    remove_tree_iteratively(root)
+    assert not root.exists() and (outside / "keep.txt").read_text() == "kept"
+    remove_tree_iteratively(root)  # nothing there: nothing to do
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def test_long_lms_paths_and_deep_folders(tmp_path, capsysbinary):
     (tmp_path / "qrels.txt").write_text(QRELS)
     lms = tmp_path / "lms"
@@ -233,20 +284,23 @@ def test_long_lms_paths_and_deep_folders(tmp_path, capsysbinary):
         long_names.append(str(d / "run.txt"))
     deep = tmp_path / "deep"
     d = deep
-    deep.mkdir()
-    levels = [deep]
-    for _ in range(1100):  # deeper than Python's recursion limit (os.makedirs cannot make it)
-        d = d / "d"
-        d.mkdir()
-        levels.append(d)
-    (d / "run.txt").write_text(run_text("deep"))
     report = tmp_path / "report"
-    try:
+    # a SIGTERM (a timeout's kill) while the tree exists unwinds through the finally
+    # below instead of ending the process and leaving the tree to pytest's clean-up
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:  # built and graded inside the try: whatever exists of the tree is removed below
+        deep.mkdir()
+        for _ in range(1100):  # deeper than Python's recursion limit (os.makedirs cannot make it)
+            d = d / "d"
+            d.mkdir()
+        (d / "run.txt").write_text(run_text("deep"))
         code, doc, err = grade(tmp_path, capsysbinary, lms, deep, "--report", report)
-    finally:  # shutil.rmtree (pytest's clean-up) recurses too: undone level by level
-        (d / "run.txt").unlink()
-        for level in reversed(levels):
-            level.rmdir()
+    finally:  # shutil.rmtree (pytest's clean-up) recurses once per level: removed here, without recursion
+        try:
+            remove_tree_iteratively(deep)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    assert not deep.exists()
     assert code == 0, err
     assert sorted(names(doc)) == sorted(long_names + [str(d / "run.txt")])
     assert all(len(p.name.encode()) <= 255 for p in report.rglob("*"))

@@ -162,3 +162,42 @@ def test_per_topic_needs_two_runs(tmp_path, capsysbinary):
     assert code == 1 and "baseline run and at least one other run" in err
     with pytest.raises(UsageError):
         plotting.plot_per_topic(QRELS, RUNS[:1])
+
+
+# ---------------------------------------------------------------- an emptied ranking
+
+EMPTIED_QRELS = b"q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq2 0 d4 0\nq3 0 d5 1\n"
+# q2 retrieves only an unjudged document (-J empties it); q3 has no results at all (-c: 0)
+EMPTIED_RUN = b"q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\nq2 Q0 x9 1 1 r\n"
+
+
+@pytest.mark.parametrize("flags,cause,topic", [(["-J"], "-J", "q2"), (["-M", "0"], "-M 0", "q1")])
+def test_pr_refuses_an_emptied_ranking_in_its_own_words(tmp_path, capsysbinary, flags, cause, topic):
+    import trec_eval_py as te
+
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_bytes(EMPTIED_QRELS)
+    r.write_bytes(EMPTIED_RUN)
+    options = {"judged_only": True} if cause == "-J" else {"max_docs": 0}
+    # the premise: trec_eval's 0/0 at recall 0 for the emptied topic, and so for the mean
+    ev = te.evaluate(str(q), str(r), ["iprec_at_recall.0"], complete=True, **options)
+    assert math.isnan(ev.per_topic()[topic]["iprec_at_recall_0.00"]) and math.isnan(ev.summary["iprec_at_recall_0.00"])
+    dest = tmp_path / "pr.png"
+    code, out, err = run_cli(["plot", "--kind", "pr", *flags, "-o", str(dest), str(q), str(r)], capsysbinary)
+    assert code == 1 and not dest.exists() and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith(f"trec_eval_py: plot --kind pr: {r}: {cause} leaves topic {topic} no ranked document")
+    assert "recall 0.00 is 0/0" in err and "compared" not in err
+    with pytest.raises(UsageError, match=f"{cause} leaves topic {topic}"):
+        plotting.plot_data("pr", str(q), [str(r)], **options)
+
+
+def test_pr_draws_a_topic_without_results_as_zero(tmp_path):
+    import trec_eval_py as te
+
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_bytes(EMPTIED_QRELS)
+    r.write_bytes(EMPTIED_RUN)
+    data = plotting.plot_data("pr", str(q), [str(r)])  # no -J: q2 ranks x9, q3 is filled in
+    ev = te.evaluate(str(q), str(r), ["iprec_at_recall"], complete=True)
+    assert data.series[0].y.tolist() == [ev.summary[f"iprec_at_recall_{x / 10:.2f}"] for x in range(11)]
+    assert data.series[0].y[0] == 1 / 3  # q1 1, q2 0 (nothing relevant retrieved), q3 0 (-c)

@@ -13,6 +13,8 @@ import pytest
 
 from trec_eval_py import evaluate
 from trec_eval_py.errors import UsageError
+from trec_eval_py.output import table as tb
+from trec_eval_py.output.table import pvalue_text
 from trec_eval_py.tools.positives import (
     POSITIVE_TESTS, compare_positives, positive_tests, positive_values, rank_sum, unpaired_permutation, unpaired_t,
 )
@@ -135,14 +137,25 @@ def test_unpaired_permutation_against_enumeration_and_scipy(seed):
 
 
 def test_unpaired_permutation_sampling_is_close_and_seeded():
-    # 12 + 12 values: C(24, 12) = 2.7 million splits enumerated exactly (p about 0.12)
+    # 8 + 8 values: C(16, 8) = 12,870 splits, enumerated exactly (p about 0.07); every
+    # split is one Python step there, so a larger sample only costs time
     rng = np.random.default_rng(5)
-    a, b = rng.random(12), rng.random(12) + 0.1
-    exact = unpaired_permutation(a, b, permutations=10**8).p_value
-    mc = unpaired_permutation(a, b, permutations=20000, seed=3)
-    assert mc.method == "monte-carlo" and abs(mc.p_value - exact) < 0.01
-    assert unpaired_permutation(a, b, permutations=20000, seed=3).p_value == mc.p_value
-    assert unpaired_permutation(a, a, permutations=10**6).p_value == 1.0
+    a, b = rng.random(8), rng.random(8) + 0.1
+    splits = math.comb(16, 8)
+    exact = unpaired_permutation(a, b, permutations=splits)
+    assert exact.method == "exact"  # every split, when there are no more than the draws asked for
+    assert unpaired_permutation(a, b, permutations=splits - 1, seed=3).method == "monte-carlo"
+    # random splits estimate the exact p: (hits + 1) / (n + 1) with hits ~ Binomial(n, p),
+    # so within 4 standard errors (a chance of 6e-5 of failing a correct sampler)
+    n = 20000
+    mc = unpaired_permutation(a, b, permutations=n, seed=3, exact=False)
+    p = exact.p_value
+    assert mc.method == "monte-carlo" and mc.resamples == n
+    assert abs(mc.p_value - p) <= 4 * math.sqrt(p * (1 - p) / n) + 1 / n
+    assert unpaired_permutation(a, b, permutations=n, seed=3, exact=False).p_value == mc.p_value
+    assert unpaired_permutation(a, b, permutations=n, seed=4, exact=False).p_value != mc.p_value
+    assert unpaired_permutation(a, a, permutations=splits).p_value == 1.0
+    assert unpaired_permutation(a, a, permutations=1000, exact=False).p_value == 1.0
 
 
 def test_six_tests_on_two_systems():
@@ -192,13 +205,11 @@ def test_cli(tmp_path, capsysbinary):
     assert row[1:4] == ["croc_exp.7", "1", "5"] and len(row) == 7 + len(POSITIVE_TESTS)
     va = positive_values(PAPER_QRELS, str(a), "croc_exp.7")["1"].values
     vb = positive_values(PAPER_QRELS, str(b), "croc_exp.7")["1"].values
-    assert float(row[6 + POSITIVE_TESTS.index("t-paired")]) == float(f"{stats.ttest_rel(vb, va).pvalue:.4g}")
+    assert row[6 + POSITIVE_TESTS.index("t-paired")] == pvalue_text(stats.ttest_rel(vb, va).pvalue)
     code, out, err = run_cli(["compare", "--unit", "positives", "--format", "json", "--test", "t-paired", q, a, b],
                              capsysbinary)
-    import json
-
     d = json.loads(out)
-    assert code == 0 and list(d["rows"][0]["p"]) == ["t-paired"] and d["rows"][0]["measure"] == "auc_roc"
+    assert code == 0 and [(r["test"], r["measure"]) for r in d] == [("t-paired", "auc_roc")]
     code, out, err = run_cli(["compare", "--unit", "positives", "-m", "map", q, a, b], capsysbinary)
     assert code != 0 and "area measure" in err and "Traceback" not in err
     code, out, err = run_cli(["compare", "--unit", "cases", q, a, b], capsysbinary)
@@ -272,11 +283,11 @@ def test_cli_honours_alternative(tmp_path, capsysbinary, alt):
                                     "-m", "croc_exp.7")
     assert code == 0, err
     d = json.loads(out)
-    assert d["alternative"] == alt
+    assert {r["alternative"] for r in d} == {alt}
     va = positive_values(tmp_path / "q", str(tmp_path / "a"), "croc_exp.7")["1"].values
     vb = positive_values(tmp_path / "q", str(tmp_path / "b"), "croc_exp.7")["1"].values
     want = positive_tests(va, vb, alternative=alt)
-    assert d["rows"][0]["p"] == {t: r.p_value for t, r in want.items()}
+    assert {r["test"]: r["p_value"] for r in d} == {t: r.p_value for t, r in want.items()}
 
 
 def test_cli_fail_if(tmp_path, capsysbinary):
@@ -295,7 +306,9 @@ def test_cli_fail_if(tmp_path, capsysbinary):
 @pytest.mark.parametrize("args,message", [
     (["--test", "nope"], "not 'nope'"),
     (["--test", "t"], "not 't'"),  # a test of the topic unit
-    (["--format", "csv"], "text or json"),
+    (["--format", "latex"], "not the runs x measures table of --format latex: use --format long-latex"),
+    (["--format", "xml"], "unknown --format 'xml'"),
+    (["--format", "md", "--label", "tab:x"], "--label is for --format latex"),
     (["-l", "-1"], "-l 0 or more"),
     (["--test", "t-paired", "--permutations", "10"], "draws nothing"),
     (["-m", "croc_exp_z"], "needs an area measure (auc_ac"),
@@ -304,6 +317,57 @@ def test_cli_fail_if(tmp_path, capsysbinary):
 def test_cli_refuses_with_one_line(tmp_path, capsysbinary, args, message):
     code, out, err = _cli_positives(tmp_path, capsysbinary, *args)
     assert code != 0 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_every_format_is_the_output_layers(tmp_path, capsysbinary):
+    """compare's formats but latex, each written by trec_eval_py.output.table: the
+    table people read (a row per pair, measure and topic) or the machine rows (a
+    row per pair, measure, topic and test, every field at full precision)."""
+    import csv
+    import io
+
+    from trec_eval_py.tools.positives import FORMATS, ROW_FIELDS, compare_positive_runs, positives_report
+
+    args = ("-m", "auc_roc", "-m", "bedroc", "--test", "t-paired,permutation-paired")
+    _cli_positives(tmp_path, capsysbinary, *args)  # writes q, a, b
+    q, a, b = (str(tmp_path / n) for n in "qab")
+    c = compare_positive_runs(q, [a, b], ["auc_roc", "bedroc"], tests=["t-paired", "permutation-paired"])
+    for fmt in tb.spellings(FORMATS):
+        code, out, err = _cli_positives(tmp_path, capsysbinary, *args, "--format", fmt)
+        assert code == 0 and out == c.format(fmt), (fmt, err)
+    assert c.format("md") == c.format("markdown") == tb.render(c.table(), "markdown")
+    assert c.format("text") == tb.render(c.table(), "text") and c.format("long-latex") == tb.render(c.table(), "latex")
+    assert positives_report(q, [a, b], ["auc_roc", "bedroc"], fmt="csv", tests=["t-paired", "permutation-paired"]) \
+        == c.format("csv")
+    # the machine rows
+    rows = list(csv.DictReader(io.StringIO(c.format("csv"))))
+    recs = json.loads(c.format("json"))
+    assert len(rows) == len(recs) == len(c.rows) * 2 and tuple(rows[0]) == tuple(recs[0]) == ROW_FIELDS
+    assert recs == c.records()
+    for rec, line in zip(recs, rows):
+        r = next(x for x in c.rows if (x.run, x.measure, x.topic) == (rec["run"], rec["measure"], rec["topic"]))
+        res, t = r.tests[rec["test"]], rec["test"]
+        assert (rec["baseline"], rec["baseline_value"], rec["value"]) == (r.baseline, r.baseline_value, r.value)
+        assert (rec["p_value"], rec["p_value_corrected"], rec["significant"], rec["method"]) == \
+            (res.p_value, r.p_corrected[t], r.significant[t], res.method)
+        assert float(line["p_value"]) == res.p_value and float(line["value"]) == r.value
+    # the table people read: a row per pair, measure and topic; the notes say why bedroc is cac_exp's
+    text = c.format("text").splitlines()
+    assert text[1].split() == ["run", "measure", "topic", "pos", "baseline", "value", "t-paired",
+                               "permutation-paired", "significant"]
+    for line, r in zip(text[2:4], c.rows):
+        assert line.split() == [r.run, r.measure, r.topic, str(r.positives), f"{r.baseline_value:.4f}",
+                                f"{r.value:.4f}", pvalue_text(r.tests["t-paired"].p_value),
+                                pvalue_text(r.tests["permutation-paired"].p_value),
+                                ",".join(t for t in c.tests if r.significant[t]) or "-"]
+    assert text[4].startswith("bedroc: an affine transform of cac_exp")
+    # typesetting flags apply
+    code, out, err = _cli_positives(tmp_path, capsysbinary, *args, "--format", "long-latex", "--caption",
+                                    "Per positive & more", "--label", "tab:pos", "--digits", "2")
+    assert code == 0 and "\\caption{Per positive \\& more}" in out and "\\label{tab:pos}" in out, err
+    assert f" & {c.rows[0].baseline_value:.2f} & " in out and f"{c.rows[0].baseline_value:.4f}" not in out
+    code, out, err = _cli_positives(tmp_path, capsysbinary, *args, "--format", "html", "--caption", "Positives")
+    assert code == 0 and "<br>Positives<br>" in out and "<thead>" in out
 
 
 def test_unknown_measure_lists_every_area_in_a_fresh_process(tmp_path):

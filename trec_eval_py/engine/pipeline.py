@@ -247,6 +247,21 @@ def _py(v, kind: Kind):
     return v
 
 
+def measure_columns(selected) -> list[Column]:
+    """The columns of an evaluation of ``selected`` (the registry's resolved
+    measures), in their order: each kept output under its name, with the index
+    of that output among the kernel's outputs (``P@10`` keeps ``P_10``, the
+    kernel's second output, not its first), trec_eval's printed name and what
+    the value is. Every evaluation's columns, and a board's, are made here."""
+    columns: list[Column] = []
+    for pos, s in enumerate(selected):
+        for i, name, printed in zip(s.indices, s.names, s.trec_names):
+            identity = (s.measure.name, s.overrides, s.measure.params.output_key(s.params, i))
+            columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind, printed=printed, source=pos,
+                                  identity=identity, asked=s.asked))
+    return columns
+
+
 def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progress=None, **options) -> Evaluation:
     """Evaluate ``run`` against ``qrels``.
 
@@ -270,12 +285,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
         from .parse.zscores import read_zscores
 
         zs = read_zscores(opts.zscore_file)
-    columns: list[Column] = []
-    for pos, s in enumerate(selected):
-        for i, name, printed in zip(s.indices, s.names, s.trec_names):
-            identity = (s.measure.name, s.overrides, s.measure.params.output_key(s.params, i))
-            columns.append(Column(name, s.measure, i, s.measure.kind, s.measure.kind, printed=printed, source=pos,
-                                  identity=identity, asked=s.asked))
+    columns = measure_columns(selected)
     # measures asked for with their own rel=/judged_only= are computed on their own
     # evaluation: one pass of the stages per distinct set of options
     groups: dict[tuple, list] = {}

@@ -245,16 +245,16 @@ def expand_runs(runs: Sequence) -> list:
 
 
 def per_topic_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",), *,
-                     topics_from: str = "qrels", **options):
+                     topics_from: str = "qrels", finite: bool = True, **options):
     """Evaluate every run over the topics of the qrels (``-c``).
 
     Returns ``(topics, labels, files, filled, values)``: see :func:`paired_values`.
     """
-    return paired_values(qrels, runs, measures, topics_from=topics_from, **options)[:5]
+    return paired_values(qrels, runs, measures, topics_from=topics_from, finite=finite, **options)[:5]
 
 
 def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",), *,
-                  topics_from: str = "qrels", **options):
+                  topics_from: str = "qrels", finite: bool = True, **options):
     """Evaluate every run over the topics of the qrels (``-c``).
 
     Returns ``(topics, labels, files, filled, values, qrels_topics)`` where
@@ -262,7 +262,9 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     ``filled[label]`` counts the topics the run had no results for. With
     ``topics_from='intersection'`` only the topics every run answered are
     kept (and nothing is filled). Measures without per-topic numbers
-    (``runid``, ``num_q``, ``relstring``) are left out.
+    (``runid``, ``num_q``, ``relstring``) are left out. A value that is not a
+    number (trec_eval's ``-nan``) cannot be paired: it is a :class:`UsageError`
+    unless ``finite`` is False, for callers that explain it in their own terms.
     """
     if topics_from not in TOPICS_FROM:
         raise UsageError(f"unknown --topics-from {topics_from!r}; choose one of {', '.join(TOPICS_FROM)}")
@@ -297,7 +299,7 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     # a missing topic counts as the -c summary counts it (0 in 9.0.8)
     counted = [{c.name: v for c, v in zip(e.columns, e.counted_values())} for e in evals]
     for e, name, vals in zip(evals, files, counted):
-        for c in cols:
+        for c in (cols if finite else ()):
             bad = ~np.isfinite(vals[c.name].astype(np.float64)[keep])
             if np.any(bad):
                 raise UsageError(f"{name}: {c.name} is undefined (nan) on topic {kept_topics[int(np.argmax(bad))]}; "
@@ -351,8 +353,10 @@ def check_options(*, unit: str = "topics", tests: Sequence[str], alternative: st
     if fail_if == "different" and alternative != "two-sided":
         raise UsageError(f"--fail-if different asks for a difference either way, which --alternative {alternative} "
                          "does not test: use --alternative two-sided (or --fail-if worse with --alternative less)")
-    if unit == "positives" and fmt not in ("text", "json"):
-        raise UsageError(f"--unit positives prints text or json, not --format {fmt}")
+    if unit == "positives":
+        from .positives import check_positive_format
+
+        check_positive_format(fmt)
     family = [t for t in tests if t in FAMILY_TESTS]
     if family and alternative != "two-sided":
         raise UsageError("Tukey's HSD is two-sided: use --alternative two-sided with --test tukey")

@@ -43,7 +43,7 @@ from ..errors import InputError, TrecEvalError, UsageError
 from ..engine.join.keys import distinct_sorted
 from ..engine.inputs import judgment_format
 from ..engine.measures import Kind, in_asked_order, registry
-from ..engine.pipeline import Column, Evaluation, Options, evaluate
+from ..engine.pipeline import Evaluation, Options, evaluate, measure_columns
 from .submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
 from .validate import NOT_A_RUN, Finding, load_qrels, validate_run
 
@@ -451,8 +451,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     opts = Options(measures=tuple(specs), **options)
     reg = registry()
     selected = reg.resolve(specs, opts.compat, opts.measures_for, given=opts.rel_format)  # unknown measures fail here, once
-    eval_columns = [Column(n, s.measure, i, s.measure.kind, s.measure.kind, asked=s.asked)
-                    for s in selected for i, n in enumerate(s.names)]
+    eval_columns = measure_columns(selected)  # evaluate()'s own: the outputs' real indices, printed names
     # in the order asked for, as every tool shows them; the run id has its own column
     shown = [c for c in in_asked_order(eval_columns) if c.measure.name != "runid"]
     columns = [c.name for c in shown]

@@ -12,7 +12,11 @@ qrels, a topic without results counting as an empty ranking.
 ``pr``
     Interpolated precision at the recall levels 0, 0.1, ..., 1 of each run,
     averaged over topics (``iprec_at_recall``), i.e. the classic TREC
-    recall-precision graph. The legend gives each run's MAP.
+    recall-precision graph. The legend gives each run's MAP. A ranking that
+    ``-J`` (or ``-M 0``) leaves empty has no precision at recall 0 (trec_eval:
+    0/0, ``-nan``, and so is the mean): such a run is refused with one line
+    rather than drawn with a point the evaluation does not print. (A topic
+    with no results at all counts 0, as ``-c`` counts it.)
 ``roc``
     True-positive rate against false-positive rate, vertically averaged over
     topics (for each false-positive rate, the mean of the topics' share of
@@ -134,13 +138,40 @@ def _pr_data(qrels, runs, labels, options) -> PlotData:
     from .curves import curve_options
 
     curve_options(options)  # the judgments every curve needs (-R), checked as for the other curves
-    topics, names, _files, _filled, values = per_topic_values(qrels, runs, ["iprec_at_recall", "map"], **options)
+    topics, names, files, _filled, values = per_topic_values(
+        qrels, runs, ["iprec_at_recall", "map", "num_ret"], finite=False, **options)
     # the recall levels are the measure's own parameters, its outputs in their order
     sel = registry().resolve(["iprec_at_recall"])[0]
     levels, outputs = np.array(sel.params.values, dtype=np.float64), sel.names
+    for file, vals in zip(files, values.values()):
+        _check_pr_defined(file, topics, vals, outputs, options)
     series = [Series(name, levels, np.array([_mean(vals[k]) for k in outputs]), _mean(vals["map"]))
               for name, vals in zip(_labels(names, labels), values.values())]
     return PlotData("pr", series, len(topics), "map")
+
+
+def _check_pr_defined(file: str, topics, vals: dict, outputs, options: dict) -> None:
+    """Refuse, in one line, a run whose mean P/R curve is undefined.
+
+    trec_eval's interpolated precision at a recall level that asks for no
+    relevant document (level 0; a small level with few relevant documents) is
+    the relevant retrieved over the retrieved: 0/0 for a ranking that ``-J``
+    (or ``-M 0``) leaves empty, printed ``-nan``, and the mean over topics is
+    ``-nan`` too. Such a point is not drawn as 0: the figure shows the averages
+    the evaluation prints, and there is none to show."""
+    for k in outputs:
+        bad = ~np.isfinite(vals[k])
+        if not bad.any():
+            continue
+        i = int(np.argmax(bad))
+        level = k.rpartition("_")[2]
+        if vals["num_ret"][i] == 0:
+            cause = "-M 0" if options.get("max_docs") == 0 else "-J"
+            raise UsageError(f"plot --kind pr: {file}: {cause} leaves topic {topics[i]} no ranked document, so its "
+                             f"interpolated precision at recall {level} is 0/0 (trec_eval's -nan) and the mean "
+                             f"P/R curve is undefined; draw it without {cause}")
+        raise UsageError(f"plot --kind pr: {file}: {k} is undefined (nan) on topic {topics[i]}, so the mean "
+                         "P/R curve is undefined")
 
 
 def _curve_data(qrels, runs, spec, labels, levels, options) -> PlotData:

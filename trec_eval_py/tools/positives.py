@@ -412,54 +412,102 @@ class PositivesComparison:
         return [r for r in self.rows if r.baseline == self.baseline and any(r.significant.values())
                 and (fail_if == "different" or r.delta < 0)]
 
-    def format(self, fmt: str) -> str:
-        if fmt == "json":
-            return self.to_json()
-        if fmt == "text":
-            return self.to_text()
-        raise UsageError(f"--unit positives prints text or json, not {fmt!r}")
+    def format(self, fmt: str, *, caption: str | None = None, label: str | None = None,
+               digits: int | None = None, fragment: bool = False) -> str:
+        """The comparison in ``fmt`` (one of :data:`FORMATS`, or ``md``), written by
+        :mod:`trec_eval_py.output.table` as compare's other outputs are: text,
+        markdown, html and long-latex show a row per pair, measure and topic with a
+        p-value per test; csv and json a row per pair, measure, topic and test with
+        every field (:data:`ROW_FIELDS`). ``caption``, ``label`` and ``digits``
+        typeset it (as for :meth:`.comparison.Comparison.format`)."""
+        from ..output import table as tb
 
-    def records(self) -> list[dict]:
-        def num(x):
-            x = float(x)
-            return x if math.isfinite(x) else None
-
-        return [{"run": r.run, "baseline_run": r.baseline, "measure": r.measure, "topic": r.topic,
-                 "positives": r.positives, "baseline": num(r.baseline_value), "value": num(r.value),
-                 "p": {t: num(res.p_value) for t, res in r.tests.items()},
-                 "p_corrected": {t: num(v) for t, v in r.p_corrected.items()},
-                 "significant": dict(r.significant),
-                 "method": {t: res.method for t, res in r.tests.items()}} for r in self.rows]
-
-    def to_json(self) -> str:
-        import json
-
-        return json.dumps({"unit": "positives", "baseline": self.baseline, "alternative": self.alternative,
-                           "correction": self.correction, "alpha": self.alpha, "pairs": self.pairs,
-                           "topics_from": self.topics_from, "rows": self.records()}) + "\n"
+        fmt = check_positive_format(fmt)
+        if fmt in tb.MACHINE:
+            return tb.render(self.rows_table(), fmt)
+        table = self.table()
+        if fmt == "long-latex":
+            return tb.render(table, "latex", caption=caption, label=label, digits=digits)
+        if fmt == "html":
+            return tb.render(table, "html", caption=caption, digits=digits, fragment=fragment,
+                             css_class="trec-eval-compare", title=f"Runs compared with {self.baseline}, "
+                                                                  "relevant document by relevant document")
+        return tb.render(table, tb.canonical(fmt), digits=digits)
 
     def to_text(self) -> str:
+        return self.format("text")
+
+    def to_json(self) -> str:
+        return self.format("json")
+
+    def records(self) -> list[dict]:
+        """A dict per pair, measure, topic and test (:data:`ROW_FIELDS`; what csv and json write)."""
+        from ..output.table import records
+
+        return records(self.rows_table())
+
+    def rows_table(self):
+        """The machine table: a row per pair, measure, topic and test, every field."""
+        from ..output import table as tb
+
+        body = []
+        for r in self.rows:
+            for t in self.tests:
+                res = r.tests[t]
+                body.append([r.run, r.baseline, r.measure, r.topic, t, r.positives, r.baseline_value, r.value,
+                             r.delta, res.statistic, res.p_value, r.p_corrected[t], r.significant[t], res.method,
+                             res.resamples, self.alternative, self.correction, self.alpha, self.topics_from])
+        kinds = {"positives": "int", "resamples": "int", "significant": "auto", "alpha": "float"}
+        for name in ("baseline_value", "value", "delta", "statistic", "p_value", "p_value_corrected"):
+            kinds[name] = "float"
+        return tb.Table([tb.Column(f, kinds.get(f, "text")) for f in ROW_FIELDS], body)
+
+    def table(self):
+        """The table people read: a row per pair, measure and topic, a p-value per
+        test and the tests significant after correction; the settings above it
+        and, for rie/bedroc, why their tests are cac_exp's below it."""
+        from ..output import table as tb
+
         all_pairs = self.pairs == "all"
-        head = ["run"] + (["vs"] if all_pairs else []) + ["measure", "topic", "pos", "baseline", "value"] + \
-            list(self.tests) + ["significant"]
+        cols = [tb.Column("run", "text")] + ([tb.Column("vs", "text")] if all_pairs else []) + [
+            tb.Column("measure", "text"), tb.Column("topic", "text"), tb.Column("pos", "int", align="right"),
+            tb.Column("baseline", "float", align="right"), tb.Column("value", "float", align="right")] + [
+            tb.Column(t, "pvalue", align="right") for t in self.tests] + [tb.Column("significant", "text")]
         body = [[r.run] + ([r.baseline] if all_pairs else []) +
-                [r.measure, r.topic, str(r.positives), f"{r.baseline_value:.4f}", f"{r.value:.4f}"] +
-                [f"{r.tests[t].p_value:.4g}" for t in self.tests] +
+                [r.measure, r.topic, r.positives, r.baseline_value, r.value] +
+                [r.tests[t].p_value for t in self.tests] +
                 [",".join(t for t in self.tests if r.significant[t]) or "-"] for r in self.rows]
-        widths = [max(len(x) for x in col) for col in zip(head, *body)] if body else [len(h) for h in head]
         n = len(self.rows)
         corrected = ("no correction" if self.correction == "none" else
                      f"{self.correction} correction over the {n} row{'s' * (n != 1)} of each test")
-        lines = [f"Tests on the per-positive values of each area (p-values {self.alternative}; {corrected}; "
+        title = (f"Tests on the per-positive values of each area (p-values {self.alternative}; {corrected}; "
                  f"significant if corrected p <= {self.alpha:g}; baseline {self.baseline}; "
-                 f"Swamidass et al. 2010, section 2.5)"]
-        for line in [head] + body:
-            lines.append("  ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip())
-        for a in self.measures:
-            if a.affine_of:
-                lines.append(f"{a.spec}: an affine transform of {a.affine_of} with the same alpha, tested on "
-                             f"{a.affine_of}'s per-positive values (Swamidass et al. 2010, section 5.2)")
-        return "\n".join(lines) + "\n"
+                 f"Swamidass et al. 2010, section 2.5)")
+        notes = [f"{a.spec}: an affine transform of {a.affine_of} with the same alpha, tested on "
+                 f"{a.affine_of}'s per-positive values (Swamidass et al. 2010, section 5.2)"
+                 for a in self.measures if a.affine_of]
+        return tb.Table(cols, body, title=title, notes=notes, empty="(no topic with a relevant document)")
+
+
+#: what ``compare --unit positives`` writes: compare's formats but ``latex``, which is
+#: compare's table of runs x measures (a table the per-topic rows do not make)
+FORMATS = ("text", "csv", "json", "long-latex", "markdown", "html")
+
+#: the fields of a csv/json row (one per pair, measure, topic and test); ``baseline`` is
+#: the run compared with, ``baseline_value`` and ``value`` the measure's per-topic values
+ROW_FIELDS = ("run", "baseline", "measure", "topic", "test", "positives", "baseline_value", "value", "delta",
+              "statistic", "p_value", "p_value_corrected", "significant", "method", "resamples", "alternative",
+              "correction", "alpha", "topics_from")
+
+
+def check_positive_format(fmt: str) -> str:
+    """``fmt``'s canonical name if ``--unit positives`` writes it, else a one-line :class:`UsageError`."""
+    from ..output.table import canonical, check_format
+
+    if canonical(fmt) == "latex":
+        raise UsageError("--unit positives has a row per pair, measure and topic, not the runs x measures table "
+                         "of --format latex: use --format long-latex")
+    return check_format(fmt, FORMATS)
 
 
 def check_positive_tests(tests: Sequence[str]) -> list[str]:
@@ -566,12 +614,12 @@ def compare_positives(qrels, run_a, run_b, measure: str, *, tests: Sequence[str]
 
 
 def positives_report(qrels, runs: Sequence, measures: Sequence[str], *, fmt: str = "text", **kw) -> str:
-    """``compare --unit positives`` as text (a table) or JSON (see :func:`compare_positives`)."""
-    if fmt not in ("text", "json"):
-        raise UsageError(f"--unit positives prints text or json, not {fmt!r}")
+    """``compare --unit positives`` in ``fmt`` (one of :data:`FORMATS`; see
+    :meth:`PositivesComparison.format`)."""
+    check_positive_format(fmt)
     return compare_positive_runs(qrels, runs, measures, **kw).format(fmt)
 
 
-__all__ = ["POSITIVE_TESTS", "positives_report", "unpaired_t", "rank_sum", "unpaired_permutation", "positive_tests",
+__all__ = ["FORMATS", "POSITIVE_TESTS", "ROW_FIELDS", "check_positive_format", "positives_report", "unpaired_t", "rank_sum", "unpaired_permutation", "positive_tests",
            "PositiveValues", "positive_values", "compare_positives", "compare_positive_runs", "PositivesComparison", "PositivesRow",
            "area_spec", "area_measure_names", "check_positive_tests", "positives_by_area"]

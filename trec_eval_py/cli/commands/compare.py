@@ -56,12 +56,13 @@ def compare(
         "intersection: only topics every run answered.")),
     fmt: str = typer.Option("text", "--format", help=(
         f"{choices_text(FORMATS, 'text')}. text, csv, json and long-latex: one row per test, pair and measure; "
-        "latex, markdown and html: a wide table of runs x measures. --unit positives: text or json.")),
+        "latex, markdown and html: a wide table of runs x measures. --unit positives: a row per pair, measure and "
+        "topic in any of them but latex (csv, json: a row per test too).")),
     caption: Optional[str] = typer.Option(None, "--caption", help="LaTeX (and HTML): the table's caption, "
                                           "instead of the key to its marks."),
     label: Optional[str] = typer.Option(None, "--label", help="LaTeX: the table's \\label (wide table: "
                                         "tab:compare unless given)."),
-    digits: Optional[int] = typer.Option(None, "--digits", help="Decimals of means and differences "
+    digits: Optional[int] = typer.Option(None, "--digits", help="Decimals of means and differences (--unit positives: of the values) "
                                          "(text, latex, long-latex, markdown, html; default 4)."),
     fail_if: Optional[str] = typer.Option(None, "--fail-if", help=(
         "worse: exit 3 (failed) if a run is significantly worse than the baseline (after correction); "
@@ -94,8 +95,6 @@ def compare(
         raise UsageError("the number of permutations must be at least 1")
     if fail_if is not None and fail_if not in FAIL_IF:
         raise UsageError(f"unknown --fail-if {fail_if!r}; choose one of {', '.join(FAIL_IF)}")
-    if unit == "positives" and (caption, label, digits) != (None, None, None):
-        raise UsageError("--caption, --label and --digits typeset --unit topics' tables, not --unit positives'")
     check_output(output)
     named = [t.strip() for spec in test for t in spec.split(",") if t.strip()]
     if unit == "positives":
@@ -125,10 +124,7 @@ def compare(
                 qrels, runs, measures or ["map"], tests, alpha=alpha, alternative=alternative, pairs=pairs,
                 topics_from=topics_from, progress=report, **stats, **options,
             )
-    if unit == "positives":
-        write_output(result.format(fmt), output)
-    else:
-        write_output(result.format(fmt, caption=caption, label=label, digits=digits), output)
+    write_output(result.format(fmt, caption=caption, label=label, digits=digits), output)
     if fail_if is None:
         return ExitCode.OK
     failed = result.failures(fail_if)
