@@ -41,7 +41,7 @@ from .inputs import judgment_format, results_format
 from .join import EvalContext, iter_batches
 from .join.context import Settings
 from .join.empty_topics import counted_values, evaluated_topics, reset_placeholder_outputs
-from .measures import Kind, Measure, quiet_numpy, registry
+from .measures import Kind, Measure, measure_specs, quiet_numpy, registry
 from .parse.run import Run
 from .parse.source import file_size
 
@@ -250,19 +250,22 @@ def _py(v, kind: Kind):
 def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progress=None, **options) -> Evaluation:
     """Evaluate ``run`` against ``qrels``.
 
-    ``qrels`` and ``run`` may be paths, ``-``, file objects, bytes, dicts in
-    pytrec_eval's layout, or already-parsed :class:`~trec_eval_py.engine.parse.Qrels`
-    / :class:`~trec_eval_py.engine.parse.Run`. ``measures`` are ``-m`` specs
-    (default: the judgment format's own set, ``official`` for qrels); the other
-    keywords are the fields of :class:`Options`.
+    ``qrels`` and ``run`` may be paths, ``-``, file objects or bytes (TREC text or
+    Parquet), dicts in pytrec_eval's layout, pandas or polars DataFrames, Arrow
+    tables, iterables of ir_measures ``Qrel`` / ``ScoredDoc`` (see
+    :mod:`~trec_eval_py.engine.parse.python`), or already-parsed
+    :class:`~trec_eval_py.engine.parse.Qrels` / :class:`~trec_eval_py.engine.parse.Run`.
+    ``measures`` are ``-m`` specs or ir_measures measure objects (default: the
+    judgment format's own set, ``official`` for qrels); the other keywords are
+    the fields of :class:`Options`.
     ``progress``, if given, is called with the number of topics measured as each
     piece of the run is done (big runs are measured piece by piece).
     """
-    if isinstance(measures, str):
-        measures = [measures]
     opts = Options(**options)
-    if measures is not None:
-        opts = replace(opts, measures=tuple(measures))
+    if measures is not None:  # names, or ir_measures measure objects (nDCG@10, AP(rel=2))
+        opts = replace(opts, measures=tuple(measure_specs(measures)))
+    if opts.measures is not None and not opts.measures:  # (None: the format's own set)
+        raise MeasureError("no measure asked for: name at least one (e.g. 'official', 'map', 'nDCG@10')")
     reg = registry()
     selected = reg.resolve(list(opts.measure_specs), opts.compat, opts.measures_for, given=opts.rel_format)
     zs = None

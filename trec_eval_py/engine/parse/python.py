@@ -1,0 +1,783 @@
+"""Judgments and runs held in Python, turned into the columns the file readers give.
+
+This is the one conversion layer for every input that is not text: whatever
+the entry point (:func:`~trec_eval_py.engine.pipeline.evaluate`, the
+pytrec_eval drop-in, compare, batch, the ir_measures provider), these kinds
+become a :class:`~.qrels.Qrels` or :class:`~.run.Run`:
+
+* a dict of dicts, ``{topic: {docno: level}}`` / ``{topic: {docno: score}}``
+  (pytrec_eval's layout; topic ids and docnos must be ``str``);
+* a pandas or polars DataFrame, a pyarrow ``Table`` or ``RecordBatch``, read
+  by column name (below), whatever else it holds;
+* a Parquet file: a path ending in ``.parquet``, or any file or bytes
+  starting with Parquet's magic ``PAR1`` (needs pyarrow: the ``parquet`` extra);
+* an iterable of namedtuples with ir_measures' fields: ``Qrel(query_id,
+  doc_id, relevance, ...)`` for judgments, ``ScoredDoc(query_id, doc_id,
+  score)`` for runs.
+
+Column names (the first one present is used):
+
+* topic: ``query_id`` (ir_measures), ``qid`` (PyTerrier), ``q_id`` (ranx), ``topic``, ``topic_id``
+* document: ``doc_id`` (ir_measures, ranx), ``docno`` (PyTerrier), ``docid``
+* judgment level: ``relevance`` (ir_measures), ``rel``, ``label``, ``judgment``,
+  ``judgement``; ``score`` for judgments that have none of those (ranx's qrels)
+* retrieval score: ``score``; rank (read for ``--order rank``): ``rank``
+* run id (optional, one value): ``run_id``, ``runid``, ``run``, ``name``
+
+The rules are the file readers': topic ids and docnos are text without NUL
+characters (integer ids, and whole-number floats such as pandas makes of
+integer columns with gaps, are written in decimal), relevance levels are
+whole numbers from :data:`~.levels.MIN_LEVEL` to :data:`~.levels.MAX_LEVEL`,
+scores are numbers and never NaN (infinities are allowed, as in run files).
+A docno given twice for one topic is reported by the join, as for files,
+with rows counted from 1 as "lines".
+
+The good path never runs Python code per value: dicts are flattened once
+(by the optional C extension ``_native/_pyin.c``, else by C-level iteration
+into lists and numpy), columns are checked with numpy, and Arrow strings are
+copied from their buffers. An error's message is built only for the value
+that fails, with the offending value shortened.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from collections.abc import Iterable, Mapping
+from itertools import chain
+from operator import itemgetter
+
+import numpy as np
+
+from ... import _native
+from ...errors import InputError, InputTypeError, shorten
+from .levels import MAX_LEVEL, MIN_LEVEL
+
+TOPIC = ("query_id", "qid", "q_id", "topic", "topic_id")
+DOCUMENT = ("doc_id", "docno", "docid")
+LEVEL = ("relevance", "rel", "label", "judgment", "judgement")
+SCORE = ("score",)
+RANK = ("rank",)
+RUNID = ("run_id", "runid", "run", "name")
+
+#: characters of an offending value shown in a message
+SHOWN = 60
+
+PARQUET_MAGIC = b"PAR1"
+
+
+def _missing_extra(what: str) -> InputError:
+    return InputTypeError(what, "reading Parquet needs pyarrow: pip install 'trec_eval_py[parquet]'")
+
+
+# ---------------------------------------------------------------- what it is
+
+def _type_is(x, module: str, names: tuple[str, ...]) -> bool:
+    t = type(x)
+    return t.__name__ in names and t.__module__.split(".")[0] == module
+
+
+def is_pandas(x) -> bool:
+    """A pandas DataFrame (pandas is imported only when one is in use)."""
+    return _type_is(x, "pandas", ("DataFrame",))
+
+
+def is_polars(x) -> bool:
+    return _type_is(x, "polars", ("DataFrame",))
+
+
+def is_arrow(x) -> bool:
+    return _type_is(x, "pyarrow", ("Table", "RecordBatch"))
+
+
+def is_frame(x) -> bool:
+    """A table read by column names: pandas, polars, or a pyarrow Table / RecordBatch."""
+    return is_pandas(x) or is_polars(x) or is_arrow(x)
+
+
+def is_parquet(source) -> bool:
+    """A path ending in ``.parquet``, or a file or bytes that start with ``PAR1``.
+
+    Only looks: a file that cannot be opened is the text reader's to report."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source[:4]) == PARQUET_MAGIC
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        if isinstance(path, bytes) or path == "-":
+            return False
+        if path.lower().endswith(".parquet"):
+            return True
+        try:
+            with open(path, "rb") as f:
+                return f.read(4) == PARQUET_MAGIC
+        except OSError:
+            return False
+    return False
+
+
+def is_records(x) -> bool:
+    """An iterable that may hold namedtuples (not text, bytes, a file or a mapping)."""
+    return (isinstance(x, Iterable) and not isinstance(x, (str, bytes, bytearray, memoryview, Mapping))
+            and not callable(getattr(x, "read", None)) and not isinstance(x, os.PathLike))
+
+
+def is_python(x) -> bool:
+    """Whether :func:`qrels_columns` / :func:`run_columns` read ``x`` (else it is text)."""
+    return isinstance(x, Mapping) or is_frame(x) or is_parquet(x) or is_records(x)
+
+
+# ---------------------------------------------------------------- messages
+
+def _show(x) -> str:
+    return shorten(repr(x), SHOWN)
+
+
+def _at(ids, i: int) -> str:
+    """How an error names row ``i``: ``topic/docno`` for dicts, ``row N`` otherwise."""
+    return ids(i) if callable(ids) else f"row {i + 1}"
+
+
+# ---------------------------------------------------------------- ids
+
+def _from_matrix(matrix, width: int) -> np.ndarray:
+    return np.frombuffer(matrix, dtype=f"S{max(width, 1)}")
+
+
+def _pack_python(items: list) -> np.ndarray:
+    """A list of ``str`` as a NUL-padded byte-string array (UTF-8, lone surrogates kept)."""
+    if not items:
+        return np.zeros(0, "S1")
+    joined = "\0".join(items)
+    data = joined.encode("utf-8", "surrogateescape")
+    if joined.isascii():
+        width = max(1, max(map(len, items)))
+        return np.fromiter(items, dtype=f"S{width}", count=len(items))
+    return np.array(data.split(b"\0"), dtype="S")
+
+
+def _pack_str(items: list, what: str, name: str, where) -> np.ndarray:
+    """Ids that may all be ``str``: as bytes, or the error for the first that is not one."""
+    pyin = _native.extension("pyin")
+    if pyin is not None and isinstance(items, list):
+        got = pyin.pack(items)
+        if got is not None:
+            return _from_matrix(*got)
+    items = list(items)
+    types = set(map(type, items))
+    if types != {str} and types:
+        items = _ids_python(items, what, name, where)
+    _check_nul_str(items, what, name, where)
+    return _pack_python(items)
+
+
+def _check_nul_str(items: list, what: str, name: str, where) -> None:
+    joined = "\0".join(items)
+    if joined.count("\0") != max(len(items) - 1, 0):
+        i = next(i for i, x in enumerate(items) if "\0" in x)
+        raise InputError(name, f"{what} of {_at(where, i)} has a NUL character ({_show(items[i])})")
+
+
+def _id_text(x):
+    """An id that is not a ``str`` as text, or None when it cannot be one."""
+    if isinstance(x, str):
+        return x
+    if isinstance(x, bool) or isinstance(x, np.bool_):
+        return None
+    if isinstance(x, (numbers.Integral, np.integer)):
+        return str(int(x))
+    if isinstance(x, (float, np.floating)) and math.isfinite(x) and float(x).is_integer():
+        return str(int(x))
+    if isinstance(x, (float, np.floating)) and math.isfinite(x):
+        return repr(float(x))
+    if isinstance(x, (bytes, np.bytes_)):
+        return bytes(x).decode("utf-8", "surrogateescape")
+    return None
+
+
+def _ids_python(items: list, what: str, name: str, where, strict: bool = False) -> list:
+    """Ids as ``str`` (integers in decimal); the error names the first that is not an id."""
+    out = []
+    for i, x in enumerate(items):
+        t = x if type(x) is str else (None if strict else _id_text(x))
+        if t is None:
+            if x is None or (isinstance(x, float) and math.isnan(x)):
+                raise InputError(name, f"{what} of {_at(where, i)} is missing ({_show(x)})")
+            raise InputTypeError(name, f"{what} of {_at(where, i)} must be a string, not {type(x).__name__} "
+                                       f"({_show(x)})")
+        out.append(t)
+    return out
+
+
+def _check_nul_bytes(arr: np.ndarray, what: str, name: str) -> np.ndarray:
+    """A byte-string array whose strings hold no NUL (numpy drops trailing ones; inner ones stay)."""
+    if len(arr) == 0 or arr.dtype.itemsize == 0:
+        return arr
+    v = np.ascontiguousarray(arr).view(np.uint8).reshape(len(arr), arr.dtype.itemsize)
+    nz = v != 0
+    filled = nz.sum(axis=1)
+    last = arr.dtype.itemsize - np.argmax(nz[:, ::-1], axis=1)
+    bad = np.flatnonzero((filled > 0) & (filled != last))
+    if len(bad):
+        i = int(bad[0])
+        raise InputError(name, f"{what} of row {i + 1} has a NUL character ({_show(bytes(arr[i]))})")
+    return arr
+
+
+def _ids_numpy(a: np.ndarray, what: str, name: str) -> np.ndarray:
+    kind = a.dtype.kind
+    if kind == "S":
+        return _check_nul_bytes(a, what, name)
+    if kind == "U":
+        try:
+            return _check_nul_bytes(a.astype("S"), what, name)
+        except UnicodeEncodeError:
+            return _pack_str(a.tolist(), what, name, None)
+    if kind in "iu":
+        return a.astype("S")
+    if kind == "f":
+        bad = ~np.isfinite(a)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InputError(name, f"{what} of row {i + 1} is missing ({_show(a[i].item())})")
+        if np.all(a == np.floor(a)) and np.all(np.abs(a) < 2.0 ** 63):
+            return a.astype(np.int64).astype("S")
+        return _pack_str(_ids_python(a.tolist(), what, name, None), what, name, None)
+    if kind == "O":
+        return _pack_str(a.tolist(), what, name, None)
+    i = 0
+    raise InputTypeError(name, f"{what} of row {i + 1} must be a string, not {a.dtype} "
+                               f"({_show(a[0].item() if len(a) else None)})")
+
+
+# ---------------------------------------------------------------- values
+
+def _number_types(types: set) -> bool:
+    """Whether every type is a real number's (bool is not a number here)."""
+    return all(t is not bool and t is not np.bool_ and (issubclass(t, (int, float)) or issubclass(t, np.number))
+               and not issubclass(t, (complex, np.complexfloating)) for t in types)
+
+
+def _doubles(items: list, what: str, name: str, where, level: bool) -> np.ndarray:
+    """Python numbers as float64, or the error for the first that is not a number."""
+    pyin = _native.extension("pyin")
+    if pyin is not None and isinstance(items, list):
+        got = pyin.doubles(items)
+        if got is not None:
+            return np.frombuffer(got, dtype=np.float64)
+    if _number_types(set(map(type, items))):
+        try:
+            return np.fromiter(items, dtype=np.float64, count=len(items))
+        except OverflowError:
+            pass
+    for i, x in enumerate(items):  # the error path: find the first bad value
+        _check_value(x, what, name, _at(where, i), level)
+    # every value is a real number of some other kind (fractions.Fraction...)
+    return np.array([float(x) for x in items], dtype=np.float64)
+
+
+def _check_value(x, what: str, name: str, where: str, level: bool) -> None:
+    """Raise the error for one value that is not a number (or not a whole one, for levels)."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (numbers.Real, np.number)) \
+            or isinstance(x, (complex, np.complexfloating)):
+        if level:
+            raise InputTypeError(name, f"{what} of {where} must be an integer, not {type(x).__name__}")
+        raise InputTypeError(name, f"{what} of {where} must be a number, not {type(x).__name__}")
+    try:
+        float(x)
+    except OverflowError:
+        if level:
+            raise InputError(name, f"{what} of {where} is out of range ({shorten(repr(x), SHOWN)}; "
+                                   f"the highest level is {MAX_LEVEL})") from None
+        raise InputError(name, f"{what} of {where} is out of range ({shorten(repr(x), SHOWN)})") from None
+
+
+def _scores(v: np.ndarray, name: str, where) -> np.ndarray:
+    """float64 scores; NaN is an error (a missing value in a table)."""
+    nan = np.isnan(v)
+    if nan.any():
+        i = int(np.flatnonzero(nan)[0])
+        raise InputError(name, f"score of {_at(where, i)} is NaN")
+    return v
+
+
+def _levels(v: np.ndarray, name: str, where, items=None) -> np.ndarray:
+    """int64 levels from float64 (or integer) values: whole numbers within range."""
+    if v.dtype.kind in "iu":
+        lo, hi = (int(v.min()), int(v.max())) if len(v) else (0, 0)
+        if lo >= MIN_LEVEL and hi <= MAX_LEVEL:
+            return v.astype(np.int64)
+        i = int(np.flatnonzero((v < MIN_LEVEL) | (v > MAX_LEVEL))[0])
+        raise InputError(name, f"relevance of {_at(where, i)} is out of range ({int(v[i])}; "
+                               f"the highest level is {MAX_LEVEL})")
+    bad = ~np.isfinite(v) | (v != np.floor(v))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        x = items[i] if items is not None else v[i].item()
+        raise InputTypeError(name, f"relevance of {_at(where, i)} is not an integer ({_show(x)})")
+    out = (v < MIN_LEVEL) | (v > MAX_LEVEL)
+    if out.any():
+        i = int(np.flatnonzero(out)[0])
+        x = items[i] if items is not None else int(v[i])
+        raise InputError(name, f"relevance of {_at(where, i)} is out of range ({shorten(str(int(x)), SHOWN)}; "
+                               f"the highest level is {MAX_LEVEL})")
+    return v.astype(np.int64)
+
+
+def _numbers_numpy(a: np.ndarray, what: str, name: str, level: bool) -> np.ndarray:
+    kind = a.dtype.kind
+    if kind in "iuf":
+        return a if (level and kind in "iu") else a.astype(np.float64, copy=False)
+    if kind == "O":
+        items = a.tolist()
+        return _doubles(items, what, name, None, level)
+    want = "an integer" if level else "a number"
+    raise InputTypeError(name, f"{what} of row 1 must be {want}, not {a.dtype}")
+
+
+# ---------------------------------------------------------------- dicts
+
+def _dict_parts(obj, what: str, name: str, level: bool):
+    """``(topics, lengths, docnos, values, items)`` of a dict of dicts: topic ids as
+    given, documents per topic, docnos (bytes), values (float64), and the values as
+    Python objects when the C extension was not used (for messages)."""
+    if not isinstance(obj, Mapping):
+        raise InputTypeError(name, f"{what} must be a dict {{topic: {{docno: value}}}}, not {type(obj).__name__}")
+    topics = list(obj.keys())
+    inners = list(obj.values())
+    for q, inner in zip(topics, inners):
+        if type(q) is not str:
+            raise InputTypeError(name, f"topic id must be a string, not {type(q).__name__} ({_show(q)})")
+        if not isinstance(inner, Mapping):
+            kind = "judgments" if level else "scores"
+            raise InputTypeError(name, f"{kind} of topic {_show(q)} must be a dict, not {type(inner).__name__}")
+    tb = _pack_str(topics, "topic id", name, lambda i: _show(topics[i]))
+    pyin = _native.extension("pyin")
+    got = pyin.flatten(inners) if pyin is not None else None
+    if got is not None:
+        matrix, width, values, lengths = got
+        return (topics, tb, np.frombuffer(lengths, dtype=np.int64), _from_matrix(matrix, width),
+                np.frombuffer(values, dtype=np.float64), None)
+    lengths = np.fromiter(map(len, inners), dtype=np.int64, count=len(inners))
+    docs = list(chain.from_iterable(inners))
+    vals = list(chain.from_iterable(m.values() for m in inners)) if inners else []
+    ends = np.cumsum(lengths)
+
+    def where(i: int) -> str:
+        t = int(np.searchsorted(ends, i, side="right"))
+        return f"{shorten(str(topics[t]), SHOWN)}/{shorten(str(docs[i]), SHOWN)}"
+
+    db = _pack_dict_keys(docs, name, where)
+    return topics, tb, lengths, db, _doubles(vals, "relevance" if level else "score", name, where, level), vals
+
+
+def _pack_dict_keys(docs: list, name: str, where) -> np.ndarray:
+    types = set(map(type, docs))
+    if types and types != {str}:
+        i = next(i for i, d in enumerate(docs) if type(d) is not str)
+        raise InputTypeError(name, f"docno of {where(i)} must be a string, not {type(docs[i]).__name__} "
+                                   f"({_show(docs[i])})")
+    return _pack_str(docs, "docno", name, where)
+
+
+def _dict_where(topics, lengths, docnos):
+    ends = np.cumsum(lengths)
+
+    def where(i: int) -> str:
+        t = int(np.searchsorted(ends, i, side="right"))
+        d = bytes(docnos[i]).decode("utf-8", "surrogateescape")
+        return f"{shorten(str(topics[t]), SHOWN)}/{shorten(d, SHOWN)}"
+    return where
+
+
+def qrels_from_dict(obj, name: str):
+    """``(qid, docno, rel)`` columns of ``{topic: {docno: level}}``."""
+    topics, tb, lengths, docnos, values, items = _dict_parts(obj, "qrels", name, level=True)
+    rel = _levels(values, name, _dict_where(topics, lengths, docnos), items)
+    return np.repeat(tb, lengths), docnos, rel
+
+
+def run_from_dict(obj, name: str):
+    """``(qid, docno, score)`` columns of ``{topic: {docno: score}}``, and the topic ids
+    with no documents (pytrec_eval's drop-in evaluates them as empty rankings)."""
+    topics, tb, lengths, docnos, values, _ = _dict_parts(obj, "run", name, level=False)
+    score = _scores(values, name, _dict_where(topics, lengths, docnos))
+    empty = [t for t, n in zip(topics, lengths.tolist()) if n == 0]
+    return np.repeat(tb, lengths), docnos, score, empty
+
+
+# ---------------------------------------------------------------- Arrow
+
+def _arrow():
+    try:
+        import pyarrow
+    except ImportError:
+        return None
+    return pyarrow
+
+
+def _arrow_nulls(arr, what: str, name: str) -> None:
+    if arr.null_count:
+        mask = np.asarray(arr.is_null().to_numpy(zero_copy_only=False))
+        i = int(np.flatnonzero(mask)[0])
+        raise InputError(name, f"{what} of row {i + 1} is missing (null)")
+
+
+def _arrow_ids(arr, what: str, name: str) -> np.ndarray:
+    pa = _arrow()
+    import pyarrow.compute as pc
+
+    t = arr.type
+    if pa.types.is_dictionary(t):
+        _arrow_nulls(arr, what, name)
+        values = _arrow_ids(arr.dictionary, what, name)
+        return values[np.asarray(arr.indices.to_numpy(zero_copy_only=False), dtype=np.int64)]
+    _arrow_nulls(arr, what, name)
+    if pa.types.is_string_view(t) or pa.types.is_binary_view(t):
+        arr = pc.cast(arr, pa.large_binary())
+        t = arr.type
+    if pa.types.is_string(t) or pa.types.is_binary(t) or pa.types.is_large_string(t) or pa.types.is_large_binary(t):
+        bufs = arr.buffers()
+        wide = pa.types.is_large_string(t) or pa.types.is_large_binary(t)
+        n = len(arr)
+        offsets = np.frombuffer(bufs[1], dtype=np.int64 if wide else np.int32)[arr.offset:arr.offset + n + 1]
+        data = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
+        return _pack_offsets(data, offsets.astype(np.int64), what, name)
+    if pa.types.is_integer(t) or pa.types.is_floating(t):
+        return _ids_numpy(arr.to_numpy(zero_copy_only=False), what, name)
+    raise InputTypeError(name, f"{what} column must hold strings or integers, not {t}")
+
+
+def _pack_offsets(data: np.ndarray, offsets: np.ndarray, what: str, name: str) -> np.ndarray:
+    """Strings laid out as Arrow lays them (``data[offsets[i]:offsets[i+1]]``) as a NUL-padded array."""
+    n = len(offsets) - 1
+    if n <= 0:
+        return np.zeros(0, "S1")
+    pyin = _native.extension("pyin")
+    if pyin is not None:
+        got = pyin.pack_offsets(data, offsets)
+        if got is not None:
+            return _from_matrix(*got)
+    body = data[offsets[0]:offsets[-1]]
+    nul = np.flatnonzero(body == 0)
+    if len(nul):
+        i = int(np.searchsorted(offsets, nul[0] + offsets[0], side="right")) - 1
+        text = bytes(data[offsets[i]:offsets[i + 1]])
+        raise InputError(name, f"{what} of row {i + 1} has a NUL character ({_show(text)})")
+    lengths = np.diff(offsets)
+    width = max(1, int(lengths.max()))
+    out = np.zeros((n, width), dtype=np.uint8)
+    if np.all(lengths == width):  # every string as wide: one reshape
+        out[:] = body.reshape(n, width)
+    else:
+        starts = offsets[:-1]
+        for k in range(width):  # byte k of every string that long
+            rows = np.flatnonzero(lengths > k)
+            out[rows, k] = data[starts[rows] + k]
+    return out.view(f"S{width}").reshape(n)
+
+
+def _arrow_numbers(arr, what: str, name: str, level: bool) -> np.ndarray:
+    pa = _arrow()
+    t = arr.type
+    if pa.types.is_dictionary(t):
+        arr = arr.dictionary_decode()
+        t = arr.type
+    if not (pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)):
+        want = "integers" if level else "numbers"
+        raise InputTypeError(name, f"{what} column must hold {want}, not {t}")
+    _arrow_nulls(arr, what, name)
+    if pa.types.is_decimal(t):
+        arr = arr.cast(pa.float64())
+    return _numbers_numpy(arr.to_numpy(zero_copy_only=False), what, name, level)
+
+
+# ---------------------------------------------------------------- tables
+
+class _Table:
+    """Named columns of a DataFrame or Arrow table, each read on demand."""
+
+    def __init__(self, obj, name: str):
+        self.name = name
+        self.obj = obj
+        self.arrow = None
+        if is_polars(obj):
+            if _arrow() is not None:
+                self.arrow = obj.to_arrow()
+        elif is_arrow(obj):
+            self.arrow = obj
+        self.names = [str(c) for c in (self.arrow.column_names if self.arrow is not None else obj.columns)]
+
+    def __len__(self) -> int:
+        return self.arrow.num_rows if self.arrow is not None else len(self.obj)
+
+    def pick(self, names: tuple, what: str, required: bool = True) -> str | None:
+        for n in names:
+            if n in self.names:
+                return n
+        if required:
+            have = shorten(", ".join(self.names), 200)
+            raise InputError(self.name, f"no {what} column: expected one of {', '.join(names)} (columns: {have})")
+        return None
+
+    def column(self, col: str):
+        """The column as a pyarrow Array (when pyarrow holds or can hold it) or a numpy array."""
+        if self.arrow is not None:
+            c = self.arrow.column(col)
+            return c.combine_chunks() if hasattr(c, "combine_chunks") else c
+        s = self.obj[col]
+        if is_polars(self.obj):
+            return s.to_numpy()
+        pa = _arrow()
+        arr = s.array
+        if pa is not None and hasattr(arr, "__arrow_array__") and s.dtype.kind not in "iufb":
+            got = pa.array(arr)
+            return got.combine_chunks() if hasattr(got, "combine_chunks") else got
+        if str(s.dtype) == "category":
+            codes = np.asarray(s.cat.codes)
+            if (codes < 0).any():
+                i = int(np.flatnonzero(codes < 0)[0])
+                raise InputError(self.name, f"{col} of row {i + 1} is missing")
+            return ("category", np.asarray(s.cat.categories), codes)
+        if s.dtype.kind in "iufb" or s.dtype == object:
+            return s.to_numpy()
+        return s.to_numpy(dtype=object)
+
+    def ids(self, col: str, what: str) -> np.ndarray:
+        c = self.column(col)
+        if isinstance(c, tuple):
+            return self._category(c, lambda a: _ids_numpy(a, what, self.name))
+        if isinstance(c, np.ndarray):
+            return _ids_numpy(c, what, self.name)
+        return _arrow_ids(c, what, self.name)
+
+    def numbers(self, col: str, what: str, level: bool) -> np.ndarray:
+        c = self.column(col)
+        if isinstance(c, tuple):
+            c = c[1][c[2]]
+        if isinstance(c, np.ndarray):
+            return _numbers_numpy(c, what, self.name, level)
+        return _arrow_numbers(c, what, self.name, level)
+
+    @staticmethod
+    def _category(c, convert):
+        _, categories, codes = c
+        return convert(categories)[codes]
+
+    def runid(self) -> str:
+        col = self.pick(RUNID, "run id", required=False)
+        if col is None or len(self) == 0:
+            return ""
+        ids = self.ids(col, "run id")
+        first = ids[0]
+        if not np.all(ids == first):
+            other = ids[int(np.flatnonzero(ids != first)[0])]
+            shown = ", ".join(_show(bytes(x).decode("utf-8", "surrogateescape")) for x in (first, other))
+            raise InputError(self.name, f"more than one run in one table ({shown}...); "
+                                        "evaluate them one at a time (or with batch)")
+        return bytes(first).decode("utf-8", "surrogateescape")
+
+
+def _table(obj, name: str) -> _Table:
+    if is_parquet(obj):
+        obj = read_parquet(obj, name)
+    return _Table(obj, name)
+
+
+def read_parquet(source, name: str):
+    """A Parquet file (path, bytes or file object) as a pyarrow Table."""
+    pa = _arrow()
+    if pa is None:
+        raise _missing_extra(name)
+    import pyarrow.parquet as pq
+
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = pa.BufferReader(bytes(source))
+    try:
+        return pq.read_table(source)
+    except FileNotFoundError:
+        raise InputError(name, "no such file") from None
+    except (OSError, pa.ArrowException) as e:
+        raise InputError(name, f"cannot read as Parquet: {shorten(str(e), 200)}") from None
+
+
+def qrels_from_table(obj, name: str):
+    """``(qid, docno, rel)`` columns of a judgments table."""
+    t = _table(obj, name)
+    q = t.ids(t.pick(TOPIC, "topic"), "topic id")
+    d = t.ids(t.pick(DOCUMENT, "document"), "docno")
+    level = t.pick(LEVEL, "relevance", required=False) or t.pick(SCORE + LEVEL, "relevance")
+    rel = _levels(np.asarray(t.numbers(level, "relevance", level=True)), name, None)
+    return q, d, rel
+
+
+def run_from_table(obj, name: str, rank_column: bool = False):
+    """``(qid, docno, score, runid, rank)`` columns of a run table (rank None unless asked for)."""
+    t = _table(obj, name)
+    q = t.ids(t.pick(TOPIC, "topic"), "topic id")
+    d = t.ids(t.pick(DOCUMENT, "document"), "docno")
+    score = _scores(t.numbers(t.pick(SCORE, "score"), "score", level=False), name, None)
+    rank = None
+    if rank_column:
+        rank = _scores(t.numbers(t.pick(RANK, "rank"), "rank", level=False).astype(np.float64), name, None)
+    return q, d, score, t.runid(), rank
+
+
+# ---------------------------------------------------------------- records
+
+QREL_FIELDS = ("query_id", "doc_id", "relevance")
+RUN_FIELDS = ("query_id", "doc_id", "score")
+
+
+def _records(obj, fields: tuple, what: str, name: str) -> list:
+    """The columns of an iterable of namedtuples with ``fields`` (ir_measures' Qrel / ScoredDoc)."""
+    rows = obj if isinstance(obj, list) else list(obj)
+    if not rows:
+        return [[] for _ in fields]
+    shape = type(rows[0])
+    have = getattr(shape, "_fields", None)
+    if not issubclass(shape, tuple) or have is None or not set(fields) <= set(have):
+        got = f"namedtuples with fields {', '.join(map(str, have))}" if have else type(rows[0]).__name__
+        kind = "Qrel" if what == "qrels" else "ScoredDoc"
+        raise InputTypeError(name, shorten(f"{what} given as an iterable must hold namedtuples with fields "
+                                           f"{', '.join(fields)} (ir_measures' {kind}), not {got}", 300))
+    types = set(map(type, rows))
+    if types != {shape}:
+        i = next(i for i, r in enumerate(rows) if type(r) is not shape)
+        raise InputTypeError(name, f"{what} item {i + 1} is a {type(rows[i]).__name__}, not a "
+                                   f"{shape.__name__} ({_show(rows[i])})")
+    return [list(map(itemgetter(have.index(f)), rows)) for f in fields]
+
+
+def qrels_from_records(obj, name: str):
+    q, d, r = _records(obj, QREL_FIELDS, "qrels", name)
+    qb = _pack_str(q, "topic id", name, None)
+    db = _pack_str(d, "docno", name, None)
+    rel = _levels(_doubles(r, "relevance", name, None, True), name, None, r)
+    return qb, db, rel
+
+
+def run_from_records(obj, name: str):
+    q, d, s = _records(obj, RUN_FIELDS, "run", name)
+    qb = _pack_str(q, "topic id", name, None)
+    db = _pack_str(d, "docno", name, None)
+    return qb, db, _scores(_doubles(s, "score", name, None, False), name, None)
+
+
+# ---------------------------------------------------------------- back to Python
+
+def table_name(source, what: str) -> str:
+    """The name errors give a table or Parquet file."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return "<bytes>"
+    kind = "DataFrame" if is_pandas(source) or is_polars(source) else type(source).__name__
+    return f"<{what} {kind}>"
+
+
+def require_pandas():
+    try:
+        import pandas
+    except ImportError:
+        raise InputTypeError("pandas", "DataFrames need pandas: pip install 'trec_eval_py[pandas]'") from None
+    return pandas
+
+
+def ids_text(ids: np.ndarray) -> list[str]:
+    """Byte-string ids as ``str`` (UTF-8; undecodable bytes kept by surrogateescape)."""
+    try:
+        return ids.astype("U").tolist()  # ASCII: one conversion
+    except UnicodeDecodeError:
+        return [x.decode("utf-8", "surrogateescape") for x in ids.tolist()]
+
+
+def nested(qid: np.ndarray, docno: np.ndarray, values: list) -> dict:
+    """``{topic: {docno: value}}`` from columns, in row order."""
+    out: dict = {}
+    for q, d, v in zip(ids_text(qid), ids_text(docno), values):
+        out.setdefault(q, {})[d] = v
+    return out
+
+
+def topic_mask(qid: np.ndarray, ids) -> np.ndarray:
+    """Which rows belong to the topics ``ids`` (str ids, or anything written as an id)."""
+    if isinstance(ids, (str, bytes)):
+        ids = [ids]
+    wanted = _pack_str(list(ids), "topic id", "topics", None)
+    return np.isin(qid, wanted)
+
+
+def _text_column(ids: np.ndarray):
+    """Byte-string ids as an Arrow string column (binary when they are not UTF-8)."""
+    pa = _arrow()
+    n = len(ids)
+    width = ids.dtype.itemsize
+    if n == 0:
+        return pa.array([], type=pa.string())
+    v = np.ascontiguousarray(ids).view(np.uint8).reshape(n, width)
+    nz = v != 0
+    lengths = np.where(nz.any(axis=1), width - np.argmax(nz[:, ::-1], axis=1), 0)
+    offsets = np.zeros(n + 1, dtype=np.int32 if lengths.sum() < 2 ** 31 else np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    data = v[np.arange(width) < lengths[:, None]]
+    kind = pa.string() if offsets.dtype == np.int32 else pa.large_string()
+    arr = pa.Array.from_buffers(kind, n, [None, pa.py_buffer(offsets), pa.py_buffer(np.ascontiguousarray(data))])
+    try:
+        arr.validate(full=True)
+    except pa.ArrowInvalid:
+        arr = arr.view(pa.binary() if kind == pa.string() else pa.large_binary())
+    return arr
+
+
+def write_parquet(path, columns: dict) -> None:
+    """Columns (numpy arrays; byte-string ids become text) as a Parquet file."""
+    pa = _arrow()
+    if pa is None:
+        raise _missing_extra(os.fspath(path) if isinstance(path, (str, os.PathLike)) else "<parquet>")
+    import pyarrow.parquet as pq
+
+    arrays = {k: _text_column(v) if isinstance(v, np.ndarray) and v.dtype.kind == "S" else pa.array(v)
+              for k, v in columns.items()}
+    pq.write_table(pa.table(arrays), path)
+
+
+_BLANK = np.frombuffer(b" \t\n\r\x0b\x0c", dtype=np.uint8)
+
+
+def write_rows(path, qid: np.ndarray, docno: np.ndarray, value: tuple, runid: str | None = None,
+               rank: np.ndarray | None = None) -> None:
+    """Judgments (``runid`` None) or a run written to ``path``: Parquet by extension, else TREC text."""
+    from ...errors import OutputError
+
+    what, values = value
+    target = os.fspath(path)
+    if str(target).lower().endswith(".parquet"):
+        cols = {"query_id": qid, "doc_id": docno, what: values}
+        if rank is not None:
+            cols["rank"] = rank
+        if runid is not None:
+            cols["run_id"] = np.full(len(qid), runid.encode("utf-8", "surrogateescape") or b"run")
+        return write_parquet(path, cols)
+    for col, label in ((qid, "topic id"), (docno, "docno")):
+        v = np.ascontiguousarray(col).view(np.uint8)
+        if np.isin(v, _BLANK).any():
+            raise OutputError(target, f"a {label} holds white space: TREC text cannot hold it (write .parquet)")
+    if runid is not None and (not runid or any(c.isspace() for c in runid)):
+        raise OutputError(target, f"the run id {runid!r} cannot be a TREC text field")
+    q = ids_text(qid)
+    d = ids_text(docno)
+    if runid is None:
+        lines = [f"{a} 0 {b} {r}\n" for a, b, r in zip(q, d, values.tolist())]
+    else:
+        if rank is None:  # ranks counted per topic, in row order
+            starts = np.flatnonzero(np.concatenate([[True], qid[1:] != qid[:-1]])) if len(qid) else np.zeros(0, int)
+            seg = np.repeat(starts, np.diff(np.append(starts, len(qid))))
+            ranks = (np.arange(len(qid)) - seg + 1).tolist()
+        else:
+            ranks = [int(x) if float(x).is_integer() else x for x in rank.tolist()]
+        lines = [f"{a} Q0 {b} {k} {s!r} {runid}\n" for a, b, k, s in zip(q, d, ranks, values.tolist())]
+    try:
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.writelines(lines)
+    except OSError as e:
+        raise OutputError(target, e.strerror or str(e)) from None
