@@ -49,6 +49,7 @@ from ..errors import NoTopicsError
 from ..engine.measures import Agg, FloatCutoffs, IntCutoffs, Kind, registry
 from ..engine.parse import Qrels, Run
 from ..engine.parse import python as pyin
+from ..engine.parse.python import row_numbers
 from .. import __version__ as _package_version
 
 #: this package's version; tools that drive pytrec_eval (ir_measures) look for one
@@ -217,12 +218,12 @@ def _qrels_from_dict(qrels: Mapping) -> Qrels | None:
     q, d, r = pyin.qrels_from_dict(qrels, _QRELS_NAME)
     if not len(r):
         return None
-    return Qrels(q, d, r, np.arange(1, len(r) + 1, dtype=np.int64), _QRELS_NAME)
+    return Qrels(q, d, r, row_numbers(len(r)), _QRELS_NAME)
 
 
 def _run_from_dict(scores: Mapping) -> tuple[Run, list[str], set[str]]:
     q, d, s, empty = pyin.run_from_dict(scores, _RUN_NAME)
-    run = Run(q, d, s, np.arange(1, len(s) + 1, dtype=np.int64), "", _RUN_NAME)
+    run = Run(q, d, s, row_numbers(len(s)), "", _RUN_NAME)
     return run, list(scores), set(empty)
 
 

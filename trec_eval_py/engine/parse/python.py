@@ -70,6 +70,12 @@ def _missing_extra(what: str) -> InputError:
     return InputTypeError(what, "reading Parquet needs pyarrow: pip install 'trec_eval_py[parquet]'")
 
 
+def row_numbers(n: int) -> np.ndarray:
+    """Rows counted from 1 (the "line" of an error), 32-bit when they fit: a run of
+    millions of rows holds them beside its columns through the whole join."""
+    return np.arange(1, n + 1, dtype=np.int32 if n < 2 ** 31 - 1 else np.int64)
+
+
 # ---------------------------------------------------------------- what it is
 
 def _type_is(x, module: str, names: tuple[str, ...]) -> bool:
@@ -511,33 +517,29 @@ class _Table:
         return self.arrow.num_rows if self.arrow is not None else len(self.obj)
 
     def pick(self, names: tuple, what: str, required: bool = True) -> str | None:
-        for n in names:
-            if n in self.names:
-                return n
-        if required:
-            have = shorten(", ".join(self.names), 200)
-            raise InputError(self.name, f"no {what} column: expected one of {', '.join(names)} (columns: {have})")
-        return None
+        return pick_column(self.names, names, what, self.name, required)
 
     def column(self, col: str):
-        """The column as a pyarrow Array (when pyarrow holds or can hold it) or a numpy array."""
+        """The column as a list of pyarrow Arrays (chunks; when pyarrow holds it or can
+        hold it without a copy), a numpy array, or a pandas categorical as
+        ``("category", categories, codes)``."""
         if self.arrow is not None:
             c = self.arrow.column(col)
-            return c.combine_chunks() if hasattr(c, "combine_chunks") else c
+            return list(c.chunks) if hasattr(c, "chunks") else [c]
         s = self.obj[col]
         if is_polars(self.obj):
             return s.to_numpy()
-        pa = _arrow()
-        arr = s.array
-        if pa is not None and hasattr(arr, "__arrow_array__") and s.dtype.kind not in "iufb":
-            got = pa.array(arr)
-            return got.combine_chunks() if hasattr(got, "combine_chunks") else got
         if str(s.dtype) == "category":
             codes = np.asarray(s.cat.codes)
             if (codes < 0).any():
                 i = int(np.flatnonzero(codes < 0)[0])
                 raise InputError(self.name, f"{col} of row {i + 1} is missing")
             return ("category", np.asarray(s.cat.categories), codes)
+        pa = _arrow()
+        arr = s.array
+        if pa is not None and hasattr(arr, "__arrow_array__") and s.dtype.kind not in "iufb":
+            got = pa.array(arr)
+            return list(got.chunks) if hasattr(got, "chunks") else [got]
         if s.dtype.kind in "iufb" or s.dtype == object:
             return s.to_numpy()
         return s.to_numpy(dtype=object)
@@ -545,10 +547,10 @@ class _Table:
     def ids(self, col: str, what: str) -> np.ndarray:
         c = self.column(col)
         if isinstance(c, tuple):
-            return self._category(c, lambda a: _ids_numpy(a, what, self.name))
+            return _ids_numpy(c[1], what, self.name)[c[2]]
         if isinstance(c, np.ndarray):
             return _ids_numpy(c, what, self.name)
-        return _arrow_ids(c, what, self.name)
+        return _chunks(c, lambda a: _arrow_ids(a, what, self.name), "S1")
 
     def numbers(self, col: str, what: str, level: bool) -> np.ndarray:
         c = self.column(col)
@@ -556,35 +558,75 @@ class _Table:
             c = c[1][c[2]]
         if isinstance(c, np.ndarray):
             return _numbers_numpy(c, what, self.name, level)
-        return _arrow_numbers(c, what, self.name, level)
-
-    @staticmethod
-    def _category(c, convert):
-        _, categories, codes = c
-        return convert(categories)[codes]
+        return _chunks(c, lambda a: _arrow_numbers(a, what, self.name, level), np.float64)
 
     def runid(self) -> str:
         col = self.pick(RUNID, "run id", required=False)
         if col is None or len(self) == 0:
             return ""
-        ids = self.ids(col, "run id")
+        c = self.column(col)
+        if isinstance(c, list):  # Arrow: compared where it lies
+            import pyarrow.compute as pc
+
+            first = next(a for a in c if len(a))[0]
+            for a in c:
+                _arrow_nulls(a, "run id", self.name)
+                same = pc.equal(a, first)
+                if not pc.all(same).as_py():
+                    other = a[int(np.flatnonzero(~np.asarray(same.to_numpy(zero_copy_only=False)))[0])]
+                    _more_runs(self.name, first.as_py(), other.as_py())
+            v = first.as_py()
+            return v if isinstance(v, str) else _id_text(v) or str(v)
+        ids = _ids_numpy(c[1], "run id", self.name)[c[2]] if isinstance(c, tuple) else _ids_numpy(c, "run id", self.name)
         first = ids[0]
         if not np.all(ids == first):
-            other = ids[int(np.flatnonzero(ids != first)[0])]
-            shown = ", ".join(_show(bytes(x).decode("utf-8", "surrogateescape")) for x in (first, other))
-            raise InputError(self.name, f"more than one run in one table ({shown}...); "
-                                        "evaluate them one at a time (or with batch)")
+            _more_runs(self.name, first, ids[int(np.flatnonzero(ids != first)[0])])
         return bytes(first).decode("utf-8", "surrogateescape")
 
 
-def _table(obj, name: str) -> _Table:
-    if is_parquet(obj):
-        obj = read_parquet(obj, name)
-    return _Table(obj, name)
+def _more_runs(name: str, a, b):
+    shown = ", ".join(_show(x.decode("utf-8", "surrogateescape") if isinstance(x, bytes) else x) for x in (a, b))
+    raise InputError(name, f"more than one run in one table ({shown}...); evaluate them one at a time (or with batch)")
 
 
-def read_parquet(source, name: str):
-    """A Parquet file (path, bytes or file object) as a pyarrow Table."""
+def _chunks(chunks: list, convert, empty_dtype) -> np.ndarray:
+    """Arrow chunks converted one by one (no copy to combine them first), rows counted across them."""
+    if not chunks:
+        return np.zeros(0, dtype=empty_dtype)
+    out, before = [], 0
+    for a in chunks:
+        try:
+            out.append(convert(a))
+        except InputError as e:  # rows are counted from the table's first
+            if before and e.reason.find(" of row ") >= 0:
+                head, _, tail = e.reason.partition(" of row ")
+                num, _, rest = tail.partition(" ")
+                if num.isdigit():
+                    e.reason = f"{head} of row {int(num) + before} {rest}"
+                    e.args = (e._message(),)
+            raise
+        before += len(a)
+    return out[0] if len(out) == 1 else np.concatenate(out)
+
+
+def pick_column(have: list, names: tuple, what: str, name: str, required: bool = True) -> str | None:
+    """The first of ``names`` among the columns ``have``; an error naming both when none is."""
+    for n in names:
+        if n in have:
+            return n
+    if required:
+        shown = shorten(", ".join(map(str, have)), 200)
+        raise InputError(name, f"no {what} column: expected one of {', '.join(names)} (columns: {shown})")
+    return None
+
+
+def read_parquet(source, name: str, groups: tuple = (), repeated: tuple = ()):
+    """A Parquet file (path, bytes or file object) as a pyarrow Table.
+
+    ``groups`` limit the columns read to the first present of each tuple of
+    names (all columns without them); columns of the ``repeated`` groups
+    (topic ids, run ids: few distinct values) are read as dictionaries,
+    which saves decoding every row's text."""
     pa = _arrow()
     if pa is None:
         raise _missing_extra(name)
@@ -593,16 +635,31 @@ def read_parquet(source, name: str):
     if isinstance(source, (bytes, bytearray, memoryview)):
         source = pa.BufferReader(bytes(source))
     try:
-        return pq.read_table(source)
+        have = pq.ParquetFile(source).schema_arrow.names
+        columns = [c for c in (pick_column(have, g, "", name, required=False) for g in groups) if c is not None]
+        dictionary = [c for c in (pick_column(have, g, "", name, required=False) for g in repeated) if c is not None]
+        if hasattr(source, "seek"):
+            source.seek(0)
+        return pq.ParquetFile(source, read_dictionary=dictionary).read(columns=columns or None)
     except FileNotFoundError:
         raise InputError(name, "no such file") from None
     except (OSError, pa.ArrowException) as e:
         raise InputError(name, f"cannot read as Parquet: {shorten(str(e), 200)}") from None
 
 
+_QRELS_GROUPS = (TOPIC, DOCUMENT, LEVEL, SCORE)
+_RUN_GROUPS = (TOPIC, DOCUMENT, SCORE, RANK, RUNID)
+
+
+def _table(obj, name: str, groups: tuple) -> _Table:
+    if is_parquet(obj):
+        obj = read_parquet(obj, name, groups, (TOPIC, RUNID))
+    return _Table(obj, name)
+
+
 def qrels_from_table(obj, name: str):
     """``(qid, docno, rel)`` columns of a judgments table."""
-    t = _table(obj, name)
+    t = _table(obj, name, _QRELS_GROUPS)
     q = t.ids(t.pick(TOPIC, "topic"), "topic id")
     d = t.ids(t.pick(DOCUMENT, "document"), "docno")
     level = t.pick(LEVEL, "relevance", required=False) or t.pick(SCORE + LEVEL, "relevance")
@@ -612,7 +669,7 @@ def qrels_from_table(obj, name: str):
 
 def run_from_table(obj, name: str, rank_column: bool = False):
     """``(qid, docno, score, runid, rank)`` columns of a run table (rank None unless asked for)."""
-    t = _table(obj, name)
+    t = _table(obj, name, _RUN_GROUPS)
     q = t.ids(t.pick(TOPIC, "topic"), "topic id")
     d = t.ids(t.pick(DOCUMENT, "document"), "docno")
     score = _scores(t.numbers(t.pick(SCORE, "score"), "score", level=False), name, None)

@@ -14,6 +14,7 @@ from ..._record import record
 from ...errors import InputError
 from .fields import INT, TEXT, split_fields
 from .levels import MAX_LEVEL, MIN_LEVEL
+from .python import row_numbers
 from .source import Source, file_size, line_text, read_pieces, source_name
 
 
@@ -79,7 +80,7 @@ class Qrels:
     def _of(cls, qid, docno, rel, name) -> "Qrels":
         if not len(rel):
             raise InputError(name, "no judgments")
-        return cls(qid, docno, rel, np.arange(1, len(rel) + 1, dtype=np.int64), name)
+        return cls(qid, docno, rel, row_numbers(len(rel)), name)
 
     def to_dict(self) -> dict[str, dict[str, int]]:
         """``{qid: {docno: rel}}`` (pytrec_eval's layout), topics and documents in row order."""

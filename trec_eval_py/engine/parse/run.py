@@ -15,6 +15,7 @@ import numpy as np
 from ..._record import record
 from ...errors import InputError
 from .fields import FLOAT, TEXT, line_fields, split_fields
+from .python import row_numbers
 from .source import Source, read_pieces, read_source, source_name
 
 
@@ -42,7 +43,7 @@ class Run:
         from .python import run_from_dict
 
         q, d, s, _ = run_from_dict(run, name)
-        return cls(q, d, s, np.arange(1, len(s) + 1, dtype=np.int64), runid, name)
+        return cls(q, d, s, row_numbers(len(s)), runid, name)
 
     @classmethod
     def from_table(cls, table, runid: str = "", name: str = "<run table>", rank_column: bool = False) -> "Run":
@@ -52,7 +53,7 @@ class Run:
         from .python import run_from_table
 
         q, d, s, rid, rank = run_from_table(table, name, rank_column)
-        return cls(q, d, s, np.arange(1, len(s) + 1, dtype=np.int64), runid or rid, name, rank)
+        return cls(q, d, s, row_numbers(len(s)), runid or rid, name, rank)
 
     @classmethod
     def from_records(cls, records, runid: str = "", name: str = "<run records>") -> "Run":
@@ -61,7 +62,7 @@ class Run:
         from .python import run_from_records
 
         q, d, s = run_from_records(records, name)
-        return cls(q, d, s, np.arange(1, len(s) + 1, dtype=np.int64), runid, name)
+        return cls(q, d, s, row_numbers(len(s)), runid, name)
 
     def to_dict(self) -> dict[str, dict[str, float]]:
         """``{qid: {docno: score}}`` (pytrec_eval's layout), topics and documents in row order."""
