@@ -7,10 +7,10 @@ adding (or editing) its module, then rewriting the index with
 """
 from ._base import Agg, Kind, Measure, quiet_numpy, safe_div
 from ._params import FloatCutoffs, FloatParams, IntCutoffs, NoParams, PairParams, Params
-from ._names import measure_specs
+from ._names import ir_measures_names, measure_specs
 from ._registry import Registry, in_asked_order, registry
 
 __all__ = [
     "Agg", "Kind", "Measure", "quiet_numpy", "safe_div", "Params", "NoParams", "IntCutoffs", "FloatCutoffs",
-    "FloatParams", "PairParams", "Registry", "in_asked_order", "registry", "measure_specs",
+    "FloatParams", "PairParams", "Registry", "in_asked_order", "registry", "measure_specs", "ir_measures_names",
 ]

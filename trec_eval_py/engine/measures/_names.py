@@ -317,6 +317,11 @@ def _num(x: float) -> str:
     return repr(int(x)) if float(x).is_integer() else repr(float(x))
 
 
+def ir_measures_names() -> frozenset[str]:
+    """The ir_measures measure names this module translates (its aliases included)."""
+    return frozenset(ALIASES) | frozenset(SYNONYMS)
+
+
 def measure_spec(m) -> str:
     """One requested measure as a ``-m`` spec: a string as given; an ir_measures
     measure object (``nDCG@10``, ``AP(rel=2)``) by its name, ``str(m)``, which is

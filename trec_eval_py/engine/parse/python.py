@@ -838,3 +838,8 @@ def write_rows(path, qid: np.ndarray, docno: np.ndarray, value: tuple, runid: st
             f.writelines(lines)
     except OSError as e:
         raise OutputError(target, e.strerror or str(e)) from None
+
+
+def distinct(ids: np.ndarray) -> np.ndarray:
+    """The distinct ids, in byte order."""
+    return np.unique(ids)
