@@ -35,7 +35,7 @@ import numpy as np
 from .._record import as_dict, field, fields, record
 from ..output import table as tb
 from ..engine.aggregate import seq_total
-from ..engine.measures import Kind, in_asked_order
+from ..engine.measures import Kind, in_asked_order, measure_specs
 from ..engine.parse.source import run_labels, source_label
 from ..engine.pipeline import evaluate, read_judgments
 from ..errors import NoTopicsError, UsageError
@@ -266,9 +266,7 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     """
     if topics_from not in TOPICS_FROM:
         raise UsageError(f"unknown --topics-from {topics_from!r}; choose one of {', '.join(TOPICS_FROM)}")
-    if isinstance(measures, str):
-        measures = [measures]
-    measures = list(measures)
+    measures = measure_specs(measures)  # names, or ir_measures measure objects
     options = dict(options)
     options["complete"] = True
     q = read_judgments(qrels, options)  # parsed once, in the -R format, for every run
