@@ -10,11 +10,11 @@
  * flatten(inners) -> (matrix, width, values, lengths) | None
  *   inners: list of dicts {docno: value}. matrix: bytearray of n * width
  *   bytes, each docno's UTF-8 bytes NUL-padded to width (numpy "S<width>");
- *   values: bytearray of n doubles (float, or int converted as float()
- *   converts it); lengths: bytearray of one int64 per dict. None when an
+ *   values: bytearray of n doubles (float, or int of at most 2**53 in
+ *   magnitude, which a double holds exactly); lengths: bytearray of one int64 per dict. None when an
  *   item is not a dict, a key is not a str (or holds NUL, or does not encode
- *   to UTF-8), a value is neither a float nor an exact int, or an int does
- *   not fit a double.
+ *   to UTF-8), a value is neither a float nor an exact int, or an int is
+ *   beyond 2**53 in magnitude.
  * pack(items) -> (matrix, width) | None
  *   items: list of str, as flatten's keys.
  * pack_offsets(data, offsets) -> (matrix, width) | None
@@ -63,6 +63,9 @@ static int value_double(PyObject *v, double *out)
             PyErr_Clear();
             return 0;
         }
+        /* beyond 2**53 a double no longer holds every int: the numpy twin keeps it exact */
+        if (d > 9007199254740992.0 || d < -9007199254740992.0)
+            return 0;
         *out = d;
         return 1;
     }

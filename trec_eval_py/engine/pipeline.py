@@ -229,6 +229,13 @@ class Evaluation:
 
         return evaluation_frame(self, per_topic=per_topic, wide=wide)
 
+    def to_parquet(self, path, *, per_topic: bool = True, summary: bool = True) -> None:
+        """Write the long table ``runid, topic, measure, value`` as Parquet (the main
+        command's ``--format parquet``; needs the ``parquet`` extra)."""
+        from ..output.evaluation import evaluation_parquet
+
+        evaluation_parquet(self, query=per_topic, summary=summary, path=path)
+
     def __repr__(self) -> str:
         # outside a notebook an evaluation shows as trec_eval's summary lines
         return self.to_text() if any(v is not None for v in self.column_summary) else self.to_text(query=True)

@@ -50,7 +50,7 @@ from operator import itemgetter
 import numpy as np
 
 from ... import _native
-from ...errors import InputError, InputTypeError, shorten
+from ...errors import InputError, InputTypeError, OutputError, shorten
 from .levels import MAX_LEVEL, MIN_LEVEL
 
 TOPIC = ("query_id", "qid", "q_id", "topic", "topic_id")
@@ -264,15 +264,18 @@ def _number_types(types: set) -> bool:
 
 
 def _doubles(items: list, what: str, name: str, where, level: bool) -> np.ndarray:
-    """Python numbers as float64, or the error for the first that is not a number."""
+    """Python numbers as float64 (levels that are all integers as int64, exactly), or
+    the error for the first that is not a number."""
     pyin = _native.extension("pyin")
     if pyin is not None and isinstance(items, list):
         got = pyin.doubles(items)
         if got is not None:
             return np.frombuffer(got, dtype=np.float64)
-    if _number_types(set(map(type, items))):
+    types = set(map(type, items))
+    if _number_types(types):
+        integers = all(issubclass(t, (int, np.integer)) for t in types)
         try:
-            return np.fromiter(items, dtype=np.float64, count=len(items))
+            return np.fromiter(items, dtype=np.int64 if level and integers else np.float64, count=len(items))
         except OverflowError:
             pass
     for i, x in enumerate(items):  # the error path: find the first bad value
@@ -320,7 +323,8 @@ def _levels(v: np.ndarray, name: str, where, items=None) -> np.ndarray:
         i = int(np.flatnonzero(bad)[0])
         x = items[i] if items is not None else v[i].item()
         raise InputTypeError(name, f"relevance of {_at(where, i)} is not an integer ({_show(x)})")
-    out = (v < MIN_LEVEL) | (v > MAX_LEVEL)
+    # (the one double at or below MIN_LEVEL is -2**63: every int it stands for is out of range)
+    out = (v <= -(2.0 ** 63)) | (v > MAX_LEVEL)
     if out.any():
         i = int(np.flatnonzero(out)[0])
         x = items[i] if items is not None else int(v[i])
@@ -786,16 +790,36 @@ def _text_column(ids: np.ndarray):
     return arr
 
 
-def write_parquet(path, columns: dict) -> None:
-    """Columns (numpy arrays; byte-string ids become text) as a Parquet file."""
+def _arrow_table(columns: dict, what: str):
     pa = _arrow()
     if pa is None:
-        raise _missing_extra(os.fspath(path) if isinstance(path, (str, os.PathLike)) else "<parquet>")
-    import pyarrow.parquet as pq
-
+        raise OutputError(what, "writing Parquet needs pyarrow: pip install 'trec_eval_py[parquet]'")
     arrays = {k: _text_column(v) if isinstance(v, np.ndarray) and v.dtype.kind == "S" else pa.array(v)
               for k, v in columns.items()}
-    pq.write_table(pa.table(arrays), path)
+    return pa.table(arrays)
+
+
+def write_parquet(path, columns: dict) -> None:
+    """Columns (lists, or numpy arrays: byte-string ids become text) as a Parquet file."""
+    import_name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else "<parquet>"
+    table = _arrow_table(columns, import_name)
+    import pyarrow.parquet as pq
+
+    try:
+        pq.write_table(table, path)
+    except OSError as e:
+        raise OutputError(import_name, e.strerror or str(e)) from None
+
+
+def parquet_bytes(columns: dict) -> bytes:
+    """Columns as the bytes of a Parquet file."""
+    table = _arrow_table(columns, "<stdout>")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink)
+    return sink.getvalue().to_pybytes()
 
 
 _BLANK = np.frombuffer(b" \t\n\r\x0b\x0c", dtype=np.uint8)
@@ -804,8 +828,6 @@ _BLANK = np.frombuffer(b" \t\n\r\x0b\x0c", dtype=np.uint8)
 def write_rows(path, qid: np.ndarray, docno: np.ndarray, value: tuple, runid: str | None = None,
                rank: np.ndarray | None = None) -> None:
     """Judgments (``runid`` None) or a run written to ``path``: Parquet by extension, else TREC text."""
-    from ...errors import OutputError
-
     what, values = value
     target = os.fspath(path)
     if str(target).lower().endswith(".parquet"):
