@@ -284,3 +284,19 @@ def test_large_integer_and_float_ids():
     assert q.to_dict() == {"301": {"7": 1}, "302": {"8": 2}}
     with pytest.raises(InputError, match="topic id of row 2 is missing"):
         te.read_qrels(pd.DataFrame({"qid": [1.0, math.nan], "docno": ["a", "b"], "label": [1, 1]}))
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=rows(), depth=st.integers(1, 6), compat=st.sampled_from(["9.0.8", "10.0"]))
+def test_top_ranked_is_the_evaluations_cut(case, depth, compat):
+    """Evaluating a run cut to its first k documents per topic gives what -M k gives
+    (ties included: the cut follows the ranking rule, not the order of the rows)."""
+    qrels, run = case
+    if not qrels or not run:
+        return
+    q = te.read_qrels([ir_measures.Qrel(*x) for x in qrels])
+    r = te.read_run([ir_measures.ScoredDoc(*x) for x in run])
+    cut = te.top_ranked(r, depth, compat=compat)
+    assert len(cut) <= len(r)
+    assert outcome(q, cut, compat=compat, complete=True) == outcome(q, r, compat=compat, complete=True,
+                                                                     max_docs=depth)
