@@ -102,6 +102,8 @@ done(t0, 0.0)
     "ranx-pandas": r"""
 import pandas as pd
 qdf = pd.read_parquet(os.path.join(data, "qrels.parquet")); rdf = pd.read_parquet(os.path.join(data, "run.parquet"))
+# ranx takes object (Python str) id columns only
+qdf = qdf.astype({"query_id": object, "doc_id": object}); rdf = rdf.astype({"query_id": object, "doc_id": object})
 from ranx import Qrels, Run, evaluate
 # warm: ranx compiles its functions on first use
 evaluate(Qrels({"q": {"a": 1}}), Run({"q": {"a": 1.0, "b": 0.5}}), ["map", "ndcg@10", "precision@10", "recall@100", "mrr"])
@@ -284,11 +286,10 @@ PEER_MODULE = {"pytrec_eval-dict": "pytrec_eval", "ir_measures-pandas": "ir_meas
 
 
 def print_row(rows, markdown: bool) -> None:
-    if markdown:
-        return
+    out = sys.stderr if markdown else sys.stdout  # (the table comes at the end)
     for label, ours, p, ca, cb, ma, mb, note in rows:
         print(f"{label:24} {ours:22} vs {p:22} CPU {ca:6.2f}s / {cb:6.2f}s = {ca / cb:5.2f}x   "
-              f"peak {ma:6.0f} / {mb:6.0f} MiB", flush=True)
+              f"peak {ma:6.0f} / {mb:6.0f} MiB", file=out, flush=True)
 
 
 if __name__ == "__main__":

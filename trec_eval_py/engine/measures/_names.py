@@ -67,6 +67,14 @@ The intent-aware measures (the last eight rows, ir_measures' ``pyndeval``
 provider) need subtopic judgments (``-R qrels_diversity``); ``alpha`` and
 ``beta`` default to 0.5, as in ndeval.
 
+Per topic, each name gives ir_measures' value. The means can differ: ir_measures
+scores a judged topic the run lacks at 0 and averages over every judged topic
+(trec_eval's ``-c``), where an evaluation without ``-c`` averages over the
+topics with results; ``complete=True`` (``-c``) averages as ir_measures does,
+and the ir_measures provider (:mod:`trec_eval_py.compat.ir_measures_provider`)
+always does. ir_measures measure objects (``nDCG@10``) are taken by their
+name, ``str(m)``.
+
 ir_measures' aliases ``MAP``, ``Precision``, ``Recall``, ``MRR``, ``NDCG``,
 ``RPrec`` and ``BPref`` are accepted too. ``rel=`` is refused where
 ir_measures has no such parameter (nDCG, ERR, Judged) and ``judged_only=``

@@ -127,11 +127,6 @@ def is_records(x) -> bool:
             and not callable(getattr(x, "read", None)) and not isinstance(x, os.PathLike))
 
 
-def is_python(x) -> bool:
-    """Whether :func:`qrels_columns` / :func:`run_columns` read ``x`` (else it is text)."""
-    return isinstance(x, Mapping) or is_frame(x) or is_parquet(x) or is_records(x)
-
-
 # ---------------------------------------------------------------- messages
 
 def _show(x) -> str:
@@ -149,38 +144,28 @@ def _from_matrix(matrix, width: int) -> np.ndarray:
     return np.frombuffer(matrix, dtype=f"S{max(width, 1)}")
 
 
-def _pack_python(items: list) -> np.ndarray:
-    """A list of ``str`` as a NUL-padded byte-string array (UTF-8, lone surrogates kept)."""
-    if not items:
-        return np.zeros(0, "S1")
-    joined = "\0".join(items)
-    data = joined.encode("utf-8", "surrogateescape")
-    if joined.isascii():
-        width = max(1, max(map(len, items)))
-        return np.fromiter(items, dtype=f"S{width}", count=len(items))
-    return np.array(data.split(b"\0"), dtype="S")
-
-
 def _pack_str(items: list, what: str, name: str, where) -> np.ndarray:
-    """Ids that may all be ``str``: as bytes, or the error for the first that is not one."""
+    """Ids that may all be ``str``, as a NUL-padded byte-string array (UTF-8, lone
+    surrogates kept); other ids are written as text (:func:`_ids_python`), and the
+    error names the first that cannot be an id or holds a NUL."""
     pyin = _native.extension("pyin")
     if pyin is not None and isinstance(items, list):
         got = pyin.pack(items)
         if got is not None:
             return _from_matrix(*got)
     items = list(items)
+    if not items:
+        return np.zeros(0, "S1")
     types = set(map(type, items))
-    if types != {str} and types:
+    if types != {str}:
         items = _ids_python(items, what, name, where)
-    _check_nul_str(items, what, name, where)
-    return _pack_python(items)
-
-
-def _check_nul_str(items: list, what: str, name: str, where) -> None:
-    joined = "\0".join(items)
-    if joined.count("\0") != max(len(items) - 1, 0):
+    joined = "\0".join(items)  # one C-level pass: NUL check, ASCII check
+    if joined.count("\0") != len(items) - 1:
         i = next(i for i, x in enumerate(items) if "\0" in x)
         raise InputError(name, f"{what} of {_at(where, i)} has a NUL character ({_show(items[i])})")
+    if joined.isascii():
+        return np.fromiter(items, dtype=f"S{max(1, max(map(len, items)))}", count=len(items))
+    return np.array(joined.encode("utf-8", "surrogateescape").split(b"\0"), dtype="S")
 
 
 def _id_text(x):
@@ -200,11 +185,11 @@ def _id_text(x):
     return None
 
 
-def _ids_python(items: list, what: str, name: str, where, strict: bool = False) -> list:
+def _ids_python(items: list, what: str, name: str, where) -> list:
     """Ids as ``str`` (integers in decimal); the error names the first that is not an id."""
     out = []
     for i, x in enumerate(items):
-        t = x if type(x) is str else (None if strict else _id_text(x))
+        t = x if type(x) is str else _id_text(x)
         if t is None:
             if x is None or (isinstance(x, float) and math.isnan(x)):
                 raise InputError(name, f"{what} of {_at(where, i)} is missing ({_show(x)})")
@@ -250,9 +235,7 @@ def _ids_numpy(a: np.ndarray, what: str, name: str) -> np.ndarray:
         return _pack_str(_ids_python(a.tolist(), what, name, None), what, name, None)
     if kind == "O":
         return _pack_str(a.tolist(), what, name, None)
-    i = 0
-    raise InputTypeError(name, f"{what} of row {i + 1} must be a string, not {a.dtype} "
-                               f"({_show(a[0].item() if len(a) else None)})")
+    raise InputTypeError(name, f"{what} column must hold strings or integers, not {a.dtype}")
 
 
 # ---------------------------------------------------------------- values
