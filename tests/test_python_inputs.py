@@ -300,3 +300,54 @@ def test_top_ranked_is_the_evaluations_cut(case, depth, compat):
     assert len(cut) <= len(r)
     assert outcome(q, cut, compat=compat, complete=True) == outcome(q, r, compat=compat, complete=True,
                                                                      max_docs=depth)
+
+
+def _cli(argv) -> bytes:
+    import contextlib
+    import io
+
+    from trec_eval_py.cli import main
+
+    buf = io.BytesIO()
+
+    class Out:
+        buffer = buf
+
+        def write(self, s):
+            buf.write(s.encode())
+
+        def flush(self):
+            pass
+
+    with contextlib.redirect_stdout(Out()):
+        try:
+            main(argv)
+        except SystemExit as e:
+            assert not e.code
+    return buf.getvalue()
+
+
+def test_command_line_reads_and_writes_parquet(tmp_path):
+    import io
+    import pathlib
+
+    examples = pathlib.Path(__file__).resolve().parent.parent / "examples"
+    q, r = te.read_qrels(str(examples / "qrels.txt")), te.read_run(str(examples / "run_a.txt"))
+    q.write(tmp_path / "q.parquet")
+    r.write(tmp_path / "r.parquet")
+    names = ["-m", "map", "-m", "P.5", "-m", "nDCG@10", "-m", "relstring"]
+    text = _cli([*names, "-q", str(examples / "qrels.txt"), str(examples / "run_a.txt")])
+    assert _cli([*names, "-q", str(tmp_path / "q.parquet"), str(tmp_path / "r.parquet")]) == text
+    table = pq.read_table(io.BytesIO(_cli([*names, "-q", "--format", "parquet", str(examples / "qrels.txt"),
+                                           str(examples / "run_a.txt")])))
+    csv_rows = _cli([*names, "-q", "--format", "csv", str(examples / "qrels.txt"),
+                     str(examples / "run_a.txt")]).decode().splitlines()[1:]
+    want = [line.split(",") for line in csv_rows if ",relstring," not in line]  # text values stay out
+    got = table.to_pylist()
+    assert table.column_names == ["runid", "topic", "measure", "value"]
+    assert [(g["runid"], g["topic"], g["measure"]) for g in got] == [tuple(w[:3]) for w in want]
+    assert [g["value"] for g in got] == [float(w[3]) for w in want]
+    ev = te.evaluate(str(examples / "qrels.txt"), str(examples / "run_a.txt"), ["map", "P.5", "nDCG@10"])
+    ev.to_parquet(tmp_path / "ev.parquet", per_topic=False)
+    assert pq.read_table(tmp_path / "ev.parquet").to_pylist() == [
+        {"runid": ev.runid, "topic": "all", "measure": n, "value": v} for n, v in ev.summary.items()]
