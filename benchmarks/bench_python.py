@@ -110,7 +110,7 @@ evaluate(Qrels({"q": {"a": 1}}), Run({"q": {"a": 1.0, "b": 0.5}}), ["map", "ndcg
 t0 = time.process_time()
 qr = Qrels.from_df(qdf, q_id_col="query_id", doc_id_col="doc_id", score_col="relevance")
 ru = Run.from_df(rdf, q_id_col="query_id", doc_id_col="doc_id", score_col="score")
-res = evaluate(qr, ru, ["map", "ndcg@10", "precision@10", "recall@100", "mrr"])
+res = evaluate(qr, ru, ["map", "ndcg@10", "precision@10", "recall@100", "mrr"], make_comparable=True)
 done(t0, 0.0)
 """,
     "trec_eval_py-parquet": r"""
