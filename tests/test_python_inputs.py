@@ -351,3 +351,57 @@ def test_command_line_reads_and_writes_parquet(tmp_path):
     ev.to_parquet(tmp_path / "ev.parquet", per_topic=False)
     assert pq.read_table(tmp_path / "ev.parquet").to_pylist() == [
         {"runid": ev.runid, "topic": "all", "measure": n, "value": v} for n, v in ev.summary.items()]
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_parquet_runs_stream_in_record_batches(tmp_path, monkeypatch, interleaved):
+    """A big Parquet run is read, joined and measured a batch of rows at a time (as a big
+    text run is, piece by piece), interleaved topics regrouped: the same values."""
+    from trec_eval_py.engine import pipeline
+    from trec_eval_py.engine.parse import python
+
+    rng = random.Random(f"stream {interleaved}")
+    qrels = [(str(t), f"d{d}", rng.choice([0, 1, 2])) for t in range(30) for d in rng.sample(range(60), 15)]
+    run = [(str(t), f"d{d}", float(rng.randint(0, 9))) for t in range(32) for d in rng.sample(range(60), 25)]
+    if interleaved:
+        rng.shuffle(run)
+    qf, rf = write_text(tmp_path, qrels, run)
+    pq.write_table(pa.table(columns(qrels, "relevance")), tmp_path / "q.parquet")
+    cols = columns(run, "score")
+    cols["run_id"] = ["r1"] * len(run)
+    pq.write_table(pa.table(cols), tmp_path / "r.parquet", row_group_size=100)
+    plain = [m for m in MEASURES if "(" not in m]  # one pass: measures with options read the run whole
+    want = te.evaluate(qf, rf, plain, complete=True).to_text(query=True)
+    seen = []
+    real = python.iter_parquet_run
+
+    def spy(*a, **k):
+        for piece in real(*a, **k):
+            seen.append(len(piece[2]))
+            yield piece
+
+    monkeypatch.setattr(python, "iter_parquet_run", spy)
+    monkeypatch.setattr(python, "PARQUET_BATCH_ROWS", 64)
+    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 1)
+    got = te.evaluate(str(tmp_path / "q.parquet"), str(tmp_path / "r.parquet"), plain, complete=True)
+    assert got.to_text(query=True) == want
+    assert len(seen) >= len(run) // 64 and max(seen) <= 64
+
+
+def test_parquet_pieces_count_rows_from_the_first_and_hold_one_run(tmp_path, monkeypatch):
+    from trec_eval_py.engine import pipeline
+    from trec_eval_py.engine.parse import python
+
+    monkeypatch.setattr(python, "PARQUET_BATCH_ROWS", 10)
+    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 1)
+    n = 35
+    score = [1.0] * n
+    score[31] = math.nan
+    path = tmp_path / "r.parquet"
+    pq.write_table(pa.table({"qid": ["1"] * n, "docno": [f"d{i}" for i in range(n)], "score": score}), path)
+    with pytest.raises(InputError, match="score of row 32 is NaN"):
+        te.evaluate({"1": {"d1": 1}}, str(path), ["map"])
+    pq.write_table(pa.table({"qid": ["1"] * n, "docno": [f"d{i}" for i in range(n)], "score": [1.0] * n,
+                             "run_id": ["a"] * 20 + ["b"] * 15}), path)
+    with pytest.raises(InputError, match="more than one run"):
+        te.evaluate({"1": {"d1": 1}}, str(path), ["map"])

@@ -43,6 +43,7 @@ from .join.context import Settings
 from .join.empty_topics import counted_values, evaluated_topics, reset_placeholder_outputs
 from .measures import Kind, Measure, measure_specs, quiet_numpy, registry
 from .parse.run import Run
+from .parse.python import parquet_size
 from .parse.source import file_size
 
 
@@ -398,7 +399,8 @@ STREAM_MIN_BYTES = 64 << 20
 
 
 def _worth_streaming(run) -> bool:
-    size = file_size(run)  # None unless run is a readable path
+    # None unless run is a readable path; a Parquet file counts its data uncompressed
+    size = parquet_size(run) or file_size(run)
     return size is not None and size >= STREAM_MIN_BYTES
 
 

@@ -558,6 +558,8 @@ class _Table:
             first = next(a for a in c if len(a))[0]
             for a in c:
                 _arrow_nulls(a, "run id", self.name)
+                if hasattr(a, "dictionary") and len(a.dictionary) == 1 and a.dictionary[0] == first.value:
+                    continue  # (a Parquet run id column read as a dictionary: one value)
                 same = pc.equal(a, first)
                 if not pc.all(same).as_py():
                     other = a[int(np.flatnonzero(~np.asarray(same.to_numpy(zero_copy_only=False)))[0])]
@@ -576,6 +578,17 @@ def _more_runs(name: str, a, b):
     raise InputError(name, f"more than one run in one table ({shown}...); evaluate them one at a time (or with batch)")
 
 
+def _rows_after(e: InputError, before: int) -> InputError:
+    """``e`` with its "row N" counted ``before`` rows further (a chunk's rows from the table's first)."""
+    if before and " of row " in e.reason:
+        head, _, tail = e.reason.partition(" of row ")
+        num, _, rest = tail.partition(" ")
+        if num.isdigit():
+            e.reason = f"{head} of row {int(num) + before} {rest}"
+            e.args = (e._message(),)
+    return e
+
+
 def _chunks(chunks: list, convert, empty_dtype) -> np.ndarray:
     """Arrow chunks converted one by one (no copy to combine them first), rows counted across them."""
     if not chunks:
@@ -585,13 +598,7 @@ def _chunks(chunks: list, convert, empty_dtype) -> np.ndarray:
         try:
             out.append(convert(a))
         except InputError as e:  # rows are counted from the table's first
-            if before and e.reason.find(" of row ") >= 0:
-                head, _, tail = e.reason.partition(" of row ")
-                num, _, rest = tail.partition(" ")
-                if num.isdigit():
-                    e.reason = f"{head} of row {int(num) + before} {rest}"
-                    e.args = (e._message(),)
-            raise
+            raise _rows_after(e, before)
         before += len(a)
     return out[0] if len(out) == 1 else np.concatenate(out)
 
@@ -607,13 +614,11 @@ def pick_column(have: list, names: tuple, what: str, name: str, required: bool =
     return None
 
 
-def read_parquet(source, name: str, groups: tuple = (), repeated: tuple = ()):
-    """A Parquet file (path, bytes or file object) as a pyarrow Table.
-
-    ``groups`` limit the columns read to the first present of each tuple of
-    names (all columns without them); columns of the ``repeated`` groups
-    (topic ids, run ids: few distinct values) are read as dictionaries,
-    which saves decoding every row's text."""
+def _parquet_file(source, name: str, groups: tuple, repeated: tuple):
+    """``(ParquetFile, columns to read)``: the first present of each tuple of names in
+    ``groups`` (all columns without them); columns of the ``repeated`` groups (topic
+    ids, run ids: few distinct values) are read as dictionaries, which saves
+    decoding every row's text."""
     pa = _arrow()
     if pa is None:
         raise _missing_extra(name)
@@ -621,17 +626,80 @@ def read_parquet(source, name: str, groups: tuple = (), repeated: tuple = ()):
 
     if isinstance(source, (bytes, bytearray, memoryview)):
         source = pa.BufferReader(bytes(source))
-    try:
+    with _parquet_errors(name):
         have = pq.ParquetFile(source).schema_arrow.names
         columns = [c for c in (pick_column(have, g, "", name, required=False) for g in groups) if c is not None]
         dictionary = [c for c in (pick_column(have, g, "", name, required=False) for g in repeated) if c is not None]
         if hasattr(source, "seek"):
             source.seek(0)
-        return pq.ParquetFile(source, read_dictionary=dictionary).read(columns=columns or None)
-    except FileNotFoundError:
-        raise InputError(name, "no such file") from None
-    except (OSError, pa.ArrowException) as e:
-        raise InputError(name, f"cannot read as Parquet: {shorten(str(e), 200)}") from None
+        return pq.ParquetFile(source, read_dictionary=dictionary), columns or None
+
+
+class _parquet_errors:
+    """Reading errors of pyarrow as :class:`InputError` naming the file."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, e, tb):
+        pa = _arrow()
+        if kind is FileNotFoundError:
+            raise InputError(self.name, "no such file") from None
+        if kind is not None and issubclass(kind, (OSError, pa.ArrowException)):
+            raise InputError(self.name, f"cannot read as Parquet: {shorten(str(e), 200)}") from None
+        return False
+
+
+def read_parquet(source, name: str, groups: tuple = (), repeated: tuple = ()):
+    """A Parquet file (path, bytes or file object) as a pyarrow Table (columns as
+    :func:`_parquet_file` picks them)."""
+    f, columns = _parquet_file(source, name, groups, repeated)
+    with _parquet_errors(name):
+        return f.read(columns=columns)
+
+
+#: rows of a Parquet run converted, joined and measured at a time (about the rows
+#: of the 8 MB pieces a TREC text run is read in)
+PARQUET_BATCH_ROWS = 1 << 18
+
+
+def parquet_size(source) -> int | None:
+    """The uncompressed size of a Parquet file's data (what decides whether a run is
+    read in pieces, as a text file's size does), or None."""
+    if not (isinstance(source, (str, os.PathLike)) and is_parquet(source)) or _arrow() is None:
+        return None
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.ParquetFile(source).metadata
+    except Exception:  # the reader reports what is wrong with the file
+        return None
+    return sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+
+
+def iter_parquet_run(source, name: str):
+    """A Parquet run in pieces of :data:`PARQUET_BATCH_ROWS` rows: ``(qid, docno, score,
+    runid, rows before)`` of each; one run id in the whole file, as when read whole."""
+    f, columns = _parquet_file(source, name, _RUN_GROUPS, (TOPIC, RUNID))
+    before, runid = 0, None
+    with _parquet_errors(name):
+        batches = f.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=columns)
+        for batch in batches:
+            try:
+                q, d, s, rid, _ = run_from_table(batch, name)
+            except InputError as e:
+                raise _rows_after(e, before)
+            if runid is None:
+                runid = rid
+            elif rid != runid and len(batch):
+                _more_runs(name, runid, rid)
+            yield q, d, s, rid, before
+            before += len(batch)
+    if before == 0:
+        yield np.zeros(0, "S1"), np.zeros(0, "S1"), np.zeros(0), "", 0
 
 
 _QRELS_GROUPS = (TOPIC, DOCUMENT, LEVEL, SCORE)

@@ -143,10 +143,11 @@ def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str
     of consecutive lines, each with the run id of its own last line. Raises the
     same errors as :func:`read_run`, with line numbers counted in the whole file."""
     name = name or source_name(source)
-    from .python import is_parquet
+    from .python import is_parquet, iter_parquet_run
 
-    if is_parquet(source):  # columns already: one piece
-        yield read_run(source, name=name)
+    if is_parquet(source):  # record batches of the file, one piece each
+        for q, d, s, rid, before in iter_parquet_run(source, name):
+            yield Run(q, d, s, np.arange(before + 1, before + len(s) + 1, dtype=np.int64), rid, name)
         return
     any_rows = False
     first_line = 1
