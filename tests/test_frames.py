@@ -108,10 +108,10 @@ def test_integer_topic_ids_and_numpy_values():
 
 
 @pytest.mark.parametrize("q,r,message", [
-    ({"qid": ["1", "1"], "docno": ["a", "a"], "label": [1, 0]}, None, "given twice"),
+    ({"qid": ["1", "1"], "docno": ["a", "a"], "label": [1, 0]}, None, "duplicate docno .a. in the same topic"),
     ({"qid": ["1"], "document": ["a"], "label": [1]}, None, "no document column"),
     ({"qid": ["1"], "docno": ["a"], "label": [0.5]}, None, None),
-    (None, {"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, 2.0], "run_id": ["x", "y"]}, "2 runs"),
+    (None, {"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, 2.0], "run_id": ["x", "y"]}, "more than one run"),
     (None, {"qid": ["1"], "docno": ["a"]}, "no score column"),
     (None, {"qid": ["1"], "docno": ["a"], "score": [float("nan")]}, None),
 ])

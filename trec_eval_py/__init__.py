@@ -20,6 +20,8 @@ _LAZY = {
     "read_qrels": ".engine.parse", "read_run": ".engine.parse", "Qrels": ".engine.parse", "Run": ".engine.parse",
     # the pytrec_eval drop-in loads the measure registry
     "RelevanceEvaluator": ".compat.pytrec_eval",
+    # a run cut to its first documents per topic, by the ranking rule
+    "top_ranked": ".engine.join.order",
 }
 
 

@@ -1,6 +1,6 @@
 """The optional C extensions and the one switch that turns them off.
 
-Three small extensions speed up the hot loops; each has a numpy twin in the
+Four small extensions speed up the hot loops; each has a numpy twin in the
 module that calls it, and both give the same bytes:
 
 ``scan`` (``_scan.c``)
@@ -12,6 +12,9 @@ module that calls it, and both give the same bytes:
 ``cmath`` (``_cmath.c``)
     the C library's ``log()`` over arrays (geometric means) and left-to-right
     row sums (:mod:`trec_eval_py.engine.aggregate`, :mod:`trec_eval_py.engine.join.batch`).
+``pyin`` (``_pyin.c``)
+    turns dicts of dicts and lists or Arrow buffers of strings into columns
+    (:mod:`trec_eval_py.engine.parse.python`).
 
 They sit at the bottom of the package, below every stage that uses them, so
 that no stage reaches up or sideways for a switch. :func:`extension` gives a
@@ -31,7 +34,7 @@ _loaded: dict[str, object] = {}
 
 
 def built(name: str):
-    """The extension module ``name`` (``scan``, ``joinrank``, ``cmath``), or None if it was not built."""
+    """The extension module ``name`` (``scan``, ``joinrank``, ``cmath``, ``pyin``), or None if it was not built."""
     mod = _loaded.get(name, _NOT_LOADED)
     if mod is _NOT_LOADED:
         try:
@@ -41,6 +44,8 @@ def built(name: str):
                 from . import _joinrank as mod
             elif name == "cmath":
                 from . import _cmath as mod
+            elif name == "pyin":
+                from . import _pyin as mod
             else:
                 raise KeyError(name)
         except ImportError:  # optional: the numpy twin is used

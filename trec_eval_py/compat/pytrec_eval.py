@@ -25,10 +25,13 @@ names and the shape of the results are pytrec_eval's (it wraps trec_eval
 * topics whose judgment dict is empty are dropped; run topics without
   judgments are skipped.
 
-Two deliberate differences: a run topic given with no documents is evaluated
+Three deliberate differences: a run topic given with no documents is evaluated
 as an empty ranking (as trec_eval does under ``-c``), where pytrec_eval's
 result is not defined (it varies with the order of topics and can crash);
-and ``runid`` is 0.0, where pytrec_eval returns whatever memory holds.
+``runid`` is 0.0, where pytrec_eval returns whatever memory holds; and
+``evaluate(None)`` (or anything but a dict) is a ``TypeError``, where
+pytrec_eval returns ``{}`` without a word. With no measures, ``evaluate``
+gives ``{topic: {}}`` for the topics evaluated, as pytrec_eval does.
 Measures this package has beyond trec_eval's can be asked for by name too.
 """
 from __future__ import annotations
@@ -44,7 +47,9 @@ import numpy as np
 from ..engine.aggregate import MIN_GEO_MEAN
 from ..errors import NoTopicsError
 from ..engine.measures import Agg, FloatCutoffs, IntCutoffs, Kind, registry
-from ..engine.parse import Qrels, Run, convert
+from ..engine.parse import Qrels, Run
+from ..engine.parse import python as pyin
+from ..engine.parse.python import row_numbers
 from .. import __version__ as _package_version
 
 #: this package's version; tools that drive pytrec_eval (ir_measures) look for one
@@ -143,14 +148,17 @@ class RelevanceEvaluator:
 
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
         """``{topic: {measure: value}}`` for the run ``scores`` (``{topic: {docno: score}}``)."""
+        if not isinstance(scores, Mapping):
+            # pytrec_eval returns {} for None; a missing run is an error here
+            raise TypeError(f"scores must be a dict {{topic: {{docno: score}}}}, not {type(scores).__name__}")
         if not scores:
             return {}
-        if not isinstance(scores, Mapping):
-            raise TypeError("scores must be a dict {topic: {docno: score}}")
         run, topics, empty = _run_from_dict(scores)
-        wanted = [t for t in topics if t.encode() in self._judged_topics]
+        wanted = [t for t in topics if t.encode("utf-8", "surrogateescape") in self._judged_topics]
         if not wanted or self._qrels is None:
             return {}
+        if not self._outputs:  # no measure asked for: every evaluated topic, with no values
+            return {t: {} for t in wanted}
         qrels = self._qrels
         if empty & set(wanted):
             # topics without documents: evaluate them as empty rankings (-c), over the run's topics only
@@ -205,22 +213,18 @@ def _transform(measure):
 def _qrels_from_dict(qrels: Mapping) -> Qrels | None:
     # the engine's rule for dicts (types, NUL characters, ranges), keeping
     # pytrec_eval's tolerance of topics without judgments
-    judged = {q: j for q, j in qrels.items() if not (isinstance(j, Mapping) and not j)}
-    if not judged:
-        for q in qrels:
-            convert.key_bytes(q, "topic id", _QRELS_NAME)
+    if not isinstance(qrels, Mapping):
+        raise TypeError("query_relevance must be a dict {topic: {docno: level}}")
+    q, d, r = pyin.qrels_from_dict(qrels, _QRELS_NAME)
+    if not len(r):
         return None
-    return Qrels.from_dict(judged, _QRELS_NAME)
+    return Qrels(q, d, r, row_numbers(len(r)), _QRELS_NAME)
 
 
 def _run_from_dict(scores: Mapping) -> tuple[Run, list[str], set[str]]:
-    topics, empty = [], set()
-    for q, ranked in scores.items():
-        convert.key_bytes(q, "topic id", _RUN_NAME)
-        topics.append(q)
-        if not convert.inner(ranked, q, "scores", _RUN_NAME):
-            empty.add(q)
-    return Run.from_dict(scores, "", _RUN_NAME), topics, empty
+    q, d, s, empty = pyin.run_from_dict(scores, _RUN_NAME)
+    run = Run(q, d, s, row_numbers(len(s)), "", _RUN_NAME)
+    return run, list(scores), set(empty)
 
 
 def _text(lines: Iterable, name: str):

@@ -41,8 +41,9 @@ from .inputs import judgment_format, results_format
 from .join import EvalContext, iter_batches
 from .join.context import Settings
 from .join.empty_topics import counted_values, evaluated_topics, reset_placeholder_outputs
-from .measures import Kind, Measure, quiet_numpy, registry
+from .measures import Kind, Measure, measure_specs, quiet_numpy, registry
 from .parse.run import Run
+from .parse.python import parquet_size
 from .parse.source import file_size
 
 
@@ -229,6 +230,13 @@ class Evaluation:
 
         return evaluation_frame(self, per_topic=per_topic, wide=wide)
 
+    def to_parquet(self, path, *, per_topic: bool = True, summary: bool = True) -> None:
+        """Write the long table ``runid, topic, measure, value`` as Parquet (the main
+        command's ``--format parquet``; needs the ``parquet`` extra)."""
+        from ..output.evaluation import evaluation_parquet
+
+        evaluation_parquet(self, query=per_topic, summary=summary, path=path)
+
     def __repr__(self) -> str:
         # outside a notebook an evaluation shows as trec_eval's summary lines
         return self.to_text() if any(v is not None for v in self.column_summary) else self.to_text(query=True)
@@ -265,19 +273,22 @@ def measure_columns(selected) -> list[Column]:
 def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progress=None, **options) -> Evaluation:
     """Evaluate ``run`` against ``qrels``.
 
-    ``qrels`` and ``run`` may be paths, ``-``, file objects, bytes, dicts in
-    pytrec_eval's layout, or already-parsed :class:`~trec_eval_py.engine.parse.Qrels`
-    / :class:`~trec_eval_py.engine.parse.Run`. ``measures`` are ``-m`` specs
-    (default: the judgment format's own set, ``official`` for qrels); the other
-    keywords are the fields of :class:`Options`.
+    ``qrels`` and ``run`` may be paths, ``-``, file objects or bytes (TREC text or
+    Parquet), dicts in pytrec_eval's layout, pandas or polars DataFrames, Arrow
+    tables, iterables of ir_measures ``Qrel`` / ``ScoredDoc`` (see
+    :mod:`~trec_eval_py.engine.parse.python`), or already-parsed
+    :class:`~trec_eval_py.engine.parse.Qrels` / :class:`~trec_eval_py.engine.parse.Run`.
+    ``measures`` are ``-m`` specs or ir_measures measure objects (default: the
+    judgment format's own set, ``official`` for qrels); the other keywords are
+    the fields of :class:`Options`.
     ``progress``, if given, is called with the number of topics measured as each
     piece of the run is done (big runs are measured piece by piece).
     """
-    if isinstance(measures, str):
-        measures = [measures]
     opts = Options(**options)
-    if measures is not None:
-        opts = replace(opts, measures=tuple(measures))
+    if measures is not None:  # names, or ir_measures measure objects (nDCG@10, AP(rel=2))
+        opts = replace(opts, measures=tuple(measure_specs(measures)))
+    if opts.measures is not None and not opts.measures:  # (None: the format's own set)
+        raise MeasureError("no measure asked for: name at least one (e.g. 'official', 'map', 'nDCG@10')")
     reg = registry()
     selected = reg.resolve(list(opts.measure_specs), opts.compat, opts.measures_for, given=opts.rel_format)
     zs = None
@@ -398,7 +409,8 @@ STREAM_MIN_BYTES = 64 << 20
 
 
 def _worth_streaming(run) -> bool:
-    size = file_size(run)  # None unless run is a readable path
+    # None unless run is a readable path; a Parquet file counts its data uncompressed
+    size = parquet_size(run) or file_size(run)
     return size is not None and size >= STREAM_MIN_BYTES
 
 

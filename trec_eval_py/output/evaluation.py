@@ -125,7 +125,7 @@ def _records(result, *, query: bool, summary: bool) -> Iterator[tuple]:
 # people print values exactly as trec_eval would, so they can be checked
 # against the plain output.
 
-OUTPUT_FORMATS = ("trec", "json", "csv")
+OUTPUT_FORMATS = ("trec", "json", "csv", "parquet")
 
 
 def plain_value(kind: Kind, value):
@@ -212,5 +212,29 @@ def render_evaluation(result, fmt: str = "trec", *, query: bool = False, summary
                 for t, n, k, v in evaluation_records(result, query=query, summary=summary)]
         cols = [Column("runid", "text"), Column("topic", "text"), Column("measure", "text"), Column("value")]
         return iter([render(Table(cols, rows), "csv")])
+    if fmt == "parquet":
+        return iter([evaluation_parquet(result, query=query, summary=summary)])
     check_output_format(fmt)
     raise AssertionError(fmt)
+
+
+def evaluation_columns(result, *, query: bool, summary: bool) -> dict:
+    """The long table ``runid, topic, measure, value`` (value a float: counts too) as
+    columns, in trec_eval's print order; text values (``runid``, ``relstring``) are
+    left out, as a float column cannot hold them."""
+    rows = [(t, n, float(v)) for t, n, k, v in evaluation_records(result, query=query, summary=summary)
+            if k is not Kind.STR]
+    return {"runid": [result.runid] * len(rows), "topic": [r[0] for r in rows],
+            "measure": [r[1] for r in rows], "value": [r[2] for r in rows]}
+
+
+def evaluation_parquet(result, *, query: bool, summary: bool, path=None) -> bytes | None:
+    """:func:`evaluation_columns` as a Parquet file: its bytes, or written to ``path``
+    (needs pyarrow: the ``parquet`` extra)."""
+    from ..engine.parse.python import parquet_bytes, write_parquet
+
+    cols = evaluation_columns(result, query=query, summary=summary)
+    if path is not None:
+        write_parquet(path, cols)
+        return None
+    return parquet_bytes(cols)

@@ -35,7 +35,7 @@ import numpy as np
 from .._record import as_dict, field, fields, record
 from ..output import table as tb
 from ..engine.aggregate import seq_total
-from ..engine.measures import Kind, in_asked_order
+from ..engine.measures import Kind, in_asked_order, measure_specs
 from ..engine.parse.source import run_labels, source_label
 from ..engine.pipeline import evaluate, read_judgments
 from ..errors import NoTopicsError, UsageError
@@ -268,9 +268,7 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     """
     if topics_from not in TOPICS_FROM:
         raise UsageError(f"unknown --topics-from {topics_from!r}; choose one of {', '.join(TOPICS_FROM)}")
-    if isinstance(measures, str):
-        measures = [measures]
-    measures = list(measures)
+    measures = measure_specs(measures)  # names, or ir_measures measure objects
     options = dict(options)
     options["complete"] = True
     q = read_judgments(qrels, options)  # parsed once, in the -R format, for every run
@@ -335,7 +333,7 @@ _NO_DRAWS = {"topics": {"t"}, "positives": {"t-paired", "t-unpaired", "wilcoxon-
 
 def check_options(*, unit: str = "topics", tests: Sequence[str], alternative: str = "two-sided",
                   fail_if: str | None = None, correction: str | None = None, permutations: int | None = None,
-                  seed: int | None = None, fmt: str = "text") -> None:
+                  seed: int | None = None) -> None:
     """Refuse, with one line (:class:`UsageError`), options of ``compare`` that
     contradict each other: together they could never do what they say.
 
@@ -345,7 +343,8 @@ def check_options(*, unit: str = "topics", tests: Sequence[str], alternative: st
     greater test never finds a worse run; a one-sided test never finds a
     difference the other way), Tukey's tests (two-sided and family-wise) against
     ``--alternative`` and ``--correction``, ``--permutations``/``--seed`` with
-    tests that draw nothing, and the formats of ``--unit positives``.
+    tests that draw nothing (``--unit positives`` checks its formats itself:
+    :func:`~trec_eval_py.tools.positives.check_positive_format`).
     """
     if fail_if == "worse" and alternative == "greater":
         raise UsageError("--fail-if worse cannot fire with --alternative greater (a one-sided test of a higher "
@@ -353,10 +352,6 @@ def check_options(*, unit: str = "topics", tests: Sequence[str], alternative: st
     if fail_if == "different" and alternative != "two-sided":
         raise UsageError(f"--fail-if different asks for a difference either way, which --alternative {alternative} "
                          "does not test: use --alternative two-sided (or --fail-if worse with --alternative less)")
-    if unit == "positives":
-        from .positives import check_positive_format
-
-        check_positive_format(fmt)
     family = [t for t in tests if t in FAMILY_TESTS]
     if family and alternative != "two-sided":
         raise UsageError("Tukey's HSD is two-sided: use --alternative two-sided with --test tukey")

@@ -42,7 +42,7 @@ from .._record import field, record, replace
 from ..errors import InputError, TrecEvalError, UsageError
 from ..engine.join.keys import distinct_sorted
 from ..engine.inputs import judgment_format
-from ..engine.measures import Kind, in_asked_order, registry
+from ..engine.measures import Kind, in_asked_order, measure_specs, registry
 from ..engine.pipeline import Evaluation, Options, evaluate, measure_columns
 from .submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
 from .validate import NOT_A_RUN, Finding, load_qrels, validate_run
@@ -445,7 +445,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     defaults to true (every judged topic counts). ``check`` validates each run
     first in its results format (see :func:`~trec_eval_py.tools.validate.validate_run`).
     """
-    specs = list(measures) if measures else list(DEFAULT_MEASURES)
+    specs = measure_specs(measures) if measures else list(DEFAULT_MEASURES)
     options = dict(options)
     options.setdefault("complete", True)
     opts = Options(measures=tuple(specs), **options)

@@ -98,16 +98,17 @@ def compare(
     check_output(output)
     named = [t.strip() for spec in test for t in spec.split(",") if t.strip()]
     if unit == "positives":
-        from ...tools.positives import check_positive_tests
+        from ...tools.positives import check_positive_format, check_positive_tests
 
         tests = check_positive_tests(named)
+        check_positive_format(fmt)
     else:
         from ...tools.comparison import expand_tests
 
         tests = expand_tests(named or DEFAULTS["tests"])
     # contradictory options: one line each, before any file is read
     check_options(unit=unit, tests=tests, alternative=alternative, fail_if=fail_if, correction=correction,
-                  permutations=permutations, seed=seed, fmt=fmt)
+                  permutations=permutations, seed=seed)
     given = {"correction": correction, "permutations": permutations, "seed": seed}
     stats = {k: DEFAULTS[k] if v is None else v for k, v in given.items()}
     measures = options.pop("measures")

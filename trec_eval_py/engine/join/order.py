@@ -175,3 +175,27 @@ def segment_positions(counts: np.ndarray) -> np.ndarray:
     counts = np.asarray(counts, dtype=np.int64)
     starts = np.cumsum(counts) - counts
     return np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts)
+
+
+def top_ranked(run: Run, depth: int, *, compat: str = "9.0.8", order: str = "score") -> Run:
+    """The first ``depth`` documents of every topic of ``run``, in evaluation order.
+
+    The documents an evaluation with ``-M depth`` (``max_docs=depth``) would
+    see, ranked by this module's rule for ``compat`` and ``order`` (score
+    descending, ties by docno, as trec_eval ranks them): evaluating the result
+    gives the same values as evaluating ``run`` with ``max_docs=depth``. Rows
+    come topic by topic (topics in byte order), each topic's in rank order.
+    ``depth=0`` leaves no document, so no topic (``-M 0`` keeps the run's topics,
+    each with nothing retrieved).
+    """
+    from .context import EvalContext
+    from .keys import codes_in
+
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise UsageError(f"depth must be a whole number, 0 or more, not {depth!r}")
+    topics = sort_distinct(run.qid)
+    codes = codes_in(run.qid, topics) if len(run) else np.zeros(0, dtype=np.int64)
+    rows = RankRule.of(EvalContext(compat=compat, order=order)).order_rows(codes, run)
+    keep = rows[segment_positions(np.bincount(codes, minlength=len(topics))) < depth]
+    return Run(run.qid[keep], run.docno[keep], run.score[keep], run.lineno[keep], run.runid, run.name,
+               None if run.rank is None else run.rank[keep])

@@ -110,11 +110,13 @@ def lookup(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
         return _lookup_exact(qt, qw, rt, rw, qrels, run)
 
 
-def join_rank_c(qt, qdocno, qcode, rt, rdocno, key, nt: int, single_precision: bool = False):
+def join_rank_c(qt, qdocno, qcode, rt, rdocno, key, nt: int, single_precision: bool = False, *,
+                counts: bool = False):
     """The optional C extension's fused join and ranking: each run row's code (the
     ``qcode`` of the judgment with its topic and docno, else :data:`NONPOOL`), in
     rank order (``key`` descending, compared in single precision if asked; ties by
-    docno descending), and the topic code of each; topics in code order. None
+    docno descending), and the topic code of each (with ``counts``: the number of
+    rows of each topic code instead); topics in code order. None
     without the extension, or when a docno repeats within a topic (the reference
     path then words the error, or decides)."""
     joinrank = _native.extension("joinrank")
@@ -132,18 +134,19 @@ def join_rank_c(qt, qdocno, qcode, rt, rdocno, key, nt: int, single_precision: b
     )
     if status != 0:
         return None
-    return code, np.repeat(np.arange(nt, dtype=np.int64), count)
+    return (code, count) if counts else (code, np.repeat(np.arange(nt, dtype=np.int64), count))
 
 
 def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, rule: RankRule):
-    """(relevance codes in rank order, topic code of each) by :func:`join_rank_c`.
+    """(relevance codes in rank order, rows per topic code) by :func:`join_rank_c`.
 
     The C code implements :class:`~.order.RankRule` for trec_eval's own
     order (score, docno descending on ties, with or without single
     precision); any other rule takes the numpy path."""
     if rule.order != "score" or not rule.docno_descending:
         return None
-    return join_rank_c(qt, qrels.docno, qrels.rel, rt, run.docno, run.score, nt, rule.single_precision)
+    return join_rank_c(qt, qrels.docno, qrels.rel, rt, run.docno, run.score, nt, rule.single_precision,
+                       counts=True)
 
 
 def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, rule: RankRule):
@@ -207,23 +210,37 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     joined = None if keep_rows else _join_rank_c(qt, rt, qrels, run, nt, rule)
     score_sorted = docno_sorted = None
     if joined is not None:
-        rel_sorted, t_sorted = joined
+        rel_sorted, ranked = joined
     else:
-        rel_sorted, t_sorted, order = _join_rank_numpy(qt, rt, qrels, run, rule)
+        rel_sorted, _, order = _join_rank_numpy(qt, rt, qrels, run, rule)
         if ctx.keep_scores:
             score_sorted = np.asarray(run.score, dtype=np.float64)[order]
         if ctx.keep_docnos:
             docno_sorted = run.docno[order]
+        del order
+        ranked = np.bincount(rt, minlength=nt)  # rows ranked per topic (placeholders included)
+    # ranked rows come topic by topic in topic-code order: from here on a topic's rows
+    # are a segment of ranked[t] rows, and no per-row topic array is needed (a run's
+    # worth of int64 less at the peak of the join)
+    del rt
 
-    keep = evaluated[t_sorted]
+    keep = np.repeat(evaluated, ranked)
     if ctx.max_docs is not None:
-        keep &= segment_positions(np.bincount(rt, minlength=nt)) < ctx.max_docs
+        keep &= segment_positions(ranked) < ctx.max_docs
     if ctx.judged_only:
         keep &= rel_sorted >= 0
     rel_kept = rel_sorted[keep]
+    del rel_sorted
     scores = None if score_sorted is None else score_sorted[keep]
     docnos = None if docno_sorted is None else docno_sorted[keep]
-    counts = np.bincount(t_sorted[keep], minlength=nt)[evaluated]
+    if ctx.max_docs is None and not ctx.judged_only:
+        counts = ranked[evaluated]  # every ranked row of an evaluated topic is kept
+    else:
+        kept_before = np.zeros(len(keep) + 1, dtype=np.int64)
+        np.cumsum(keep, out=kept_before[1:])
+        ends = np.cumsum(ranked)
+        counts = (kept_before[ends] - kept_before[ends - ranked])[evaluated]
+        del kept_before
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
 
@@ -241,9 +258,9 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     return Rankings(
         qids=qids,
         offsets=offsets,
-        rel=rel_kept.astype(np.int64),
+        rel=rel_kept.astype(np.int64, copy=False),
         judged_offsets=joffsets,
-        judged_rel=judged_rel.astype(np.int64),
+        judged_rel=judged_rel.astype(np.int64, copy=False),
         filled=filled,
         num_qrels_topics=int(q_has.sum()),
         runid=run.runid,

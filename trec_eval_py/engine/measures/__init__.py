@@ -13,3 +13,22 @@ __all__ = [
     "Agg", "Kind", "Measure", "quiet_numpy", "safe_div", "Params", "NoParams", "IntCutoffs", "FloatCutoffs",
     "FloatParams", "PairParams", "Registry", "in_asked_order", "registry",
 ]
+
+
+def measure_specs(measures) -> list[str]:
+    """``-m`` specs of what ``evaluate`` was given as measures: one name or ir_measures
+    measure object, or an iterable of them (see :func:`._names.measure_specs`)."""
+    if isinstance(measures, str):
+        return [measures]
+    if isinstance(measures, (list, tuple)) and all(isinstance(m, str) for m in measures):
+        return list(measures)  # names only: the ir_measures translator is not loaded
+    from ._names import measure_specs as specs
+
+    return specs(measures)
+
+
+def ir_measures_names() -> frozenset[str]:
+    """The ir_measures measure names trec_eval_py translates (see :mod:`._names`)."""
+    from ._names import ir_measures_names as names
+
+    return names()

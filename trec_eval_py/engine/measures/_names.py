@@ -67,6 +67,14 @@ The intent-aware measures (the last eight rows, ir_measures' ``pyndeval``
 provider) need subtopic judgments (``-R qrels_diversity``); ``alpha`` and
 ``beta`` default to 0.5, as in ndeval.
 
+Per topic, each name gives ir_measures' value. The means can differ: ir_measures
+scores a judged topic the run lacks at 0 and averages over every judged topic
+(trec_eval's ``-c``), where an evaluation without ``-c`` averages over the
+topics with results; ``complete=True`` (``-c``) averages as ir_measures does,
+and the ir_measures provider (:mod:`trec_eval_py.compat.ir_measures_provider`)
+always does. ir_measures measure objects (``nDCG@10``) are taken by their
+name, ``str(m)``.
+
 ir_measures' aliases ``MAP``, ``Precision``, ``Recall``, ``MRR``, ``NDCG``,
 ``RPrec`` and ``BPref`` are accepted too. ``rel=`` is refused where
 ir_measures has no such parameter (nDCG, ERR, Judged) and ``judged_only=``
@@ -78,7 +86,9 @@ import ast
 import math
 
 from ..._record import record
-from ...errors import MeasureError
+from collections.abc import Iterable
+
+from ...errors import MeasureError, shorten
 
 #: what each parameter means to the evaluation (an option of the whole group)
 OPTION_PARAMS = {"rel": "relevance_level", "judged_only": "judged_only"}
@@ -313,6 +323,31 @@ def _check_type(spec: str, key: str, value, text: str) -> None:
 def _num(x: float) -> str:
     """A number as trec_eval parameter text (``0.5``, ``2``)."""
     return repr(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def ir_measures_names() -> frozenset[str]:
+    """The ir_measures measure names this module translates (its aliases included)."""
+    return frozenset(ALIASES) | frozenset(SYNONYMS)
+
+
+def measure_spec(m) -> str:
+    """One requested measure as a ``-m`` spec: a string as given; an ir_measures
+    measure object (``nDCG@10``, ``AP(rel=2)``) by its name, ``str(m)``, which is
+    also its identity in ir_measures (two measures are equal when their names are)."""
+    if isinstance(m, str):
+        return m
+    if isinstance(getattr(m, "NAME", None), str) and isinstance(getattr(m, "params", None), dict):
+        return str(m)
+    raise MeasureError(f"a measure is a name (a string) or an ir_measures measure, not {type(m).__name__} "
+                       f"({shorten(repr(m), 60)})")
+
+
+def measure_specs(measures) -> list[str]:
+    """``-m`` specs of what :func:`~trec_eval_py.engine.pipeline.evaluate` was given as measures:
+    one name or measure object, or an iterable of them."""
+    if isinstance(measures, str) or not isinstance(measures, Iterable):
+        measures = [measures]
+    return [measure_spec(m) for m in measures]
 
 
 def translate(spec: str) -> Request:

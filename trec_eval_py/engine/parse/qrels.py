@@ -14,6 +14,7 @@ from ..._record import record
 from ...errors import InputError
 from .fields import INT, TEXT, split_fields
 from .levels import MAX_LEVEL, MIN_LEVEL
+from .python import row_numbers
 from .source import Source, file_size, line_text, read_pieces, source_name
 
 
@@ -54,36 +55,65 @@ class Qrels:
 
     @classmethod
     def from_dict(cls, qrels: Mapping[str, Mapping[str, int]], name: str = "<qrels dict>") -> "Qrels":
-        """Build from ``{qid: {docno: rel}}`` (pytrec_eval's layout)."""
-        from . import convert
+        """Build from ``{qid: {docno: rel}}`` (pytrec_eval's layout; see :mod:`.python`)."""
+        from .python import qrels_from_dict
 
-        qids, docs, rels = [], [], []
-        for q, judged in convert.check_mapping(qrels, "qrels", name).items():
-            qb = convert.key_bytes(q, "topic id", name)
-            for d, r in convert.inner(judged, q, "judgments", name).items():
-                qids.append(qb)
-                docs.append(convert.key_bytes(d, "docno", name, f"of topic {q} "))
-                rels.append(convert.relevance(r, q, d, name))
-        if not rels:
+        return cls._of(*qrels_from_dict(qrels, name), name)
+
+    @classmethod
+    def from_table(cls, table, name: str = "<qrels table>") -> "Qrels":
+        """Build from a pandas or polars DataFrame, a pyarrow Table or RecordBatch, or a
+        Parquet file, by column names (see :mod:`.python`)."""
+        from .python import qrels_from_table
+
+        return cls._of(*qrels_from_table(table, name), name)
+
+    @classmethod
+    def from_records(cls, records, name: str = "<qrels records>") -> "Qrels":
+        """Build from an iterable of namedtuples with fields ``query_id, doc_id, relevance``
+        (ir_measures' ``Qrel``)."""
+        from .python import qrels_from_records
+
+        return cls._of(*qrels_from_records(records, name), name)
+
+    @classmethod
+    def _of(cls, qid, docno, rel, name) -> "Qrels":
+        if not len(rel):
             raise InputError(name, "no judgments")
-        return cls(
-            np.array(qids, dtype="S"),
-            np.array(docs, dtype="S"),
-            np.array(rels, dtype=np.int64),
-            np.arange(1, len(rels) + 1, dtype=np.int64),
-            name,
-        )
+        return cls(qid, docno, rel, row_numbers(len(rel)), name)
 
     def to_dict(self) -> dict[str, dict[str, int]]:
-        out: dict[str, dict[str, int]] = {}
-        for q, d, r in zip(self.qid.tolist(), self.docno.tolist(), self.rel.tolist()):
-            out.setdefault(q.decode("utf-8", "surrogateescape"), {})[d.decode("utf-8", "surrogateescape")] = r
-        return out
+        """``{qid: {docno: rel}}`` (pytrec_eval's layout), topics and documents in row order."""
+        from .python import nested
+
+        return nested(self.qid, self.docno, self.rel.tolist())
+
+    def to_dataframe(self):
+        """A pandas DataFrame with ir_measures' columns ``query_id, doc_id, relevance``."""
+        from .python import ids_text, require_pandas
+
+        pd = require_pandas()
+        return pd.DataFrame({"query_id": ids_text(self.qid), "doc_id": ids_text(self.docno), "relevance": self.rel})
+
+    def topics(self, ids) -> "Qrels":
+        """The judgments of the topics ``ids`` (an iterable of topic ids), in their order here."""
+        from .python import topic_mask
+
+        keep = topic_mask(self.qid, ids)
+        return Qrels(self.qid[keep], self.docno[keep], self.rel[keep], self.lineno[keep], self.name)
+
+    def write(self, path) -> None:
+        """Write the judgments: Parquet when ``path`` ends in ``.parquet`` (columns
+        ``query_id, doc_id, relevance``), else TREC text (``qid 0 docno rel``)."""
+        from .python import write_rows
+
+        write_rows(path, self.qid, self.docno, ("relevance", self.rel))
 
 
 def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> Qrels:
-    """Read qrels from a path, ``-``, a file object, bytes, a dict, or a pandas DataFrame
-    (columns as :mod:`~trec_eval_py.engine.parse.frames` names them).
+    """Read qrels from a path, ``-``, a file object or bytes (TREC text, or Parquet),
+    or a Python value: a dict, a pandas or polars DataFrame, an Arrow table, an
+    iterable of ir_measures ``Qrel`` (see :mod:`~trec_eval_py.engine.parse.python`).
 
     Raises :class:`~trec_eval_py.errors.InputError` for a missing or empty
     file, a line without exactly four fields, a NUL byte or a relevance that
@@ -92,13 +122,14 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
     """
     if isinstance(source, Qrels):
         return source
+    from . import python as py
+
     if isinstance(source, Mapping):
         return Qrels.from_dict(source, name or "<qrels dict>")
-    from .frames import is_frame, qrels_dict
-
-    if is_frame(source):
-        name = name or "<qrels DataFrame>"
-        return Qrels.from_dict(qrels_dict(source, name), name)
+    if py.is_frame(source) or py.is_parquet(source):
+        return Qrels.from_table(source, name or py.table_name(source, "qrels"))
+    if py.is_records(source):
+        return Qrels.from_records(source, name or "<qrels records>")
     name = name or source_name(source)
     rows = _Rows(file_size(source) or 0)
     first_line = 1

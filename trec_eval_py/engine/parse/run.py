@@ -15,6 +15,7 @@ import numpy as np
 from ..._record import record
 from ...errors import InputError
 from .fields import FLOAT, TEXT, line_fields, split_fields
+from .python import row_numbers
 from .source import Source, read_pieces, read_source, source_name
 
 
@@ -38,25 +39,63 @@ class Run:
 
     @classmethod
     def from_dict(cls, run: Mapping[str, Mapping[str, float]], runid: str = "", name: str = "<run dict>") -> "Run":
-        """Build from ``{qid: {docno: score}}`` (pytrec_eval's layout)."""
-        from . import convert
+        """Build from ``{qid: {docno: score}}`` (pytrec_eval's layout; see :mod:`.python`)."""
+        from .python import run_from_dict
 
-        qids, docs, scores = [], [], []
-        for q, ranked in convert.check_mapping(run, "run", name).items():
-            qb = convert.key_bytes(q, "topic id", name)
-            for d, s in convert.inner(ranked, q, "scores", name).items():
-                qids.append(qb)
-                docs.append(convert.key_bytes(d, "docno", name, f"of topic {q} "))
-                scores.append(convert.score(s, q, d, name))
-        sc = np.array(scores, dtype=np.float64)
-        return cls(
-            np.array(qids, dtype="S") if qids else np.zeros(0, "S1"),
-            np.array(docs, dtype="S") if docs else np.zeros(0, "S1"),
-            sc,
-            np.arange(1, len(scores) + 1, dtype=np.int64),
-            runid,
-            name,
-        )
+        q, d, s, _ = run_from_dict(run, name)
+        return cls(q, d, s, row_numbers(len(s)), runid, name)
+
+    @classmethod
+    def from_table(cls, table, runid: str = "", name: str = "<run table>", rank_column: bool = False) -> "Run":
+        """Build from a pandas or polars DataFrame, a pyarrow Table or RecordBatch, or a
+        Parquet file, by column names (see :mod:`.python`); the table's run id column, if
+        any, gives the run id unless ``runid`` is given."""
+        from .python import run_from_table
+
+        q, d, s, rid, rank = run_from_table(table, name, rank_column)
+        return cls(q, d, s, row_numbers(len(s)), runid or rid, name, rank)
+
+    @classmethod
+    def from_records(cls, records, runid: str = "", name: str = "<run records>") -> "Run":
+        """Build from an iterable of namedtuples with fields ``query_id, doc_id, score``
+        (ir_measures' ``ScoredDoc``)."""
+        from .python import run_from_records
+
+        q, d, s = run_from_records(records, name)
+        return cls(q, d, s, row_numbers(len(s)), runid, name)
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """``{qid: {docno: score}}`` (pytrec_eval's layout), topics and documents in row order."""
+        from .python import nested
+
+        return nested(self.qid, self.docno, self.score.tolist())
+
+    def to_dataframe(self):
+        """A pandas DataFrame with ir_measures' columns ``query_id, doc_id, score``
+        (and ``rank`` when the rank column was read), one row per row of the run."""
+        from .python import ids_text, require_pandas
+
+        pd = require_pandas()
+        cols = {"query_id": ids_text(self.qid), "doc_id": ids_text(self.docno), "score": self.score}
+        if self.rank is not None:
+            cols["rank"] = self.rank
+        return pd.DataFrame(cols)
+
+    def topics(self, ids) -> "Run":
+        """The rows of the topics ``ids`` (an iterable of topic ids), in their order here."""
+        from .python import topic_mask
+
+        keep = topic_mask(self.qid, ids)
+        return Run(self.qid[keep], self.docno[keep], self.score[keep], self.lineno[keep], self.runid, self.name,
+                   None if self.rank is None else self.rank[keep])
+
+    def write(self, path) -> None:
+        """Write the run: Parquet when ``path`` ends in ``.parquet`` (columns ``query_id,
+        doc_id, score``, and ``run_id``), else TREC text (``qid Q0 docno rank score runid``,
+        ranks counted per topic in row order, scores printed to round-trip exactly)."""
+        from .python import write_rows
+
+        write_rows(path, self.qid, self.docno, ("score", self.score), self.runid or "run", self.rank)
 
 
 #: pieces of a big run: 8 MB keeps each piece's columns, its ranking and its
@@ -104,6 +143,12 @@ def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str
     of consecutive lines, each with the run id of its own last line. Raises the
     same errors as :func:`read_run`, with line numbers counted in the whole file."""
     name = name or source_name(source)
+    from .python import is_parquet, iter_parquet_run
+
+    if is_parquet(source):  # record batches of the file, one piece each
+        for q, d, s, rid, before in iter_parquet_run(source, name):
+            yield Run(q, d, s, np.arange(before + 1, before + len(s) + 1, dtype=np.int64), rid, name)
+        return
     any_rows = False
     first_line = 1
     for piece in read_pieces(source, chunk_bytes or CHUNK_BYTES):
@@ -120,8 +165,9 @@ def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str
 
 def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: str = "",
              rank_column: bool = False) -> Run:
-    """Read a run from a path, ``-`` (stdin), a file object, bytes, a dict, or a pandas
-    DataFrame (columns as :mod:`~trec_eval_py.engine.parse.frames` names them).
+    """Read a run from a path, ``-`` (stdin), a file object or bytes (TREC text, or
+    Parquet), or a Python value: a dict, a pandas or polars DataFrame, an Arrow table,
+    an iterable of ir_measures ``ScoredDoc`` (see :mod:`~trec_eval_py.engine.parse.python`).
 
     Raises :class:`~trec_eval_py.errors.InputError` for a missing or empty
     file, a line with fewer than six or more than :data:`MAX_FIELDS` fields,
@@ -132,14 +178,14 @@ def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: 
     """
     if isinstance(source, Run):
         return source
+    from . import python as py
+
     if isinstance(source, Mapping):
         return Run.from_dict(source, runid, name or "<run dict>")
-    from .frames import is_frame, run_dict
-
-    if is_frame(source):
-        name = name or "<run DataFrame>"
-        scores, rid = run_dict(source, name)
-        return Run.from_dict(scores, runid or rid, name)
+    if py.is_frame(source) or py.is_parquet(source):
+        return Run.from_table(source, runid, name or py.table_name(source, "run"), rank_column)
+    if py.is_records(source):
+        return Run.from_records(source, runid, name or "<run records>")
     name = name or source_name(source)
     data = read_source(source)
     wanted, labels = _wanted(rank_column)

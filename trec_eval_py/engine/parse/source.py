@@ -23,7 +23,7 @@ import sys
 from typing import BinaryIO, Sequence, TextIO, Union
 
 from ..._record import record
-from ...errors import InputError, InputTypeError, UsageError
+from ...errors import InputError, InputTypeError, UsageError, shorten
 
 Source = Union[str, os.PathLike, bytes, BinaryIO, TextIO]
 
@@ -271,8 +271,8 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
                 raise InputError(name, f"cannot read: {e.strerror or e}") from None
     elif not callable(getattr(source, "read", None)):
         raise InputTypeError(
-            name if name != "<stream>" else repr(source),
-            f"expected a file name, '-', bytes, a file object or a dict, not {type(source).__name__}")
+            name if name != "<stream>" else shorten(repr(source), 60),
+            f"expected a file name, '-', bytes, a file object, a dict, a table or an iterable of namedtuples, not {type(source).__name__}")
     else:
         try:
             data = read_bounded(source, name)
