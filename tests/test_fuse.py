@@ -79,8 +79,9 @@ def test_every_method_and_norm_equals_ranx(tmp_path_factory, runs, data):
         rows = ours.topic == q
         s, d, k = ours.score[rows], ours.docno[rows], ours.rank[rows]
         assert k.tolist() == list(range(1, len(k) + 1))
-        key = [(-float(np.float32(x)), tuple(-b for b in y)) for x, y in zip(s, d)]
-        assert key == sorted(key)
+        rows = list(zip(s.tolist(), d.tolist()))
+        want = sorted(sorted(rows, key=lambda x: x[1], reverse=True), key=lambda x: -np.float32(x[0]))
+        assert rows == want
 
 
 def test_tied_scores_are_ranked_by_docno_descending(tmp_path):

@@ -146,14 +146,16 @@ def _without(judgments, drop: set):
     return replace(judgments, **changes), keep
 
 
-def _score(judgments, run, measure, eval_opts) -> float:
+def _score(judgments, run, measure, eval_opts) -> tuple[float, str]:
+    """The mean of ``measure`` and the name it is printed under."""
     from ..engine.pipeline import evaluate
 
     ev = evaluate(judgments, run, [measure], **eval_opts)
-    values = [v for c, v in zip(ev.columns, ev.column_summary) if v is not None and c.name != "runid"]
+    values = [(float(v), c.trec_name) for c, v in zip(ev.columns, ev.column_summary)
+              if v is not None and c.name != "runid"]
     if not values:
         raise UsageError(f"measure {measure!r} has no summary value")
-    return float(values[0])
+    return values[0]
 
 
 def pool_bias(qrels, runs: Sequence, measure: str = "map", *, depth: int = 100, groups: Sequence[str] | None = None,
@@ -187,17 +189,19 @@ def pool_bias(qrels, runs: Sequence, measure: str = "map", *, depth: int = 100, 
         if len(gs) == 1:
             only.setdefault(next(iter(gs)), set()).add(key)
     rel = getattr(judgments, "rel", None)
-    full = [_score(judgments, run, measure, options) for run in runs]
+    scored = [_score(judgments, run, measure, options) for run in runs]
+    full = [v for v, _ in scored]
+    name = scored[0][1]
     out = []
     for i, run in enumerate(runs):
         drop = only.get(run_group[i], set())
         reduced, keep = _without(judgments, drop)
         removed_rel = 0 if rel is None else int(np.count_nonzero((rel >= opts.relevance_level) & ~keep))
-        left = _score(reduced, run, measure, options) if not keep.all() else full[i]
+        left = _score(reduced, run, measure, options)[0] if not keep.all() else full[i]
         others = [full[j] for j in range(len(runs)) if j != i]
         out.append(RunBias(labels[i], group_of[i], len(drop), removed_rel, full[i], left,
                            1 + sum(s > full[i] for s in others), 1 + sum(s > left for s in others)))
-    return BiasReport(measure, depth, by_group, out)
+    return BiasReport(name, depth, by_group, out)
 
 
 def render(report: BiasReport, fmt: str) -> str:

@@ -249,8 +249,15 @@ def _rows_upto(p: Ranked, bound) -> int:
     return int(p.offsets[np.searchsorted(p.topics, bound, side="right")])
 
 
-def topic_blocks(sources: Sequence, opts, *, block_rows: int = 2_000_000,
-                 memory: int = 256 << 20) -> Iterator[Block]:
+#: about how many rows (all runs together) a block of :func:`topic_blocks` holds
+BLOCK_ROWS = 2_000_000
+#: bytes of run text read ahead, all runs together, and the smallest piece of one
+READ_AHEAD = 256 << 20
+MIN_PIECE = 1 << 20
+
+
+def topic_blocks(sources: Sequence, opts, *, block_rows: int | None = None,
+                 memory: int | None = None) -> Iterator[Block]:
     """Every topic of the runs ``sources``, in blocks (ascending topic ids).
 
     Streams when it can (see the module docstring); raises :class:`Restart`
@@ -259,7 +266,9 @@ def topic_blocks(sources: Sequence, opts, *, block_rows: int = 2_000_000,
     ``block_rows`` is about how many rows (all runs together) a block holds;
     ``memory`` bounds the pieces read ahead (bytes of run text, all runs)."""
     n = len(sources)
-    chunk = int(min(8 << 20, max(1 << 20, memory // max(1, n))))
+    block_rows = BLOCK_ROWS if block_rows is None else block_rows
+    memory = READ_AHEAD if memory is None else memory
+    chunk = int(min(8 << 20, max(MIN_PIECE, memory // max(1, n))))
     streams = [iter_ranked(s, opts, chunk_bytes=chunk) for s in sources]
     buffers: list[list[Ranked]] = [[] for _ in range(n)]
     handed: list[set] = [set() for _ in range(n)]  # topics each run has handed over
@@ -280,7 +289,11 @@ def topic_blocks(sources: Sequence, opts, *, block_rows: int = 2_000_000,
             # this run is read again whole; nothing is handed on until every run is read
             held = True
             whole = read_ranked(sources[i], opts)
-            if any(t in emitted and t not in handed[i] for t in whole.topics.tolist()):
+            # topics handed on without this run's lines, or that would now come
+            # after greater ones (blocks are in ascending order): start over
+            top = max(emitted) if emitted else None
+            if any(t not in handed[i] if t in emitted else top is not None and t < top
+                   for t in whole.topics.tolist()):
                 raise Restart() from None
             gone = np.array(sorted(emitted & handed[i]), dtype=whole.topics.dtype)
             buffers[i] = [whole.drop(gone) if len(gone) else whole]
