@@ -53,7 +53,7 @@ import numpy as np
 from .._record import record
 from ..errors import UsageError
 from ..engine.join.keys import docno_words, row_hash
-from ..engine.join.ranking import RankRule, segment_positions
+from ..engine.join.order import RankRule, segment_positions
 from ..engine.parse import Run
 from .runs import Block, Restart, topic_blocks, whole_blocks
 

@@ -49,7 +49,7 @@ import numpy as np
 from .._record import factory, record
 from ..errors import UsageError
 from ..engine.join.keys import docno_words
-from ..engine.join.ranking import RankRule
+from ..engine.join.order import RankRule
 from ..engine.parse import Run
 from .runs import Block, Restart, run_labels, topic_blocks, whole_blocks
 

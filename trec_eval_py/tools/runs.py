@@ -5,7 +5,7 @@ Every run is read by the pipeline's reader of its results format
 (:func:`~trec_eval_py.engine.pipeline.read_results`, or the format's piece
 reader for big files), so every ``-T`` format and every reading error works
 as in the main command, and each topic's documents are put in order by the
-one ranking rule (:class:`~trec_eval_py.engine.join.ranking.RankRule`:
+one ranking rule (:class:`~trec_eval_py.engine.join.order.RankRule`:
 score descending, ties by docno; ``--order`` and ``--compat`` as for an
 evaluation). A docno listed twice in a topic is the join's error, naming the
 file and line.
@@ -29,7 +29,7 @@ import numpy as np
 
 from .._record import record
 from ..engine.join.keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, run_starts
-from ..engine.join.ranking import RankRule, segment_positions
+from ..engine.join.order import RankRule, segment_positions
 from ..engine.parse import Run
 
 
@@ -141,7 +141,7 @@ STREAM_MIN_BYTES = 16 << 20
 
 def _pieces(source, opts, chunk_bytes: int | None):
     """The run's consecutive pieces, or None when it is to be read whole."""
-    from ..engine.formats import results_format
+    from ..engine.inputs import results_format
     from ..engine.parse.source import file_size
 
     fmt = results_format(opts.results_format)
