@@ -21,7 +21,7 @@ import csv
 import io
 import json
 import os
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 

@@ -48,7 +48,6 @@ def pool_bias(
     group_names = None
     if groups is not None or group_prefix is not None or group_separator is not None:
         from ...engine.pipeline import Options
-        from ...tools.runs import read_ranked
 
         opts = Options(**{k: v for k, v in options.items() if k in ("results_format", "order", "compat")})
         labels = run_labels(runs, [_runid(r, opts) for r in runs])
