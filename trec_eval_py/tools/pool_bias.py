@@ -27,7 +27,7 @@ import numpy as np
 
 from .._record import fields, record, replace
 from ..errors import UsageError
-from .pooling import _group, _rows
+from .pooling import group_documents, pool_rows
 from .runs import Restart, run_labels, topic_blocks, whole_blocks
 
 FORMATS = ("text", "csv", "json")
@@ -114,8 +114,8 @@ def _contributions(runs, opts, depth):
         for block in blocks:
             if labels is None:
                 labels = run_labels(runs, [r.runid for r in block.runs])
-            t, d, r, _ = _rows(block, [depth] * len(runs))
-            order, starts = _group(t, d, r)
+            t, d, r, _ = pool_rows(block, [depth] * len(runs))
+            order, starts = group_documents(t, d, r)
             t, d, r = t[order], d[order], r[order]
             ends = np.append(starts[1:], len(order))
             topics = block.topics[t[starts]].tolist()

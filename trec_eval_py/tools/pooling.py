@@ -135,7 +135,7 @@ def _judged_levels(judged, opts):
     return dict(zip(zip(j.qid.tolist(), j.docno.tolist()), np.asarray(level).tolist()))
 
 
-def _rows(block: Block, depths: Sequence[int | None]):
+def pool_rows(block: Block, depths: Sequence[int | None]):
     """Every (topic code, docno, run, rank) of the block within each run's depth (None: all)."""
     t, d, r, k = [], [], [], []
     width = max([1] + [x.docno.dtype.itemsize for x in block.runs])
@@ -155,7 +155,7 @@ def _rows(block: Block, depths: Sequence[int | None]):
     return np.concatenate(t), np.concatenate(d), np.concatenate(r), np.concatenate(k)
 
 
-def _group(t, d, r):
+def group_documents(t, d, r):
     """Row order by (topic, docno ascending, run) and the start of each (topic, docno) group."""
     words = docno_words(d)
     order = np.lexsort([r] + [words[:, j] for j in reversed(range(words.shape[1]))] + [t])
@@ -167,8 +167,8 @@ def _group(t, d, r):
 
 
 def _union_pool(block: Block, depths, stats: PoolStats) -> PoolPart:
-    t, d, r, k = _rows(block, depths)
-    order, starts = _group(t, d, r)
+    t, d, r, k = pool_rows(block, depths)
+    order, starts = group_documents(t, d, r)
     t, d, r, k = t[order], d[order], r[order], k[order]
     offsets = np.append(starts, len(order)).astype(np.int64)
     sizes = np.diff(offsets)
@@ -188,8 +188,8 @@ def _sizes(stats: PoolStats, block: Block, codes: np.ndarray) -> None:
 def _choose(block: Block, stats: PoolStats, pick) -> PoolPart:
     """Budgeted methods: ``pick(topic, rows)`` gives, for one topic, the chosen
     groups in judging order; contributors are every run that retrieved the document."""
-    t, d, r, k = _rows(block, [None] * len(block.runs))
-    order, starts = _group(t, d, r)
+    t, d, r, k = pool_rows(block, [None] * len(block.runs))
+    order, starts = group_documents(t, d, r)
     t, d, r, k = t[order], d[order], r[order], k[order]
     ends = np.append(starts[1:], len(order))
     gt = t[starts]

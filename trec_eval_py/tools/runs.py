@@ -22,7 +22,6 @@ the same, only memory grows.
 """
 from __future__ import annotations
 
-import os
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -31,6 +30,7 @@ from .._record import record
 from ..engine.join.keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, run_starts
 from ..engine.join.order import RankRule, segment_positions
 from ..engine.parse import Run
+from ..engine.parse.source import run_labels as _run_labels, source_label
 
 
 @record(eq=False)
@@ -354,13 +354,6 @@ def whole_blocks(sources: Sequence, opts) -> Iterator[Block]:
 
 
 def run_labels(sources: Sequence, runids: Sequence[str]) -> list[str]:
-    """How each run is named in outputs: its run id, or its file name when run ids
-    are missing or shared (two runs tagged alike, as generated runs often are)."""
-    ids = [r or "" for r in runids]
-    if all(ids) and len(set(ids)) == len(ids):
-        return ids
-    names = [os.path.basename(str(s)) if isinstance(s, (str, os.PathLike)) else f"run{i + 1}"
-             for i, s in enumerate(sources)]
-    if len(set(names)) == len(names):
-        return names
-    return [str(s) if isinstance(s, (str, os.PathLike)) else f"run{i + 1}" for i, s in enumerate(sources)]
+    """How each run is named in outputs: the one naming rule
+    (:func:`~trec_eval_py.engine.parse.source.run_labels`) over the sources' labels."""
+    return _run_labels([r or "" for r in runids], [source_label(s, i) for i, s in enumerate(sources)])
