@@ -15,14 +15,27 @@ Normalisations of one run's list for one topic (``n`` documents, scores ``s``):
 ``zscore``  ``(s - mean) / std`` (population standard deviation)
 ``rank``    ``1 - (rank - 1) / n``
 
-(a denominator below 1e-9 counts as 1e-9, so a list of equal scores gives 0).
+A denominator below 1e-9 counts as 1e-9 (ranx's convention), except where
+that would turn a list without a scale into huge numbers; there the values
+are defined as 0, as for a list of equal scores under ``minmax`` and ``sum``:
+
+* ``zscore`` of a list of equal scores (one document, or ties only) is 0 for
+  every document (ranx divides the rounding error of its mean by 1e-9 and
+  gives values such as 1.1e-07, or near 1 for scores of millions);
+* ``max`` of a list whose largest score is 0 or below (all scores negative,
+  such as log-likelihoods, or zero) is 0 for every document: it has no positive
+  maximum to scale by (ranx divides by 1e-9: a single document of score -62
+  gets -6.2e10).
 
 Methods, over the runs that retrieved the document (a run that did not
 adds nothing):
 
 ``combsum`` the sum of the values; ``combmnz`` the sum times how many runs
 retrieved it; ``combanz`` the sum divided by that; ``combmax``/``combmin``
-the largest/smallest value (Fox & Shaw, TREC-2, 1994); ``wsum`` the sum of
+the largest/smallest value of the runs that retrieved it (Fox & Shaw,
+TREC-2, 1994; ranx lets a run without the document take part with -1e9 for
+the maximum and 1e9 for the minimum, so a document whose values all lie
+beyond those gets the stand-in instead of its own value); ``wsum`` the sum of
 the values times each run's weight; ``rrf`` the sum of ``1 / (k + rank)``
 (Cormack, Clarke & Büttcher, SIGIR 2009; scores and ``norm`` do not count);
 ``borda`` Borda counts (Aslam & Montague, SIGIR 2001): with ``c`` documents
@@ -129,14 +142,18 @@ def normalise(run, norm: str) -> np.ndarray:
     if norm == "minmax":
         return (s - np.repeat(mn, n)) / np.repeat(np.maximum(mx - mn, EPS), n)
     if norm == "max":
-        return s / np.repeat(np.maximum(mx, EPS), n)
+        # no positive maximum, no scale: every value 0 (see the module docstring)
+        scale = np.where(mx > 0, np.maximum(mx, EPS), np.inf)
+        return s / np.repeat(scale, n) + 0.0
     if norm == "sum":
         return (s - np.repeat(mn, n)) / np.repeat(np.maximum(total - mn * n, EPS), n)
     if norm == "zscore":
         mean = total / n
         dev = s - np.repeat(mean, n)
         std = np.sqrt(np.add.reduceat(dev * dev, run.offsets[:-1]) / n)
-        return dev / np.repeat(np.maximum(std, EPS), n)
+        # equal scores: 0, not the mean's rounding error over 1e-9
+        std = np.where(mx > mn, np.maximum(std, EPS), np.inf)
+        return dev / np.repeat(std, n) + 0.0
     raise UsageError(f"unknown normalisation {norm!r}; choose one of {', '.join(NORMS)}")
 
 
