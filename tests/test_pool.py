@@ -144,6 +144,31 @@ def test_depth_pool_equals_slow_reference_streamed_or_not(tmp_path_factory, monk
         assert pool(paths, "depth", depth=depth).entries() == want
 
 
+def test_the_more_runs_the_smaller_a_run_read_whole(tmp_path, monkeypatch):
+    """A run is read whole below STREAM_MIN_BYTES when it is one of few, but
+    only below WHOLE_BYTES / n among n runs: with many runs the same small
+    files are streamed, and the pool is the same."""
+    runs = [{str(q): {f"d{(7 * q + 3 * i + j) % 40}": 100 - j for j in range(12)} for q in range(1, 9)}
+            for i in range(6)]
+    paths = [dump(tmp_path / f"r{i}", r, f"R{i}") for i, r in enumerate(runs)]
+    size = max(len((tmp_path / f"r{i}").read_bytes()) for i in range(6))
+    want = pool(paths, "depth", depth=5).entries()
+    whole = []
+    real = runs_mod.read_ranked
+    monkeypatch.setattr(runs_mod, "read_ranked", lambda *a: whole.append(a[0]) or real(*a))
+    monkeypatch.setattr(runs_mod, "MIN_PIECE", 64)
+    monkeypatch.setattr(runs_mod, "READ_AHEAD", 64)
+    monkeypatch.setattr(runs_mod, "STREAM_MIN_BYTES", size + 1)
+    monkeypatch.setattr(runs_mod, "WHOLE_BYTES", 6 * (size + 1))
+    assert pool(paths, "depth", depth=5).entries() == want and whole == paths  # 6 runs: each read whole
+    whole.clear()
+    assert runs_mod.stream_min_bytes(7) <= size
+    more = paths + [dump(tmp_path / "r6", runs[0], "R6")]  # a seventh run, a copy of the first
+    got = pool(more, "depth", depth=5).entries()
+    assert whole == []  # 7 runs: every one streamed
+    assert got == [(t, d, {**c, "R6": c["R0"]} if "R0" in c else c) for t, d, c in want]
+
+
 def test_cli_formats_and_stats(three, tmp_path, capsysbinary):
     code, out, err = run_cli(["pool", *three, "-k", "1", "--stats", "-"], capsysbinary)
     assert code == 0

@@ -15,7 +15,11 @@ documents for those topics side by side (:func:`topic_blocks`). Runs that
 list each topic's lines together, topics in byte order of their ids (as
 trec_eval reports them and as most runs are written), are read piece by
 piece, all at once, and a topic is handed on as soon as every run has moved
-past it: memory holds a few pieces of each run, never a whole run. A run
+past it: memory holds a few pieces of each run, never a whole run. Small
+runs are read whole, but only up to a total (:data:`WHOLE_BYTES` of text
+over all runs): the more runs, the smaller a run must be to be read whole,
+and the pieces shrink too (:data:`READ_AHEAD` over all runs), so memory
+stays about the same however many runs are read. A run
 that lists its topics in another order (``1, 2, ..., 10``) or comes back to
 a topic is held whole instead, as are all runs from then on: the results are
 the same, only memory grows.
@@ -135,12 +139,22 @@ def _concat(a: Run, b: Run) -> Run:
                np.concatenate([a.lineno, b.lineno]), b.runid, b.name)
 
 
-#: runs smaller than this (bytes on disk) are read whole
+#: a run smaller than this (bytes on disk) is read whole when it is one of few
 STREAM_MIN_BYTES = 16 << 20
+#: at most about this much run text (all runs together) is read whole: with
+#: ``n`` runs, one is read whole only below ``WHOLE_BYTES / n`` (and
+#: :data:`STREAM_MIN_BYTES`), so adding runs does not add memory
+WHOLE_BYTES = 32 << 20
 
 
-def _pieces(source, opts, chunk_bytes: int | None):
-    """The run's consecutive pieces, or None when it is to be read whole."""
+def stream_min_bytes(n_runs: int) -> int:
+    """The size from which each of ``n_runs`` runs read together is streamed."""
+    return min(STREAM_MIN_BYTES, WHOLE_BYTES // max(1, n_runs))
+
+
+def _pieces(source, opts, chunk_bytes: int | None, stream_min: int | None = None):
+    """The run's consecutive pieces, or None when it is to be read whole
+    (smaller than ``stream_min`` bytes, :data:`STREAM_MIN_BYTES` by default)."""
     from ..engine.inputs import results_format
     from ..engine.parse.source import file_size
 
@@ -148,7 +162,7 @@ def _pieces(source, opts, chunk_bytes: int | None):
     if fmt.read_pieces is None or opts.ranking_order == "rank":
         return None
     size = file_size(source)
-    if size is None or size < STREAM_MIN_BYTES:
+    if size is None or size < (STREAM_MIN_BYTES if stream_min is None else stream_min):
         return None
     if chunk_bytes is not None:
         try:
@@ -165,14 +179,15 @@ def read_ranked(source, opts) -> Ranked:
     return rank_run(read_results(source, opts), RankRule.of(opts.context))
 
 
-def iter_ranked(source, opts, *, chunk_bytes: int | None = None) -> Iterator[Ranked]:
+def iter_ranked(source, opts, *, chunk_bytes: int | None = None,
+                stream_min: int | None = None) -> Iterator[Ranked]:
     """``source``'s topics in blocks of complete topics, in file order.
 
     A big run in a format with a piece reader is read piece by piece; the
     blocks then come in ascending byte order of topic ids, else
     :class:`Unordered` is raised (the caller reads the run whole). A small
-    run, or one ranked by its rank column, is one block."""
-    pieces = _pieces(source, opts, chunk_bytes)
+    run (below ``stream_min`` bytes), or one ranked by its rank column, is one block."""
+    pieces = _pieces(source, opts, chunk_bytes, stream_min)
     if pieces is None:
         yield read_ranked(source, opts)
         return
@@ -250,10 +265,10 @@ def _rows_upto(p: Ranked, bound) -> int:
 
 
 #: about how many rows (all runs together) a block of :func:`topic_blocks` holds
-BLOCK_ROWS = 2_000_000
+BLOCK_ROWS = 500_000
 #: bytes of run text read ahead, all runs together, and the smallest piece of one
-READ_AHEAD = 256 << 20
-MIN_PIECE = 1 << 20
+READ_AHEAD = 32 << 20
+MIN_PIECE = 64 << 10
 
 
 def topic_blocks(sources: Sequence, opts, *, block_rows: int | None = None,
@@ -269,7 +284,8 @@ def topic_blocks(sources: Sequence, opts, *, block_rows: int | None = None,
     block_rows = BLOCK_ROWS if block_rows is None else block_rows
     memory = READ_AHEAD if memory is None else memory
     chunk = int(min(8 << 20, max(MIN_PIECE, memory // max(1, n))))
-    streams = [iter_ranked(s, opts, chunk_bytes=chunk) for s in sources]
+    stream_min = stream_min_bytes(n)
+    streams = [iter_ranked(s, opts, chunk_bytes=chunk, stream_min=stream_min) for s in sources]
     buffers: list[list[Ranked]] = [[] for _ in range(n)]
     handed: list[set] = [set() for _ in range(n)]  # topics each run has handed over
     frontier: list = [None] * n  # the last topic each run has handed over complete
@@ -337,12 +353,40 @@ def topic_blocks(sources: Sequence, opts, *, block_rows: int | None = None,
             continue
         bound = min(frontier[i] for i in open_)
         if sum(_rows_upto(p, bound) for b in buffers for p in b) >= block_rows:
-            blk = emit(bound)
-            if blk is not None:
-                yield blk
-    blk = emit(None)
-    if blk is not None:
-        yield blk
+            for cut in _cuts(buffers, bound, block_rows):
+                blk = emit(cut)
+                if blk is not None:
+                    yield blk
+    for cut in _cuts(buffers, None, block_rows):
+        blk = emit(cut)
+        if blk is not None:
+            yield blk
+
+
+def _cuts(buffers: list, bound, block_rows: int) -> list:
+    """The topics at which to cut the buffered topics up to ``bound`` (all of
+    them when None) into blocks of about ``block_rows`` rows (all runs
+    together; a topic is never split), ascending, the last being ``bound``."""
+    parts = [p for b in buffers for p in b if len(p.topics)]
+    if not parts:
+        return [bound]
+    w = max(p.topics.dtype.itemsize for p in parts)
+    topics = np.concatenate([p.topics.astype(f"S{w}") for p in parts])
+    counts = np.concatenate([p.counts for p in parts])
+    if bound is not None:
+        keep = topics <= bound
+        topics, counts = topics[keep], counts[keep]
+    if not len(topics):
+        return [bound]
+    ids, inverse = np.unique(topics, return_inverse=True)
+    cum = np.cumsum(np.bincount(inverse, weights=counts, minlength=len(ids)))
+    # the topic that brings the total to each next multiple of block_rows ends a block
+    ends = np.flatnonzero(np.diff(cum // max(1, block_rows), prepend=0) > 0)
+    cuts = [ids[i] for i in ends.tolist()]
+    last = ids[-1] if bound is None else bound
+    if not cuts or cuts[-1] != last:
+        cuts.append(last)
+    return cuts
 
 
 def whole_blocks(sources: Sequence, opts) -> Iterator[Block]:
