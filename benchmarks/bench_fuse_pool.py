@@ -83,12 +83,18 @@ def derive(base, path: str, r: int, replace: float = 0.3, noise: float = 5.0) ->
     a ``replace`` share of the documents swapped for ones only this run finds
     (ids above the base's), seeded by ``r``; run 0 is the base itself. Lines of
     fixed width (zero-padded docnos, rank and score), topics grouped in the
-    base's order (ascending ids)."""
+    base's order (ascending ids), each topic's documents in rank order."""
     q, d, k, s = base
     rng = np.random.default_rng(r)
     if r:
         s = s + rng.normal(0.0, noise, len(s))
         d = np.where(rng.random(len(d)) < replace, d + 5_000_000 * r, d)
+        # written in rank order, as runs are: score descending within each topic
+        order = np.lexsort((-s, q))
+        q, d, s = q[order], d[order], s[order]
+        first = np.flatnonzero(np.diff(q, prepend=-1))  # each topic's first row
+        counts = np.diff(np.append(first, len(q)))
+        k = 1 + np.arange(len(q)) - np.repeat(first, counts)
     v = np.rint(np.abs(s) * 10_000).astype(np.int64)  # score to 4 decimals
     with open(path + ".tmp", "wb") as f:
         for lo in range(0, len(q), 1 << 20):
