@@ -46,7 +46,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .._record import factory, record
+from .._record import field, record
 from ..errors import UsageError
 from ..engine.join.keys import docno_words
 from ..engine.join.order import RankRule
@@ -87,9 +87,9 @@ class PoolStats:
     """What the pool holds: per topic its size; per run the documents it put in
     the pool (``contributed``) and those no other run put there (``unique``)."""
 
-    runs: list = factory(list)
-    topics: list = factory(list)
-    size: list = factory(list)
+    runs: list = field(factory=list)
+    topics: list = field(factory=list)
+    size: list = field(factory=list)
     contributed: np.ndarray | None = None
     unique: np.ndarray | None = None
 
