@@ -2,7 +2,8 @@
 """Pooling and fusion of many runs: time and peak memory, against ranx's fusion.
 
 usage: bench_fuse_pool.py [--runs 100] [--topics 7000] [--docs 1000] [--repeat 3]
-                          [--ranx-topics N] [--data DIR] [--keep] [--skip-full] [--gen gen_synth.py]
+                          [--ranx-topics N] [--data DIR] [--keep] [--gen gen_synth.py]
+                          [--skip-full | --skip-ranx] [--full-repeat N] [--full-cases pool,combsum,rrf]
 
 Writes ``--runs`` TREC runs of ``--topics`` topics x ``--docs`` documents:
 one ``gen_synth.py DIR TOPICS DOCS 300 1`` run, and the others derived from
@@ -198,6 +199,7 @@ def main() -> None:
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--gen", default=shared_tool("gen_synth.py"), help="gen_synth.py (a development tool)")
     ap.add_argument("--skip-full", action="store_true", help="only the ranx comparison")
+    ap.add_argument("--skip-ranx", action="store_true", help="only the full-size cases")
     ap.add_argument("--full-repeat", type=int, help="repeats at full size (default --repeat)")
     ap.add_argument("--full-cases", default="pool,combsum,rrf", help="which full-size cases to run")
     a = ap.parse_args()
@@ -224,6 +226,8 @@ def main() -> None:
             for (name, cmd), (wall, cpu, peak) in zip(chosen, ab([c for _, c in chosen], reps)):
                 print(f"| {name}, {a.runs} runs x {a.topics} topics (x{reps}) | trec_eval_py | {wall:.1f} | "
                       f"{cpu:.1f} | {peak:.0f} |", flush=True)
+        if a.skip_ranx:
+            return
         small = head_topics(paths, a.ranx_topics, os.path.join(a.data, f"head{a.ranx_topics}"))
         script = os.path.join(a.data, "ranx_fuse.py")
         with open(script, "w") as f:
