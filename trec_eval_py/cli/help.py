@@ -101,7 +101,7 @@ def subcommand_summaries() -> list[tuple[str, str]]:
 
     out = []
     for name in commands.names():
-        spec = importlib.util.find_spec(f"{commands.__name__}.{name}")
+        spec = importlib.util.find_spec(commands.module(name))
         doc = ""
         if spec is not None and spec.origin:
             with open(spec.origin, encoding="utf-8") as f:

@@ -12,8 +12,14 @@ import pkgutil
 
 
 def names() -> list[str]:
-    return sorted(i.name for i in pkgutil.iter_modules(__path__) if not i.name.startswith("_"))
+    """The subcommands: module names, an underscore written as a hyphen (``pool_bias``: ``pool-bias``)."""
+    return sorted(i.name.replace("_", "-") for i in pkgutil.iter_modules(__path__) if not i.name.startswith("_"))
+
+
+def module(name: str) -> str:
+    """The module of subcommand ``name``."""
+    return f"{__name__}.{name.replace('-', '_')}"
 
 
 def load(name: str):
-    return importlib.import_module(f"{__name__}.{name}").app
+    return importlib.import_module(module(name)).app

@@ -1,0 +1,403 @@
+"""Many runs, topic by topic: what the organiser tools (``pool``, ``pool-bias``,
+``fuse``) read.
+
+Every run is read by the pipeline's reader of its results format
+(:func:`~trec_eval_py.engine.pipeline.read_results`, or the format's piece
+reader for big files), so every ``-T`` format and every reading error works
+as in the main command, and each topic's documents are put in order by the
+one ranking rule (:class:`~trec_eval_py.engine.join.order.RankRule`:
+score descending, ties by docno; ``--order`` and ``--compat`` as for an
+evaluation). A docno listed twice in a topic is the join's error, naming the
+file and line.
+
+Bounded memory: the tools see the runs as *blocks of topics*, every run's
+documents for those topics side by side (:func:`topic_blocks`). Runs that
+list each topic's lines together, topics in byte order of their ids (as
+trec_eval reports them and as most runs are written), are read piece by
+piece, all at once, and a topic is handed on as soon as every run has moved
+past it: memory holds a few pieces of each run, never a whole run. Small
+runs are read whole, but only up to a total (:data:`WHOLE_BYTES` of text
+over all runs): the more runs, the smaller a run must be to be read whole,
+and the pieces shrink too (:data:`READ_AHEAD` over all runs), so memory
+stays about the same however many runs are read. A run
+that lists its topics in another order (``1, 2, ..., 10``) or comes back to
+a topic is held whole instead, as are all runs from then on: the results are
+the same, only memory grows.
+"""
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .._record import record
+from ..engine.join.keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, run_starts
+from ..engine.join.order import RankRule, segment_positions
+from ..engine.parse import Run
+from ..engine.parse.source import run_labels as _run_labels, source_label
+
+
+@record(eq=False)
+class Ranked:
+    """Some complete topics of one run, each topic's documents in ranking order.
+
+    topics : byte-string ids, ascending; offsets : int64 (len(topics)+1,), topic i's
+    documents are rows ``offsets[i]:offsets[i+1]``; docno, score : per row, in
+    rank order (rank 1 first); runid : the run's id (its last line's, as read so far).
+    """
+
+    topics: np.ndarray
+    offsets: np.ndarray
+    docno: np.ndarray
+    score: np.ndarray
+    runid: str = ""
+
+    def __len__(self) -> int:
+        return len(self.docno)
+
+    @property
+    def counts(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def ranks(self) -> np.ndarray:
+        """Each row's rank in its topic (1 = first)."""
+        return segment_positions(self.counts) + 1
+
+    def take(self, topics: np.ndarray) -> "Ranked":
+        """These topics (sorted byte ids; those the run lacks are left out)."""
+        pos = np.searchsorted(self.topics, topics)
+        ok = pos < len(self.topics)
+        ok[ok] = self.topics[pos[ok]] == topics[ok]
+        pos = pos[ok]
+        lo, hi = self.offsets[pos], self.offsets[pos + 1]
+        lengths = hi - lo
+        rows = np.repeat(lo - np.cumsum(lengths) + lengths, lengths) + np.arange(int(lengths.sum()))
+        offsets = np.zeros(len(pos) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        return Ranked(self.topics[pos], offsets, self.docno[rows], self.score[rows], self.runid)
+
+    def drop(self, topics: np.ndarray) -> "Ranked":
+        """Without these topics (sorted byte ids)."""
+        keep = ~np.isin(self.topics, topics)
+        return self.take(self.topics[keep])
+
+
+def empty_ranked(runid: str = "") -> Ranked:
+    return Ranked(np.zeros(0, "S1"), np.zeros(1, np.int64), np.zeros(0, "S1"), np.zeros(0), runid)
+
+
+def _check_duplicates(codes: np.ndarray, words: np.ndarray, run: Run) -> None:
+    """The join's error for a docno listed twice in a topic (the earliest such line)."""
+    if len(codes) < 2:
+        return
+    h = row_hash(codes, words)
+    order = np.argsort(h, kind="stable")
+    hs = h[order]
+    eq = np.flatnonzero(hs[1:] == hs[:-1])
+    if len(eq) == 0:
+        return
+    a, b = order[eq], order[eq + 1]
+    if ((codes[a] == codes[b]) & (words[a] == words[b]).all(axis=1)).all():
+        raise duplicate_error(a, b, run.lineno, run.docno, run.name)
+    # a hash shared by different keys: sort the keys themselves
+    order = np.lexsort([words[:, j] for j in reversed(range(words.shape[1]))] + [codes])
+    c, w = codes[order], words[order]
+    eq = np.flatnonzero((c[1:] == c[:-1]) & (w[1:] == w[:-1]).all(axis=1))
+    if len(eq):
+        raise duplicate_error(order[eq], order[eq + 1], run.lineno, run.docno, run.name)
+
+
+def rank_run(run: Run, rule: RankRule) -> Ranked:
+    """``run``'s topics, each one's documents ordered by ``rule``."""
+    topics = distinct_sorted(run.qid)
+    codes = codes_in(run.qid, topics)
+    words = docno_words(run.docno)
+    _check_duplicates(codes, words, run)
+    order = rule.order_rows(codes, run, words)
+    counts = np.bincount(codes, minlength=len(topics))
+    offsets = np.zeros(len(topics) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return Ranked(topics, offsets, run.docno[order], np.asarray(run.score, dtype=np.float64)[order], run.runid)
+
+
+class Unordered(Exception):
+    """A run's topics are not grouped in byte order of their ids."""
+
+
+def _slice(run: Run, lo: int, hi: int) -> Run:
+    return Run(run.qid[lo:hi], run.docno[lo:hi], run.score[lo:hi], run.lineno[lo:hi], run.runid, run.name)
+
+
+def _concat(a: Run, b: Run) -> Run:
+    def cat(x, y):
+        if x.dtype != y.dtype and x.dtype.kind == "S":
+            w = max(x.dtype.itemsize, y.dtype.itemsize)
+            x, y = x.astype(f"S{w}"), y.astype(f"S{w}")
+        return np.concatenate([x, y])
+
+    return Run(cat(a.qid, b.qid), cat(a.docno, b.docno), np.concatenate([a.score, b.score]),
+               np.concatenate([a.lineno, b.lineno]), b.runid, b.name)
+
+
+#: a run smaller than this (bytes on disk) is read whole when it is one of few
+STREAM_MIN_BYTES = 16 << 20
+#: at most about this much run text (all runs together) is read whole: with
+#: ``n`` runs, one is read whole only below ``WHOLE_BYTES / n`` (and
+#: :data:`STREAM_MIN_BYTES`), so adding runs does not add memory
+WHOLE_BYTES = 32 << 20
+
+
+def stream_min_bytes(n_runs: int) -> int:
+    """The size from which each of ``n_runs`` runs read together is streamed."""
+    return min(STREAM_MIN_BYTES, WHOLE_BYTES // max(1, n_runs))
+
+
+def _pieces(source, opts, chunk_bytes: int | None, stream_min: int | None = None):
+    """The run's consecutive pieces, or None when it is to be read whole
+    (smaller than ``stream_min`` bytes, :data:`STREAM_MIN_BYTES` by default)."""
+    from ..engine.inputs import results_format
+    from ..engine.parse.source import file_size
+
+    fmt = results_format(opts.results_format)
+    if fmt.read_pieces is None or opts.ranking_order == "rank":
+        return None
+    size = file_size(source)
+    if size is None or size < (STREAM_MIN_BYTES if stream_min is None else stream_min):
+        return None
+    if chunk_bytes is not None:
+        try:
+            return fmt.read_pieces(source, chunk_bytes=chunk_bytes)
+        except TypeError:  # a piece reader without a size: its own
+            pass
+    return fmt.read_pieces(source)
+
+
+def read_ranked(source, opts) -> Ranked:
+    """The whole run ``source``, read by ``opts.results_format``'s reader and ranked."""
+    from ..engine.pipeline import read_results
+
+    return rank_run(read_results(source, opts), RankRule.of(opts.context))
+
+
+def iter_ranked(source, opts, *, chunk_bytes: int | None = None,
+                stream_min: int | None = None) -> Iterator[Ranked]:
+    """``source``'s topics in blocks of complete topics, in file order.
+
+    A big run in a format with a piece reader is read piece by piece; the
+    blocks then come in ascending byte order of topic ids, else
+    :class:`Unordered` is raised (the caller reads the run whole). A small
+    run (below ``stream_min`` bytes), or one ranked by its rank column, is one block."""
+    pieces = _pieces(source, opts, chunk_bytes, stream_min)
+    if pieces is None:
+        yield read_ranked(source, opts)
+        return
+    rule = RankRule.of(opts.context)
+    carry: Run | None = None
+    last = None  # the last complete topic handed on
+
+    def ranked(part: Run) -> Ranked:
+        nonlocal last
+        heads = part.qid[run_starts(part.qid)]
+        if len(heads) > 1 and not (heads[1:] > heads[:-1]).all() or last is not None and heads[0] <= last:
+            raise Unordered()
+        last = heads[-1]
+        return rank_run(part, rule)
+
+    for piece in pieces:
+        run = piece if carry is None else _concat(carry, piece)
+        cut = int(run_starts(run.qid)[-1])
+        carry = _slice(run, cut, len(run))
+        if cut:
+            yield ranked(_slice(run, 0, cut))
+    if carry is not None and len(carry):
+        yield ranked(carry)
+
+
+@record(eq=False)
+class Block:
+    """Some topics of every run: ``topics`` (sorted byte ids, each in at least one
+    run) and ``runs[i]``, run i's documents for those of them it has."""
+
+    topics: np.ndarray
+    runs: list
+
+    @property
+    def num_rows(self) -> int:
+        return sum(len(r) for r in self.runs)
+
+
+class Restart(Exception):
+    """Topics were handed on before a run turned out to list them elsewhere:
+    the blocks so far are void, start again with every run read whole."""
+
+
+def _union(arrays) -> np.ndarray:
+    arrays = [a for a in arrays if len(a)]
+    if not arrays:
+        return np.zeros(0, "S1")
+    w = max(a.dtype.itemsize for a in arrays)
+    return np.unique(np.concatenate([a.astype(f"S{w}") for a in arrays]))
+
+
+def _merged(parts: list, runid: str) -> Ranked:
+    """One run's buffered blocks as one (disjoint topics)."""
+    parts = [p for p in parts if len(p.topics)]
+    if not parts:
+        return empty_ranked(runid)
+    if len(parts) == 1:
+        p = parts[0]
+        return Ranked(p.topics, p.offsets, p.docno, p.score, runid)
+    w = max(p.topics.dtype.itemsize for p in parts)
+    wd = max(p.docno.dtype.itemsize for p in parts)
+    topics = np.concatenate([p.topics.astype(f"S{w}") for p in parts])
+    counts = np.concatenate([p.counts for p in parts])
+    offsets = np.zeros(len(topics) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    r = Ranked(topics, offsets, np.concatenate([p.docno.astype(f"S{wd}") for p in parts]),
+               np.concatenate([p.score for p in parts]), runid)
+    if len(topics) > 1 and not (topics[1:] > topics[:-1]).all():
+        r = r.take(np.sort(topics))
+    return r
+
+
+def _rows_upto(p: Ranked, bound) -> int:
+    return int(p.offsets[np.searchsorted(p.topics, bound, side="right")])
+
+
+#: about how many rows (all runs together) a block of :func:`topic_blocks` holds
+BLOCK_ROWS = 500_000
+#: bytes of run text read ahead, all runs together, and the smallest piece of one
+READ_AHEAD = 32 << 20
+MIN_PIECE = 64 << 10
+
+
+def topic_blocks(sources: Sequence, opts, *, block_rows: int | None = None,
+                 memory: int | None = None) -> Iterator[Block]:
+    """Every topic of the runs ``sources``, in blocks (ascending topic ids).
+
+    Streams when it can (see the module docstring); raises :class:`Restart`
+    when a run turns out to list, late, a topic already handed on (runs
+    whose topics come in different orders): use :func:`whole_blocks` then.
+    ``block_rows`` is about how many rows (all runs together) a block holds;
+    ``memory`` bounds the pieces read ahead (bytes of run text, all runs)."""
+    n = len(sources)
+    block_rows = BLOCK_ROWS if block_rows is None else block_rows
+    memory = READ_AHEAD if memory is None else memory
+    chunk = int(min(8 << 20, max(MIN_PIECE, memory // max(1, n))))
+    stream_min = stream_min_bytes(n)
+    streams = [iter_ranked(s, opts, chunk_bytes=chunk, stream_min=stream_min) for s in sources]
+    buffers: list[list[Ranked]] = [[] for _ in range(n)]
+    handed: list[set] = [set() for _ in range(n)]  # topics each run has handed over
+    frontier: list = [None] * n  # the last topic each run has handed over complete
+    finished = [False] * n
+    runids = [""] * n
+    emitted: set = set()
+    held = False  # some run is out of order: hold everything until every run is read
+
+    def read(i: int) -> None:
+        nonlocal held
+        try:
+            b = next(streams[i])
+        except StopIteration:
+            finished[i] = True
+            return
+        except Unordered:
+            # this run is read again whole; nothing is handed on until every run is read
+            held = True
+            whole = read_ranked(sources[i], opts)
+            # topics handed on without this run's lines, or that would now come
+            # after greater ones (blocks are in ascending order): start over
+            top = max(emitted) if emitted else None
+            if any(t not in handed[i] if t in emitted else top is not None and t < top
+                   for t in whole.topics.tolist()):
+                raise Restart() from None
+            gone = np.array(sorted(emitted & handed[i]), dtype=whole.topics.dtype)
+            buffers[i] = [whole.drop(gone) if len(gone) else whole]
+            finished[i] = True
+            runids[i] = whole.runid
+            return
+        runids[i] = b.runid
+        if len(b.topics):
+            buffers[i].append(b)
+            handed[i].update(b.topics.tolist())
+            frontier[i] = b.topics[-1]
+
+    def emit(bound) -> Block | None:
+        takes = []
+        for i in range(n):
+            now, later = [], []
+            for p in buffers[i]:
+                if bound is None or (len(p.topics) and p.topics[-1] <= bound):
+                    now.append(p)
+                elif len(p.topics) and p.topics[0] <= bound:
+                    cut = int(np.searchsorted(p.topics, bound, side="right"))
+                    now.append(p.take(p.topics[:cut]))
+                    later.append(p.take(p.topics[cut:]))
+                else:
+                    later.append(p)
+            buffers[i] = later
+            takes.append(_merged(now, runids[i]))
+        topics = _union([t.topics for t in takes])
+        if not len(topics):
+            return None
+        emitted.update(topics.tolist())
+        return Block(topics, takes)
+
+    while not all(finished):
+        open_ = [i for i in range(n) if not finished[i]]
+        # the run that is furthest behind reads on
+        behind = [i for i in open_ if frontier[i] is None]
+        read(behind[0] if behind else min(open_, key=lambda j: frontier[j]))
+        open_ = [i for i in range(n) if not finished[i]]
+        if held or not open_ or any(frontier[i] is None for i in open_):
+            continue
+        bound = min(frontier[i] for i in open_)
+        if sum(_rows_upto(p, bound) for b in buffers for p in b) >= block_rows:
+            for cut in _cuts(buffers, bound, block_rows):
+                blk = emit(cut)
+                if blk is not None:
+                    yield blk
+    for cut in _cuts(buffers, None, block_rows):
+        blk = emit(cut)
+        if blk is not None:
+            yield blk
+
+
+def _cuts(buffers: list, bound, block_rows: int) -> list:
+    """The topics at which to cut the buffered topics up to ``bound`` (all of
+    them when None) into blocks of about ``block_rows`` rows (all runs
+    together; a topic is never split), ascending, the last being ``bound``."""
+    parts = [p for b in buffers for p in b if len(p.topics)]
+    if not parts:
+        return [bound]
+    w = max(p.topics.dtype.itemsize for p in parts)
+    topics = np.concatenate([p.topics.astype(f"S{w}") for p in parts])
+    counts = np.concatenate([p.counts for p in parts])
+    if bound is not None:
+        keep = topics <= bound
+        topics, counts = topics[keep], counts[keep]
+    if not len(topics):
+        return [bound]
+    ids, inverse = np.unique(topics, return_inverse=True)
+    cum = np.cumsum(np.bincount(inverse, weights=counts, minlength=len(ids)))
+    # the topic that brings the total to each next multiple of block_rows ends a block
+    ends = np.flatnonzero(np.diff(cum // max(1, block_rows), prepend=0) > 0)
+    cuts = [ids[i] for i in ends.tolist()]
+    last = ids[-1] if bound is None else bound
+    if not cuts or cuts[-1] != last:
+        cuts.append(last)
+    return cuts
+
+
+def whole_blocks(sources: Sequence, opts) -> Iterator[Block]:
+    """Every run read whole, as one block."""
+    runs = [read_ranked(s, opts) for s in sources]
+    topics = _union([r.topics for r in runs])
+    if len(topics):
+        yield Block(topics, runs)
+
+
+def run_labels(sources: Sequence, runids: Sequence[str]) -> list[str]:
+    """How each run is named in outputs: the one naming rule
+    (:func:`~trec_eval_py.engine.parse.source.run_labels`) over the sources' labels."""
+    return _run_labels([r or "" for r in runids], [source_label(s, i) for i, s in enumerate(sources)])
