@@ -616,13 +616,13 @@ def _slow_columns(lines: list[bytes], out: _Collector, skip_header: bool, report
         if sum(k != "w" for k in kinds[1:]) == 0 and numbers_elsewhere >= 2 and \
                 (len(f), tuple(k != "w" for k in kinds)) != common:
             if skip_header:
-                out.add(no, WARNING, "header", f"line {no} is a header ({_shown_line(raw)}), not a result: "
+                out.add(no, WARNING, "header", f"a header line ({_shown_line(raw)}), not a result: "
                         "skipped (--skip-header); trec_eval reads it as a result, so delete it")
                 report.skipped_header = no
             else:
-                out.add(no, ERROR, "header", f"line {no} is a header ({_shown_line(raw)}), unlike every other "
-                        "line: a run has no header, trec_eval reads it as a result; delete it (or grade the "
-                        "file with --skip-header)")
+                out.add(no, ERROR, "header", f"a header line ({_shown_line(raw)}), unlike every other line: "
+                        "a run has no header, trec_eval reads it as a result; delete it (or grade the file "
+                        "with --skip-header)")
             content = content[1:]
 
     short = [c for c in content if len(c[2]) < 6]
