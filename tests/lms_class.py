@@ -65,16 +65,16 @@ def _truth(rng):
 
 def _ranking(rng, truth, topic, quality, depth=DEPTH):
     pool = DOCS if depth > 300 else DOCS[:300]
-    scored = [(truth[topic].get(d, 0) * quality + rng.random() * 2, d) for d in pool]
+    scored = [(truth[topic].get(d, 0) * quality + rng.random() * 10, d) for d in pool]
     scored.sort(reverse=True)
     return scored[:depth]
 
 
-def _lines(rng, truth, runid, quality, topics=TOPICS, depth=DEPTH, sep=" "):
+def _lines(rng, truth, runid, quality, topics=TOPICS, depth=DEPTH, sep=" ", digits=4):
     out = []
     for t in topics:
         for r, (s, d) in enumerate(_ranking(rng, truth, t, quality, depth), 1):
-            out.append(sep.join([t, "Q0", d, str(r), f"{s:.4f}", runid]))
+            out.append(sep.join([t, "Q0", d, str(r), f"{s:.{digits}f}", runid]))
     return out
 
 
@@ -92,7 +92,8 @@ def make_lms_class(root) -> Path:
 
     for i, name in enumerate(GOOD):
         runid = name.split()[0].lower()
-        files[name] = {"run.txt": _text(_lines(rng, truth, runid, 0.4 + 0.1 * (i % 10)))}
+        # half the class prints scores to 4 decimals (a few ties, as real systems have), half to 6
+        files[name] = {"run.txt": _text(_lines(rng, truth, runid, 0.5 + 0.6 * (i % 8), digits=4 + 2 * (i % 2)))}
 
     def run(runid, quality=1.0, **kw):
         return _lines(rng, truth, runid, quality, **kw)
@@ -108,7 +109,7 @@ def make_lms_class(root) -> Path:
     files["Yusuf Yilmaz"] = {"run.txt": _text(run("yusuf", sep="\t"))}
     files["Zoe Zhang"] = {"run.txt": _text(run("zoe", depth=1500))}
     aaron = []
-    for ln in run("aaron", quality=3.0):  # a good ranking whose scores rise with the rank
+    for ln in run("aaron", quality=6.0):  # a good ranking whose scores rise with the rank
         f = ln.split()
         f[4] = f"{int(f[3]) / 100:.2f}"
         aaron.append(" ".join(f))
