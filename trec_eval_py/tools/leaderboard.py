@@ -53,6 +53,7 @@ from ..engine.join.keys import distinct_sorted
 from ..engine.inputs import judgment_format
 from ..engine.measures import Kind, in_asked_order, registry
 from ..engine.pipeline import Column, Evaluation, Options, evaluate
+from ..engine.parse.source import expand
 from .submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
 from .validate import (ERROR, NOTE, WARNING, Finding, blank_line, load_qrels, qrels_topics, selected_checks,
                        unreadable_report, validate_run)
@@ -91,11 +92,12 @@ class Entry:
         return sum(f.severity == severity for f in self.findings)
 
     def headline(self) -> str:
-        """The first finding's check, and how many more there are: ``tie +1``, ``-`` for none."""
+        """The first finding's check, and how many more there are: ``tie+1``, ``-`` for none
+        (one word: a text board splits on blanks)."""
         if not self.findings:
             return "-"
         more = len(self.findings) - 1
-        return self.findings[0].code + (f" +{more}" if more else "")
+        return self.findings[0].code + (f"+{more}" if more else "")
 
     @property
     def runid(self) -> str:
@@ -287,7 +289,8 @@ def _grade_unhidden(sub: Submission) -> dict:
     q, specs, options, check = w["q"], w["specs"], w["options"], w["check"]
     out: dict = {"error": None, "findings": [], "curve": None}
     try:
-        data = sub.read()
+        # decompressed once: the validator, the evaluation and the curve read the same bytes
+        data = expand(sub.read(), sub.name)
     except TrecEvalError as e:
         out["error"] = _reason(e, (sub.name, sub.path), w["hide"])
         out["findings"] = unreadable_report(sub.name, out["error"]).findings
@@ -632,7 +635,7 @@ def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool
     precision (csv with ``rounded``: as the text prints them, for a spreadsheet or
     an LMS). Each row shows the student (when the submissions name students), the
     judged topics the run answers and its findings: in text and markdown the
-    first finding's check and how many more (``tie +1``), in csv a count per
+    first finding's check and how many more (``tie+1``), in csv a count per
     severity and the checks; json lists them whole. With ``per_topic`` the table
     is long: one row per run, topic and measure (topic ``all`` for the summary).
     A failed run is one row carrying its reason.

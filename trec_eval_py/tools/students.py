@@ -96,9 +96,17 @@ def student_of(sub, pattern) -> Student | None:
             if found is not None:
                 return found
     root = (sub.root or "").replace("\\", "/").rstrip("/")
-    rest = name[len(root) + 1:] if root and name.startswith(root + "/") else name
-    parts = rest.split("/")
-    return Student(parts[0]) if len(parts) > 1 else None
+    if root in ("", "."):
+        rest = name if sub.root == "." else ""
+    elif name.startswith(root + "/"):
+        rest = name[len(root) + 1:]
+    else:  # a file given by itself: no folder names a student
+        return None
+    from .submissions import archive_kind
+
+    # the folders of the path (an archive counts as none: late.zip/hal/run.txt is hal's)
+    parts = [p for p in rest.split("/")[:-1] if p and archive_kind(p) is None]
+    return Student(parts[0]) if parts else None
 
 
 def pick(subs: list, students: dict, rule: str = "all") -> tuple[list, list]:

@@ -104,7 +104,7 @@ from ..engine.join.order import RankRule
 from ..engine.parse import Qrels, Run
 from ..engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, has_bare_cr, split_fields
 from ..engine.parse.numbers import FLOAT_RE, INT_RE
-from ..engine.parse.source import read_source, source_name
+from ..engine.parse.source import expand, read_source, source_name
 
 ERROR = "error"
 WARNING = "warning"
@@ -530,13 +530,16 @@ def _column_fit(col: list[bytes], position: int, qids: list[bytes] | None) -> fl
         return sum(a == b for a, b in zip(col, col[1:])) / max(n - 1, 1) if n > 1 else 0.5
     if position == 1:
         return max(sum(t in (b"Q0", b"q0", b"0") for t in col) / n, 0.5 * (len(set(col)) == 1 and n > 1))
-    if position == 2:
-        return 1.0 if len(set(col)) > 1 or n == 1 else 0.0
     ints = [INT_RE.fullmatch(t) is not None for t in col]
+    # ranks count up by one within a topic; scores and docnos do not
+    steps = [int(b) - int(a) == 1 for a, b, ia, ib in zip(col, col[1:], ints, ints[1:]) if ia and ib]
+    counting = sum(steps) / len(steps) if steps else 0.0
+    if position == 2:
+        if len(set(col)) <= 1 and n > 1:
+            return 0.0
+        decimals = sum(b"." in t and FLOAT_RE.fullmatch(t) is not None for t in col) / n
+        return 1.0 - 0.6 * max(counting, decimals)
     if position == 3 or position == 4:
-        # ranks count up by one within a topic; scores do not
-        steps = [int(b) - int(a) == 1 for a, b, ia, ib in zip(col, col[1:], ints, ints[1:]) if ia and ib]
-        counting = sum(steps) / len(steps) if steps else 0.0
         if position == 3:
             return sum(ints) / n * (0.5 + 0.5 * counting)
         floats = sum(FLOAT_RE.fullmatch(t) is not None for t in col) / n
@@ -562,7 +565,7 @@ def missing_columns(rows: list[list[bytes]]) -> tuple[int, ...] | None:
         fits.append((sum(_column_fit(c, p, None) for c, p in zip(cols, positions)), missing))
     fits.sort(reverse=True)
     best, runner = fits[0], fits[1] if len(fits) > 1 else (-1.0, ())
-    if best[0] >= k - 1 and best[0] - runner[0] >= 0.5:
+    if best[0] >= k - 1 and best[0] - runner[0] >= 0.3:
         return best[1]
     return None
 
@@ -1175,8 +1178,7 @@ def validate_run(
         ts = topics if isinstance(topics, TopicSet) else read_topics(topics)
     elif q is not None:
         ts = qrels_topics(q)
-    if data is None:
-        data = read_source(run)
+    data = read_source(run) if data is None else expand(data, path)
     out = _Collector(path, max_per_check, on)
     report = Report(path)
     if _not_text(data, out):
