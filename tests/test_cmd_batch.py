@@ -57,7 +57,7 @@ def test_text_board_equals_main_command_per_run(corpus, capsysbinary):
                               "-m", "num_rel_ret"], capsysbinary)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].split() == ["rank", "run", "runid", "topics", "warnings", "map", "P_10", "num_rel_ret"]
+    assert lines[0].split() == ["rank", "run", "runid", "topics", "findings", "map", "P_10", "num_rel_ret"]
     rows = [ln.split() for ln in lines[1:]]
     assert len(rows) == 4
     for rank, path, runid, topics, warnings, *cells in rows:
@@ -121,7 +121,7 @@ def test_broken_run_is_reported_and_others_still_evaluated(corpus, capsysbinary)
     lines = out.splitlines()
     assert len(lines) == 1 + 4 + 2
     eve = next(ln for ln in lines if "eve.txt" in ln)
-    assert eve.startswith("-") and "error: line 2: score is not a number" in eve
+    assert eve.startswith("-") and "error: line 2: score 'high' is not a number" in eve
     missing = next(ln for ln in lines if "missing.txt" in ln)
     assert "error: no such file" in missing
     # failures come last; default measures are map and P_10
@@ -140,15 +140,15 @@ def test_run_without_common_topics_is_a_failed_row(corpus, capsysbinary, tmp_pat
 def test_markdown_and_csv_tables(corpus, capsysbinary):
     code, out, _ = run_cli(["batch", corpus / "qrels", corpus / "runs", "--format", "md"], capsysbinary)
     lines = out.splitlines()
-    assert lines[0] == "| rank | run | runid | topics | warnings | map | P\\_10 |"  # markdown-escaped
+    assert lines[0] == "| rank | run | runid | topics | findings | map | P\\_10 |"  # markdown-escaped
     assert lines[1] == "|---|---|---|---|---|---|---|"
     assert len(lines) == 2 + 5 and all(ln.startswith("| ") and ln.endswith(" |") for ln in lines[2:])
     assert "error: line 2" in lines[-1]
     code, out, _ = run_cli(["batch", corpus / "qrels", corpus / "runs", "--format", "csv"], capsysbinary)
     rows = list(csv.reader(io.StringIO(out)))
-    # coverage as two numbers (a spreadsheet reads '3/4' as a date)
-    assert rows[0] == ["rank", "run", "runid", "topics", "topics_total", "warnings", "map", "P_10", "error"]
-    assert rows[1][3:5] == ["4", "4"]
+    assert rows[0] == ["rank", "run", "runid", "topics", "topics_total", "errors", "warnings", "notes", "checks",
+                       "map", "P_10", "error"]
+    assert rows[1][4] == "4" and rows[1][3] in ("3", "4")  # numbers, not "4/4"
     assert rows[-1][1].endswith("eve.txt") and rows[-1][-1].startswith("line 2:")
     assert all(r[-1] == "" for r in rows[1:-1])
 
@@ -193,8 +193,8 @@ def test_tie_findings_follow_the_compat_ranking_rule(tmp_path, capsysbinary):
                                   "--compat", compat, "-j", "1"], capsysbinary)
         assert code == 0, err
         found[compat] = json.loads(out)["runs"][0]["warnings"]
-    assert any("[rank-order]" in w for w in found["9.0.8"])
-    assert not any("[rank-order]" in w for w in found["10.0"])
+    assert any("[tie]" in w for w in found["9.0.8"])
+    assert not any("[tie]" in w for w in found["10.0"])
 
 
 def test_runs_of_other_results_formats_are_validated_too(tmp_path, capsysbinary):

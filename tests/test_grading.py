@@ -89,16 +89,17 @@ def test_every_topic_counts_and_coverage_is_shown(klass, capsysbinary):
     # gwen answers one topic perfectly: without -c she would top the board
     gwen = runs["gwen.txt"]
     assert gwen["topics"] == 1 and gwen["rank"] == len(graded)
-    assert any(w.startswith("answers 1 of 10 judged topics") and "each scores 0" in w for w in gwen["warnings"])
+    assert any(w.startswith("warning: answers 1 of 10 judged topics") and "each scores 0" in w
+               for w in gwen["warnings"])
     assert all(r["topics"] == 10 for r in graded if r["run"] != "gwen.txt")
-    assert not any(w.startswith("answers") for r in graded if r["run"] != "gwen.txt" for w in r["warnings"])
+    assert not any("answers" in w for r in graded if r["run"] != "gwen.txt" for w in r["warnings"])
 
 
 def test_only_answered_is_trec_evals_averaging(klass, capsysbinary):
     doc = board_json(klass, capsysbinary, "-m", "map", "--only-answered")
     graded = [r for r in doc["runs"] if r["error"] is None]
     assert doc["complete"] is False and graded[0]["run"] == "gwen.txt"
-    assert any("its averages leave them out" in w for w in graded[0]["warnings"])
+    assert any("left out of the averages otherwise" in w for w in graded[0]["warnings"])
 
 
 @pytest.mark.parametrize("flag", [[], ["--only-answered"]])
@@ -161,13 +162,30 @@ def test_sort_by_must_be_on_the_board(klass, capsysbinary):
 
 def test_validators_findings_reach_the_board(klass, capsysbinary):
     runs = by_run(board_json(klass, capsysbinary))
-    assert any("[runid]" in w for w in runs["dave.txt"]["warnings"])
-    assert any("[score-order]" in w for w in runs["frank.txt"]["warnings"])
-    assert any("[rank-order]" in w for w in runs["erin.txt"]["warnings"])
-    assert any("[rank-sequence]" in w and w.startswith("line 1: warning:") for w in runs["jon.txt"]["warnings"])
-    assert runs["alice/run.txt"]["warnings"] == []
+    assert runs["dave.txt"]["rank"] is None and runs["dave.txt"]["counts"] == {"runid": 20}
+    assert any("[reversed-scores]" in w for w in runs["frank.txt"]["warnings"])
+    assert any("[tie]" in w for w in runs["erin.txt"]["warnings"])
+    jon = runs["jon.txt"]  # the rank column is ignored: 0-based ranks are a note, no warning
+    assert jon["warnings"] == [] and jon["notes"] == 1 and jon["findings"][0]["code"] == "rank-sequence"
+    assert jon["findings"][0]["line"] == 1 and jon["findings"][0]["count"] == 10
+    assert runs["alice/run.txt"]["findings"] == []
     # CRLF line endings change nothing: no finding
-    assert runs["bob/submission/run.txt"]["warnings"] == []
+    assert runs["bob/submission/run.txt"]["findings"] == []
+
+
+def test_board_and_validate_give_one_verdict(klass, capsysbinary):
+    """The same findings, severities and counts from batch and validate, and a run
+    fails in one exactly when it fails in the other."""
+    doc = board_json(klass, capsysbinary)
+    with in_class(klass) as here:
+        code, out, err = run_cli(["validate", here, "--qrels", klass / "qrels.txt", "--format", "json"],
+                                 capsysbinary)
+    files = {f["path"]: f for f in json.loads(out)["files"]}
+    for r in doc["runs"]:
+        v = files[r["run"]]
+        assert r["findings"] == v["findings"], r["run"]
+        assert (r["error"] is None) == v["ok"], r["run"]
+        assert r["counts"] == v["counts"]
 
 
 def test_parallel_jobs_give_the_same_board(klass, capsysbinary):
@@ -182,22 +200,20 @@ def test_output_file(klass, capsysbinary, tmp_path):
         code, out, err = run_cli(["batch", klass / "qrels.txt", here, "--format", "csv",
                                   "-o", out_file, "-j", "1"], capsysbinary)
     # the class's hidden files are counted on standard error, nothing else is said
-    assert code == 4 and out == "" and err == "trec_eval_py: skipped 2 hidden files and 2 hidden folders " \
-        "(names starting with '.', and __MACOSX)\n"
+    assert code == 4 and out == "" and err == "trec_eval_py: pat.docx: skipped: not a run file (a .docx file)\n" \
+        "trec_eval_py: skipped 2 hidden files and 2 hidden folders (names starting with '.', and __MACOSX)\n"
     rows = list(csv.DictReader(io.StringIO(out_file.read_text())))
     assert len(rows) == len(EXPECTED)
-    # coverage as two numbers: '1/10' in a spreadsheet would be the first of October
-    gwen = next(r for r in rows if r["run"] == "gwen.txt")
-    assert (gwen["topics"], gwen["topics_total"]) == ("1", "10")
+    assert {r["run"]: (r["topics"], r["topics_total"]) for r in rows}["gwen.txt"] == ("1", "10")
 
 
 def test_text_board_columns(klass, capsysbinary):
     with in_class(klass) as here:
         code, out, _ = run_cli(["batch", klass / "qrels.txt", here, "-j", "1"], capsysbinary)
     lines = out.splitlines()
-    assert lines[0].split() == ["rank", "run", "runid", "topics", "warnings", "map", "P_10"]
+    assert lines[0].split() == ["rank", "student", "run", "runid", "topics", "findings", "map", "P_10"]
     gwen = next(ln.split() for ln in lines if ln.split()[1] == "gwen.txt")
-    assert gwen[3] == "1/10" and int(gwen[4]) >= 1
+    assert gwen[3] == "1/10" and gwen[4] == "topic-not-in-run"
     ned = next(ln for ln in lines if "ned.txt" in ln)
     assert ned.split()[0] == "-" and "remove the prefix 'q'" in ned
 
@@ -282,7 +298,10 @@ def test_report_files(report):
     rows = list(csv.DictReader(io.StringIO((report / "leaderboard.csv").read_text())))
     assert sorted(r["run"] for r in rows) == sorted(EXPECTED)
     md = (report / "leaderboard.md").read_text().splitlines()
-    assert md[0].startswith("| rank | run | runid | topics | warnings | map |") and len(md) == 2 + len(EXPECTED)
+    assert md[0].startswith("| rank | student | run | runid | topics | findings | map |") and len(md) == 2 + len(EXPECTED)
+    # numbers as the board shows them, topic counts as numbers
+    first = rows[0]
+    assert re.fullmatch(r"0\.\d{4}", first["map"]) and first["topics"] == "10" and first["topics_total"] == "10"
 
 
 def test_every_page_is_well_formed_and_self_contained(report):
@@ -300,11 +319,14 @@ def test_index_shows_board_coverage_warnings_errors_and_distributions(report):
             assert phrase in html_unescape(body), name
     assert "1/10" in body and 'class="sortable"' in text
     heads = re.findall(r"<th[^>]*>([^<]+)</th>", text.split("</thead>")[0])
-    assert heads[:5] == ["rank", "run", "runid", "topics", "warnings"] and "map" in heads and heads[-1] == "error"
+    assert heads == ["rank", "student", "map", "P_10", "ndcg_cut_10", "num_rel_ret", "findings", "topics", "runid",
+                     "error"]
+    assert text.count("<h1>") == 1 and "<h2>Leaderboard</h2>" not in text
     # one distribution figure per measure on the board
     assert text.count('aria-label="distribution of ') == 4
     # table rows in board order
-    order = re.findall(r'<tr[^>]*><td class="n" data-v="[^"]*">[^<]*</td><td><a href="runs/[^"]+">([^<]+)</a>', text)
+    order = re.findall(r'<tr[^>]*><td class="n" data-v="[^"]*">[^<]*</td><td class="name"[^>]*><a href="runs/[^"]+" '
+                       r'title="([^"]+)">', text)
     assert order[0] == "late.zip/hal/run.txt" and order.index("gwen.txt") < order.index("kate.txt")
 
 
@@ -314,23 +336,28 @@ def html_unescape(s: str) -> str:
     return html.unescape(s)
 
 
-def test_run_page_has_findings_topics_and_curve(report):
+def test_run_page_starts_with_scores_then_topics_curve_and_findings(report):
     from trec_eval_py.tools.report import slugs
 
     slug = slugs(sorted(EXPECTED))
-    page = (report / "runs" / f"{slug['dave.txt']}.html").read_text()
-    assert "run id <code>dave-final</code>" in page
-    # the run id finding with its line number
-    assert re.search(r'<td class="n">181</td><td class="err">error</td><td><code>runid</code></td>', page)
-    assert "per topic against the class median and best" in page
+    page = (report / "runs" / f"{slug['frank.txt']}.html").read_text()
+    assert "run id <code>frank</code>" in page
+    # the scores first, then the topics, the curve, the findings (collapsed, one per check)
+    at = [page.index(s) for s in ('id="scores"', "per topic against the class median and best",
+                                  "precision/recall curve of frank.txt", 'id="findings"')]
+    assert at == sorted(at)
+    assert re.search(r'<details class="finding"><summary><span class="badge warning">warning</span> '
+                     r'<code>reversed-scores</code> 10 topics from line 1</summary>', page)
     for t in TOPICS:
-        assert f"<td>{t}</td>" in page
-    assert "precision/recall curve of dave.txt against the class median" in page
+        assert f"<td>{t}</td>" in page  # the per-topic table
+        assert f">{t}</text>" in page  # the per-topic chart's labels
     assert page.count("<polyline ") == 2  # the run and the class median
     gwen = (report / "runs" / f"{slug['gwen.txt']}.html").read_text()
     assert "(not answered)" in gwen and "answers 1 of 10 judged topics" in gwen
     mia = (report / "runs" / f"{slug['mia.txt']}.html").read_text()
-    assert "could not be graded" in mia and re.search(r'<td class="n">6</td><td class="err">error</td>', mia)
+    assert "Not graded: line 6: docno" in mia and "<code>duplicate-docno</code> 1 line from line 6" in mia
+    dave = (report / "runs" / f"{slug['dave.txt']}.html").read_text()
+    assert "<code>runid</code> 20 lines from line 181" in dave
 
 
 def test_feedback_for_a_student(report):
@@ -339,13 +366,14 @@ def test_feedback_for_a_student(report):
     slug = slugs(sorted(EXPECTED))
     text = (report / "feedback" / f"{slug['gwen.txt']}.txt").read_text()
     assert text.startswith("Run: gwen.txt\n")
-    assert "Rank: 11 of 11 (by map)" in text
+    assert "Rank: 10 of 10 (by map)" in text
     assert "Topics answered: 1 of 10" in text
     assert re.search(r"^  map +0\.\d{4}   \(0\.\d{4}\)$", text, re.M)
     weak = text.split("Weakest topics by map")[1].splitlines()[1:]
     assert len(weak) == 5 and all("not answered" in w for w in weak)
     broken = (report / "feedback" / f"{slug['leo.txt']}.txt").read_text()
-    assert "could not be graded: line 1: this looks like a header line" in broken
+    assert "Not graded: line 1: a header line ('qid Q0 docno rank score runid'), unlike every other line" in broken
+    assert (report / "feedback" / f"{slug['gwen.txt']}.txt").name == "gwen.txt"  # not gwen.txt.txt
 
 
 def test_hide_judgments_leaves_no_judged_docno(klass, tmp_path, capsysbinary):
@@ -377,34 +405,35 @@ def test_validate_the_class(klass, capsysbinary):
     files = {f["path"]: f for f in doc["files"]}
     assert sorted(files) == sorted(EXPECTED)
     first = {p: f["findings"][0]["code"] if f["findings"] else None for p, f in files.items()}
-    assert first["kate.txt"] == "fields" and files["kate.txt"]["errors"] == 200
+    assert first["kate.txt"] == "fields" and files["kate.txt"]["errors"] == 1
+    assert files["kate.txt"]["counts"] == {"fields": 200}
     assert first["leo.txt"] == "header"
     assert first["mia.txt"] == "duplicate-docno"
     assert first["ned.txt"] == "no-common-topics"
     assert "remove the prefix 'q'" in files["ned.txt"]["findings"][0]["message"]
     assert first["olga.txt"] == "empty"
-    assert first["pat.docx"] == "zip"
     assert first["quinn.txt"] == "line-endings"
     assert first["rita.txt"] == "looks-like-qrels"
     assert first["broken.zip"] == "unreadable"
     assert first["dave.txt"] == "runid"
     # the rank column is ignored: 0-based ranks only warn
-    assert files["jon.txt"]["ok"] and files["jon.txt"]["warnings"] == 10 and files["jon.txt"]["errors"] == 0
+    assert files["jon.txt"]["ok"] and files["jon.txt"]["notes"] == 1 and files["jon.txt"]["errors"] == 0
+    assert files["jon.txt"]["counts"] == {"rank-sequence": 10}
     assert files["bob/submission/run.txt"]["findings"] == []  # CRLF is fine
     ok = {p for p, f in files.items() if f["ok"]}
-    assert ok == {n for n, (s, _) in EXPECTED.items() if s == "ok"} - {"dave.txt"}
+    assert ok == {n for n, (s, _) in EXPECTED.items() if s == "ok"}
 
 
 def test_validate_text_and_csv(klass, capsysbinary):
     code, out, _ = run_cli(["validate", klass / "submissions" / "alice", klass / "submissions" / "ned.txt",
                             "--qrels", klass / "qrels.txt"], capsysbinary)
     assert code == 3
-    assert out.splitlines()[-1] == "2 files: 1 ok, 1 failed"
-    assert "run.txt: 0 errors, 0 warnings (200 results, 10 topics): ok" in out
+    assert out.splitlines()[-2:] == ["2 files: 1 ok, 1 failed", "files per check: no-common-topics 1"]
+    assert "run.txt: ok: 0 errors, 0 warnings (200 results, 10 topics)" in out
     with in_class(klass) as here:
         code, out, _ = run_cli(["validate", here, "--format", "csv"], capsysbinary)
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert rows and set(rows[0]) == {"file", "path", "line", "severity", "code", "message"}
+    assert rows and set(rows[0]) == {"file", "path", "line", "severity", "code", "count", "message"}
     assert any(r["file"] == "leo.txt" and r["line"] == "1" and r["code"] == "header" for r in rows)
 
 
@@ -417,8 +446,8 @@ def test_validate_against_topic_ids_only(klass, tmp_path, capsysbinary):
     files = {Path(f["path"]).name: f for f in json.loads(out)["files"]}  # a file given is named as given
     assert code == 3
     assert files["run.txt"]["findings"] == []
-    assert [f["code"] for f in files["gwen.txt"]["findings"]] == ["topic-not-in-run"] * 9
-    assert files["gwen.txt"]["findings"][0]["path"] == str(topics)
+    (gwen,) = files["gwen.txt"]["findings"]
+    assert gwen["code"] == "topic-not-in-run" and gwen["count"] == 9
     assert files["ned.txt"]["findings"][0]["code"] == "no-common-topics"
     # a qrels file works as a list of topics too, without reading its judgments
     code, out, _ = run_cli(["validate", sub / "ned.txt", "--topics", klass / "qrels.txt"], capsysbinary)

@@ -176,7 +176,7 @@ def test_hide_judgments_hides_every_docno_and_tells_nothing_by_which(tmp_path, c
         # without the option the same class does show them (the check above can fail)
         code, plain, _ = run_cli(["batch", tmp_path / f"qrels-{label}", c, "-j", "1", "--format", "json"],
                                  capsysbinary)
-        assert "CAND1" in plain and "CAND2" in plain
+        assert "CAND1" in plain and "CAND3" in plain
         doc = json.loads(out)
         seen.append([(r["run"].rsplit("/", 1)[1], r["error"], r["warnings"]) for r in doc["runs"]])
     # which candidates are judged changes the scores, never the messages
@@ -261,9 +261,15 @@ def test_a_deep_tree_is_removed_without_recursion(tmp_path):
             os.symlink(outside, d / "link")  # removed as a link, never followed
     import shutil
 
-    # the premise: the standard removal recurses once per level and gives up
-    with pytest.raises(RecursionError):
-        shutil.rmtree(root)
+    # the premise: the standard removal recurses once per level and gives up (at Python's
+    # default limit: a test run may have raised it, as Hypothesis does while it runs)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        with pytest.raises(RecursionError):
+            shutil.rmtree(root)
+    finally:
+        sys.setrecursionlimit(limit)
     remove_tree_iteratively(root)
     assert not root.exists() and (outside / "keep.txt").read_text() == "kept"
     remove_tree_iteratively(root)  # nothing there: nothing to do
@@ -606,7 +612,7 @@ def test_corrupt_members_fail_alone(tmp_path, klass, capsysbinary):
     assert code == 3 and "Traceback" not in err  # members failed validation
     assert f"{z}/a_deflate.txt: error: cannot read from the zip archive:" in out
     assert f"{z}/b_lzma.txt: error: cannot read from the zip archive:" in out
-    assert f"{z}/c_good.txt: 0 errors" in out
+    assert f"{z}/c_good.txt: ok: 0 errors" in out
 
 
 def test_api_options_of_the_wrong_type(tmp_path):

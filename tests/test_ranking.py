@@ -103,31 +103,34 @@ def test_prefs_ties_are_docno_ascending_and_qrels_ties_descending():
     assert rk.rel.tolist() == [0, 1]
 
 
-def _rank_order_findings(tmp_path, run_text, compat):
+def _tie_findings(tmp_path, run_text, compat):
     path = tmp_path / "run.txt"
     path.write_text(run_text)
-    return [f for f in validate_run(str(path), compat=compat).findings if f.code == "rank-order"]
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n")  # judged differently: the order matters
+    return [f for f in validate_run(str(path), str(tmp_path / "qrels"), compat=compat).findings if f.code == "tie"]
 
 
 def test_validate_sees_ties_that_exist_only_in_single_precision(tmp_path):
     # 9.0.8 evaluates b before a (scores equal as floats, docno descending): the
     # submitted ranks say a first, so validate must warn; 10.0 keeps a first.
     text = "1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n"
-    found = _rank_order_findings(tmp_path, text, "9.0.8")
+    found = _tie_findings(tmp_path, text, "9.0.8")
     assert len(found) == 1 and found[0].line == 2
-    assert "'b' (rank 2) and 'a' (rank 1)" in found[0].message
+    assert "'b' (rank 2) is evaluated before 'a' (rank 1)" in found[0].message
     assert "single precision" in found[0].message
-    assert _rank_order_findings(tmp_path, text, "10.0") == []
+    assert _tie_findings(tmp_path, text, "10.0") == []
 
 
 def test_validate_default_is_the_default_compat(tmp_path):
+    _tie_findings(tmp_path, "1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n", "9.0.8")
     path = tmp_path / "run.txt"
-    path.write_text("1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n")
-    assert "rank-order" in validate_run(str(path)).codes()
+    assert "tie" in validate_run(str(path), str(tmp_path / "qrels")).codes()
 
 
 def test_validate_order_is_the_engines_order(tmp_path):
-    """The rows validate reports as trec_eval's order are the join's order."""
+    """The rows validate takes for trec_eval's order are the join's order."""
+    from trec_eval_py.tools import validate as vmod
+
     rnd = np.random.default_rng(3)
     lines, rows = [], []
     for i in range(40):
@@ -138,14 +141,13 @@ def test_validate_order_is_the_engines_order(tmp_path):
         rows.append(d)
         lines.append(f"1 Q0 {d} {len(rows)} {s!r} r")
     qrels = "".join(f"1 0 {d} {k}\n" for k, d in enumerate(rows))
+    data = "\n".join(lines).encode()
     for compat in ("9.0.8", "10.0"):
-        rk = build_rankings(read_qrels(qrels.encode()), read_run("\n".join(lines).encode()),
-                            EvalContext(compat=compat))
-        from trec_eval_py.tools import validate as vmod
-
-        scanned = vmod._scan("\n".join(lines).encode().split(b"\n"), vmod._Collector("r", 0))
-        order, _ = vmod._trec_order(scanned, RankRule.for_compat(compat))
-        assert [rows.index(r.docno.decode()) for r in order] == rk.rel.tolist()
+        rk = build_rankings(read_qrels(qrels.encode()), read_run(data), EvalContext(compat=compat))
+        cols, _ = vmod._fast_columns(data, "r")
+        topic, _ = vmod._topic_codes(cols.qid)
+        perm, _ = vmod._ranked(cols, topic, RankRule.for_compat(compat))
+        assert [rows.index(d.decode()) for d in cols.docno[perm].tolist()] == rk.rel.tolist()
 
 
 def test_validate_command_takes_compat(tmp_path, capsysbinary):
@@ -153,10 +155,12 @@ def test_validate_command_takes_compat(tmp_path, capsysbinary):
 
     path = tmp_path / "run.txt"
     path.write_text("1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n")
-    code, out, _ = run_cli(["validate", str(path)], capsysbinary)
-    assert code == 0 and "[rank-order]" in out
-    code, out, _ = run_cli(["validate", "--compat", "10.0", str(path)], capsysbinary)
-    assert code == 0 and "[rank-order]" not in out and "0 warnings" in out
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n")
+    code, out, _ = run_cli(["validate", str(path), "--qrels", str(tmp_path / "qrels")], capsysbinary)
+    assert code == 0 and "[tie]" in out
+    code, out, _ = run_cli(["validate", "--compat", "10.0", str(path), "--qrels", str(tmp_path / "qrels")],
+                           capsysbinary)
+    assert code == 0 and "[tie]" not in out and "0 warnings" in out
     code, _, err = run_cli(["validate", "--compat", "8", str(path)], capsysbinary)
     assert code != 0 and "--compat" in err
 
@@ -174,5 +178,5 @@ def test_validate_unjudged_check_ranks_with_the_engines_join(tmp_path):
         return [f for f in report.findings if f.code == "unjudged"]
 
     (f,) = unjudged("9.0.8")
-    assert f.line == 11 and "1 of the top 10" in f.message
+    assert f.line == 11 and "(topic '1': 1 of 10)" in f.message
     assert unjudged("10.0") == []

@@ -735,6 +735,13 @@ def _csv_column(values: list) -> list[str]:
     return out
 
 
+def csv_rows(rows: Iterable[Sequence]) -> str:
+    """Rows of text (the first usually the header) as csv, each field safe for a
+    spreadsheet: for tables whose columns are not known in advance (a class
+    list's own columns before the grades)."""
+    return "".join(",".join(_csv_text(str(c)) for c in r) + "\n" for r in rows)
+
+
 def _csv(tables: list[Table], intro: list[str], digits: int, header: bool = True, **_) -> str:
     out = []
     for k, t in enumerate(tables):
@@ -899,6 +906,6 @@ def paused_gc():
 
 
 __all__ = ["ALIASES", "FORMATS", "Cell", "Column", "Raw", "Table", "canonical", "check_format", "check_typeset",
-           "choices_text", "clean", "float_text", "html_escape", "json_text", "json_value", "latex_escape",
+           "choices_text", "clean", "csv_rows", "float_text", "html_escape", "json_text", "json_value", "latex_escape",
            "markdown_escape", "paused_gc", "pvalue_text", "records", "render", "render_sections", "spellings", "spreadsheet_safe",
            "spreadsheet_text"]

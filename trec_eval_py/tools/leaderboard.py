@@ -3,11 +3,19 @@
 The judgments are read once and shared by every run. Each run goes through
 the same :func:`~trec_eval_py.engine.pipeline.evaluate` as the main command, so
 its numbers are the ones ``trec_eval_py -c QRELS RUN`` prints (or, with
-``complete=False``, ``trec_eval_py QRELS RUN``). Each run is also checked by
-:func:`~trec_eval_py.tools.validate.validate_run`, and its findings travel with
-its row. A run that cannot be read or evaluated does not stop the others: it
-gets a row with the reason (the validator's hint when it names the cause, such
-as a header line or topic ids with a prefix, else the reader's error).
+``complete=False``, ``trec_eval_py QRELS RUN``).
+
+One verdict: each run is first checked by
+:func:`~trec_eval_py.tools.validate.validate_run` with the settings ``validate``
+would use, and **a run with an error is not graded**: its row carries the
+first error (the real problem: a missing column, a header line, topic ids with
+a prefix...) and the findings, exactly as ``validate --qrels`` prints them.
+Warnings and notes travel with a graded run. Checks are turned off with
+``ignore``/``select`` in both commands alike; ``skip_header`` grades a run
+whose first line is a header without that line (a warning says so). A run
+the validator passes but the evaluation refuses gets an ``unreadable`` error
+with the reader's reason. Without the check (``check=False``) a run is graded
+if the evaluation reads it.
 
 Fairness rules:
 
@@ -15,8 +23,8 @@ Fairness rules:
   ranking and scores 0 (as ``-c`` and ``compare`` do), so leaving out hard
   topics does not pay; ``complete=False`` averages over the topics a run
   answers, as trec_eval does by default;
-* each row says how many judged topics the run answers, and a run answering
-  fewer than the best-covered run gets a warning;
+* each row says how many judged topics the run answers (the validator's
+  ``topic-not-in-run`` warning names the missing ones);
 * rows are ordered by :func:`default_sort_by` unless told otherwise, best
   first, runs whose value is undefined (NaN) after those that have one;
   exactly equal values share a rank and keep the order of their names;
@@ -27,8 +35,9 @@ qrels once. Stopping the grading (Ctrl-C, ``kill``) stops the workers too, and
 their temporary files go with them.
 
 Submissions are found as :mod:`~trec_eval_py.tools.submissions` says (links,
-pipes, devices and hidden files are not read): what was left out is the
-board's ``skipped`` list.
+pipes, devices, hidden files and files that are no run, such as a README,
+are not read): what was left out is the board's ``skipped`` list. Students
+are named from the submissions' names (:mod:`~trec_eval_py.tools.students`).
 """
 from __future__ import annotations
 
@@ -44,14 +53,13 @@ from ..engine.join.keys import distinct_sorted
 from ..engine.inputs import judgment_format
 from ..engine.measures import Kind, in_asked_order, measure_specs, registry
 from ..engine.pipeline import Evaluation, Options, evaluate, measure_columns
+from ..engine.parse.source import expand
 from .submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
-from .validate import NOT_A_RUN, Finding, load_qrels, validate_run
+from .validate import (ERROR, NOTE, WARNING, Finding, blank_line, load_qrels, qrels_topics, selected_checks,
+                       unreadable_report, validate_run)
 
 #: measures of a leaderboard when none are named
 DEFAULT_MEASURES = ("map", "P.10")
-#: validator findings that fail a run even where a reader would take it: the file is
-#: no run, or its line endings make every reader see one line (a one-document run)
-UNGRADABLE = NOT_A_RUN + ("line-endings",)
 #: the curve kept for each run (for the report): trec_eval's interpolated precision at
 #: 11 recall levels, averaged as evaluate() averages it (the plot's "pr" figure draws the same)
 CURVE = "iprec_at_recall"
@@ -68,12 +76,28 @@ class Entry:
     topics: int = 0  # judged topics the run has results for
     topics_total: int = 0  # judged topics
     findings: list[Finding] = field(factory=list)
-    warnings: list[str] = field(factory=list)
     curve: np.ndarray | None = None  # (levels, 2): recall level, mean interpolated precision
+    student: object = None  # a tools.students.Student, when the submissions name students
 
     @property
     def name(self) -> str:
         return self.path
+
+    @property
+    def warnings(self) -> list[str]:
+        """The warnings among the findings, as one line each (no path: the run's own)."""
+        return [f.short(self.path) for f in self.findings if f.severity == WARNING]
+
+    def count(self, severity: str) -> int:
+        return sum(f.severity == severity for f in self.findings)
+
+    def headline(self) -> str:
+        """The first finding's check, and how many more there are: ``tie+1``, ``-`` for none
+        (one word: a text board splits on blanks)."""
+        if not self.findings:
+            return "-"
+        more = len(self.findings) - 1
+        return self.findings[0].code + (f"+{more}" if more else "")
 
     @property
     def runid(self) -> str:
@@ -102,6 +126,11 @@ class Leaderboard:
     qrels_name: str = ""
     hide_judgments: bool = False
     skipped: list[Skipped] = field(factory=list)  # found but not graded (links, pipes, hidden files...)
+    roster: object = None  # a tools.students.Roster, for grades.csv
+
+    @property
+    def has_students(self) -> bool:
+        return any(e.student is not None for e in self.entries)
 
     def to_dataframe(self, per_topic: bool = False):
         """A pandas DataFrame: a row per run, or with ``per_topic`` per run, topic and measure."""
@@ -189,8 +218,14 @@ _WORKER: dict = {}
 def _init_worker(q, specs, options, check, curve, limits=None, hide=False, pool=False) -> None:
     from ..engine.parse.source import use_read_limits
 
+    topics = None
+    if check is not None:
+        try:
+            topics = qrels_topics(q)  # once per process, not once per run
+        except AttributeError:  # judgments without per-row topic ids
+            topics = None
     _WORKER.update(q=q, specs=specs, options=options, check=check, curve=curve, hide=hide,
-                   public=_public_words(q) if hide else frozenset())
+                   public=_public_words(q) if hide else frozenset(), topics=topics)
     if limits is not None:
         use_read_limits(limits)
     if pool:  # a worker: the parent alone answers Ctrl-C, and stops the workers with SIGTERM
@@ -241,45 +276,53 @@ def _grade(sub: Submission) -> dict:
     out = _grade_unhidden(sub)
     if w["hide"]:
         out["error"] = None if out["error"] is None else hide_quoted(out["error"], w["public"])
-        # which of its documents are judged is what a class must not learn: no unjudged counts
-        out["findings"] = [replace(f, message=hide_quoted(f.message, w["public"]))
-                           for f in out["findings"] if f.code != "unjudged"]
+        out["findings"] = [replace(f, message=hide_quoted(f.message, w["public"])) for f in out["findings"]]
     return out
+
+
+def _where(f: Finding) -> str:
+    return f.message if f.line is None else f"line {f.line}: {f.message}"
 
 
 def _grade_unhidden(sub: Submission) -> dict:
     w = _WORKER
-    q, specs, options = w["q"], w["specs"], w["options"]
+    q, specs, options, check = w["q"], w["specs"], w["options"], w["check"]
     out: dict = {"error": None, "findings": [], "curve": None}
     try:
-        data = sub.read()
+        # decompressed once: the validator, the evaluation and the curve read the same bytes
+        data = expand(sub.read(), sub.name)
     except TrecEvalError as e:
         out["error"] = _reason(e, (sub.name, sub.path), w["hide"])
+        out["findings"] = unreadable_report(sub.name, out["error"]).findings
         return out
+    if check is not None:
+        try:
+            # with the settings validate uses; tie findings follow the ranking rule evaluated.
+            # Hidden judgments: only their topic ids are checked against (no unjudged counts,
+            # no ties told apart by judgments: they would say which documents are judged)
+            judged = None if w["hide"] else q
+            report = validate_run(sub.name, judged, topics=w["topics"], name=sub.name, data=data,
+                                  compat=options.get("compat", "9.0.8"),
+                                  rel_format=options.get("rel_format", "qrels"),
+                                  results_format=options.get("results_format", "trec_results"), **check)
+        except TrecEvalError as e:
+            report = unreadable_report(sub.name, _reason(e, (sub.name, sub.path), w["hide"]))
+        out["findings"] = report.findings
+        first = report.hint()
+        if first is not None:  # validate's verdict: a run with an error is not graded
+            out["error"] = _where(first)
+            return out
+        if report.skipped_header is not None:
+            data = blank_line(data, report.skipped_header)
 
     def _source(sub):
         return _named(data, sub.name)
 
-    hint = None
-    if w["check"]:
-        try:
-            # tie findings follow the ranking rule of the trec_eval version evaluated
-            report = validate_run(_source(sub), q, name=sub.name, compat=options.get("compat", "9.0.8"),
-                                  rel_format=options.get("rel_format", "qrels"),
-                                  results_format=options.get("results_format", "trec_results"))
-            out["findings"] = report.findings
-            hint = report.hint()
-        except TrecEvalError:
-            pass  # the evaluation below says why the file cannot be read
     try:
-        if hint is not None and hint.code in UNGRADABLE:
-            raise InputError(sub.name, hint.message, hint.line)
         ev = evaluate(q, _source(sub), specs, **options)
     except TrecEvalError as e:
-        if hint is None:
-            out["error"] = _reason(e, (sub.name, sub.path), w["hide"])
-        else:  # the validator names the cause ("a header line"), the reader only the symptom
-            out["error"] = hint.message if hint.line is None else f"line {hint.line}: {hint.message}"
+        out["error"] = _reason(e, (sub.name, sub.path), w["hide"])
+        out["findings"] = out["findings"] + unreadable_report(sub.name, out["error"]).findings
         return out
     except Exception as e:  # a bug must not take the class down; the row says what happened
         out["error"] = f"internal error ({type(e).__name__}: {e})"
@@ -425,7 +468,10 @@ def _submissions(runs, exclude) -> tuple[list[Submission], list[Skipped]]:
 
 def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by: str | None = None,
                       jobs: int = 1, check: bool = True, curves: bool = False,
-                      hide_judgments: bool = False, progress=None, exclude=(), **options) -> Leaderboard:
+                      hide_judgments: bool = False, progress=None, exclude=(), ignore=(), select=(),
+                      skip_header: bool = False, doc_limit: int | None = None, max_unjudged: float | None = None,
+                      student_from: str | None = None, pick: str = "all", roster=None,
+                      **options) -> Leaderboard:
     """Evaluate every run against ``qrels`` and rank them.
 
     ``qrels`` is anything the judgment format ``rel_format`` (``-R``, qrels by
@@ -443,8 +489,18 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     :class:`~trec_eval_py.engine.pipeline.Options` (``rel_format``,
     ``results_format``, ``valid_codes``... as for ``evaluate``); ``complete``
     defaults to true (every judged topic counts). ``check`` validates each run
-    first in its results format (see :func:`~trec_eval_py.tools.validate.validate_run`).
+    first in its results format (see :func:`~trec_eval_py.tools.validate.validate_run`), with
+    ``ignore``, ``select``, ``skip_header``, ``doc_limit`` (validate's ``max_docs``: ``-M`` is
+    the evaluation's) and ``max_unjudged`` as there;
+    a run with an error is not graded. ``student_from`` names the students
+    (:func:`~trec_eval_py.tools.students.compile_pattern`: ``auto``, ``moodle``,
+    ``canvas``, ``blackboard``, ``folder`` or a regular expression), ``pick``
+    (``all``, ``latest``) says which of a student's files are graded, ``roster``
+    (a CSV, :func:`~trec_eval_py.tools.students.read_roster`) lists the class
+    for grades.csv.
     """
+    from .students import compile_pattern, pick as pick_runs, read_roster, student_of
+
     specs = measure_specs(measures) if measures else list(DEFAULT_MEASURES)
     options = dict(options)
     options.setdefault("complete", True)
@@ -459,19 +515,32 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     key = _pick_sort_by(sort_by, columns, opts) if sort_by else default_sort_by(columns, kinds)
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    settings = None
+    if check:
+        selected_checks(ignore, select)  # an unknown or blocking check is said before any grading
+        settings = {"ignore": tuple(ignore), "select": tuple(select), "skip_header": skip_header}
+        if doc_limit is not None:
+            settings["max_docs"] = doc_limit
+        if max_unjudged is not None:
+            settings["max_unjudged"] = max_unjudged
+    pattern = compile_pattern(student_from)
+    class_list = read_roster(roster) if roster is not None else None
 
     q = load_qrels(qrels, opts)  # in the -R format, read once for every run
     total = judgment_format(opts.rel_format).totals(q)[0]
     subs, skipped = _submissions(runs, exclude)
+    students = {s.name: student_of(s, pattern) for s in subs}
+    subs, not_picked = pick_runs(subs, students, pick)
+    skipped = skipped + not_picked
     from ..engine.parse.source import read_limits
 
-    results = _run_all(subs, (q, specs, options, check, curves, read_limits(), hide_judgments), jobs, progress)
+    results = _run_all(subs, (q, specs, options, settings, curves, read_limits(), hide_judgments), jobs, progress)
 
     board = Leaderboard(columns, kinds, sort_by=key, topics_total=total, complete=opts.complete,
-                        qrels_name=q.name, hide_judgments=hide_judgments, skipped=skipped)
+                        qrels_name=q.name, hide_judgments=hide_judgments, skipped=skipped, roster=class_list)
     entries = []
     for sub, res in zip(subs, results):
-        e = Entry(sub.name, findings=list(res["findings"]), topics_total=total)
+        e = Entry(sub.name, findings=list(res["findings"]), topics_total=total, student=students.get(sub.name))
         if res["error"] is not None:
             e.error = res["error"]
         else:
@@ -483,19 +552,6 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
         entries.append(e)
 
     good = [e for e in entries if e.ok]
-    most = max((e.topics for e in good), default=0)
-    for e in entries:
-        if e.ok and e.topics < most:
-            ev = e.evaluation
-            missing = [q for q, f in zip(ev.topics, ev.filled) if f] if opts.complete else \
-                sorted(set(_qrels_topic_ids(q)) - set(ev.topics), key=lambda t: t.encode("utf-8", "surrogateescape"))
-            listed = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
-            effect = "each scores 0" if opts.complete else "its averages leave them out"
-            e.warnings.append(f"answers {e.topics} of {total} judged topics, others up to {most}; "
-                              f"missing {listed}: {effect}")
-        # the coverage line above says what the validator's per-topic 'missing' findings would
-        e.warnings += [f.short(e.path) for f in e.findings if f.code != "topic-not-in-run"]
-
     bad = [e for e in entries if not e.ok]
     if key is not None:
         kind = kinds[key]
@@ -532,8 +588,9 @@ def _plain(kind: Kind, value):
     return str(value)
 
 
-def _board_topic_rows(board: Leaderboard, entry: Entry) -> list[list]:
-    """(topic, measure, value) rows of one run, per-topic values then the summary."""
+def _board_topic_rows(board: Leaderboard, entry: Entry, show=_plain) -> list[list]:
+    """(topic, measure, value) rows of one run, per-topic values then the summary
+    (each value as ``show(kind, value)`` gives it)."""
     ev = entry.evaluation
     wanted = set(board.columns)
     cols = [c for c in ev.columns if c.name in wanted]
@@ -541,8 +598,8 @@ def _board_topic_rows(board: Leaderboard, entry: Entry) -> list[list]:
     rows = []
     for t, qid in enumerate(ev.topics):
         if ev.printable[t]:
-            rows += [[qid, c.name, _plain(c.kind, ev.values[c.name][t])] for c in cols if c.measure.per_topic]
-    rows += [["all", c.name, _plain(c.summary_kind, ev.summary[c.name])] for c in cols if c.name in ev.summary]
+            rows += [[qid, c.name, show(c.kind, ev.values[c.name][t])] for c in cols if c.measure.per_topic]
+    rows += [["all", c.name, show(c.summary_kind, ev.summary[c.name])] for c in cols if c.name in ev.summary]
     return rows
 
 
@@ -553,13 +610,17 @@ def leaderboard_json(board: Leaderboard, *, per_topic: bool = False) -> dict:
     for e in board.entries:
         item: dict = {"rank": e.rank, "run": e.path, "runid": e.runid if e.ok else None,
                       "topics": e.topics if e.ok else None, "topics_total": e.topics_total}
+        if board.has_students:
+            item["student"] = e.student.name if e.student is not None else None
+            item["student_id"] = e.student.id if e.student is not None else None
         if e.ok:
             ev = e.evaluation
             item["summary"] = {c: plain_value(board.kinds[c], ev.summary[c]) for c in board.columns if c in ev.summary}
             if per_topic:
                 doc = evaluation_json(ev, query=True, summary=False)["per_topic"]
                 item["per_topic"] = {t: {c: v[c] for c in board.columns if c in v} for t, v in doc.items()}
-        item["warnings"] = list(e.warnings)
+        item.update(errors=e.count(ERROR), warnings=list(e.warnings), notes=e.count(NOTE),
+                    counts={f.code: f.count for f in e.findings}, findings=[f.to_dict() for f in e.findings])
         item["error"] = e.error
         runs.append(item)
     return {"sort_by": board.sort_by, "measures": list(board.columns), "topics_total": board.topics_total,
@@ -567,55 +628,87 @@ def leaderboard_json(board: Leaderboard, *, per_topic: bool = False) -> dict:
             "skipped": [{"path": s.path, "reason": s.reason} for s in board.skipped]}
 
 
-def leaderboard_table(board: Leaderboard, fmt: str = "text", *, per_topic: bool = False):
+def leaderboard_table(board: Leaderboard, fmt: str = "text", *, per_topic: bool = False, rounded: bool = False):
     """The board as a :class:`~trec_eval_py.output.table.Table` for ``fmt``: a row per
-    run (with ``per_topic`` per run, topic and measure). A failed run is one row
-    with its reason: across the value columns in text, html and latex, in an
-    ``error`` column in csv, in the runid column in markdown."""
+    run (with ``per_topic`` per run, topic and measure). Each row names the
+    student (when the submissions name students), the judged topics the run
+    answers and its findings: the first finding's check and how many more
+    (``tie+1``) where people read it, a count per severity and the checks in
+    csv. A failed run is one row with its reason: across the value columns in
+    text, html and latex, in an ``error`` column in csv, in the runid column
+    in markdown. ``rounded`` (csv): values as the text prints them.
+    """
+    from ..output.evaluation import format_value
     from ..output.table import Cell, Column, Table
 
     machine = fmt == "csv"
+    students = board.has_students
     # numbers to the right where a table is typeset; text and markdown keep the board's plain layout
     num = "right" if fmt in ("latex", "html") else None
-    lead = [Column("rank", "int", align=num), Column("run", "text"), Column("runid", "text"),
-            Column("topics", "fraction", parts=("topics", "topics_total"), align=num),
-            Column("warnings", "int", align=num)]
-    if per_topic:
-        values = [Column("topic", "text"), Column("measure", "text"), Column("value", align=num)]
+    who = []
+    if students:
+        who = [Column("student", "text"), Column("student_id", "text")] if machine else [Column("student", "text")]
+    lead = [Column("rank", "int", align=num), *who, Column("run", "text"), Column("runid", "text"),
+            Column("topics", "fraction", parts=("topics", "topics_total"), align=num)]
+    if machine:
+        lead += [Column("errors", "int"), Column("warnings", "int"), Column("notes", "int"), Column("checks", "text")]
     else:
-        values = [Column(c, _KIND[board.kinds[c]], align=None if board.kinds[c] is Kind.STR else num)
+        lead += [Column("findings", "text")]
+    value_kind = (lambda k: "text") if rounded else (lambda k: _KIND[k])
+    show = (lambda k, v: format_value(k, v)) if rounded else _plain
+    if per_topic:
+        values = [Column("topic", "text"), Column("measure", "text"), Column("value", "text" if rounded else "auto",
+                                                                                align=num)]
+    else:
+        values = [Column(c, value_kind(board.kinds[c]), align=None if board.kinds[c] is Kind.STR else num)
                   for c in board.columns]
     cols = lead + values + ([Column("error", "text")] if machine else [])
+
+    def student(e: Entry) -> list:
+        if not students:
+            return []
+        name = e.student.name if e.student is not None else ""
+        if machine:
+            return [name, (e.student.id or "") if e.student is not None else ""]
+        return [name]
+
+    def findings(e: Entry) -> list:
+        if machine:
+            return [e.count(ERROR), e.count(WARNING), e.count(NOTE), " ".join(f.code for f in e.findings)]
+        return [e.headline()]
+
     rows = []
     for e in board.entries:
         if e.ok:
-            first = [e.rank, e.path, e.runid, (e.topics, e.topics_total), len(e.warnings)]
+            first = [e.rank, *student(e), e.path, e.runid, (e.topics, e.topics_total), *findings(e)]
             tail = [None] if machine else []
             if per_topic:
-                rows += [first + r + tail for r in _board_topic_rows(board, e)]
+                rows += [first + r + tail for r in _board_topic_rows(board, e, show)]
             else:
                 s = e.evaluation.summary
-                rows.append(first + [_plain(board.kinds[c], s[c]) if c in s else None for c in board.columns] + tail)
+                rows.append(first + [show(board.kinds[c], s[c]) if c in s else None for c in board.columns] + tail)
         elif machine:
-            rows.append([None, e.path, None, None, len(e.warnings), *[None] * len(values), e.error])
+            rows.append([None, *student(e), e.path, None, None, *findings(e), *[None] * len(values), e.error])
         elif fmt == "markdown":
-            rows.append([Cell(None, text="-"), e.path, f"error: {e.error}", None, len(e.warnings), *[None] * len(values)])
+            rows.append([Cell(None, text="-"), *student(e), e.path, f"error: {e.error}", None, *findings(e),
+                         *[None] * len(values)])
         else:
-            rows.append([Cell(None, text="-"), e.path, Cell(f"error: {e.error}", span=True)])
+            rows.append([Cell(None, text="-"), *student(e), e.path, Cell(f"error: {e.error}", span=True)])
     return Table(cols, rows)
 
 
-def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool = False,
+def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool = False, rounded: bool = False,
                        caption: str | None = None, label: str | None = None, digits: int | None = None) -> str:
     """A board as text, markdown (md), csv, json, html or latex.
 
     Text, markdown, html and latex print values as trec_eval does (or with
-    ``digits`` decimals); csv and json keep full precision. Each row shows the
-    judged topics the run answers (``answered/total``; csv and json: two
-    numbers) and how many warnings it has (``--report`` and json list
-    them). With ``per_topic`` the table is long: one row per run, topic and
-    measure (topic ``all`` for the summary). A failed run is one row
-    carrying its reason.
+    ``digits`` decimals); csv and json keep full precision (csv with
+    ``rounded``: as the text prints them, for a spreadsheet or an LMS). Each
+    row shows the student (when the submissions name students), the judged
+    topics the run answers (``answered/total``; csv and json: two numbers) and
+    its findings (see :func:`leaderboard_table`; json lists them whole). With
+    ``per_topic`` the table is long: one row per run, topic and measure (topic
+    ``all`` for the summary). A failed run is one row carrying its reason.
     """
     from ..output.table import canonical, check_format, check_typeset, json_text, render
 
@@ -623,7 +716,7 @@ def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool
     check_typeset(fmt, caption=caption, label=label, digits=digits)
     if fmt == "json":
         return json_text(leaderboard_json(board, per_topic=per_topic), indent=1)
-    table = leaderboard_table(board, fmt, per_topic=per_topic)
+    table = leaderboard_table(board, fmt, per_topic=per_topic, rounded=rounded)
     if fmt == "html":
         table.title = f"sorted by {board.sort_by}, best first" if board.sort_by else None
         return render(table, fmt, caption=caption, digits=digits, title="Leaderboard")

@@ -4,27 +4,46 @@
 (built with ``curves=True`` for the precision/recall figures) into:
 
 ``index.html``
-    the leaderboard (every column sorts on a click), each run's coverage,
-    warnings and, for a run that could not be graded, the reason; the
-    distribution of each measure over the class;
+    the ranking (every column sorts on a click): each run's scores, its
+    findings (the first finding's check and how many more), coverage and,
+    for a run that could not be graded, the reason; then the runs not graded,
+    the files left out, and the distribution of each measure over the class;
 ``runs/<run>.html``
-    a page per run: its validation findings with their line numbers, its
-    per-topic values against the class median and best, and its interpolated
-    precision/recall curve against the class median;
+    a page per run that starts with its scores against the class median and
+    best, then its values per topic (a bar per topic, labelled, against the
+    class median and best) and its interpolated precision/recall curve
+    against the class median; below, its validation findings, one per check,
+    collapsed (a click shows the message and the lines);
 ``leaderboard.csv``, ``leaderboard.md``
-    the board as ``batch --format csv|markdown`` prints it;
+    the board as ``batch --format csv|markdown`` prints it, the CSV's numbers
+    rounded as shown;
+``grades.csv``
+    a row per student (per run when the submissions name no students; with
+    ``--roster``, a row per student on the class list, its columns first):
+    the grade columns rounded as shown, ready for an LMS's grade import;
 ``feedback/<run>.txt``
     plain text for the student: scores and rank, coverage, findings, and the
     topics where the run falls furthest below the class median.
+
+Pages read at a glance on a laptop and a phone: long run names (an LMS's
+``Full Name_12345_assignsubmission_file_/run.txt``) are shown by the student's
+name or the part that tells runs apart, cut with an ellipsis (the full name
+on hover), tables scroll inside their own box and figures scale to the width,
+so a 1,280 px window shows the whole board and a 390 px phone scrolls only
+down.
 
 The report is written safely (:mod:`trec_eval_py.output.files`): each file
 whole or not at all, never through a link (a link already in the folder is
 replaced, its target untouched), and the folder is marked
 (:data:`~trec_eval_py.tools.submissions.REPORT_MARKER`) so that a report
-written inside a class folder is never graded as a submission. File names
-come from run names made safe and unique (:func:`slugs`), at most
-:data:`SLUG_MAX` characters. The work is linear in the size of the class: what
-every page compares a run with (class medians) is computed once.
+written inside a class folder is never graded as a submission. A report
+written again into a folder already marked as one replaces it: the pages
+and feedback files of runs no longer graded are deleted (only regular files
+of the report's own subfolders, never through a link; nothing is deleted from
+a folder that was not marked). File names come from run names made safe and
+unique (:func:`slugs`), at most :data:`SLUG_MAX` characters. The work is
+linear in the size of the class: what every page compares a run with (class
+medians) is computed once.
 
 Pages are self-contained: CSS, SVG figures and the sorting script are inline,
 nothing is fetched from the network or from another file (links between the
@@ -59,14 +78,16 @@ SLUG_MAX = 120
 
 
 def slugs(names: list[str]) -> dict[str, str]:
-    """A distinct, file-name-safe stem for each run name (``alice/run.txt`` -> ``alice_run.txt``),
+    """A distinct, file-name-safe stem for each run name (``alice/run.txt`` -> ``alice_run``),
     at most :data:`SLUG_MAX` characters (a longer one keeps its end, after a hash of the whole name)."""
     import hashlib
 
     out: dict[str, str] = {}
     used: set[str] = set()
     for n in names:
-        base = re.sub(r"[^A-Za-z0-9._-]+", "_", n).strip("._") or "run"
+        # the page is <slug>.html and the feedback <slug>.txt: not run.txt.txt
+        stem = re.sub(r"\.(?:txt|run|res|trec|tsv|csv|out)(?:\.(?:gz|bz2|xz))?$", "", n, flags=re.I) or n
+        base = re.sub(r"[^A-Za-z0-9._-]+", "_", stem).strip("._") or "run"
         if len(base) > SLUG_MAX:
             digest = hashlib.sha1(n.encode("utf-8", "surrogateescape")).hexdigest()[:10]
             base = f"{digest}_{base[-(SLUG_MAX - 20):].lstrip('._-')}"
@@ -188,8 +209,9 @@ def _fmt_tick(v: float, kind: Kind) -> str:
 
 
 def svg_curve(run: np.ndarray | None, median: np.ndarray | None, label: str) -> str:
-    """Interpolated precision at recall levels: the run against the class median."""
-    w, h, l, r, t, b = _W, _H, 44, 130, 12, 34
+    """Interpolated precision at recall levels: the run against the class median (the
+    legend is the page's, in HTML, so that no name is cut)."""
+    w, h, l, r, t, b = 420, 260, 44, 14, 12, 34
     pw, ph = w - l - r, h - t - b
 
     def xy(px, py):
@@ -209,26 +231,32 @@ def svg_curve(run: np.ndarray | None, median: np.ndarray | None, label: str) -> 
     parts.append(f'<text x="{l + pw / 2:.1f}" y="{h - 4}" text-anchor="middle" class="tick">recall</text>'
                  f'<text x="12" y="{t + ph / 2:.1f}" text-anchor="middle" class="tick" '
                  f'transform="rotate(-90 12 {t + ph / 2:.1f})">precision</text>')
-    for curve, cls, name, ly in ((median, "line-median", "class median", 40), (run, "line-run", label, 20)):
+    for curve, cls in ((median, "line-median"), (run, "line-run")):
         if curve is None:
             continue
         pts = " ".join("%.1f,%.1f" % xy(float(px), float(py)) for px, py in curve)
         parts.append(f'<polyline points="{pts}" class="{cls}"/>')
-        short = name if len(name) <= 16 else name[:15] + "\u2026"
-        parts.append(f'<line x1="{l + pw + 10}" y1="{t + ly}" x2="{l + pw + 30}" y2="{t + ly}" class="{cls}"/>'
-                     f'<text x="{l + pw + 34}" y="{t + ly + 4}" class="tick">{_e(short)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
+#: most topics labelled one by one under the per-topic bars (past it, every k-th)
+TOPIC_LABELS = 60
+
+
 def svg_topics(topics: list[str], values: list[float | None], stats: dict, measure: str) -> str:
-    """One bar per topic (the run's value) with the class median and best as ticks."""
+    """One bar per topic (the run's value) with the class median and best as ticks,
+    each topic labelled under its bar (every k-th past :data:`TOPIC_LABELS` topics)."""
     n = max(len(topics), 1)
-    bw = max(6, min(28, 520 // n))
-    w, h, l, t, b = 44 + bw * n + 10, 200, 44, 10, 40
+    bw = max(6, min(28, 640 // n))
+    longest = max((len(q) for q in topics), default=1)
+    b = 14 + min(longest, 16) * 6
+    w, h, l, t = 44 + bw * n + 10, 150 + b, 44, 10
     ph = h - t - b
     allv = [v for v in values if v is not None] + [s[1] for s in stats.values()]
     hi = max([1.0] + allv) if all(0 <= v <= 1 for v in allv) else max(allv + [1e-9])
+    step = max(1, -(-n // TOPIC_LABELS))
+    font = 11 if bw >= 12 else 9
 
     def y(v):
         return t + ph * (1 - v / hi)
@@ -249,10 +277,11 @@ def svg_topics(topics: list[str], values: list[float | None], stats: dict, measu
         if med is not None:
             parts.append(f'<line x1="{x0}" y1="{y(med):.1f}" x2="{x0 + bw}" y2="{y(med):.1f}" class="median"/>'
                          f'<line x1="{x0}" y1="{y(best):.1f}" x2="{x0 + bw}" y2="{y(best):.1f}" class="best"/>')
-        if n <= 40:
-            cx = x0 + bw / 2
-            parts.append(f'<text x="{cx:.1f}" y="{t + ph + 12}" text-anchor="end" class="tick" '
-                         f'transform="rotate(-60 {cx:.1f} {t + ph + 12})">{_e(q)}</text>')
+        if i % step == 0:
+            cx = x0 + bw / 2 + font / 3
+            shown = q if len(q) <= 16 else q[:15] + "\u2026"
+            parts.append(f'<text x="{cx:.1f}" y="{t + ph + 6}" text-anchor="end" class="tick topic" '
+                         f'style="font-size:{font}px" transform="rotate(-90 {cx:.1f} {t + ph + 6})">{_e(shown)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -260,27 +289,39 @@ def svg_topics(topics: list[str], values: list[float | None], stats: dict, measu
 # ---- pages ----
 
 _CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px auto;max-width:1200px;padding:0 16px;color:#1d2330;background:#fff}
-h1{font-size:1.5em;margin-bottom:4px}h2{font-size:1.15em;margin-top:28px;border-bottom:1px solid #d8dce4;padding-bottom:4px}
-.muted{color:#667085;fill:#667085}.meta{color:#4a5263;margin:4px 0 16px}
-table{border-collapse:collapse;font-size:14px}th,td{padding:5px 10px;border-bottom:1px solid #e4e7ec;text-align:left;vertical-align:top}
-th{background:#f3f5f9;position:sticky;top:0}
+*{box-sizing:border-box}
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:16px auto;max-width:1240px;padding:0 12px;color:#1d2330;background:#fff;overflow-wrap:anywhere}
+h1{font-size:1.45em;margin:4px 0}h2{font-size:1.1em;margin-top:26px;border-bottom:1px solid #d8dce4;padding-bottom:4px}
+.muted{color:#667085;fill:#667085}.meta{color:#4a5263;margin:4px 0 12px}
+.scroll{overflow-x:auto;max-width:100%;-webkit-overflow-scrolling:touch}
+table{border-collapse:collapse;font-size:14px}th,td{padding:5px 8px;border-bottom:1px solid #e4e7ec;text-align:left;vertical-align:top}
+th{background:#f3f5f9}
 table.sortable th{cursor:pointer;user-select:none;white-space:nowrap}
 table.sortable th:hover{background:#e5eaf3}
 th[aria-sort=descending]::after{content:" \\25BE"}th[aria-sort=ascending]::after{content:" \\25B4"}
 td.id{white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-tr.failed td{background:#fff4f2}.err{color:#b42318}.warn{color:#a15c07}
-.badge{display:inline-block;min-width:1.6em;text-align:center;border-radius:9px;padding:0 6px;font-size:12px}
-.badge.w{background:#fef0c7;color:#7a4a00}.badge.z{background:#ecfdf3;color:#05603a}
-.cov{display:inline-block;width:60px;height:8px;background:#e4e7ec;border-radius:4px;margin-right:6px;vertical-align:middle}
+td.name{max-width:22em}td.name a,td.name span.cut{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+td.name small{display:block;color:#667085;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+td.why{min-width:14em;max-width:30em;white-space:normal}
+tr.failed td{background:#fff4f2}.err{color:#b42318}.warn{color:#a15c07}.note{color:#475467}
+.badge{display:inline-block;text-align:center;border-radius:9px;padding:0 7px;font-size:12px;white-space:nowrap}
+.badge.error{background:#fee4e2;color:#912018}.badge.warning{background:#fef0c7;color:#7a4a00}
+.badge.note{background:#eaecf0;color:#344054}.badge.none{background:#ecfdf3;color:#05603a}
+.cov{display:inline-block;width:48px;height:8px;background:#e4e7ec;border-radius:4px;margin-right:6px;vertical-align:middle}
 .cov i{display:block;height:8px;border-radius:4px;background:#2e90fa}.cov.low i{background:#f79009}
-.dist{display:flex;flex-wrap:wrap;gap:10px 28px}.dist figure{margin:0}.dist figcaption{font-weight:600;font-size:13px}
+.dist{display:flex;flex-wrap:wrap;gap:10px 28px}.dist figure{margin:0;max-width:100%}.dist figcaption{font-weight:600;font-size:13px}
+figure{margin:8px 0}svg{max-width:100%;height:auto}
 svg text{font-size:11px;fill:#4a5263}.axis{stroke:#98a2b3;stroke-width:1}.grid{stroke:#eaecf0;stroke-width:1}
 .frame{fill:none;stroke:#d0d5dd}.dot{fill:#2e90fa;fill-opacity:.75}.dot.hl{fill:#d92d20;fill-opacity:1}
 .median{stroke:#f79009;stroke-width:2}.best{stroke:#12b76a;stroke-width:2}.bar{fill:#84adff}
 .line-run{fill:none;stroke:#2e90fa;stroke-width:2.5}.line-median{fill:none;stroke:#f79009;stroke-width:2;stroke-dasharray:5 3}
-.legend span{margin-right:16px}.key{display:inline-block;width:14px;height:4px;vertical-align:middle;margin-right:4px}
+.legend{margin:4px 0}.legend span{margin-right:16px;white-space:nowrap}.key{display:inline-block;width:14px;height:4px;vertical-align:middle;margin-right:4px}
+table.scores td.n{min-width:5.5em}table.scores td.first{font-weight:600}
+details{border:1px solid #e4e7ec;border-radius:6px;margin:6px 0;padding:6px 10px}
+details summary{cursor:pointer}details p{margin:6px 0}
 code{background:#f3f5f9;padding:0 3px;border-radius:3px}
+@media (max-width:600px){body{margin:8px auto;padding:0 8px}td.name{max-width:9em}td.why{min-width:10em}
+th,td{padding:4px 6px}.hide-narrow{display:none}}
 """
 
 #: sorting by a click on a column head; wrapped so that the page is well-formed XML too
@@ -334,22 +375,57 @@ def _averaging(board: Leaderboard) -> str:
     return "each run is averaged over the topics it answers (trec_eval's default)"
 
 
+def short_names(board: Leaderboard) -> dict[str, str]:
+    """What the pages call each run: the student's name when known, else its name
+    without the folder every run shares (``download/``)."""
+    paths = [e.path for e in board.entries]
+    common = os.path.commonpath(paths) if len(paths) > 1 and all("/" in p for p in paths) else ""
+    if common and any(p == common for p in paths):
+        common = os.path.dirname(common)
+    out = {}
+    for e in board.entries:
+        if e.student is not None:
+            out[e.path] = e.student.name
+        else:
+            rest = e.path[len(common):].lstrip("/") if common else e.path
+            out[e.path] = rest or e.path
+    return out
+
+
+def _name_cell(e: Entry, slug: dict, label: str) -> str:
+    sub = "" if label == e.path else f'<small title="{_e(e.path)}">{_e(e.path)}</small>'
+    return (f'<td class="name" data-v="{_e(label)}"><a href="runs/{_e(slug[e.path])}.html" title="{_e(e.path)}">'
+            f"{_e(label)}</a>{sub}</td>")
+
+
+def _findings_badge(e: Entry) -> str:
+    if not e.findings:
+        return '<span class="badge none">none</span>'
+    f = e.findings[0]
+    more = len(e.findings) - 1
+    tip = "; ".join(f"{x.severity} {x.code}" for x in e.findings)
+    return (f'<span class="badge {_e(f.severity)}" title="{_e(tip)}">{_e(f.code)}</span>'
+            + (f' <span class="muted">+{more}</span>' if more else ""))
+
+
 def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
     graded, failed = board.graded, board.failed
-    meta = (f"{len(board.entries)} runs: {len(graded)} graded, {len(failed)} could not be graded; "
+    label = short_names(board)
+    meta = (f"{len(board.entries)} runs: {len(graded)} graded, {len(failed)} not graded (errors); "
             f"{board.topics_total} judged topics in {_e(os.path.basename(board.qrels_name))}; "
             f"{_averaging(board)}; ordered by <b>{_e(board.sort_by or 'name')}</b>, best first; equal values share a rank.")
-    heads = ['<th data-type="num" data-first="ascending">rank</th>', "<th>run</th>", "<th>runid</th>",
-             '<th data-type="num" data-first="ascending">topics</th>',
-             '<th data-type="num">warnings</th>']
+    who = "student" if board.has_students else "run"
+    heads = ['<th data-type="num" data-first="ascending">rank</th>', f"<th>{who}</th>"]
     heads += [f'<th data-type="{"text" if board.kinds[c] is Kind.STR else "num"}">{_e(c)}</th>' for c in board.columns]
-    heads.append("<th>error</th>")
+    heads += ['<th data-type="num" data-first="descending">findings</th>',
+              '<th data-type="num" data-first="ascending">topics</th>', '<th class="hide-narrow">runid</th>',
+              "<th>error</th>"]
     rows = []
     most = max((e.topics for e in graded), default=0)
     for e in board.entries:
-        link = f'<a href="runs/{_e(slug[e.path])}.html">{_e(e.path)}</a>'
-        nw = len(e.warnings)
-        badge = f'<span class="badge {"w" if nw else "z"}">{nw}</span>'
+        # findings sort by how bad: errors, then warnings, then notes
+        weight = e.count("error") * 10000 + e.count("warning") * 100 + e.count("note")
+        fcell = f'<td class="id" data-v="{weight}">{_findings_badge(e)}</td>'
         if e.ok:
             share = e.topics / e.topics_total if e.topics_total else 0.0
             low = " low" if e.topics < most else ""
@@ -363,33 +439,26 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
                 dv = "" if nv is None else repr(nv)
                 cells.append(f'<td class="n" data-v="{dv}">{_e(_show(k, v))}</td>' if k is not Kind.STR
                              else f"<td>{_e(_show(k, v))}</td>")
-            rows.append(f'<tr><td class="n" data-v="{e.rank}">{e.rank}</td><td>{link}</td><td class="id">{_e(e.runid)}</td>{cov}'
-                        f'<td class="n" data-v="{nw}">{badge}</td>{"".join(cells)}<td></td></tr>')
+            rows.append(f'<tr><td class="n" data-v="{e.rank}">{e.rank}</td>{_name_cell(e, slug, label[e.path])}'
+                        f'{"".join(cells)}{fcell}{cov}<td class="id hide-narrow">{_e(e.runid)}</td><td></td></tr>')
         else:
             blanks = "".join('<td class="n" data-v=""></td>' for _ in board.columns)
-            rows.append(f'<tr class="failed"><td class="n" data-v="">-</td><td>{link}</td><td></td>'
-                        f'<td class="n" data-v=""></td><td class="n" data-v="{nw}">{badge}</td>{blanks}'
-                        f'<td class="err">{_e(e.error)}</td></tr>')
-    table = (f'<table class="sortable" id="board"><thead><tr>{"".join(heads)}</tr></thead>'
-             f'<tbody>{"".join(rows)}</tbody></table>')
-    body = [f"<h1>{_e(title)}</h1>", f'<p class="meta">{meta}</p>', "<h2>Leaderboard</h2>",
-            '<p class="muted">Click a column head to sort by it; click again to reverse.</p>', table]
+            rows.append(f'<tr class="failed"><td class="n" data-v="">-</td>{_name_cell(e, slug, label[e.path])}'
+                        f'{blanks}{fcell}<td class="n" data-v=""></td><td class="hide-narrow"></td>'
+                        f'<td class="err why">{_e(e.error)}</td></tr>')
+    table = (f'<div class="scroll"><table class="sortable" id="board"><thead><tr>{"".join(heads)}</tr></thead>'
+             f'<tbody>{"".join(rows)}</tbody></table></div>')
+    body = [f"<h1>{_e(title)}</h1>", f'<p class="meta">{meta}</p>', "<h2>Ranking</h2>",
+            '<p class="muted">Click a column head to sort by it; click again to reverse. A name links to the '
+            "run's page: its scores, per topic, and what the validator found.</p>", table]
     if failed:
-        body.append("<h2>Runs that could not be graded</h2><ul>")
-        body += [f'<li><a href="runs/{_e(slug[e.path])}.html">{_e(e.path)}</a>: <span class="err">{_e(e.error)}</span></li>'
-                 for e in failed]
+        body.append("<h2>Runs not graded</h2><ul>")
+        body += [f'<li><a href="runs/{_e(slug[e.path])}.html" title="{_e(e.path)}">{_e(label[e.path])}</a>: '
+                 f'<span class="err">{_e(e.error)}</span></li>' for e in failed]
         body.append("</ul>")
-    if board.skipped:  # found in the class folder but never read: links, pipes, hidden files...
+    if board.skipped:  # found in the class folder but never read: links, pipes, hidden files, READMEs...
         body.append("<h2>Files not graded</h2><ul>")
         body += [f"<li><code>{_e(k.path)}</code>: {_e(k.reason)}</li>" for k in board.skipped]
-        body.append("</ul>")
-    warned = [e for e in board.entries if e.warnings]
-    if warned:
-        body.append("<h2>Warnings</h2><ul>")
-        for e in warned:
-            first = e.warnings[0]
-            more = f" (and {len(e.warnings) - 1} more)" if len(e.warnings) > 1 else ""
-            body.append(f'<li><a href="runs/{_e(slug[e.path])}.html">{_e(e.path)}</a>: {_e(first)}{_e(more)}</li>')
         body.append("</ul>")
     nums = _numeric_columns(board)
     if nums and graded:
@@ -400,78 +469,98 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
     return _page(title, "".join(body), script=True)
 
 
-def _findings_table(e: Entry) -> str:
+def _findings_section(e: Entry) -> str:
+    """One collapsed block per check: severity, check, count; a click shows the message and lines."""
     if not e.findings:
         return '<p class="muted">No findings: the file is well-formed.</p>'
-    rows = []
+    out = []
     for f in e.findings:
-        where = f.line if f.path == e.path else f"{os.path.basename(f.path)}:{f.line}"
-        cls = "err" if f.severity == "error" else "warn"
-        rows.append(f'<tr><td class="n">{_e("" if f.line is None else where)}</td><td class="{cls}">{_e(f.severity)}</td>'
-                    f"<td><code>{_e(f.code)}</code></td><td>{_e(f.message)}</td></tr>")
-    return ('<table><thead><tr><th>line</th><th>severity</th><th>check</th><th>what is wrong</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
+        where = "" if f.line is None else (f"line {f.line}" if f.path == e.path else f"{f.path}:{f.line}")
+        lines = ""
+        if len(f.lines) > 1:
+            lines = f'<p class="muted">lines {", ".join(str(n) for n in f.lines)}{" ..." if f.count > len(f.lines) else ""}</p>'
+        out.append(f'<details class="finding"><summary><span class="badge {_e(f.severity)}">{_e(f.severity)}</span> '
+                   f"<code>{_e(f.code)}</code> {_e(f.counted())}{(' from ' + _e(where)) if where else ''}</summary>"
+                   f"<p>{_e(f.message)}</p>{lines}</details>")
+    return "".join(out)
 
 
 def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, title: str,
-              medians: dict | None = None, n_graded: int | None = None, tcols: list | None = None) -> str:
+              medians: dict | None = None, n_graded: int | None = None, tcols: list | None = None,
+              best: dict | None = None, label: str | None = None) -> str:
     medians = class_medians(board) if medians is None else medians
-    body = [f'<p><a href="../index.html">&#8592; {_e(title)}</a></p>', f"<h1>{_e(e.path)}</h1>"]
+    best = class_best(board) if best is None else best
+    label = label or e.path
+    body = [f'<p><a href="../index.html">&#8592; {_e(title)}</a></p>', f"<h1>{_e(label)}</h1>"]
+    sub = f"<code>{_e(e.path)}</code>" + (f"; run id <code>{_e(e.runid)}</code>" if e.ok else "")
     if e.ok:
         n = len(board.graded) if n_graded is None else n_graded
-        key = board.sort_by
-        score = f"; {_e(key)} {_e(_show(board.kinds[key], e.evaluation.summary.get(key)))}" if key else ""
-        body.append(f'<p class="meta">run id <code>{_e(e.runid)}</code>; rank {e.rank} of {n}{score}; '
-                    f"answers {e.topics} of {e.topics_total} judged topics ({_averaging(board)}).</p>")
-        cells = "".join(f"<th>{_e(c)}</th>" for c in board.columns)
-        vals = "".join(f'<td class="n">{_e(_show(board.kinds[c], e.evaluation.summary.get(c)))}</td>' for c in board.columns)
-        meds = []
-        for c in board.columns:
-            k, m = board.kinds[c], medians[c]
-            meds.append(f'<td class="n">{_e(_show(k, m) if m is not None and k is Kind.FLOAT else (str(int(m)) if m is not None else ""))}</td>')
-        body.append(f"<table><thead><tr><th></th>{cells}</tr></thead><tbody><tr><td>this run</td>{vals}</tr>"
-                    f'<tr><td>class median</td>{"".join(meds)}</tr></tbody></table>')
+        body.append(f'<p class="meta">{sub}; rank {e.rank} of {n}; answers {e.topics} of {e.topics_total} '
+                    f"judged topics ({_averaging(board)}).</p>")
+        rows = []
+        for i, c in enumerate(board.columns):
+            k = board.kinds[c]
+            if k is Kind.STR:
+                continue
+            m, b = medians[c], best[c]
+            first = ' class="n first"' if i == 0 else ' class="n"'
+            rows.append(f"<tr><td>{_e(c)}</td><td{first}>{_e(_show(k, e.evaluation.summary.get(c)))}</td>"
+                        f'<td class="n">{_e(_show(Kind.FLOAT, m) if m is not None else "")}</td>'
+                        f'<td class="n">{_e(_show(k, b) if b is not None else "")}</td></tr>')
+        body.append('<div class="scroll"><table class="scores" id="scores"><thead><tr><th>measure</th><th>this run</th>'
+                    f'<th>class median</th><th>class best</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
     else:
-        body.append(f'<p class="err">This run could not be graded: {_e(e.error)}</p>')
-    for w in e.warnings:
-        if not any(w == f.short(e.path) for f in e.findings):
-            body.append(f'<p class="warn">{_e(w)}</p>')
-    body.append("<h2>Validation findings</h2>")
-    body.append(_findings_table(e))
+        body.append(f'<p class="meta">{sub}</p><p class="err" id="verdict">Not graded: {_e(e.error)}</p>')
+    if e.findings:
+        body.append(f'<p>Findings: {_findings_badge(e)} <a href="#findings">(below)</a></p>')
     if e.ok:
         tcols = _topic_columns(board) if tcols is None else tcols
+        ev = e.evaluation
+        idx = {q: i for i, q in enumerate(ev.topics)}
         if tcols:
             main = board.sort_by if board.sort_by in tcols else tcols[0]
-            ev = e.evaluation
-            idx = {q: i for i, q in enumerate(ev.topics)}
             topics = sorted(stats_by_measure[main], key=lambda q: q.encode("utf-8", "surrogateescape"))
             vals = [float(ev.values[main][idx[q]]) if q in idx else None for q in topics]
             body.append(f"<h2>{_e(main)} per topic</h2>"
                         '<p class="legend muted"><span><i class="key" style="background:#84adff"></i>this run</span>'
                         '<span><i class="key" style="background:#f79009"></i>class median</span>'
                         '<span><i class="key" style="background:#12b76a"></i>class best</span></p>')
-            body.append(svg_topics(topics, vals, stats_by_measure[main], main))
-            heads = "".join(f"<th>{_e(c)}</th><th>median</th><th>best</th>" for c in tcols)
-            rows = []
-            for q in topics:
-                cells = []
-                for c in tcols:
-                    st = stats_by_measure[c].get(q)
-                    v = float(ev.values[c][idx[q]]) if q in idx else None
-                    kind = next(col.kind for col in ev.columns if col.name == c)
-                    cells.append(f'<td class="n">{_e(_show(kind, v))}</td>'
-                                 f'<td class="n muted">{_e(_show(Kind.FLOAT, st[0]) if st else "")}</td>'
-                                 f'<td class="n muted">{_e(_show(kind, st[1]) if st else "")}</td>')
-                missing = "" if q in idx and not ev.filled[idx[q]] else ' <span class="warn">(not answered)</span>'
-                rows.append(f"<tr><td>{_e(q)}{missing}</td>{''.join(cells)}</tr>")
-            body.append(f'<table class="sortable"><thead><tr><th>topic</th>{heads}</tr></thead>'
-                        f'<tbody>{"".join(rows)}</tbody></table>')
+            body.append(f'<figure class="topics">{svg_topics(topics, vals, stats_by_measure[main], main)}</figure>')
         if e.curve is not None:
             body.append("<h2>Interpolated precision/recall</h2>"
-                        '<p class="muted">Best precision at each recall level or above, averaged over topics; '
-                        "dashed: the class median.</p>")
-            body.append(svg_curve(e.curve, med_curve, e.path))
-    return _page(f"{e.path}: {title}", "".join(body), script=True)
+                        '<p class="legend muted"><span><i class="key" style="background:#2e90fa"></i>this run</span>'
+                        '<span><i class="key" style="background:#f79009"></i>class median (dashed)</span></p>'
+                        '<p class="muted">Best precision at each recall level or above, averaged over topics.</p>')
+            body.append(f"<figure>{svg_curve(e.curve, med_curve, label)}</figure>")
+    body.append(f'<h2 id="findings">Validation findings</h2>{_findings_section(e)}')
+    if e.ok and tcols:
+        heads = "".join(f"<th>{_e(c)}</th><th>median</th><th>best</th>" for c in tcols)
+        rows = []
+        for q in topics:
+            cells = []
+            for c in tcols:
+                st = stats_by_measure[c].get(q)
+                v = float(ev.values[c][idx[q]]) if q in idx else None
+                kind = next(col.kind for col in ev.columns if col.name == c)
+                cells.append(f'<td class="n">{_e(_show(kind, v))}</td>'
+                             f'<td class="n muted">{_e(_show(Kind.FLOAT, st[0]) if st else "")}</td>'
+                             f'<td class="n muted">{_e(_show(kind, st[1]) if st else "")}</td>')
+            missing = "" if q in idx and not ev.filled[idx[q]] else ' <span class="warn">(not answered)</span>'
+            rows.append(f"<tr><td>{_e(q)}{missing}</td>{''.join(cells)}</tr>")
+        body.append('<h2>Per-topic values</h2><details><summary>Every topic against the class median and best'
+                    f'</summary><div class="scroll"><table class="sortable"><thead><tr><th>topic</th>{heads}</tr>'
+                    f'</thead><tbody>{"".join(rows)}</tbody></table></div></details>')
+    return _page(f"{label}: {title}", "".join(body), script=True)
+
+
+def class_best(board: Leaderboard) -> dict[str, float | None]:
+    """The best value of each board column over the graded runs (None: no value)."""
+    out: dict[str, float | None] = {}
+    for c in board.columns:
+        k = board.kinds[c]
+        xs = [x for x in (_num(k, g.evaluation.summary.get(c)) for g in board.graded) if x is not None]
+        out[c] = max(xs) if xs else None
+    return out
 
 
 def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians: dict | None = None,
@@ -483,8 +572,10 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians:
     medians = class_medians(board) if medians is None else medians
     n_graded = len(board.graded) if n_graded is None else n_graded
     out = [f"Run: {e.path}\n"]
+    if e.student is not None:
+        out.append(f"Student: {e.student.name}{f' ({e.student.id})' if e.student.id else ''}\n")
     if not e.ok:
-        out.append(f"This run could not be graded: {e.error}\n")
+        out.append(f"Not graded: {e.error}\n")
     else:
         out.append(f"Run id: {e.runid}\nRank: {e.rank} of {n_graded}"
                    f"{f' (by {board.sort_by})' if board.sort_by else ''}\n")
@@ -495,9 +586,9 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians:
                 continue
             med = _show(Kind.FLOAT, medians[c]) if medians[c] is not None else ""
             out.append(f"  {c:<24}{_show(k, e.evaluation.summary.get(c)):>10}   ({med})\n")
-    out.append("\nFindings:\n")
-    if e.warnings:
-        out += [f"  {w}\n" for w in e.warnings]
+    out.append("\nFindings (validate gives the same):\n")
+    if e.findings:
+        out += [f"  {f.short(e.path)}\n" for f in e.findings]
     else:
         out.append("  none\n")
     if e.ok:
@@ -520,6 +611,60 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians:
     return "".join(out)
 
 
+def grades_csv(board: Leaderboard) -> str:
+    """``grades.csv``: a row per student (the run graded, or with several the best
+    ranked), numbers rounded as shown; with a roster, its rows first, in its order,
+    a student without a graded run with an empty grade and the reason."""
+    from ..output.table import csv_rows as csv_text
+
+    nums = [c for c in board.columns if board.kinds[c] is not Kind.STR]
+    by_student: dict = {}
+    for e in board.entries:  # board order: the best ranked first, the failed last
+        key = e.student.key if e.student is not None else e.path
+        by_student.setdefault(key, []).append(e)
+
+    def grade_cells(es: list) -> list[str]:
+        best = es[0]
+        if not best.ok:
+            return [""] * len(nums) + ["", best.path, f"not graded: {best.error}"]
+        note = f"best of {len(es)} runs" if len(es) > 1 else ""
+        return [_show(board.kinds[c], best.evaluation.summary.get(c)) for c in nums] + [str(best.rank), best.path, note]
+
+    tail = [*nums, "rank", "run", "note"]
+    roster = board.roster
+    if roster is not None:
+        rows = [list(roster.header) + tail]
+        matched: set = set()
+        keys_of_row: dict[int, list] = {}
+        for key, es in by_student.items():
+            i = roster.row_of(es[0].student)
+            if i is not None:
+                keys_of_row.setdefault(i, []).extend(es)
+                matched.add(key)
+        width = len(roster.header)
+        for i, row in enumerate(roster.rows):
+            row = list(row) + [""] * (width - len(row))
+            es = keys_of_row.get(i)
+            if es:
+                es.sort(key=lambda x: (not x.ok, x.rank or 0))
+                rows.append(row[:width] + grade_cells(es))
+            else:
+                rows.append(row[:width] + [""] * (len(nums) + 2) + ["no submission"])
+        for key, es in by_student.items():  # handed in, but not on the roster
+            if key not in matched:
+                who = es[0].student.name if es[0].student is not None else es[0].path
+                rows.append([who] + [""] * (width - 1) + grade_cells(es)[:-1] + ["not on the roster"])
+        return csv_text(rows)
+    students = board.has_students
+    head = (["student", "student_id"] if students else []) + tail
+    rows = [head]
+    for es in by_student.values():
+        who = ([es[0].student.name, es[0].student.id or ""] if es[0].student is not None else ["", ""]) \
+            if students else []
+        rows.append(who + grade_cells(es))
+    return csv_text(rows)
+
+
 def check_report(directory) -> None:
     """Raise :class:`~trec_eval_py.errors.OutputError` now if a report cannot be written
     into ``directory`` later (a file or a link in its place, a read-only folder, a name
@@ -529,35 +674,71 @@ def check_report(directory) -> None:
     check_folder(os.fspath(directory), ("runs", "feedback"))
 
 
+#: files of its own a report writes at its top (a report written again replaces them)
+TOP_FILES = ("index.html", "leaderboard.csv", "leaderboard.md", "grades.csv")
+
+
 def write_report(board: Leaderboard, directory, *, title: str = "Leaderboard") -> list[str]:
     """Write the report of ``board`` into ``directory`` (created if needed). Returns the files written.
 
     Each file is written whole or not at all, never through a link (see
     :mod:`trec_eval_py.output.files`); the folder is marked as a report, so a
-    later walk for submissions leaves it out."""
+    later walk for submissions leaves it out. In a folder already marked, the
+    pages and feedback of runs no longer on the board are deleted."""
     from ..output.files import Folder
     from .submissions import REPORT_MARKER
 
     check_report(directory)
     slug = slugs([e.path for e in board.entries])
+    label = short_names(board)
     tcols = _topic_columns(board)
     stats = {c: class_topic_stats(board, c) for c in tcols}
     med = median_curve(board)
     medians = class_medians(board)
+    best = class_best(board)
     n_graded = len(board.graded)
     written = []
+    was_report = os.path.isfile(os.path.join(os.fspath(directory), REPORT_MARKER)) and \
+        not os.path.islink(os.path.join(os.fspath(directory), REPORT_MARKER))
     with Folder(os.fspath(directory)) as out:
         written.append(out.write(REPORT_MARKER, ["A report written by trec_eval_py batch --report: never graded "
-                                                 "as a submission.\n"]))
+                                                 "as a submission; written again, it replaces its own files.\n"]))
         written.append(out.write("index.html", [_index(board, slug, title)]))
-        written.append(out.write("leaderboard.csv", [render_leaderboard(board, "csv")]))
+        written.append(out.write("leaderboard.csv", [render_leaderboard(board, "csv", rounded=True)]))
         written.append(out.write("leaderboard.md", [render_leaderboard(board, "markdown")]))
+        written.append(out.write("grades.csv", [grades_csv(board)]))
         for e in board.entries:
             written.append(out.write(f"runs/{slug[e.path]}.html",
-                                     [_run_page(board, e, med, stats, title, medians, n_graded, tcols)]))
+                                     [_run_page(board, e, med, stats, title, medians, n_graded, tcols, best,
+                                                label[e.path])]))
             written.append(out.write(f"feedback/{slug[e.path]}.txt",
                                      [feedback_text(board, e, stats, medians, n_graded, tcols)]))
+        if was_report:
+            _remove_stale(out, {os.path.relpath(w, os.fspath(directory)) for w in written})
     return written[1:]
 
 
-__all__ = ["check_report", "class_medians", "write_report", "feedback_text", "SLUG_MAX", "slugs", "svg_curve", "svg_distribution", "svg_topics"]
+def _remove_stale(out, keep: set) -> None:
+    """Delete the pages and feedback files of a report written before that this one did
+    not write again: regular files of ``runs/`` and ``feedback/`` only, unlinked
+    through the folder's descriptor (a link there is removed, its target untouched)."""
+    import stat
+
+    for sub in ("runs", "feedback"):
+        fd = out.subfolder(sub)
+        for name in os.listdir(fd):
+            if f"{sub}/{name}" in keep or name.startswith("."):
+                continue
+            try:
+                st = os.lstat(name, dir_fd=fd)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
+                try:
+                    os.unlink(name, dir_fd=fd)
+                except OSError:
+                    pass
+
+
+__all__ = ["TOP_FILES", "check_report", "class_best", "class_medians", "feedback_text", "grades_csv",
+           "short_names", "write_report", "SLUG_MAX", "slugs", "svg_curve", "svg_distribution", "svg_topics"]

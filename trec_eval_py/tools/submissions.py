@@ -87,24 +87,27 @@ class Submission:
     member: str | None = None
     index: int | None = None
     problem: str | None = None
+    #: archives inside the member (or file), outermost first: (member name, index) in each
+    inner: tuple = ()
+    #: the argument it was found under (a folder or archive given), for naming its student
+    root: str | None = None
+    #: when it was last changed (a file's mtime, a member's date), for ``--pick latest``
+    mtime: float | None = None
 
     def read(self) -> bytes:
         """The submission's bytes (still compressed if the file is): for a file, read
         without following a link or opening a pipe; for a member, within the bounds."""
         if self.problem is not None:
             raise InputError(self.name, self.problem)
-        if self.member is None:
+        if self.member is None and not self.inner:
             if self.path == "-":
                 from ..engine.parse.source import read_source
 
                 return read_source("-")
-            fd = _open_regular(self.path, self.name)
-            with os.fdopen(fd, "rb") as f:
-                try:
-                    return f.read()
-                except OSError as e:
-                    raise InputError(self.name, f"cannot read: {e.strerror or e}") from None
-        return _read_member(self)
+            return _read_file(self.path, self.name)
+        if not self.inner:
+            return _read_member(self)
+        return _read_nested(self)
 
     def source(self):
         """What the readers take: the submission's bytes as a stream named after it."""
@@ -163,6 +166,15 @@ def _open_regular(path: str, name: str) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def _read_file(path: str, name: str) -> bytes:
+    fd = _open_regular(path, name)
+    with os.fdopen(fd, "rb") as f:
+        try:
+            return f.read()
+        except OSError as e:
+            raise InputError(name, f"cannot read: {e.strerror or e}") from None
 
 
 # ---- zip archives ----
@@ -272,54 +284,258 @@ def _hidden(part: str) -> bool:
     return part.startswith(".") or part == "__MACOSX"
 
 
-def _zip_members(path: str, name: str, found: Found) -> None:
-    try:
-        with _open_archive(path, name)[1] as z:
-            infos = z.infolist()
-    except InputError as e:
-        found.submissions.append(Submission(name, path, problem=e.reason))
-        return
-    except (OSError, zipfile.BadZipFile, ValueError, EOFError) as e:
-        bad = isinstance(e, (zipfile.BadZipFile, ValueError, EOFError))
-        reason = "not a readable zip archive" if bad else f"cannot open: {e.strerror or e}"
-        found.submissions.append(Submission(name, path, problem=reason))
-        return
-    listed: list[tuple[bytes, int, str, str]] = []
+#: file name endings of what students hand in beside a run: write-ups, slides, images, code
+NOT_RUN_SUFFIXES = (".pdf", ".doc", ".docx", ".odt", ".rtf", ".md", ".pptx", ".ppt", ".odp", ".xlsx", ".xls",
+                    ".ods", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".html", ".htm", ".py", ".ipynb", ".java",
+                    ".c", ".cpp", ".h", ".rs", ".go", ".js", ".sh", ".r", ".m", ".tex", ".bib", ".log")
+#: names (before any extension) of companion files
+NOT_RUN_NAMES = ("readme", "license", "licence", "notes", "changelog", "requirements")
+#: archive name endings whose members are taken for submissions
+ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+#: archives inside archives are opened this deep (a zip that holds itself stops here)
+NESTED_MAX = 3
+
+
+def not_a_run(name: str) -> str | None:
+    """Why a file found in a folder or an archive is taken for no run (a README, a
+    write-up, an image, code), from its name; None for a possible run."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    stem = base.split(".", 1)[0]
+    if stem in NOT_RUN_NAMES:
+        return f"not a run file (a {stem.upper() if stem == 'readme' else stem} file)"
+    for suffix in NOT_RUN_SUFFIXES:
+        if base.endswith(suffix):
+            return f"not a run file (a {suffix} file)"
+    return None
+
+
+def archive_kind(name: str) -> str | None:
+    """``zip`` or ``tar`` for a name that ends as an archive's, else None."""
+    low = name.lower()
+    if low.endswith(".zip"):
+        return "zip"
+    if any(low.endswith(s) for s in ARCHIVE_SUFFIXES):
+        return "tar"
+    return None
+
+
+@record
+class _Entry:
+    """A regular file in an archive's listing."""
+
+    raw: str  # its name in the archive
+    shown: str  # its name as a submission's (without './', '/' separated)
+    index: int
+    mtime: float | None
+
+
+def _list_zip(z: zipfile.ZipFile, name: str, found: Found) -> list[_Entry]:
+    import time
+
+    listed: list[_Entry] = []
     hidden_folders: set[str] = set()
-    for index, info in enumerate(infos):
-        raw = info.filename
+    for index, info in enumerate(z.infolist()):
         if info.is_dir():
             continue
-        parts = raw.replace("\\", "/").split("/")
-        if raw.startswith(("/", "\\")) or ".." in parts or (parts and parts[0].endswith(":")):
-            found.skipped.append(Skipped(f"{name}/{raw}", "its name leaves the archive (an absolute path or '..')"))
-            continue
-        parts = [p for p in parts if p not in ("", ".")]
-        hidden = next((i for i, p in enumerate(parts) if _hidden(p)), None)
-        if hidden is not None:
-            if hidden < len(parts) - 1:  # one line for a hidden folder, not one per file in it
-                folder = "/".join(parts[: hidden + 1]) + "/"
-                if folder not in hidden_folders:
-                    hidden_folders.add(folder)
-                    found.skipped.append(Skipped(f"{name}/{folder}", "a hidden folder"))
-            else:
-                found.skipped.append(Skipped(f"{name}/{'/'.join(parts)}", "a hidden file"))
+        shown = _member_name(info.filename, name, found, hidden_folders)
+        if shown is None:
             continue
         what = _member_kind(info)
         if what is not None:
-            found.skipped.append(Skipped(f"{name}/{'/'.join(parts)}", f"the member is {what}"))
+            found.skipped.append(Skipped(f"{name}/{shown}", f"the member is {what}"))
             continue
-        shown = "/".join(parts)
-        listed.append((os.fsencode(shown), index, shown, raw))
-    if not listed:
-        found.submissions.append(Submission(name, path, problem="the zip archive holds no run file"))
+        try:
+            mtime = time.mktime(info.date_time + (0, 0, -1))
+        except (OverflowError, ValueError):
+            mtime = None
+        listed.append(_Entry(info.filename, shown, index, mtime))
+    return listed
+
+
+def _list_tar(t, name: str, found: Found) -> list[_Entry]:
+    listed: list[_Entry] = []
+    hidden_folders: set[str] = set()
+    for index, m in enumerate(t.getmembers()):
+        if m.isdir():
+            continue
+        shown = _member_name(m.name, name, found, hidden_folders)
+        if shown is None:
+            continue
+        if not m.isreg():
+            what = "a symbolic link" if m.issym() or m.islnk() else "not a regular file"
+            found.skipped.append(Skipped(f"{name}/{shown}", f"the member is {what}"))
+            continue
+        listed.append(_Entry(m.name, shown, index, float(m.mtime)))
+    return listed
+
+
+def _member_name(raw: str, name: str, found: Found, hidden_folders: set) -> str | None:
+    """A member's name as shown, or None (and a line in ``found.skipped``) for one
+    that is not taken: a name leaving the archive, a hidden file or folder."""
+    parts = raw.replace("\\", "/").split("/")
+    if raw.startswith(("/", "\\")) or ".." in parts or (parts and parts[0].endswith(":")):
+        found.skipped.append(Skipped(f"{name}/{raw}", "its name leaves the archive (an absolute path or '..')"))
+        return None
+    parts = [p for p in parts if p not in ("", ".")]
+    if not parts:
+        return None
+    hidden = next((i for i, p in enumerate(parts) if _hidden(p)), None)
+    if hidden is not None:
+        if hidden < len(parts) - 1:  # one line for a hidden folder, not one per file in it
+            folder = "/".join(parts[: hidden + 1]) + "/"
+            if folder not in hidden_folders:
+                hidden_folders.add(folder)
+                found.skipped.append(Skipped(f"{name}/{folder}", "a hidden folder"))
+        else:
+            found.skipped.append(Skipped(f"{name}/{'/'.join(parts)}", "a hidden file"))
+        return None
+    return "/".join(parts)
+
+
+def _open_tar(fileobj):
+    import tarfile
+
+    return tarfile.open(fileobj=fileobj, mode="r:*")
+
+
+_ARCHIVE_ERRORS = (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, RuntimeError, NotImplementedError)
+
+
+def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data: bytes | None = None,
+                     kind: str = "zip", root: str | None = None) -> None:
+    """The members of the archive ``path`` (or, nested, of ``data``: the bytes of the
+    member reached by ``inner``) as submissions, archives among them opened in turn."""
+    import tarfile
+
+    def failed(reason: str) -> None:
+        found.submissions.append(Submission(name, path, problem=reason, root=root))
+
+    try:
+        if data is None:
+            if kind == "zip":
+                with _open_archive(path, name)[1] as z:
+                    listed = _list_zip(z, name, found)
+            else:
+                fd = _open_regular(path, name)
+                with os.fdopen(fd, "rb") as f, _open_tar(f) as t:
+                    listed = _list_tar(t, name, found)
+        elif kind == "zip":
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                listed = _list_zip(z, name, found)
+        else:
+            with _open_tar(io.BytesIO(data)) as t:
+                listed = _list_tar(t, name, found)
+    except InputError as e:
+        failed(e.reason)
         return
-    listed.sort()
+    except (tarfile.TarError, *_ARCHIVE_ERRORS) as e:
+        bad = not isinstance(e, OSError) or isinstance(e, tarfile.TarError)
+        failed(f"not a readable {kind} archive" if bad else f"cannot open: {e.strerror or e}")
+        return
+    if not listed:
+        failed(f"the {kind} archive holds no run file")
+        return
+    listed.sort(key=lambda e: os.fsencode(e.shown))
     seen: dict[str, int] = {}
-    for _, index, shown, raw in listed:
-        n = seen[shown] = seen.get(shown, 0) + 1
-        label = shown if n == 1 else f"{shown} ({n})"  # the same name twice: both are graded
-        found.submissions.append(Submission(f"{name}/{label}", path, member=raw, index=index))
+    taken = 0
+    for e in listed:
+        n = seen[e.shown] = seen.get(e.shown, 0) + 1
+        label = e.shown if n == 1 else f"{e.shown} ({n})"  # the same name twice: both are graded
+        full = f"{name}/{label}"
+        why = not_a_run(e.shown)
+        if why is not None:
+            found.skipped.append(Skipped(full, why))
+            continue
+        taken += 1
+        nested = archive_kind(e.shown)
+        step = (e.raw, e.index)
+        if data is None:
+            sub = Submission(full, path, member=e.raw, index=e.index, root=root, mtime=e.mtime) \
+                if kind == "zip" else Submission(full, path, inner=(("tar", *step),), root=root, mtime=e.mtime)
+        else:
+            sub = Submission(full, path, member=None, inner=inner + ((kind, *step),), root=root, mtime=e.mtime)
+        if nested is not None:
+            if len(sub.inner) + (sub.member is not None) >= NESTED_MAX:
+                found.skipped.append(Skipped(full, f"an archive nested more than {NESTED_MAX} deep: not opened"))
+                continue
+            try:
+                inner_data = sub.read()
+            except InputError as err:
+                found.submissions.append(Submission(full, path, problem=err.reason, root=root))
+                continue
+            chain = sub.inner if sub.member is None else (("zip", sub.member, sub.index),)
+            _archive_members(path, full, found, chain, inner_data, nested, root)
+            continue
+        found.submissions.append(sub)
+    if not taken:
+        failed(f"the {kind} archive holds no run file")
+
+
+def _zip_members(path: str, name: str, found: Found, root: str | None = None) -> None:
+    _archive_members(path, name, found, kind="zip", root=root)
+
+
+def _read_nested(sub: Submission) -> bytes:
+    """The bytes of a member inside archives inside the file (or member) ``sub.path``,
+    each step within the bounds."""
+    import tarfile
+
+    # a zip on disk: its member first (the archive stays open); a tar on disk: the first step
+    data = _read_member(Submission(sub.name, sub.path, sub.member, sub.index)) if sub.member is not None else None
+    for kind, raw, index in sub.inner:
+        try:
+            if data is None:
+                if kind == "zip":
+                    data = _read_member(Submission(sub.name, sub.path, raw, index))
+                    continue
+                fd = _open_regular(sub.path, sub.name)
+                with os.fdopen(fd, "rb") as f, _open_tar(f) as t:
+                    data = _tar_member(t, raw, index, sub.name, os.fstat(f.fileno()).st_size)
+                continue
+            if kind == "zip":
+                with zipfile.ZipFile(io.BytesIO(data)) as z:
+                    infos = z.infolist()
+                    info = infos[index] if index < len(infos) else None
+                    if info is None or info.filename != raw:
+                        raise InputError(sub.name, "the archive changed after it was listed")
+                    problem = member_problem(info)
+                    if problem is not None:
+                        raise InputError(sub.name, problem)
+                    data = _bounded(z.open(info), sub.name, info.compress_size)
+            else:
+                with _open_tar(io.BytesIO(data)) as t:
+                    data = _tar_member(t, raw, index, sub.name, len(data))
+        except InputError:
+            raise
+        except (tarfile.TarError, *_MEMBER_ERRORS) as e:
+            raise InputError(sub.name, f"cannot read from the archive: {e}") from None
+    return data
+
+
+def _tar_member(t, raw: str, index: int, name: str, packed: int) -> bytes:
+    members = t.getmembers()
+    m = members[index] if index < len(members) else None
+    if m is None or m.name != raw or not m.isreg():
+        raise InputError(name, "the archive changed after it was listed")
+    check_expansion(name, m.size, packed)
+    f = t.extractfile(m)
+    if f is None:
+        raise InputError(name, "the member is not a regular file")
+    return _bounded(f, name, packed)
+
+
+def _bounded(f, name: str, packed: int) -> bytes:
+    limits = read_limits()
+    parts, have = [], 0
+    with f:
+        while True:
+            b = f.read(1 << 20)
+            if not b:
+                break
+            parts.append(b)
+            have += len(b)
+            check_expansion(name, have, packed, limits)
+    return b"".join(parts)
 
 
 # ---- walking folders ----
@@ -382,6 +598,8 @@ def scan_submissions(paths, *, exclude=()) -> Found:
     seen_names: set[str] = set()
     seen_files: dict[tuple, str] = {}
 
+    root: str | None = None
+
     def take(name: str, path: str, st: os.stat_result | None) -> None:
         if name in seen_names:
             found.skipped.append(Skipped(name, "given twice: graded once"))
@@ -393,13 +611,15 @@ def scan_submissions(paths, *, exclude=()) -> Found:
                 found.skipped.append(Skipped(name, f"the same file as {seen_files[key]}: graded once"))
                 return
             seen_files[key] = name
-        if path.lower().endswith(".zip") and st is not None:
-            _zip_members(path, name, found)
+        kind = archive_kind(path) if st is not None else None
+        if kind is not None:
+            _archive_members(path, name, found, kind=kind, root=root)
         else:
-            found.submissions.append(Submission(name, path))
+            found.submissions.append(Submission(name, path, root=root, mtime=st.st_mtime if st else None))
 
     for p in paths:
         p = os.fspath(p)
+        root = p
         if p == "-":
             take(p, p, None)
             continue
@@ -422,6 +642,10 @@ def scan_submissions(paths, *, exclude=()) -> Found:
             start = len(found.skipped)
             # '.' stands for the files under it named from here: alice/run.txt, not ./alice/run.txt
             for _, name, full, fst in sorted(_walk(bare, "" if bare == "." else bare, excluded, found)):
+                why = not_a_run(name)
+                if why is not None:  # a README or a write-up beside the run: listed, not graded
+                    found.skipped.append(Skipped(name, why))
+                    continue
                 take(name, full, fst)
             found.skipped[start:] = sorted(found.skipped[start:], key=lambda s: os.fsencode(s.path))
         elif stat.S_ISREG(st.st_mode):
@@ -437,5 +661,5 @@ def find_submissions(paths, *, exclude=()) -> list[Submission]:
     return scan_submissions(paths, exclude=exclude).submissions
 
 
-__all__ = ["Found", "REPORT_MARKER", "Skipped", "Submission", "close_archives", "find_submissions", "kind_of",
-           "member_problem", "scan_submissions"]
+__all__ = ["ARCHIVE_SUFFIXES", "Found", "NESTED_MAX", "REPORT_MARKER", "Skipped", "Submission", "archive_kind",
+           "close_archives", "find_submissions", "kind_of", "member_problem", "not_a_run", "scan_submissions"]

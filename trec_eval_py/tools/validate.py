@@ -1,110 +1,242 @@
 """Checking run files the way an evaluation campaign does before accepting them.
 
+One validator gives one verdict: ``validate``, ``batch``, its report and the
+students' feedback files all show the findings of :func:`validate_run`, with
+the same severities and counts. A run with an error is not graded by
+``batch`` (see :mod:`trec_eval_py.tools.leaderboard`); warnings and notes
+travel with its grade.
+
 Unlike the readers, which stop at the first bad line, this is a linter: it
-reads every line with its own tolerant scanner and reports every problem it
-finds, each with the file, the line and what is wrong. Fields are split as
-the readers split them (runs of blanks, CR included; lines whose first field
-starts with ``#`` are comments), and numbers must have the shape the readers
-accept. Many files and folders are checked in one go (walked as ``batch``
-walks them, see :mod:`trec_eval_py.tools.submissions`).
+reads every line and reports every problem, each check **once per run** (a
+:class:`Finding` counts its lines or topics and lists a few of them), so a
+run of 50,000 lines with one mistake gets one finding, not 50,000. The first
+finding names the real problem: a file that is not a run at all (a zip, a
+binary, a qrels file, CR-only line endings) gets one error saying so; a
+missing column is named from the shape of the other fields; a header only
+when the first line differs from the rest; a comma-separated file as such.
 
-Errors are things that make the file malformed or make trec_eval (or this
-package) refuse it or read it differently from what was meant; warnings are
-well-formed but suspicious. The first finding names the real problem: a
-file that is not a run at all (a zip, a binary, a qrels file, CR-only line
-endings) gets one error saying so instead of one per line. The checks, by
-code::
+Severities order the list:
 
-    errors
-      ``zip``              a zip archive (or a zip-based document such as .docx), not a text file
-      ``binary``           another binary file (a PDF, NUL bytes near the start)
-      ``nul``              a NUL byte in a line
-      ``line-endings``     lines end in CR alone (classic Mac): every reader sees one long line;
-                           or a carriage return inside a line, which every reader rejects
-      ``looks-like-qrels`` every line is ``qid iter docno rel``: qrels and run given in swapped order
-      ``header``           the first line is a header (its rank and score are words)
-      ``fields``           fewer than the six fields ``qid iter docno rank score runid``
-      ``score-type``       the score is not a decimal number (NaN included)
-      ``duplicate-docno``  a document listed twice for one topic
-      ``runid``            more than one run id in the file
-      ``too-many-docs``    a topic has more documents than allowed (default 1000)
-      ``empty``            no result lines (nothing, or only comments)
-      ``no-common-topics`` no topic of the run is in the qrels (or ``--topics``), with a hint
-                           when the ids differ by a pattern (a prefix, zero padding, case)
-    warnings
-      ``rank-type``        the rank is not an integer (the rank column is ignored)
-      ``rank-sequence``    a topic's ranks are not 1, 2, ... n (the rank column is ignored)
-      ``encoding``         a line that is not valid UTF-8
-      ``bom``              the file starts with a UTF-8 byte-order mark: trec_eval (and so the
-                           TREC formats here) reads it as part of the first topic id; the
-                           readers of the other formats skip it
-      ``extra-fields``     more than six fields (the extra ones are ignored)
-      ``comment``          a ``#`` line (trec_eval 10.0 skips it; 9.0.8 reads it as a result)
-      ``score-order``      a score higher than the one at the rank before it
-      ``rank-order``       equal scores whose ranks disagree with the tie-break trec_eval
-                           applies (docno, descending), so the evaluated order is not the
-                           submitted one; scores are compared as the engine's ranking rule
-                           compares them for the chosen trec_eval version (9.0.8: single
-                           precision, so 1.00000001 and 1.0 tie)
-      ``cutoff-tie``       equal scores straddle a common cutoff (5, 10, 20, 100, 1000), so
-                           the docno tie-break decides what falls inside it
-      ``topic-not-in-qrels``  a run topic without judgments (trec_eval ignores it)
-      ``topic-not-in-run``    a judged topic the run lacks (it scores 0 on the board;
-                              trec_eval skips it unless -c)
-      ``unjudged``         too many unjudged documents in a topic's top 10 (default:
-                           more than half), so its scores are underestimates
+``error``
+    the file is malformed, is read differently from what was meant, or
+    breaks a campaign rule (a second run id, too many documents): not graded;
+``warning``
+    well-formed, but something changes the values (scores that rise with the
+    rank, ties the docno tie-break decides between documents judged
+    differently, topics left out, many unjudged documents);
+``note``
+    worth knowing, changes no value (the rank column, which is ignored;
+    topics nobody judged).
+
+Checks, by code, in the order they are listed (the real problem first):
+
+errors
+  ``zip``              a zip archive (or a zip-based document such as .docx), not a text file
+  ``binary``           another binary file (a PDF, NUL bytes near the start)
+  ``looks-like-qrels`` every line is ``qid iter docno rel``: qrels and run given in swapped order
+  ``line-endings``     lines end in CR alone (classic Mac): every reader sees one long line;
+                       or a carriage return inside a line, which every reader rejects
+  ``empty``            no result lines (nothing, or only comments)
+  ``nul``              a NUL byte in a line
+  ``separator``        fields separated by commas, semicolons or bars instead of blanks
+  ``fields``           fewer than the six fields ``qid iter docno rank score runid`` (the
+                       missing column is named from the other lines), or more than 32
+  ``header``           the first line is a header (unlike every other line)
+  ``score-type``       the score is not a decimal number (NaN, a decimal comma)
+  ``duplicate-docno``  a document listed twice for one topic
+  ``runid``            more than one run id in the file
+  ``too-many-docs``    topics with more documents than allowed (default 1000)
+  ``no-common-topics`` no topic of the run is in the qrels (or ``--topics``), with a hint
+                       when the ids differ by a pattern (a prefix, zero padding, case)
+  ``unreadable``       the file cannot be read (or the evaluation refused it)
+  ``format``           a run in another results format (``-T``): its reader's first error
+warnings
+  ``reversed-scores``  in most topics scores rise with the rank: trec_eval ranks by score,
+                       higher first, so the ranking is evaluated upside down
+  ``topic-not-in-run`` judged topics the run lacks (each scores 0 when every judged topic
+                       counts, batch's default)
+  ``tie``              equal scores where the tie-break (docno, not the rank column) decides a
+                       value: with judgments, tied documents judged differently and ranked
+                       otherwise by the run; without, a tie across a cutoff (5, 10, 20, 100, 1000)
+  ``score-order``      in a few topics a score is higher than at the rank before it
+  ``unjudged``         topics whose top 10 is more than half (default) unjudged: their scores
+                       are underestimates
+  ``comment``          ``#`` lines (trec_eval 10.0 skips them; 9.0.8 reads them as results)
+  ``extra-fields``     more than six fields (the extra ones are ignored)
+  ``bom``              a UTF-8 byte-order mark at the start: trec_eval reads it as part of the
+                       first topic id (the readers of other formats skip it)
+  ``encoding``         lines that are not valid UTF-8
+notes
+  ``rank-sequence``    a topic's ranks are not 1, 2, ... n (the rank column is ignored)
+  ``rank-type``        the rank is not an integer (the rank column is ignored)
+  ``topic-not-in-qrels``  run topics without judgments (trec_eval ignores them)
+
+``header`` is a warning instead when the header line is skipped on request
+(``skip_header``, ``--skip-header``): the file is then graded without it.
+Checks are turned off with ``ignore`` (or all but some with ``select``), as
+a linter's are; a check without which the file cannot be read as meant
+(those marked :attr:`Check.blocking`) cannot be ignored.
 
 The topic checks need the qrels (``qrels``) or just their topic ids
 (``topics``: one id per line, or a qrels file, whose first column is read), so
-students can check their runs without seeing the judgments; ``unjudged``
-needs the qrels. Windows (CRLF) line endings are not a finding: every reader
-takes CR for a blank. Checks that would fire on every line of a large file
-list at most ``max_per_check`` findings, and a last one counts the rest;
-the totals of a :class:`Report` count every finding, listed or not.
+students can check their runs without seeing the judgments; ``unjudged`` and
+the judgment rule of ``tie`` need the qrels. Windows (CRLF) line endings and
+tabs are not findings: every reader takes them for blanks.
+
+Speed: a well-formed run is split by the readers' own scanner
+(:func:`~trec_eval_py.engine.parse.fields.split_fields`) and checked column
+by column; only a run with a line problem is read again line by line, to
+find every bad line.
 """
 from __future__ import annotations
 
+import itertools
 import math
+import re
 from typing import Iterable
 
 import numpy as np
 
 from .._record import field, record
 from ..errors import InputError, UsageError
+from ..engine.join.keys import docno_words, row_hash, run_starts
 from ..engine.join.order import RankRule
 from ..engine.parse import Qrels, Run
-from ..engine.parse.fields import has_bare_cr
+from ..engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, has_bare_cr, split_fields
 from ..engine.parse.numbers import FLOAT_RE, INT_RE
-from ..engine.parse.source import read_source, source_name
+from ..engine.parse.source import expand, read_source, source_name
 
 ERROR = "error"
 WARNING = "warning"
+NOTE = "note"
+SEVERITIES = (ERROR, WARNING, NOTE)
 
-#: cutoffs at which a tie in score makes the tie-break decide the value
+#: cutoffs at which a tie in score makes the tie-break decide the value (without judgments)
 COMMON_CUTOFFS = (5, 10, 20, 100, 1000)
 DEFAULT_MAX_DOCS = 1000
 DEFAULT_MAX_UNJUDGED = 0.5
 UNJUDGED_DEPTH = 10
-DEFAULT_MAX_PER_CHECK = 20
+#: example lines (or topics) listed per finding
+DEFAULT_MAX_PER_CHECK = 5
+#: more fields than this on a line: several lines run together (the reader's bound)
+MAX_FIELDS = 32
+
+
+@record
+class Check:
+    """One check: its code, severity, what its count counts, and whether the
+    evaluation needs it (a blocking check cannot be ignored: without it the
+    file is not read as meant)."""
+
+    code: str
+    severity: str
+    unit: str
+    blocking: bool = False
+
+
+#: every check, in the order findings are listed (the real problem first)
+CHECKS: tuple[Check, ...] = (
+    Check("zip", ERROR, "file", True),
+    Check("binary", ERROR, "file", True),
+    Check("looks-like-qrels", ERROR, "file", True),
+    Check("line-endings", ERROR, "lines", True),
+    Check("empty", ERROR, "file", True),
+    Check("nul", ERROR, "lines", True),
+    Check("separator", ERROR, "lines", True),
+    Check("fields", ERROR, "lines", True),
+    Check("header", ERROR, "line", True),
+    Check("score-type", ERROR, "lines", True),
+    Check("duplicate-docno", ERROR, "lines", True),
+    Check("runid", ERROR, "lines"),
+    Check("too-many-docs", ERROR, "topics"),
+    Check("no-common-topics", ERROR, "topics", True),
+    Check("unreadable", ERROR, "file", True),
+    Check("format", ERROR, "line", True),
+    Check("reversed-scores", WARNING, "topics"),
+    Check("topic-not-in-run", WARNING, "topics"),
+    Check("tie", WARNING, "topics"),
+    Check("score-order", WARNING, "topics"),
+    Check("unjudged", WARNING, "topics"),
+    Check("comment", WARNING, "lines"),
+    Check("extra-fields", WARNING, "lines"),
+    Check("bom", WARNING, "file"),
+    Check("encoding", WARNING, "lines"),
+    Check("rank-sequence", NOTE, "topics"),
+    Check("rank-type", NOTE, "lines"),
+    Check("topic-not-in-qrels", NOTE, "topics"),
+)
+CHECK = {c.code: c for c in CHECKS}
+_PRIORITY = {c.code: i for i, c in enumerate(CHECKS)}
 #: checks that say the file is not a run at all (nothing else is reported for it)
 NOT_A_RUN = ("zip", "binary", "looks-like-qrels")
-#: errors that name a cause a student can fix at once; ``batch`` prefers them as a failed run's reason
-HINTS = ("zip", "binary", "line-endings", "looks-like-qrels", "header", "no-common-topics")
+#: errors that name a cause a student can fix at once
+HINTS = ("zip", "binary", "line-endings", "looks-like-qrels", "header", "separator", "fields",
+         "no-common-topics")
+
+
+def check_codes(codes: Iterable[str], what: str = "--ignore") -> tuple[str, ...]:
+    """``codes`` checked against :data:`CHECKS` (a comma-separated list counts as several)."""
+    out = []
+    for c in codes:
+        for code in str(c).split(","):
+            code = code.strip()
+            if not code:
+                continue
+            if code not in CHECK:
+                raise UsageError(f"{what} {code}: no such check; the checks are {', '.join(CHECK)}")
+            out.append(code)
+    return tuple(dict.fromkeys(out))
+
+
+def selected_checks(ignore: Iterable[str] = (), select: Iterable[str] = ()) -> frozenset:
+    """The codes of the checks that run under ``ignore`` and ``select`` (as a linter's
+    ``--ignore``/``--select``): every check but the ignored ones, or only the selected
+    ones. Blocking checks always run: the file is not read as meant without them."""
+    ignore = check_codes(ignore, "--ignore")
+    select = check_codes(select, "--select")
+    blocked = [c for c in ignore if CHECK[c].blocking]
+    if blocked:
+        raise UsageError(f"--ignore {blocked[0]}: the evaluation cannot read such a file as meant, so this "
+                         "check cannot be turned off" + (" (--skip-header grades a file with a header line)"
+                                                         if blocked[0] == "header" else ""))
+    on = set(select) if select else set(CHECK)
+    on |= {c.code for c in CHECKS if c.blocking}
+    return frozenset(on - set(ignore))
 
 
 @record
 class Finding:
-    """One problem: where it is, how bad, which check, and what is wrong."""
+    """One problem of one kind in one run: where it first shows, how bad, which
+    check, what is wrong; ``count`` places (lines or topics, :attr:`unit`) have
+    it, of which ``lines`` are a few, in order."""
 
     path: str
     line: int | None
     severity: str
     code: str
     message: str
+    count: int = 1
+    lines: tuple = ()
+
+    @property
+    def unit(self) -> str:
+        return CHECK[self.code].unit if self.code in CHECK else "lines"
+
+    def counted(self) -> str:
+        """``5 lines``, ``1 topic``: what :attr:`count` counts."""
+        unit = self.unit.rstrip("s")
+        return f"{self.count} {unit}{'s' * (self.count != 1)}"
+
+    def _more(self) -> str:
+        if self.count <= 1 or self.unit != "lines" or not self.lines:
+            return ""
+        listed = ", ".join(str(n) for n in self.lines[:DEFAULT_MAX_PER_CHECK])
+        rest = " ..." if self.count > len(self.lines[:DEFAULT_MAX_PER_CHECK]) else ""
+        return f" ({self.count} lines: {listed}{rest})"
 
     def __str__(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
-        return f"{where}: {self.severity}: {self.message} [{self.code}]"
+        return f"{where}: {self.severity}: {self.message}{self._more()} [{self.code}]"
 
     def short(self, run: str | None = None) -> str:
         """Without the path when it is the run's own, ``run`` (for a board or a student's feedback)."""
@@ -112,19 +244,18 @@ class Finding:
             where = f"{self.path}: " if self.line is None else f"{self.path}:{self.line}: "
         else:
             where = "" if self.line is None else f"line {self.line}: "
-        return f"{where}{self.severity}: {self.message} [{self.code}]"
+        return f"{where}{self.severity}: {self.message}{self._more()} [{self.code}]"
 
     def to_dict(self) -> dict:
-        return {"path": self.path, "line": self.line, "severity": self.severity,
-                "code": self.code, "message": self.message}
+        return {"path": self.path, "line": self.line, "severity": self.severity, "code": self.code,
+                "message": self.message, "count": self.count, "lines": list(self.lines)}
 
 
 @record(frozen=False)
 class Report:
-    """Every finding for one run file (problems first, then in line order), plus what was read.
+    """Every finding for one run file (the real problem first), plus what was read.
 
-    ``findings`` lists at most ``max_per_check`` findings of a check that
-    fires line by line; ``num_errors`` and ``num_warnings`` count them all.
+    One finding per check; :meth:`counts` says how many lines or topics each covers.
     """
 
     path: str
@@ -132,12 +263,12 @@ class Report:
     lines: int = 0
     results: int = 0
     topics: int = 0
-    num_errors: int = 0
-    num_warnings: int = 0
     #: per judged topic of the run: (unjudged documents, documents) in its top
     #: :data:`UNJUDGED_DEPTH` (the engine's judged.10 is 1 - their ratio); empty
     #: without single-document judgments
     unjudged: dict = field(factory=dict)
+    #: the line of a header skipped on request (``skip_header``), else None
+    skipped_header: int | None = None
 
     @property
     def errors(self) -> list[Finding]:
@@ -147,83 +278,116 @@ class Report:
     def warnings(self) -> list[Finding]:
         return [f for f in self.findings if f.severity == WARNING]
 
+    @property
+    def notes(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == NOTE]
+
+    @property
+    def num_errors(self) -> int:
+        return len(self.errors)
+
+    @property
+    def num_warnings(self) -> int:
+        return len(self.warnings)
+
+    @property
+    def num_notes(self) -> int:
+        return len(self.notes)
+
     def codes(self) -> set[str]:
         return {f.code for f in self.findings}
 
+    def counts(self) -> dict[str, int]:
+        """Per check that fired: how many lines or topics it covers, in the findings' order."""
+        return {f.code: f.count for f in self.findings}
+
     def passed(self, strict: bool = False) -> bool:
-        """No errors (and with ``strict``, no warnings either)."""
+        """No errors (and with ``strict``, no warnings either; notes never fail)."""
         return not (self.num_errors or (strict and self.num_warnings))
 
     def hint(self) -> Finding | None:
-        """The first error that names a cause a person can fix at once, if any."""
-        return next((f for f in self.findings if f.severity == ERROR and f.code in HINTS), None)
+        """The first error (the real problem), if any."""
+        return next((f for f in self.findings if f.severity == ERROR), None)
+
+    def tally(self) -> str:
+        """``1 error, 2 warnings [tie: 3 topics, unjudged: 2 topics]``: the findings by severity and check."""
+        parts = []
+        for sev, n in ((ERROR, self.num_errors), (WARNING, self.num_warnings), (NOTE, self.num_notes)):
+            if n or sev != NOTE:
+                parts.append(f"{n} {sev}{'s' * (n != 1)}")
+        checks = ", ".join(f"{f.code}: {f.counted()}" for f in self.findings)
+        return ", ".join(parts) + (f" [{checks}]" if checks else "")
 
     def summary(self) -> str:
-        ne, nw = self.num_errors, self.num_warnings
-        return (f"{self.path}: {ne} error{'s' * (ne != 1)}, {nw} warning{'s' * (nw != 1)} "
-                f"({self.results} results, {self.topics} topics)")
+        return f"{self.path}: {self.tally()} ({self.results} results, {self.topics} topics)"
 
     def to_dict(self, strict: bool = False) -> dict:
         return {"path": self.path, "ok": self.passed(strict), "errors": self.num_errors,
-                "warnings": self.num_warnings, "lines": self.lines, "results": self.results,
-                "topics": self.topics, "findings": [f.to_dict() for f in self.findings]}
-
-
-@record(frozen=False)
-class _Row:
-    line: int
-    qid: bytes
-    docno: bytes
-    rank: int | None
-    score: float | None
-    runid: bytes
+                "warnings": self.num_warnings, "notes": self.num_notes, "counts": self.counts(),
+                "lines": self.lines, "results": self.results, "topics": self.topics,
+                "findings": [f.to_dict() for f in self.findings]}
 
 
 def _show(b: bytes) -> str:
     return repr(b.decode("utf-8", "replace"))
 
 
+def _shown_line(raw: bytes, width: int = 60) -> str:
+    text = raw.decode("utf-8", "replace").strip()
+    return repr(text if len(text) <= width else text[: width - 3] + "...")
+
+
 class _Collector:
-    """Findings, with per-check caps for the checks that can fire on every line."""
+    """Findings of one run, one per check: a line check's hits are counted and a
+    few of their lines kept; a check that is turned off is not recorded."""
 
-    def __init__(self, path: str, max_per_check: int):
+    def __init__(self, path: str, examples: int, on: frozenset | None = None):
         self.path = path
-        self.cap = max_per_check
-        self.items: list[Finding] = []
-        self.counts: dict[str, int] = {}
-        self.totals = {ERROR: 0, WARNING: 0}
-        self.first_dropped: dict[str, tuple[int | None, str]] = {}
+        self.examples = max(int(examples), 1) if examples else 1 << 30
+        self.on = on
+        self.hits: dict[str, list] = {}  # code -> [first line, message, count, lines, severity]
+        self.whole: list[Finding] = []
 
-    def add(self, line, severity, code, message, path=None, capped=True):
-        n = self.counts.get(code, 0) + 1
-        self.counts[code] = n
-        self.totals[severity] += 1
-        if capped and self.cap and n > self.cap:
-            self.first_dropped.setdefault(code, (line, severity))
+    def wants(self, code: str) -> bool:
+        return self.on is None or code in self.on
+
+    def hit(self, code: str, line: int | None, message: str, severity: str | None = None) -> None:
+        """One more line with the problem ``code`` (the first one's message describes them)."""
+        if not self.wants(code):
             return
-        self.items.append(Finding(path or self.path, line, severity, code, message))
-
-    def collapse(self, code: str, lines: int) -> None:
-        """A check that fired on each of ``lines`` (> 1) lines becomes one finding saying so."""
-        if lines < 2 or self.counts.get(code, 0) != lines:
+        h = self.hits.get(code)
+        if h is None:
+            self.hits[code] = [line, message, 1, [line] if line is not None else [], severity]
             return
-        listed = [f for f in self.items if f.code == code]
-        first = listed[0]
-        self.items = [f for f in self.items if f.code != code]
-        self.first_dropped.pop(code, None)
-        self.items.append(Finding(first.path, first.line, first.severity, code,
-                                  f"every one of the {lines} lines: {first.message}"))
+        h[2] += 1
+        if line is not None and len(h[3]) < self.examples:
+            h[3].append(line)
 
-    def done(self, report: "Report") -> None:
-        for code, (line, severity) in self.first_dropped.items():
-            more = self.counts[code] - self.cap
-            self.items.append(Finding(self.path, line, severity, code,
-                                      f"{more} more like this from here on (not listed)"))
-        # what makes the file unusable as a whole first, then line by line
-        report.findings = sorted(self.items, key=lambda f: (f.code not in HINTS or f.severity != ERROR,
-                                                            f.path != self.path, f.path, f.line or 0))
-        report.num_errors = self.totals[ERROR]
-        report.num_warnings = self.totals[WARNING]
+    def add(self, line: int | None, severity: str | None, code: str, message: str, *, count: int = 1,
+            lines: Iterable = (), path: str | None = None) -> None:
+        """A finding worked out whole (a topic check, a file check)."""
+        if not self.wants(code):
+            return
+        self.whole.append(Finding(path or self.path, line, severity or CHECK[code].severity, code, message,
+                                  count, tuple(list(lines)[: self.examples])))
+
+    def count(self, code: str) -> int:
+        h = self.hits.get(code)
+        return h[2] if h else sum(f.count for f in self.whole if f.code == code)
+
+    def has_error(self) -> bool:
+        return any((h[4] or CHECK[c].severity) == ERROR for c, h in self.hits.items()) or \
+            any(f.severity == ERROR for f in self.whole)
+
+    def done(self, report: Report, content_lines: int = 0) -> None:
+        found = list(self.whole)
+        for code, (line, message, n, lines, severity) in self.hits.items():
+            if n > 1 and n == content_lines and CHECK[code].unit == "lines":
+                message = f"every one of the {n} lines: {message}"
+                lines = []  # listing some of them says nothing more
+            found.append(Finding(self.path, line, severity or CHECK[code].severity, code, message, n, tuple(lines)))
+        report.findings = sorted(found, key=lambda f: (SEVERITIES.index(f.severity), _PRIORITY.get(f.code, 99),
+                                                        f.line or 0))
 
 
 # ---- what kind of file is it? ----
@@ -237,7 +401,7 @@ def _not_text(data: bytes, out: _Collector) -> bool:
     if data.startswith(_ZIP):
         out.add(None, ERROR, "zip",
                 "this is a zip archive (or a zip-based document such as .docx or .odt), not a text run file; "
-                "hand in the run file itself (batch and validate do read the members of an archive named *.zip)")
+                "hand in the run file itself, as plain text")
         return True
     head = data[:4096]
     if data.startswith(_PDF) or b"\0" in head:
@@ -259,6 +423,10 @@ def _split_lines(data: bytes, out: _Collector) -> list[bytes]:
     return lines
 
 
+#: results formats read as trec_eval reads them, byte for byte (a byte-order mark included)
+_TREC_EVAL_FORMATS = ("trec_results",)
+
+
 def _check_bom(data: bytes, results_format: str, out: _Collector) -> None:
     """A UTF-8 byte-order mark at the start of the file (Notepad writes one): said once,
     with what the evaluation makes of it."""
@@ -271,16 +439,12 @@ def _check_bom(data: bytes, results_format: str, out: _Collector) -> None:
         shown = _show(BOM + first[0]) if first else "''"
         out.add(1, WARNING, "bom",
                 f"the file starts with a UTF-8 byte-order mark: trec_eval reads it as part of the first "
-                f"topic id ({shown}), which matches no topic of judgments saved without it; save the file without it (as UTF-8, not "
-                "'UTF-8 with BOM')", capped=False)
+                f"topic id ({shown}), which matches no topic of judgments saved without it; save the file "
+                "without it (as UTF-8, not 'UTF-8 with BOM')")
     else:
         out.add(1, WARNING, "bom",
                 "the file starts with a UTF-8 byte-order mark: it is skipped, as the format's official "
-                "scripts skip it; saving the file without it is safer", capped=False)
-
-
-#: results formats read as trec_eval reads them, byte for byte (a byte-order mark included)
-_TREC_EVAL_FORMATS = ("trec_results",)
+                "scripts skip it; saving the file without it is safer")
 
 
 def sniff(data: bytes, probe: int = 20) -> str | None:
@@ -303,160 +467,451 @@ def sniff(data: bytes, probe: int = 20) -> str | None:
     return None
 
 
-# ---- line by line ----
+# ---- the columns of a run ----
 
-def _scan(lines: list[bytes], out: _Collector) -> list[_Row]:
-    """Every content line as a row; problems with single lines go to ``out``."""
-    rows: list[_Row] = []
-    first_content = True
+@record(frozen=False)
+class _Cols:
+    """The result lines of a run as columns (rank NaN where it is no integer)."""
+
+    qid: np.ndarray
+    docno: np.ndarray
+    rank: np.ndarray
+    score: np.ndarray
+    runid: np.ndarray
+    line: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+    def take(self, idx) -> "_Cols":
+        return _Cols(self.qid[idx], self.docno[idx], self.rank[idx], self.score[idx], self.runid[idx], self.line[idx])
+
+
+_COMMENT_LINE = re.compile(rb"(?:^|\n)[ \t\r\x0b\x0c]*#")
+
+
+def _fast_columns(data: bytes, name: str) -> tuple[_Cols, int] | None:
+    """The columns of a run whose every line is a plain result (6 fields, a number
+    as score, an integer as rank, UTF-8, no comment), split by the readers' own
+    scanner, and the number of lines; None for any other run (it is read line by line)."""
+    if b"#" in data and _COMMENT_LINE.search(data):  # most runs hold no '#' at all
+        return None
+    try:
+        data.decode("utf-8")
+        f = split_fields(data, name, min_fields=6, max_fields=6, wanted={0: _T, 2: _T, 3: _I, 4: _F, 5: _T},
+                         labels={3: "rank", 4: "score"}, what="run")
+    except (InputError, UnicodeDecodeError):
+        return None
+    score = f.columns[4]
+    if len(score) == 0 or np.isnan(score).any():
+        return None
+    rank = f.columns[3].astype(np.float64)
+    return _Cols(f.columns[0], f.columns[2], rank, score.astype(np.float64, copy=False), f.columns[5],
+                 f.lineno.astype(np.int64, copy=False)), f.num_lines
+
+
+def _kind(tok: bytes) -> str:
+    if INT_RE.fullmatch(tok):
+        return "i"
+    if FLOAT_RE.fullmatch(tok):
+        return "f"
+    return "w"
+
+
+#: the six columns of a run, as messages name them
+COLUMN_NAMES = ("topic id", "iter ('Q0')", "docno", "rank", "score", "run id")
+_SEPARATORS = ((b",", "commas"), (b";", "semicolons"), (b"|", "bars ('|')"))
+
+
+def _column_fit(col: list[bytes], position: int, qids: list[bytes] | None) -> float:
+    """How well the tokens ``col`` fit the run's column ``position`` (0 to 1)."""
+    n = len(col)
+    if position == 0:  # topic ids come in runs of equal values
+        return sum(a == b for a, b in zip(col, col[1:])) / max(n - 1, 1) if n > 1 else 0.5
+    if position == 1:
+        return max(sum(t in (b"Q0", b"q0", b"0") for t in col) / n, 0.5 * (len(set(col)) == 1 and n > 1))
+    ints = [INT_RE.fullmatch(t) is not None for t in col]
+    # ranks count up by one within a topic; scores and docnos do not
+    steps = [int(b) - int(a) == 1 for a, b, ia, ib in zip(col, col[1:], ints, ints[1:]) if ia and ib]
+    counting = sum(steps) / len(steps) if steps else 0.0
+    if position == 2:
+        if len(set(col)) <= 1 and n > 1:
+            return 0.0
+        decimals = sum(b"." in t and FLOAT_RE.fullmatch(t) is not None for t in col) / n
+        return 1.0 - 0.6 * max(counting, decimals)
+    if position == 3 or position == 4:
+        if position == 3:
+            return sum(ints) / n * (0.5 + 0.5 * counting)
+        floats = sum(FLOAT_RE.fullmatch(t) is not None for t in col) / n
+        return floats * (1.0 - 0.5 * counting)
+    # the run id: one word on every line
+    return 1.0 if len(set(col)) == 1 and FLOAT_RE.fullmatch(col[0]) is None else 0.0
+
+
+def missing_columns(rows: list[list[bytes]]) -> tuple[int, ...] | None:
+    """Which of the six columns lines of fewer fields lack, from the shape of their
+    fields (``rows``: the fields of such lines, all of one length), if one answer
+    fits clearly better than the others; else None."""
+    if not rows:
+        return None
+    k = len(rows[0])
+    if not 2 <= k < 6:
+        return None
+    sample = rows[:400]
+    cols = [[r[i] for r in sample] for i in range(k)]
+    fits = []
+    for missing in itertools.combinations(range(6), 6 - k):
+        positions = [p for p in range(6) if p not in missing]
+        fits.append((sum(_column_fit(c, p, None) for c, p in zip(cols, positions)), missing))
+    fits.sort(reverse=True)
+    best, runner = fits[0], fits[1] if len(fits) > 1 else (-1.0, ())
+    if best[0] >= k - 1 and best[0] - runner[0] >= 0.3:
+        return best[1]
+    return None
+
+
+def _missing_message(missing: tuple[int, ...] | None, k: int) -> str:
+    need = "a result line has 6: qid Q0 docno rank score runid (e.g. '401 Q0 DOC1 1 12.5 myrun')"
+    if missing is None:
+        return f"{k} field{'s' * (k != 1)}; {need}"
+    names = [COLUMN_NAMES[m] for m in missing]
+    what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    shape = " ".join(("qid", "Q0", "docno", "rank", "score", "runid")[p] for p in range(6) if p not in missing)
+    return (f"the {what} column{'s are' if len(names) > 1 else ' is'} missing: the lines have {k} fields "
+            f"({shape}); {need}")
+
+
+def _slow_columns(lines: list[bytes], out: _Collector, skip_header: bool, report: Report) -> tuple[_Cols, int]:
+    """Every line looked at on its own: the result lines as columns, and the number of
+    content lines; every line problem goes to ``out``."""
+    content: list[tuple[int, bytes, list[bytes]]] = []
     for no, raw in enumerate(lines, 1):
         if b"\0" in raw:
-            out.add(no, ERROR, "nul", "NUL byte in the line; the file cannot be read")
+            out.hit("nul", no, "NUL byte in the line; the file cannot be read")
             continue
         if has_bare_cr(raw):  # the readers stop here, so it is an error, not a field count
-            out.add(no, ERROR, "line-endings",
-                    "carriage return inside the line: evaluation rejects it; save the file with LF or "
-                    "CRLF line endings")
+            out.hit("line-endings", no, "carriage return inside the line: evaluation rejects it; save the file "
+                    "with LF or CRLF line endings")
             continue
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            out.add(no, WARNING, "encoding", f"not valid UTF-8 (byte {raw[e.start]:#04x} at column {e.start + 1})")
+            out.hit("encoding", no, f"not valid UTF-8 (byte {raw[e.start]:#04x} at column {e.start + 1})")
         f = raw.split()
         if not f:
             continue
         if f[0].startswith(b"#"):
-            out.add(no, WARNING, "comment",
-                    "comment line: skipped by trec_eval 10.0 and this package, read as a result by trec_eval 9.0.8")
+            out.hit("comment", no, "a comment line: skipped by trec_eval 10.0 and this package, read as a "
+                    "result by trec_eval 9.0.8; delete it")
             continue
-        was_first, first_content = first_content, False
-        if was_first and len(f) >= 5 and not FLOAT_RE.fullmatch(f[4]) and not INT_RE.fullmatch(f[3]):
-            out.add(no, ERROR, "header",
-                    f"this looks like a header line ({raw.decode('utf-8', 'replace').strip()!r}); "
-                    "a run has no header: every line is read as a result, so delete this one")
-            continue
+        content.append((no, raw, f))
+
+    # a header: the first line, unlike the others, holds no number where they hold some
+    if len(content) > 1:
+        no, raw, f = content[0]
+        kinds = [_kind(t) for t in f]
+        shapes: dict[tuple, int] = {}
+        for _, _, g in content[1:201]:
+            key = (len(g), tuple(_kind(t) != "w" for t in g))
+            shapes[key] = shapes.get(key, 0) + 1
+        common, seen = max(shapes.items(), key=lambda kv: kv[1])
+        numbers_elsewhere = sum(common[1])
+        if sum(k != "w" for k in kinds[1:]) == 0 and numbers_elsewhere >= 2 and \
+                (len(f), tuple(k != "w" for k in kinds)) != common:
+            if skip_header:
+                out.add(no, WARNING, "header", f"a header line ({_shown_line(raw)}), not a result: "
+                        "skipped (--skip-header); trec_eval reads it as a result, so delete it")
+                report.skipped_header = no
+            else:
+                out.add(no, ERROR, "header", f"a header line ({_shown_line(raw)}), unlike every other line: "
+                        "a run has no header, trec_eval reads it as a result; delete it (or grade the file "
+                        "with --skip-header)")
+            content = content[1:]
+
+    short = [c for c in content if len(c[2]) < 6]
+    by_len: dict[int, list[list[bytes]]] = {}
+    for _, _, f in short:
+        by_len.setdefault(len(f), []).append(f)
+    missing = {k: missing_columns(rows) if len(rows) >= 5 or len(rows) == len(content) else None
+               for k, rows in by_len.items()}
+
+    qid, docno, rank, score, runid, line = [], [], [], [], [], []
+    for no, raw, f in content:
         if len(f) < 6:
-            out.add(no, ERROR, "fields",
-                    f"{len(f)} field{'s' * (len(f) != 1)}; a result line needs 6: qid iter docno rank score runid")
+            sep = next(((s, what) for s, what in _SEPARATORS
+                        if len([x for x in raw.strip().split(s)]) >= 6 and len(f) < len(raw.strip().split(s))),
+                       None)
+            if sep is not None:
+                out.hit("separator", no, f"the fields are separated by {sep[1]} ({_shown_line(raw)}): "
+                        "a run separates them by blanks (spaces or tabs)")
+            else:
+                out.hit("fields", no, _missing_message(missing.get(len(f)), len(f)))
+            continue
+        if len(f) > MAX_FIELDS:
+            out.hit("fields", no, f"{len(f)} fields: several lines run together? (at most {MAX_FIELDS} are read)")
             continue
         if len(f) > 6:
-            out.add(no, WARNING, "extra-fields", f"{len(f)} fields; everything after the 6th (run id) is ignored")
-        rank = int(f[3]) if INT_RE.fullmatch(f[3]) else None
-        if rank is None:
-            out.add(no, WARNING, "rank-type",
-                    f"rank {_show(f[3])} is not an integer (the rank column is ignored: documents are ranked by score)")
-        score = float(f[4]) if FLOAT_RE.fullmatch(f[4]) else None
-        if score is None:
-            out.add(no, ERROR, "score-type", f"score {_show(f[4])} is not a number")
-        rows.append(_Row(no, f[0], f[2], rank, score, f[5]))
-    return rows
-
-
-def _check_runids(rows: list[_Row], out: _Collector) -> None:
-    if not rows:
-        return
-    first = rows[0]
-    seen: dict[bytes, list[_Row]] = {}
-    for r in rows:
-        seen.setdefault(r.runid, []).append(r)
-    for rid, rs in seen.items():
-        if rid != first.runid:
-            out.add(rs[0].line, ERROR, "runid",
-                    f"run id {_show(rid)} differs from {_show(first.runid)} (line {first.line}); "
-                    f"{len(rs)} line{'s' * (len(rs) != 1)} use{'s' * (len(rs) == 1)} it; a run has one run id", capped=False)
-
-
-def _trec_order(rows: list[_Row], rule: RankRule) -> tuple[list[_Row], list]:
-    """The order trec_eval evaluates ``rows`` (one topic's) in, and each row's sort
-    key: the engine's ranking rule (:meth:`RankRule.ranked`); equal keys are ties."""
-    if not rows:
-        return [], []
-    run = Run(
-        np.zeros(len(rows), dtype="S1"),
-        np.array([r.docno for r in rows], dtype="S"),
-        np.array([r.score for r in rows], dtype=np.float64),
-        np.array([r.line for r in rows], dtype=np.int64),
-    )
-    perm, key = rule.ranked(run)
-    return [rows[i] for i in perm.tolist()], key.tolist()
-
-
-def _check_topic(qid: bytes, rows: list[_Row], out: _Collector, max_docs: int, cutoffs: Iterable[int],
-                 rule: RankRule) -> list[_Row]:
-    """Checks within one topic. Returns its unique rows in trec_eval's order."""
-    t = _show(qid)
-    unique: list[_Row] = []
-    first_line: dict[bytes, int] = {}
-    for r in rows:
-        if r.docno in first_line:
-            out.add(r.line, ERROR, "duplicate-docno",
-                    f"docno {_show(r.docno)} already listed for topic {t} on line {first_line[r.docno]}")
-        else:
-            first_line[r.docno] = r.line
-            unique.append(r)
-
-    if max_docs and len(unique) > max_docs:
-        out.add(unique[max_docs].line, ERROR, "too-many-docs",
-                f"topic {t} has {len(unique)} documents, more than the {max_docs} allowed "
-                f"(this is document {max_docs + 1})", capped=False)
-
-    ranked = [r for r in unique if r.rank is not None]
-    if ranked:
-        by_rank = sorted(ranked, key=lambda r: (r.rank, r.line))
-        for i, r in enumerate(by_rank):
-            if r.rank == i + 1:
-                continue
-            if i == 0:
-                msg = f"ranks of topic {t} start at {r.rank}, not 1"
-            elif r.rank == by_rank[i - 1].rank:
-                msg = f"rank {r.rank} of topic {t} is used again (first on line {by_rank[i - 1].line})"
+            out.hit("extra-fields", no, f"{len(f)} fields; everything after the 6th (run id) is ignored")
+        r = float(int(f[3])) if INT_RE.fullmatch(f[3]) else math.nan
+        if r != r:
+            out.hit("rank-type", no, f"rank {_show(f[3])} is not an integer (the rank column is ignored: "
+                    "documents are ranked by score)")
+        s = float(f[4]) if FLOAT_RE.fullmatch(f[4]) else math.nan
+        if s != s:
+            if re.fullmatch(rb"[+-]?\d+,\d+", f[4]):
+                out.hit("score-type", no, f"score {_show(f[4])} has a decimal comma: write "
+                        f"{f[4].replace(b',', b'.').decode()} (a point)")
             else:
-                msg = f"rank {i + 1} of topic {t} is missing: ranks jump from {by_rank[i - 1].rank} to {r.rank}"
-            out.add(r.line, WARNING, "rank-sequence",
-                    msg + "; ranks should run 1, 2, ... (the rank column is ignored: documents are ranked by score)")
-            break
+                out.hit("score-type", no, f"score {_show(f[4])} is not a number")
+            continue
+        qid.append(f[0])
+        docno.append(f[2])
+        rank.append(r)
+        score.append(s)
+        runid.append(f[5])
+        line.append(no)
 
-    scored = [r for r in unique if r.score is not None]
-    # scores compared as the ranking rule compares them (single precision for 9.0.8)
-    order, keys = _trec_order(scored, rule)
-    key_of = {id(r): k for r, k in zip(order, keys)}
-    both = sorted((r for r in scored if r.rank is not None), key=lambda r: (r.rank, r.line))
-    rises = [(a, b) for a, b in zip(both, both[1:]) if key_of[id(b)] < key_of[id(a)]]
-    if rises:
-        a, b = rises[0]
-        more = f" ({len(rises) - 1} more in this topic)" if len(rises) > 1 else ""
-        out.add(b.line, WARNING, "score-order",
-                f"topic {t}: score {b.score:g} at rank {b.rank} is higher than {a.score:g} at rank {a.rank}; "
-                f"scores should not increase with rank, and trec_eval ranks by score{more}")
+    def arr(xs):
+        return np.array(xs, dtype="S") if xs else np.zeros(0, dtype="S1")
 
-    # among equal scores trec_eval orders by docno (descending); compare with the ranks given
-    swaps = []
-    i = 0
-    while i < len(order):
+    return _Cols(arr(qid), arr(docno), np.array(rank, dtype=np.float64), np.array(score, dtype=np.float64),
+                 arr(runid), np.array(line, dtype=np.int64)), len(content)
+
+
+# ---- checks on the columns ----
+
+def _check_runids(c: _Cols, out: _Collector) -> None:
+    starts = run_starts(c.runid)
+    if len(starts) <= 1:
+        return
+    first = c.runid[0]
+    other = np.flatnonzero(c.runid != first)
+    ids = list(dict.fromkeys(c.runid[starts].tolist()))
+    shown = ", ".join(_show(r) for r in ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
+    out.add(int(c.line[other[0]]), ERROR, "runid",
+            f"{len(ids)} run ids ({shown}): a run has one; {len(other)} line{'s' * (len(other) != 1)} "
+            f"differ{'s' * (len(other) == 1)} from the first line's {_show(first)}",
+            count=len(other), lines=c.line[other[:DEFAULT_MAX_PER_CHECK]].tolist())
+
+
+def _topic_codes(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's topic code (topics numbered in order of first appearance) and the topic ids."""
+    ids, first, inv = np.unique(qid, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rename = np.empty(len(order), dtype=np.int64)
+    rename[order] = np.arange(len(order))
+    return rename[inv.ravel()], ids[order]
+
+
+def _check_duplicates(c: _Cols, topic: np.ndarray, qids: np.ndarray, out: _Collector) -> np.ndarray:
+    """Duplicates (topic, docno) found; returns the rows to keep (each document's first)."""
+    keys = row_hash(topic, _words(c.docno), len(qids))
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    cand = np.flatnonzero(sk[1:] == sk[:-1])
+    keep = np.ones(len(c), dtype=bool)
+    if not len(cand):
+        return keep
+    # equal hashes: compare the documents themselves, each with every earlier one of its key
+    pairs = []
+    for i in cand.tolist():
+        b = int(order[i + 1])
         j = i
-        while j + 1 < len(order) and keys[j + 1] == keys[i]:
-            j += 1
-        group = [r for r in order[i:j + 1] if r.rank is not None]
-        swaps += [(a, b) for a, b in zip(group, group[1:]) if a.rank > b.rank]
-        i = j + 1
-    if swaps:
-        a, b = swaps[0]
-        more = f" ({len(swaps) - 1} more in this topic)" if len(swaps) > 1 else ""
-        same = (f"the same score {a.score:g}" if a.score == b.score else
-                f"scores {a.score!r} and {b.score!r}, equal in single precision as trec_eval 9.0.8 "
-                f"compares them")
-        out.add(a.line, WARNING, "rank-order",
-                f"topic {t}: {_show(a.docno)} (rank {a.rank}) and {_show(b.docno)} (rank {b.rank}) have "
-                f"{same}; trec_eval breaks the tie by docno and evaluates {_show(a.docno)} first{more}")
+        while j >= 0 and sk[j] == sk[i + 1]:
+            a = int(order[j])
+            if topic[a] == topic[b] and c.docno[a] == c.docno[b]:
+                pairs.append((min(a, b), max(a, b)))
+                break
+            j -= 1
+    if not pairs:
+        return keep
+    first_of = {}
+    for a, b in sorted(pairs):
+        first_of.setdefault(b, first_of.get(a, a))
+    dup = np.array(sorted(first_of), dtype=np.int64)
+    keep[dup] = False
+    d = int(dup[0])
+    out.add(int(c.line[d]), ERROR, "duplicate-docno",
+            f"docno {_show(c.docno[d])} already listed for topic {_show(qids[topic[d]])} on line "
+            f"{int(c.line[first_of[d]])}; a document is listed once per topic (trec_eval stops at it)",
+            count=len(dup), lines=c.line[dup[:DEFAULT_MAX_PER_CHECK]].tolist())
+    return keep
 
-    straddled = [k for k in cutoffs if k < len(order) and keys[k - 1] == keys[k]]
-    if straddled:
-        k = straddled[0]
-        out.add(order[k - 1].line, WARNING, "cutoff-tie",
-                f"topic {t}: equal scores ({order[k - 1].score:g}) straddle cutoff"
-                f"{'s' * (len(straddled) > 1)} {', '.join(map(str, straddled))}; the docno tie-break decides "
-                f"which documents fall inside, not the run")
-    return order
+
+def _words(docno: np.ndarray) -> np.ndarray:
+    w = docno_words(docno)
+    return w.reshape(-1, 1) if w.ndim == 1 else w
+
+
+def _check_too_many(c: _Cols, topic: np.ndarray, qids: np.ndarray, max_docs: int, out: _Collector) -> None:
+    if not max_docs:
+        return
+    sizes = np.bincount(topic, minlength=len(qids))
+    over = np.flatnonzero(sizes > max_docs)
+    if not len(over):
+        return
+    t = int(over[0])
+    rows = np.flatnonzero(topic == t)
+    out.add(int(c.line[rows[max_docs]]), ERROR, "too-many-docs",
+            f"{len(over)} topic{'s' * (len(over) != 1)} of {len(qids)} list more than the {max_docs} documents "
+            f"allowed (up to {int(sizes.max())}); topic {_show(qids[t])} has {int(sizes[t])}, its document "
+            f"{max_docs + 1} is on this line: keep the top {max_docs} of each topic",
+            count=len(over))
+
+
+def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray, out: _Collector) -> None:
+    """The rank column against 1..n (a note: it is ignored) and against the scores."""
+    ok = ~np.isnan(c.rank)
+    if not ok.any():
+        return
+    idx = np.flatnonzero(ok)
+    order = idx[np.lexsort([c.line[idx], c.rank[idx], topic[idx]])]
+    t = topic[order]
+    r = c.rank[order]
+    starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
+    sizes = np.diff(np.append(starts, len(order)))
+    expect = np.arange(len(order)) - np.repeat(starts, sizes) + 1
+    wrong = r != expect
+    if wrong.any():
+        bad_topics = np.unique(t[wrong])
+        i = int(np.flatnonzero(wrong)[0])
+        row = order[i]
+        q = _show(qids[t[i]])
+        pos = int(expect[i])
+        if pos == 1:
+            msg = f"ranks of topic {q} start at {int(r[i])}, not 1"
+        elif r[i] == r[i - 1]:
+            msg = f"rank {int(r[i])} of topic {q} is used again (first on line {int(c.line[order[i - 1]])})"
+        else:
+            msg = f"rank {pos} of topic {q} is missing: ranks jump from {int(r[i - 1])} to {int(r[i])}"
+        out.add(int(c.line[row]), NOTE, "rank-sequence",
+                f"{msg}; ranks should run 1, 2, ... in each topic ({len(bad_topics)} topic"
+                f"{'s' * (len(bad_topics) != 1)}); the rank column is ignored (documents are ranked by score), "
+                "so no value changes", count=len(bad_topics))
+    # scores along the ranks: key ascending is score descending; a fall in key is a rise in score
+    k = key[order]
+    same = t[1:] == t[:-1]
+    rise = same & (k[1:] < k[:-1])
+    fall = same & (k[1:] > k[:-1])
+    if not rise.any():
+        return
+    n_topics = len(qids)
+    rises = np.bincount(t[1:][rise], minlength=n_topics)
+    falls = np.bincount(t[1:][fall], minlength=n_topics)
+    ranked = np.bincount(t, minlength=n_topics) > 1
+    reversed_topics = np.flatnonzero((rises > falls) & ranked)
+    topics_with_rises = np.flatnonzero(rises > 0)
+    i = int(np.flatnonzero(rise)[0])
+    a, b = order[i], order[i + 1]
+    example = (f"topic {_show(qids[t[i]])}: score {c.score[b]:g} at rank {int(c.rank[b])} is higher than "
+               f"{c.score[a]:g} at rank {int(c.rank[a])}")
+    if len(reversed_topics) * 2 >= max(int(ranked.sum()), 1):
+        t0 = int(reversed_topics[0])
+        first = order[np.flatnonzero(t == t0)[0]]
+        out.add(int(c.line[first]), WARNING, "reversed-scores",
+                f"in {len(reversed_topics)} of {int(ranked.sum())} topics the scores rise with the rank "
+                f"({example}): trec_eval ranks by score, highest first, so this ranking is evaluated upside "
+                "down; give the best document the highest score", count=len(reversed_topics))
+    else:
+        out.add(int(c.line[b]), WARNING, "score-order",
+                f"{example}; in {len(topics_with_rises)} topic{'s' * (len(topics_with_rises) != 1)} a score is "
+                "higher than at the rank before it: trec_eval ranks by score, not by the rank column",
+                count=len(topics_with_rises))
+
+
+def _ranked(c: _Cols, topic: np.ndarray, rule: RankRule) -> tuple[np.ndarray, np.ndarray]:
+    """Rows in the ranking rule's evaluation order (topic by topic) and each row's key."""
+    run = Run(np.zeros(len(c), dtype="S1"), c.docno, c.score, c.line)
+    perm = rule.order_rows(topic, run)
+    return perm, rule.key(run)
+
+
+def _tie_groups(topic_sorted: np.ndarray, key_sorted: np.ndarray) -> np.ndarray:
+    """Group id of each position of a ranked run (equal topic and key: one group)."""
+    n = len(key_sorted)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    new = np.ones(n, dtype=bool)
+    new[1:] = (topic_sorted[1:] != topic_sorted[:-1]) | (key_sorted[1:] != key_sorted[:-1])
+    return np.cumsum(new) - 1
+
+
+def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray, key: np.ndarray,
+                rel_of, cutoffs: tuple[int, ...], out: _Collector) -> None:
+    """Ties the docno tie-break decides where it can change a value (see the module docstring)."""
+    t = topic[perm]
+    k = key[perm]
+    gid = _tie_groups(t, k)
+    sizes = np.bincount(gid)
+    tied = np.flatnonzero(sizes[gid] > 1)
+    if not len(tied):
+        return
+    rows = perm[tied]
+    g = gid[tied]
+    # the ranks given, in evaluation order: a later document with a smaller rank was meant earlier
+    r = c.rank[rows]
+    disagree = np.zeros(len(rows), dtype=bool)
+    valid = ~np.isnan(r)
+    if valid.any():
+        same = g[1:] == g[:-1]
+        # the running maximum of the ranks within each group (groups lifted apart so that one
+        # accumulate serves them all): a rank below it was meant before a document evaluated earlier
+        lo = float(np.nanmin(r))
+        span = float(np.nanmax(r)) - lo + 1.0
+        lifted = np.where(valid, r - lo, 0.0) + g * span
+        run_max = np.maximum.accumulate(lifted) - g * span + lo
+        disagree[1:] = same & (r[1:] < run_max[:-1]) & valid[1:]
+    no_ranks = not valid.any()
+    group_disagrees = np.zeros(len(sizes), dtype=bool)
+    group_disagrees[g[disagree]] = True
+    if no_ranks:
+        group_disagrees[g] = True
+    if rel_of is not None:
+        rel = rel_of(rows)
+        lo = np.full(len(sizes), np.inf)
+        hi = np.full(len(sizes), -np.inf)
+        np.minimum.at(lo, g, rel)
+        np.maximum.at(hi, g, rel)
+        matters = group_disagrees & (hi > lo)
+        why = "judged differently"
+    else:
+        # position of each row in its topic's ranking; a group straddles k if it holds positions k-1 and k
+        starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
+        pos = np.arange(len(perm)) - np.repeat(starts, np.diff(np.append(starts, len(perm))))
+        gpos_lo = np.full(len(sizes), np.iinfo(np.int64).max)
+        gpos_hi = np.full(len(sizes), -1)
+        np.minimum.at(gpos_lo, gid, pos)
+        np.maximum.at(gpos_hi, gid, pos)
+        straddle = np.zeros(len(sizes), dtype=bool)
+        for cut in cutoffs:
+            straddle |= (gpos_lo < cut) & (gpos_hi >= cut)
+        matters = group_disagrees & straddle
+        why = f"across a cutoff ({', '.join(map(str, cutoffs))})"
+    if not matters.any():
+        return
+    topics = np.unique(t[np.isin(gid, np.flatnonzero(matters))])
+    first_group = int(np.flatnonzero(matters)[0])
+    members = rows[g == first_group]
+    mr = c.rank[members]
+    if not np.isnan(mr).all():
+        # the pair shown: the document evaluated first, and one the run ranked before it
+        a = members[0]
+        later = [m for m in members[1:] if not np.isnan(c.rank[m]) and c.rank[m] < c.rank[a]]
+        b = later[0] if later else members[1]
+        pair = (f"{_show(c.docno[a])} (rank {int(c.rank[a])}) is evaluated before {_show(c.docno[b])} "
+                f"(rank {int(c.rank[b])})")
+    else:
+        a, b = members[0], members[1]
+        pair = f"{_show(c.docno[a])} is evaluated before {_show(c.docno[b])}"
+    equal = (f"the same score {c.score[a]:g}" if c.score[a] == c.score[b] else
+             f"scores {c.score[a]!r} and {c.score[b]!r}, equal in single precision as trec_eval 9.0.8 "
+             "compares them")
+    n = int(matters.sum())
+    out.add(int(c.line[a]), WARNING, "tie",
+            f"{n} group{'s' * (n != 1)} of tied scores {why} in {len(topics)} topic{'s' * (len(topics) != 1)}: "
+            f"trec_eval orders equal scores by docno (descending), not by the rank column; e.g. topic "
+            f"{_show(qids[topic[a]])}: {pair}, with {equal}; give documents distinct scores",
+            count=len(topics))
 
 
 # ---- topic ids ----
@@ -483,11 +938,19 @@ def read_topics(source) -> TopicSet:
     return TopicSet(source_name(source), first)
 
 
-def _qrels_topics(q: Qrels) -> TopicSet:
-    first: dict[bytes, int] = {}
-    for qid, line in zip(q.qid.tolist(), q.lineno.tolist()):
-        first.setdefault(qid, line)
-    return TopicSet(q.name, first)
+def qrels_topics(q) -> TopicSet:
+    """The topic ids of judgments ``q`` (any judgment format with topic ids), each
+    with the line it is first judged on."""
+    qid = np.asarray(q.qid)
+    if not len(qid):
+        return TopicSet(q.name, {})
+    ids, first = np.unique(qid, return_index=True)
+    order = np.argsort(first, kind="stable")
+    lines = np.asarray(q.lineno)[first[order]].tolist()
+    return TopicSet(q.name, dict(zip(ids[order].tolist(), lines)))
+
+
+_qrels_topics = qrels_topics
 
 
 def _id_hint(run_ids: list[bytes], known: list[bytes]) -> str:
@@ -518,60 +981,112 @@ def _id_hint(run_ids: list[bytes], known: list[bytes]) -> str:
     return example
 
 
-def _check_topics(topics: dict[bytes, list[_Row]], ts: TopicSet, out: _Collector) -> bool:
+def _listed(ids: list[bytes], most: int = 10) -> str:
+    shown = ", ".join(i.decode("utf-8", "replace") for i in ids[:most])
+    return shown + (f" and {len(ids) - most} more" if len(ids) > most else "")
+
+
+def _check_topics(c: _Cols, qids: np.ndarray, ts: TopicSet, out: _Collector) -> bool:
     """Coverage of ``ts`` by the run; False if they share no topic (one error, nothing else)."""
-    if not any(qid in ts.first_line for qid in topics):
-        first = min(rs[0].line for rs in topics.values())
-        out.add(first, ERROR, "no-common-topics",
-                f"no topic of the run is in {ts.name}, so nothing can be evaluated; "
-                f"{_id_hint(list(topics), list(ts.first_line))}", capped=False)
+    run_ids = qids.tolist()
+    known = ts.first_line
+    common = [q for q in run_ids if q in known]
+    if not common:
+        out.add(int(c.line[0]), ERROR, "no-common-topics",
+                f"no topic of the run is in {ts.name}, so nothing can be evaluated; {_id_hint(run_ids, list(known))}",
+                count=len(run_ids))
         return False
-    for qid, rs in topics.items():
-        if qid not in ts.first_line:
-            out.add(rs[0].line, WARNING, "topic-not-in-qrels",
-                    f"topic {_show(qid)} is not in {ts.name}; trec_eval ignores it")
-    for qid, line in ts.first_line.items():
-        if qid not in topics:
-            out.add(line, WARNING, "topic-not-in-run",
-                    f"topic {_show(qid)} of {ts.name} is missing from the run; it scores 0 on a board "
-                    "(trec_eval skips it unless -c is given)", path=ts.name)
+    extra = [q for q in run_ids if q not in known]
+    if extra:
+        first = int(c.line[np.flatnonzero(c.qid == extra[0])[0]])
+        out.add(first, NOTE, "topic-not-in-qrels",
+                f"{len(extra)} topic{'s' * (len(extra) != 1)} of the run {'are' if len(extra) != 1 else 'is'} not "
+                f"in {ts.name} ({_listed(extra)}); trec_eval ignores them", count=len(extra))
+    have = set(run_ids)
+    missing = sorted((q for q in known if q not in have), key=lambda q: known[q])
+    if missing:
+        out.add(None, WARNING, "topic-not-in-run",
+                f"answers {len(known) - len(missing)} of {len(known)} judged topics; missing {_listed(missing)}: "
+                "each scores 0 when every judged topic counts (batch's default, trec_eval -c), and is left out "
+                "of the averages otherwise", count=len(missing))
     return True
 
 
 def unjudged_at_top(ordered, q: Qrels, compat: str = "9.0.8", name: str = "<run>") -> dict[bytes, np.ndarray]:
-    """Per topic of ``ordered`` (each topic's unique scored rows in the ranking
-    rule's order) that the judgments ``q`` cover: the positions, among its top
-    :data:`UNJUDGED_DEPTH`, of the documents without a judgment (not in the
-    qrels, or with a negative level), found by the engine's own join."""
+    """Per topic of ``ordered`` (``{qid: docnos in the ranking rule's order}``) that the
+    judgments ``q`` cover: the positions, among its top :data:`UNJUDGED_DEPTH`, of the
+    documents without a judgment (not in the qrels, or with a negative level), found
+    by the engine's own join."""
+    qids = np.array([qid for qid, docs in ordered.items() for _ in docs[:UNJUDGED_DEPTH]], dtype="S")
+    docs = np.array([d for ds in ordered.values() for d in ds[:UNJUDGED_DEPTH]], dtype="S")
+    levels = _levels(q, qids, docs, compat, name)
+    return {qid: np.flatnonzero(lv < 0) for qid, lv in levels.items()}
+
+
+def _levels(q: Qrels, qid: np.ndarray, docno: np.ndarray, compat: str, name: str) -> dict[bytes, np.ndarray]:
+    """Relevance level (negative: unjudged) of each row (``qid``, ``docno``), rows given
+    topic by topic in the ranking rule's order, by the engine's join: per topic the
+    judgments cover, in the same order."""
     from ..engine.pipeline import Options, map_batches
 
-    rows = [(qid, r) for qid, order in ordered.items() for r in order[:UNJUDGED_DEPTH]]
-    if not rows:
+    n = len(qid)
+    if not n:
         return {}
-    run = Run(np.array([qid for qid, _ in rows], dtype="S"), np.array([r.docno for _, r in rows], dtype="S"),
-              np.array([r.score for _, r in rows], dtype=np.float64),
-              np.array([r.line for _, r in rows], dtype=np.int64), "", name)
+    starts = run_starts(qid)
+    sizes = np.diff(np.append(starts, n))
+    pos = np.arange(n) - np.repeat(starts, sizes)
+    # scores that keep the given order under the ranking rule (strictly falling, exact in float32)
+    run = Run(qid, docno, float(1 << 22) - pos.astype(np.float64), np.arange(1, n + 1, dtype=np.int64), "", name)
 
-    def unjudged(b):
+    def level(b):
         # a negative level marks a pooled document nobody judged: unjudged as well
-        return [(qid, np.flatnonzero(b.rel[t, : b.num_ret[t]] < 0)) for t, qid in enumerate(b.qids)]
+        return [(qid, np.array(b.rel[t, : b.num_ret[t]], dtype=np.float64)) for t, qid in enumerate(b.qids)]
 
-    res = map_batches(unjudged, q, run, Options(compat=compat, measures=()))
-    return {qid.encode("utf-8", "surrogateescape"): pos for batch in res.results for qid, pos in batch}
+    res = map_batches(level, q, run, Options(compat=compat, measures=()))
+    return {qid.encode("utf-8", "surrogateescape"): lv for batch in res.results for qid, lv in batch}
 
 
-def _check_unjudged(ordered, q: Qrels, out: _Collector, max_unjudged: float, compat: str,
-                    report: "Report") -> None:
-    """Too many unjudged documents in a topic's top 10 (:func:`unjudged_at_top`);
-    every topic's count goes to ``report.unjudged``."""
-    for qid, pos in unjudged_at_top(ordered, q, compat, out.path).items():
-        top = ordered[qid][:UNJUDGED_DEPTH]
-        report.unjudged[qid.decode("utf-8", "surrogateescape")] = (len(pos), len(top))
-        share = len(pos) / len(top)
-        if len(pos) and share > max_unjudged:
-            out.add(top[int(pos[0])].line, WARNING, "unjudged",
-                    f"topic {_show(top[0].qid)}: {len(pos)} of the top {len(top)} documents are unjudged "
-                    f"({math.floor(share * 100 + 0.5)}%); the scores of this topic are underestimates")
+def _check_unjudged(c: _Cols, topic, qids, perm, q: Qrels, out: _Collector, max_unjudged: float, compat: str,
+                    report: Report) -> None:
+    """Too many unjudged documents in a topic's top 10; every topic's count goes to ``report.unjudged``."""
+    t = topic[perm]
+    starts = run_starts(t)
+    depth = np.arange(len(t)) - np.repeat(starts, np.diff(np.append(starts, len(t))))
+    top = perm[depth < UNJUDGED_DEPTH]
+    levels = _levels(q, c.qid[top], c.docno[top], compat, out.path)
+    tt = topic[top]
+    top_starts = run_starts(tt)
+    first = {qids[tt[s]]: s for s in top_starts.tolist()}
+    bad = []
+    for qid, lv in levels.items():
+        pos = np.flatnonzero(lv < 0)
+        report.unjudged[qid.decode("utf-8", "surrogateescape")] = (len(pos), len(lv))
+        if len(pos) and len(pos) / len(lv) > max_unjudged:
+            bad.append((int(c.line[top[first[qid] + int(pos[0])]]), qid, len(pos), len(lv)))
+    if bad:
+        bad.sort()
+        line, qid, n, of = bad[0]
+        out.add(line, WARNING, "unjudged",
+                f"in {len(bad)} topic{'s' * (len(bad) != 1)} more than {math.floor(max_unjudged * 100 + 0.5)}% of "
+                f"the top {UNJUDGED_DEPTH} documents are unjudged (topic {_show(qid)}: {n} of {of}); their scores "
+                "are underestimates", count=len(bad))
+
+
+def _rel_lookup(c: _Cols, topic, perm, q: Qrels, compat: str, name: str):
+    """A function giving the relevance (unjudged: 0) of rows of ``c`` by the engine's join
+    over just those rows (given in evaluation order)."""
+    def lookup(rows: np.ndarray) -> np.ndarray:
+        levels = _levels(q, c.qid[rows], c.docno[rows], compat, name)
+        rel = np.zeros(len(rows), dtype=np.float64)
+        starts = run_starts(topic[rows])
+        ends = np.append(starts[1:], len(rows))
+        for s, e in zip(starts.tolist(), ends.tolist()):
+            lv = levels.get(c.qid[rows[s]])
+            if lv is not None:
+                rel[s:e] = np.maximum(lv[: e - s], 0.0)
+        return rel
+
+    return lookup
 
 
 def _swapped_hint(qrels) -> None:
@@ -599,6 +1114,16 @@ def load_qrels(qrels, options=None):
         raise
 
 
+def blank_line(data: bytes, lineno: int) -> bytes:
+    """``data`` with line ``lineno`` emptied (the line numbers of the others kept):
+    how a header skipped on request is left out of the evaluation."""
+    from ..engine.parse.source import line_start
+
+    start = line_start(data, lineno)
+    end = data.find(b"\n", start)
+    return data[:start] + (b"" if end < 0 else data[end:])
+
+
 def validate_run(
     run,
     qrels=None,
@@ -612,29 +1137,38 @@ def validate_run(
     compat: str = "9.0.8",
     rel_format: str = "qrels",
     results_format: str = "trec_results",
+    ignore: Iterable[str] = (),
+    select: Iterable[str] = (),
+    skip_header: bool = False,
+    data: bytes | None = None,
 ) -> Report:
-    """Check the run file ``run`` (a path, ``-``, bytes or a file object).
+    """Check the run file ``run`` (a path, ``-``, bytes or a file object; or its bytes
+    already read, ``data``, with ``run`` naming it).
 
     ``qrels`` (anything :func:`~trec_eval_py.engine.parse.read_qrels` reads, or a
-    parsed :class:`~trec_eval_py.engine.parse.Qrels`) enables the topic and
-    unjudged-document checks; it must itself be valid. ``topics`` (a
+    parsed :class:`~trec_eval_py.engine.parse.Qrels`) enables the topic,
+    unjudged-document and judgment-tie checks; it must itself be valid. ``topics`` (a
     :class:`TopicSet` or a file for :func:`read_topics`) enables the topic
     checks alone. ``max_docs`` (0: no limit) bounds the documents per topic;
     ``max_unjudged`` is the largest acceptable share of unjudged documents
-    in a topic's top 10; ``max_per_check`` caps the findings listed for a
-    check that fires line by line (0: no cap). ``compat`` is the trec_eval
-    version whose ranking rule the score and tie checks follow. ``rel_format``
-    is the judgment format of ``qrels`` (``-R``); every format gives the topic
-    checks, the unjudged-document check needs judgments of single documents
-    (qrels and the formats read into them, such as codiesp or biocreative_*).
-    ``results_format`` (``-T``) is the run's format: the checks above are those
-    of TREC runs (``trec_results``); a run in another format gets that format's
-    own reading checks (the first bad line) and the topic checks.
+    in a topic's top 10; ``cutoffs`` are those a tie across which matters when
+    there are no judgments; ``max_per_check`` is how many of its lines a finding
+    lists (0: all). ``compat`` is the trec_eval version whose ranking rule the
+    score and tie checks follow. ``rel_format`` is the judgment format of
+    ``qrels`` (``-R``); every format gives the topic checks, the unjudged and
+    tie checks need judgments of single documents (qrels and the formats read
+    into them). ``results_format`` (``-T``) is the run's format: the checks
+    above are those of TREC runs (``trec_results``); a run in another format
+    gets that format's own reading checks (the first bad line) and the topic
+    checks. ``ignore`` and ``select`` turn checks off (:func:`selected_checks`);
+    ``skip_header`` takes a header line for a warning, and the report says
+    which line to leave out (:attr:`Report.skipped_header`).
     """
     if max_docs < 0:
         raise UsageError("the document limit must be 0 (none) or positive")
     if not 0.0 <= max_unjudged <= 1.0:
         raise UsageError("the unjudged share must be between 0 and 1")
+    on = selected_checks(ignore, select)
     rule = RankRule.for_compat(compat)
     cutoffs = tuple(int(k) for k in cutoffs)
     path = name or source_name(run)
@@ -643,47 +1177,59 @@ def validate_run(
     if topics is not None:
         ts = topics if isinstance(topics, TopicSet) else read_topics(topics)
     elif q is not None:
-        ts = _qrels_topics(q)
-    data = read_source(run)
-    out = _Collector(path, max_per_check)
+        ts = qrels_topics(q)
+    data = read_source(run) if data is None else expand(data, path)
+    out = _Collector(path, max_per_check, on)
     report = Report(path)
     if _not_text(data, out):
         out.done(report)
         return report
-    lines = _split_lines(data, out)
-    report.lines = len(lines)
+    lines = None
     _check_bom(data, results_format, out)
     if results_format != "trec_results":
+        report.lines = len(_split_lines(data, out))
         return _validate_other_format(data, path, results_format, ts, out, report)
-    if sniff(data) == "qrels":
-        out.add(None, ERROR, "looks-like-qrels",
-                "every line has 4 fields (qid iter docno relevance), as a qrels file does, not the 6 of a run: "
-                "were the qrels and the run given in swapped order?")
-        out.done(report)
+    fast = _fast_columns(data, path)
+    if fast is not None:
+        cols, report.lines = fast
+        content = len(cols)
+    else:
+        lines = _split_lines(data, out)
+        report.lines = len(lines)
+        if sniff(data) == "qrels":
+            out.add(None, ERROR, "looks-like-qrels",
+                    "every line has 4 fields (qid iter docno relevance), as a qrels file does, not the 6 of a run: "
+                    "were the qrels and the run given in swapped order?")
+            out.done(report)
+            return report
+        cols, content = _slow_columns(lines, out, skip_header, report)
+    report.results = len(cols)
+    if not len(cols):
+        if not out.has_error():
+            what = "only comments" if lines and any(ln.strip() for ln in lines) else "nothing"
+            out.add(None, ERROR, "empty", f"no result lines: the file holds {what}")
+        out.done(report, content)
         return report
-    rows = _scan(lines, out)
-    report.results = len(rows)
-    content = sum(1 for ln in lines if ln.split() and not ln.split()[0].startswith(b"#"))
-    for code in ("fields", "score-type", "rank-type", "extra-fields"):
-        out.collapse(code, content)
-    if not rows and not out.totals[ERROR]:
-        what = "only comments" if any(ln.strip() for ln in lines) else "nothing"
-        out.add(None, ERROR, "empty", f"no result lines: the file holds {what}", capped=False)
-    if not rows:
-        out.done(report)
-        return report
-    _check_runids(rows, out)
-
-    by_topic: dict[bytes, list[_Row]] = {}
-    for r in rows:
-        by_topic.setdefault(r.qid, []).append(r)
-    report.topics = len(by_topic)
-    ordered = {qid: _check_topic(qid, rs, out, max_docs, cutoffs, rule) for qid, rs in by_topic.items()}
-
+    _check_runids(cols, out)
+    topic, qids = _topic_codes(cols.qid)
+    report.topics = len(qids)
+    keep = _check_duplicates(cols, topic, qids, out)
+    if not keep.all():
+        cols, topic = cols.take(keep), topic[keep]
+    _check_too_many(cols, topic, qids, max_docs, out)
+    perm, key = _ranked(cols, topic, rule)
+    _check_ranks(cols, topic, qids, key, out)
+    common = True
+    if ts is not None:
+        common = _check_topics(cols, qids, ts, out)
+    judged = type(q) is Qrels and common
+    if out.wants("tie"):
+        rel_of = _rel_lookup(cols, topic, perm, q, compat, path) if judged else None
+        _check_ties(cols, topic, qids, perm, key, rel_of, cutoffs, out)
     # preferences and judgment groups judge pairs or per assessor: "unjudged" is not one thing there
-    if ts is not None and _check_topics(by_topic, ts, out) and type(q) is Qrels:
-        _check_unjudged(ordered, q, out, max_unjudged, compat, report)
-    out.done(report)
+    if judged:
+        _check_unjudged(cols, topic, qids, perm, q, out, max_unjudged, compat, report)
+    out.done(report, content)
     return report
 
 
@@ -696,17 +1242,21 @@ def _validate_other_format(data: bytes, path: str, fmt: str, ts, out: _Collector
     try:
         run = read_results(data, Options(results_format=fmt, rel_format=_partner(fmt), measures=()))
     except InputError as e:
-        out.add(e.line, ERROR, "format", e.reason, capped=False)
+        out.add(e.line, ERROR, "format", e.reason)
         out.done(report)
         return report
-    by_topic: dict[bytes, list[_Row]] = {}
-    for qid, docno, line in zip(run.qid.tolist(), run.docno.tolist(), run.lineno.tolist()):
-        by_topic.setdefault(qid, []).append(_Row(line, qid, docno, None, None, b""))
-    report.results, report.topics = len(run), len(by_topic)
-    if not by_topic:
-        out.add(None, ERROR, "empty", "no result lines", capped=False)
-    elif ts is not None:
-        _check_topics(by_topic, ts, out)
+    qid = np.asarray(run.qid)
+    report.results = len(run)
+    if not len(run):
+        out.add(None, ERROR, "empty", "no result lines")
+        out.done(report)
+        return report
+    _, qids = _topic_codes(qid)
+    report.topics = len(qids)
+    cols = _Cols(qid, np.asarray(run.docno), np.full(len(run), np.nan), np.zeros(len(run)),
+                 np.zeros(len(run), dtype="S1"), np.asarray(run.lineno, dtype=np.int64))
+    if ts is not None:
+        _check_topics(cols, qids, ts, out)
     out.done(report)
     return report
 
@@ -718,38 +1268,50 @@ def _partner(results_format: str) -> str:
     return lookup(results_format).requires or "qrels"
 
 
-def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", **kw) -> list[Report]:
+def unreadable_report(name: str, reason: str, line: int | None = None) -> Report:
+    """The report of a file that cannot be read at all (one ``unreadable`` error)."""
+    rep = Report(name)
+    out = _Collector(name, 0)
+    out.add(line, ERROR, "unreadable", reason)
+    out.done(rep)
+    return rep
+
+
+def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", progress=None, **kw) -> list[Report]:
     """:func:`validate_run` for every submission ``paths`` stand for (files, folders,
     zips, walked as ``batch`` walks them; :class:`~trec_eval_py.tools.submissions.Submission`
-    values as they are). The qrels or topics are read once; a
-    file that cannot be read is a report with one error."""
+    values as they are). The qrels or topics are read once; a file that cannot be
+    read is a report with one error. ``progress(done, total, name)`` hears of each file."""
     import os
 
     from ..engine.pipeline import Options
-    from .submissions import Submission, find_submissions
+    from .submissions import Submission, close_archives, find_submissions
 
     # the formats exist and, with judgments, fit together (-T codiesp goes with
     # -R codiesp): said before any file is read
     fmt = kw.get("results_format", "trec_results")
     Options(rel_format=rel_format if qrels is not None else _partner(fmt), results_format=fmt,
             compat=kw.get("compat", "9.0.8"), measures=())
+    selected_checks(kw.get("ignore", ()), kw.get("select", ()))
     q = load_qrels(qrels, {"rel_format": rel_format}) if qrels is not None else None
     ts = (topics if isinstance(topics, TopicSet) else read_topics(topics)) if topics is not None else None
     reports = []
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     subs = [s for p in paths for s in ([p] if isinstance(p, Submission) else find_submissions([p]))]
-    for sub in subs:
-        try:
-            reports.append(validate_run(sub.source(), q, topics=ts, name=sub.name, rel_format=rel_format, **kw))
-        except InputError as e:
-            if q is not None and e.path == q.name:  # the judgments' error (a docno judged twice), not the run's
-                raise
-            rep = Report(sub.name)
-            out = _Collector(sub.name, 0)
-            out.add(e.line, ERROR, "unreadable", e.reason)
-            out.done(rep)
-            reports.append(rep)
+    try:
+        for i, sub in enumerate(subs):
+            try:
+                reports.append(validate_run(sub.name, q, topics=ts, name=sub.name, rel_format=rel_format,
+                                            data=sub.read(), **kw))
+            except InputError as e:
+                if q is not None and e.path == q.name:  # the judgments' error (a docno judged twice), not the run's
+                    raise
+                reports.append(unreadable_report(sub.name, e.reason, e.line))
+            if progress is not None:
+                progress(i + 1, len(subs), sub.name)
+    finally:
+        close_archives()
     return reports
 
 
@@ -762,12 +1324,14 @@ def findings_table(reports: list[Report]):
     from ..output.table import Column, Table
 
     cols = [Column("file", "text"), Column("path", "text"), Column("line", "int"), Column("severity", "text"),
-            Column("code", "text"), Column("message", "text")]
-    return Table(cols, [[r.path, f.path, f.line, f.severity, f.code, f.message] for r in reports for f in r.findings])
+            Column("code", "text"), Column("count", "int"), Column("message", "text")]
+    return Table(cols, [[r.path, f.path, f.line, f.severity, f.code, f.count, f.message]
+                        for r in reports for f in r.findings])
 
 
 def render_reports(reports: list[Report], fmt: str = "text", *, strict: bool = False, quiet: bool = False) -> str:
-    """Reports as text (findings, then a summary line per file), JSON or CSV (one finding a row).
+    """Reports as text (findings, then a summary line per file with the count of each
+    check), JSON or CSV (one finding a row, with its count).
 
     Text is for a terminal: what a file holds (a run id, a bad line) is shown
     without its control characters or escape sequences."""
@@ -776,7 +1340,7 @@ def render_reports(reports: list[Report], fmt: str = "text", *, strict: bool = F
 
     fmt = check_format(fmt, FORMATS)
     if fmt == "json":
-        return json_text({"ok": all(r.passed(strict) for r in reports),
+        return json_text({"ok": all(r.passed(strict) for r in reports), "counts": total_counts(reports),
                           "files": [r.to_dict(strict) for r in reports]}, indent=1)
     if fmt == "csv":
         return render(findings_table(reports), "csv")
@@ -784,8 +1348,27 @@ def render_reports(reports: list[Report], fmt: str = "text", *, strict: bool = F
     for r in reports:  # file names come from students: nothing in them acts on a terminal
         if not quiet:
             text += [f"{printable(str(f))}\n" for f in r.findings]
-        text.append(f"{printable(r.summary())}: {'ok' if r.passed(strict) else 'FAILED'}\n")
+        text.append(f"{printable(r.path)}: {'ok' if r.passed(strict) else 'FAILED'}: {printable(r.tally())} "
+                    f"({r.results} results, {r.topics} topics)\n")
     if len(reports) > 1:
         bad = sum(not r.passed(strict) for r in reports)
         text.append(f"{len(reports)} files: {len(reports) - bad} ok, {bad} failed\n")
+        counts = total_counts(reports)
+        if counts:
+            text.append("files per check: " + ", ".join(f"{c} {n}" for c, n in counts.items()) + "\n")
     return "".join(text)
+
+
+def total_counts(reports: list[Report]) -> dict[str, int]:
+    """How many of ``reports`` each check fired in, in the checks' order."""
+    seen: dict[str, int] = {}
+    for r in reports:
+        for f in r.findings:
+            seen[f.code] = seen.get(f.code, 0) + 1
+    return dict(sorted(seen.items(), key=lambda kv: _PRIORITY.get(kv[0], 99)))
+
+
+__all__ = ["CHECKS", "Check", "ERROR", "Finding", "NOTE", "Report", "TopicSet", "WARNING", "blank_line",
+           "check_codes", "load_qrels", "missing_columns", "qrels_topics", "read_topics", "render_reports",
+           "selected_checks", "sniff", "total_counts", "unjudged_at_top", "unreadable_report", "validate_run",
+           "validate_runs"]

@@ -12,6 +12,7 @@ from ...tools.leaderboard import LEADERBOARD_FORMATS
 from ..flags import evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, tell_skipped, write_output
+from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_UNJUDGED
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -34,7 +35,15 @@ def batch(
     hide_judgments: bool = typer.Option(False, "--hide-judgments", help="Leave every judged docno out of the board and the report (to publish them to students)."),
     title: str = typer.Option("Leaderboard", "--title", help="Title of the report's pages."),
     jobs: Optional[int] = typer.Option(None, "-j", "--jobs", metavar="N", help="Evaluate runs in N processes. Default: the number of cores."),
-    no_validate: bool = typer.Option(False, "--no-validate", help="Skip the validator's checks (faster on very large runs; no findings reach the board)."),
+    no_validate: bool = typer.Option(False, "--no-validate", help="Skip the validator's checks: every run the evaluation reads is graded; no findings reach the board."),
+    ignore: List[str] = typer.Option([], "--ignore", metavar="CHECK", help="Turn a check off, as in validate (repeatable, or comma-separated; e.g. runid, tie)."),
+    select: List[str] = typer.Option([], "--select", metavar="CHECK", help="Run only these checks, as in validate (and those the evaluation needs)."),
+    skip_header: bool = typer.Option(False, "--skip-header", help="Grade a run whose first line is a header without that line (a warning says so)."),
+    doc_limit: int = typer.Option(DEFAULT_MAX_DOCS, "--max-docs", help="Most documents allowed per topic, as in validate (0: no limit); more is an error."),
+    max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help="Largest share of unjudged documents in a topic's top 10 before a warning."),
+    student_from: str = typer.Option("auto", "--student-from", metavar="PATTERN", help="Name the students from the submissions' names: auto (default: moodle, canvas, blackboard, then the first folder), moodle, canvas, blackboard, folder, none, or a regular expression with a group (?P<student>...)."),
+    pick: str = typer.Option("all", "--pick", metavar="RULE", help="A student's several files: all (default: grade each) or latest (the one changed last; the others are listed as not graded)."),
+    roster: Optional[str] = typer.Option(None, "--roster", metavar="CSV", help="Class list (e.g. the LMS's grading worksheet): grades.csv in the report gets a row per student on it."),
     max_input: Optional[str] = typer.Option(None, "--max-input", metavar="SIZE", help="Most bytes read from standard input or expanded from a compressed file or zip member (default 1G; e.g. 4G; 0: no limit)."),
     max_ratio: Optional[float] = typer.Option(None, "--max-ratio", metavar="N", help="Most bytes a compressed file or zip member may expand to per compressed byte, past 16 MiB (default 100; 0: no limit)."),
     caption: Optional[str] = typer.Option(None, "--caption", help="LaTeX (and HTML): the table's caption."),
@@ -48,15 +57,19 @@ def batch(
 
     Every judged topic counts: a topic a run does not answer scores 0 (as with
     trec_eval -c), so leaving out hard topics does not pay; --only-answered
-    averages each run over the topics it answers instead. Each row shows the
-    topics answered and a count of warnings (the validator's findings, and a
-    note when a run answers fewer topics than others). Values are those
+    averages each run over the topics it answers instead. Values are those
     `trec_eval_py -c QRELS RUN` prints for each run (without -c under
-    --only-answered). A run that cannot be graded is listed with the reason and
-    the others are still graded; the exit status is then 4. -R, -T and
-    --valid-codes read other formats (e.g. -R codiesp -T codiesp) as the
-    main command does; runs in a results format other than trec_results are
-    graded without the validator's checks (it reads TREC runs).
+    --only-answered).
+
+    Each run is checked as `validate --qrels QRELS` checks it, with the same
+    findings and counts: a run with an error is not graded (its row gives the
+    first error), warnings and notes travel with its grade (the findings
+    column: the first finding's check and how many more). --ignore, --select
+    and --skip-header act as in validate. A run that cannot be graded is
+    listed with the reason and the others are still graded; the exit status is
+    then 4. -R, -T and --valid-codes read other formats (e.g. -R codiesp -T
+    codiesp) as the main command does; runs in another results format get
+    that format's reading checks.
     """
     from ...engine.parse.source import set_read_limits
     from ...errors import OutputError, UsageError
@@ -89,10 +102,13 @@ def batch(
             board = build_leaderboard(
                 qrels, found.submissions, measures, sort_by=sort_by, jobs=n_jobs, check=not no_validate,
                 curves=report is not None, hide_judgments=hide_judgments,
-                progress=lambda done, total, name: bar.update(1),
+                progress=lambda done, total, name: bar.update(1), ignore=ignore, select=select,
+                skip_header=skip_header, doc_limit=doc_limit, max_unjudged=max_unjudged,
+                student_from=student_from, pick=pick, roster=roster,
                 complete=not only_answered, **options,
             )
-    board.skipped = found.skipped
+    board.skipped = found.skipped + [k for k in board.skipped if k not in found.skipped]
+    tell_skipped([k for k in board.skipped if k not in found.skipped])
     # the board first: a report that cannot be written still leaves it
     write_output(render_leaderboard(board, fmt, per_topic=per_topic, caption=caption, label=label,
                                     digits=digits).encode("utf-8", "surrogateescape"), output)

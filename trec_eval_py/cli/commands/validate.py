@@ -32,17 +32,23 @@ def validate(
     strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
     max_docs: int = typer.Option(DEFAULT_MAX_DOCS, "--max-docs", help="Most documents allowed per topic (0: no limit)."),
     max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help="Largest acceptable share of unjudged documents in a topic's top 10."),
-    max_per_check: int = typer.Option(DEFAULT_MAX_PER_CHECK, "--max-per-check", help="List at most this many findings of one kind per file (0: all); counts include the rest."),
-    quiet: bool = typer.Option(False, "-q", "--quiet", help="Text: print only the summary line of each file."),
+    max_per_check: int = typer.Option(DEFAULT_MAX_PER_CHECK, "--max-per-check", help="Lines listed per finding (0: all); its count includes the rest."),
+    ignore: List[str] = typer.Option([], "--ignore", metavar="CHECK", help="Turn a check off (repeatable, or comma-separated; e.g. runid, tie); the checks the evaluation needs cannot be."),
+    select: List[str] = typer.Option([], "--select", metavar="CHECK", help="Run only these checks (and those the evaluation needs)."),
+    skip_header: bool = typer.Option(False, "--skip-header", help="A header line is a warning, not an error (batch then grades the file without it)."),
+    quiet: bool = typer.Option(False, "-q", "--quiet", help="Text: print only the summary line of each file (with the count of each check)."),
     max_input: Optional[str] = typer.Option(None, "--max-input", metavar="SIZE", help="Most bytes read from standard input or expanded from a compressed file or zip member (default 1G; 0: no limit)."),
     max_ratio: Optional[float] = typer.Option(None, "--max-ratio", metavar="N", help="Most bytes a compressed file or zip member may expand to per compressed byte, past 16 MiB (default 100; 0: no limit)."),
     *,
     options: dict,
 ) -> int:
     """Check runs the way an evaluation campaign does: format, scores, run id, topic ids,
-    ranks and ties. Every finding gives file, line and what is wrong; the first names
-    the real problem (a zip or binary file, a header line, qrels given as the run,
-    topic ids that match none of the qrels', with the pattern when there is one).
+    ranks and ties. Each check gives one finding per file, with its first line, how
+    many lines or topics it covers and a few of them; errors come first, then
+    warnings, then notes, and the first names the real problem (a zip or binary
+    file, a missing column, a header line, qrels given as the run, topic ids that
+    match none of the qrels', with the pattern when there is one). batch shows the
+    same findings and does not grade a file with an error.
 
     Only regular files are read: links, pipes, devices and hidden files in a
     folder are skipped, each named on standard error with the reason.
@@ -54,6 +60,7 @@ def validate(
     from ...errors import UsageError
     from ...tools.submissions import scan_submissions
     from ...tools.validate import render_reports, validate_runs
+    from ..progress import Progress
 
     fmt = check_format(fmt, FORMATS)
     with set_read_limits(max_input, max_ratio):
@@ -61,8 +68,11 @@ def validate(
         tell_skipped(found.skipped)
         if not found.submissions:
             raise UsageError(f"no run files found in {', '.join(runs)}")
-        reports = validate_runs(found.submissions, qrels, topics=topics, max_docs=max_docs,
-                                max_unjudged=max_unjudged, max_per_check=max_per_check, **options)
+        with Progress(len(found.submissions), "checking", unit="runs") as bar:
+            reports = validate_runs(found.submissions, qrels, topics=topics, max_docs=max_docs,
+                                    max_unjudged=max_unjudged, max_per_check=max_per_check, ignore=ignore,
+                                    select=select, skip_header=skip_header,
+                                    progress=lambda done, total, name: bar.update(1), **options)
     text = render_reports(reports, fmt, strict=strict, quiet=quiet)
     write_output(text)
     return ExitCode.OK if all(r.passed(strict) for r in reports) else ExitCode.FAILED

@@ -88,7 +88,7 @@ import math
 from ..._record import record
 from collections.abc import Iterable
 
-from ...errors import MeasureError, shorten
+from ...errors import MeasureError, OptionTypeError, shorten
 
 #: what each parameter means to the evaluation (an option of the whole group)
 OPTION_PARAMS = {"rel": "relevance_level", "judged_only": "judged_only"}
@@ -338,8 +338,9 @@ def measure_spec(m) -> str:
         return m
     if isinstance(getattr(m, "NAME", None), str) and isinstance(getattr(m, "params", None), dict):
         return str(m)
-    raise MeasureError(f"a measure is a name (a string) or an ir_measures measure, not {type(m).__name__} "
-                       f"({shorten(repr(m), 60)})")
+    # a wrong type is a TypeError (and a usage error: the option, not the file, is wrong)
+    raise OptionTypeError("{@measures} are names (strings) or ir_measures measures, not {kind} ({value})",
+                          kind=type(m).__name__, value=shorten(repr(m), 60))
 
 
 def measure_specs(measures) -> list[str]:

@@ -278,10 +278,15 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
             data = read_bounded(source, name)
         except OSError as e:
             raise InputError(name, f"cannot read: {e.strerror or e}") from None
+    return expand(data, name)
+
+
+def expand(data: bytes, name: str) -> bytes:
+    """``data`` decompressed if its magic bytes say it is compressed (within the
+    read limits, see :func:`check_expansion`), else as it is."""
     for magic, module in _MAGIC:
         if data.startswith(magic):
-            data = _expand(data, module, name)
-            break
+            return _expand(data, module, name)
     return data
 
 

@@ -1,0 +1,177 @@
+"""Whose run is it? Students from the names a learning-management system gives.
+
+An LMS "download all submissions" puts each student's files in a folder (or a
+file name) that names the student:
+
+``moodle``
+    ``Alice Adams_20231_assignsubmission_file_/run.txt`` (full name, participant id)
+``canvas``
+    ``adamsalice_20231_884211_run.txt``, ``adamsalice_late_20231_884211_run.txt``
+    (login, user id, submission id, the file's own name)
+``blackboard``
+    ``Assignment 1_aadams_attempt_2024-03-01-23-59-59_run.txt`` (user name)
+
+:func:`student_of` finds the student in a submission's name by one of these
+patterns, a regular expression of the caller's (its group ``student``, or its
+first group; a group ``id`` for the id), ``folder`` (the first folder under
+the folder or archive given) or ``auto`` (the three patterns in turn, then the
+folder). A roster (:func:`read_roster`, a CSV such as the LMS's grading
+worksheet) maps students to its rows: a row is a student's when one of its
+cells is the student's id (``20231`` or ``Participant 20231``) or full name.
+
+When a student hands in several files, :func:`pick` keeps ``all`` of them or
+the ``latest`` (the one changed last; a zip member's date counts), and says
+which it left out.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from .._record import record
+from ..errors import InputError, UsageError
+
+#: the built-in patterns, by LMS
+PATTERNS = {
+    "moodle": r"(?:^|/)(?P<student>[^/]+?)_(?P<id>\d+)_(?:assignsubmission|onlinetext)_[a-z]*_?(?:/|$)",
+    "canvas": r"(?:^|/)(?P<student>[a-z][a-z0-9-]*?)(?:_late|_LATE)?_(?P<id>\d+)_\d+_[^/]+$",
+    "blackboard": r"(?:^|/)[^/]*?_(?P<student>[^_/]+)_attempt_\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d(?:_[^/]*)?$",
+}
+CHOICES = ("auto", "folder", "none", *PATTERNS)
+PICKS = ("all", "latest")
+
+
+@record
+class Student:
+    """A student as the submission names them: a name, and an id when the LMS gives one."""
+
+    name: str
+    id: str | None = None
+
+    @property
+    def key(self) -> str:
+        return self.id or self.name.casefold()
+
+
+def compile_pattern(spec: str | None) -> re.Pattern | str | None:
+    """The pattern ``spec`` names (a built-in, ``auto``, ``folder``, ``none`` or a regular expression)."""
+    if spec is None or spec in ("none", ""):
+        return None
+    if spec in ("auto", "folder"):
+        return spec
+    if spec in PATTERNS:
+        return re.compile(PATTERNS[spec])
+    try:
+        rx = re.compile(spec)
+    except re.error as e:
+        raise UsageError(f"--student-from {spec!r}: not a regular expression ({e})") from None
+    if rx.groups == 0:
+        raise UsageError(f"--student-from {spec!r}: the pattern needs a group, (?P<student>...), that is the student")
+    return rx
+
+
+def _match(rx: re.Pattern, name: str) -> Student | None:
+    m = rx.search(name)
+    if m is None:
+        return None
+    groups = m.groupdict()
+    who = groups.get("student") or m.group(1)
+    if not who:
+        return None
+    return Student(who.strip(), groups.get("id"))
+
+
+def student_of(sub, pattern) -> Student | None:
+    """The student of submission ``sub`` (its ``name`` and ``root``) by ``pattern``
+    (:func:`compile_pattern`), or None."""
+    if pattern is None:
+        return None
+    name = sub.name.replace("\\", "/")
+    if isinstance(pattern, re.Pattern):
+        return _match(pattern, name)
+    if pattern == "auto":
+        for rx in PATTERNS.values():
+            found = _match(re.compile(rx), name)
+            if found is not None:
+                return found
+    root = (sub.root or "").replace("\\", "/").rstrip("/")
+    if root in ("", "."):
+        rest = name if sub.root == "." else ""
+    elif name.startswith(root + "/"):
+        rest = name[len(root) + 1:]
+    else:  # a file given by itself: no folder names a student
+        return None
+    from .submissions import archive_kind
+
+    # the folders of the path (an archive counts as none: late.zip/hal/run.txt is hal's)
+    parts = [p for p in rest.split("/")[:-1] if p and archive_kind(p) is None]
+    return Student(parts[0]) if parts else None
+
+
+def pick(subs: list, students: dict, rule: str = "all") -> tuple[list, list]:
+    """The submissions kept under ``rule`` (``all`` or ``latest``: each student's file
+    changed last) and, as :class:`~trec_eval_py.tools.submissions.Skipped`, those left out."""
+    from .submissions import Skipped
+
+    if rule not in PICKS:
+        raise UsageError(f"--pick {rule}: choose one of {', '.join(PICKS)}")
+    if rule == "all":
+        return list(subs), []
+    by: dict[str, list] = {}
+    for s in subs:
+        st = students.get(s.name)
+        if st is not None and s.problem is None:
+            by.setdefault(st.key, []).append(s)
+    dropped: dict[str, str] = {}
+    for group in by.values():
+        if len(group) < 2:
+            continue
+        keep = max(group, key=lambda s: (s.mtime or 0.0, s.name))
+        for s in group:
+            if s is not keep:
+                dropped[s.name] = f"not graded: {students[s.name].name} handed in a later file, {keep.name} (--pick latest)"
+    return [s for s in subs if s.name not in dropped], [Skipped(n, why) for n, why in dropped.items()]
+
+
+@record
+class Roster:
+    """A class list: its header and rows, as read."""
+
+    name: str
+    header: list
+    rows: list
+
+    def row_of(self, student: Student | None) -> int | None:
+        """The index of ``student``'s row, or None."""
+        if student is None:
+            return None
+        want_id = student.id
+        want_name = student.name.casefold()
+        for i, row in enumerate(self.rows):
+            for cell in row:
+                c = cell.strip()
+                if want_id and (c == want_id or re.sub(r"\D", "", c) == want_id and re.search(r"\d", c)):
+                    return i
+                if c.casefold() == want_name:
+                    return i
+        return None
+
+
+def read_roster(source) -> Roster:
+    """A roster CSV (a header row, then a row per student; UTF-8, with or without a BOM)."""
+    from ..engine.parse.source import read_source, source_name
+
+    data = read_source(source)
+    name = source_name(source)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(name, "the roster is not UTF-8 text") from None
+    rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+    if len(rows) < 2:
+        raise InputError(name, "the roster needs a header row and a row per student")
+    return Roster(name, rows[0], rows[1:])
+
+
+__all__ = ["CHOICES", "PATTERNS", "PICKS", "Roster", "Student", "compile_pattern", "pick", "read_roster", "student_of"]
