@@ -56,7 +56,8 @@ def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: di
 
     # big runs are measured piece by piece: a bar on a terminal's stderr, erased before output
     with Progress(desc="topics measured", unit="topics") as bar:
-        result = evaluate(rel_info_file, results_file, progress=bar.update,
+        # without -q only the summary is printed: a big run is then summarised range by range
+        result = evaluate(rel_info_file, results_file, progress=bar.update, per_topic=own["query"],
                           **{**options, "measures": options["measures"] or ["official"]})
     _write(render_evaluation(result, own["output_format"], query=own["query"],
                              summary=not own["nosummary"]))

@@ -64,6 +64,10 @@ class Measure:
     parts : optional kernel giving per-topic numbers (shape ``(n, m)``) that ``summary``
         reads as ``info.parts``, for summaries that are not a function of the printed
         per-topic values, such as micro-averages (totals of counts over topics)
+    fold : optional :class:`SummaryFold`, the same summary as ``summary`` taken over
+        consecutive ranges of topics (an evaluation that never holds every topic's
+        values at once); a measure with ``summary`` and no ``fold`` keeps its whole
+        columns until the end of such an evaluation
     """
 
     name: str
@@ -79,6 +83,7 @@ class Measure:
     summary: Callable | None = None
     parts: Kernel | None = None
     reads_scores: bool = False
+    fold: "SummaryFold | None" = None
 
     @property
     def order(self) -> tuple:
@@ -102,6 +107,33 @@ class Measure:
     def in_nickname(self, nickname: str, compat: str) -> bool:
         """Whether ``nickname`` includes this measure in ``compat`` mode."""
         return in_nickname(self.nicknames, self.since, nickname, compat)
+
+
+@record
+class SummaryFold:
+    """A measure's own summary as a fold over consecutive ranges of topics, in
+    topic order (see :mod:`trec_eval_py.engine.aggregate`), so an evaluation
+    can summarise topics a range at a time and give exactly what ``summary``
+    gives on every topic at once.
+
+    chunk : ``chunk(values, info) -> payload``: what one range contributes
+        (``info`` is the range's :class:`~trec_eval_py.engine.aggregate.SummaryInfo`:
+        its ``evaluated``, ``filled`` and ``parts``); computed where the range is
+        evaluated, so it should be small
+    combine : ``combine(state, payload) -> state``, ranges in topic order (``state``
+        is None before the first)
+    finish : ``finish(state, info) -> value`` from the whole evaluation's info
+        (``n_avg``, ``complete``, ``runid``, ``num_positive_judgments``)
+
+    ``chunk`` and ``combine`` left out take those of the measure's ``aggregate``;
+    ``finish`` then receives that aggregate's summary value as ``state``.
+    Under ``-Z`` (z-scores, no parts) a measure that declares ``parts`` is
+    summarised by its ``aggregate``, as ``summary`` does there.
+    """
+
+    finish: Callable
+    chunk: Callable | None = None
+    combine: Callable | None = None
 
 
 def in_nickname(nicknames, since: str, nickname: str, compat: str) -> bool:
