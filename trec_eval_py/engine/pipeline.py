@@ -423,10 +423,11 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
         cuts = dataset.cuts
         runid = dataset.runid
         runs = dataset.ranges()
-    elif not isinstance(run, Run) and shards is None and client is None:
+    elif not isinstance(run, Run) and shards is None and (client is None or _fold_streams(plan, run)):
         # a big file, summarised range by range through temporary files
         pieces = results_format(plan.opts.results_format).read_pieces(run)
-        n = 1 if single else max(1, (file_size(run) or 0) // RANGE_BYTES)
+        n = 1 if single else max(1, (file_size(run) or 0) // RANGE_BYTES,
+                                 _default_ranges(client) if client is not None else 1)
         cuts = even_cuts(distinct_topics(judgments), n)
         runid = None  # the whole run's: known once it is read
         runs = spill_ranges(pieces, cuts)
@@ -447,8 +448,8 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
     judged = split(judgments, cuts)
 
     fold: SummaryFold | None = None
-    columns = None
-    kept: list[_Range] = []
+    columns = _printed_columns(plan)
+    kept: list[tuple] = []
     num_topics = 0
     any_evaluated = False
     errors: list[InputError] = []
@@ -458,10 +459,10 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
             continue
         if errors:
             continue
-        columns, chunks, topics_n, evaluated_n, runid_r, kept_range = result
+        chunks, has_parts, topics_n, evaluated_n, runid_r, kept_range = result
         if fold is None:
-            fold = SummaryFold([c.measure for c in columns], chunks[1])
-        fold.add(chunks[0])
+            fold = SummaryFold([c.measure for c in columns], has_parts)
+        fold.add(chunks)
         num_topics += topics_n
         any_evaluated = any_evaluated or evaluated_n > 0
         if runid is None:
@@ -477,11 +478,21 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
     summary = fold.result(_final_info(plan, num_qrels_topics, num_positive, num_topics, runid or ""))
     if not per_topic:
         return _summary_only(plan, columns, summary, runid or "")
-    topics = [q for r in kept for q in r.topics]
-    filled = np.concatenate([r.filled for r in kept])
-    evaluated = np.concatenate([r.evaluated for r in kept])
-    values = [np.concatenate([r.values[j] for r in kept]) for j in range(len(columns))]
+    topics = [q for r in kept for q in r[0]]
+    filled = np.concatenate([r[1] for r in kept])
+    evaluated = np.concatenate([r[2] for r in kept])
+    values = [np.concatenate([r[3][j] for r in kept]) for j in range(len(columns))]
     return Evaluation(topics, columns, values, summary, filled, evaluated, runid or "", plan.opts)
+
+
+def _printed_columns(plan: _Plan) -> list:
+    """The columns an evaluation prints (under -Z, renamed and summarised as z-scores)."""
+    if plan.zs is None:
+        return plan.columns
+    from .standardize import apply_zscores
+
+    empty = [np.zeros(0) for _ in plan.columns]
+    return apply_zscores(plan.zs, plan.columns, empty, [], np.zeros(0, dtype=bool))[0]
 
 
 def _default_ranges(client) -> int:
@@ -494,9 +505,9 @@ def _default_ranges(client) -> int:
 
 
 def measure_range(spec: tuple, judgments, run, per_topic: bool):
-    """One range of topics measured, for the fold (what a worker computes):
-    ``(columns, (summary payloads, parts flags), topics, evaluated topics, run id,
-    the range's per-topic values or None)``; an :class:`InputError` is
+    """One range of topics measured, for the fold (what a worker computes; plain
+    data): ``(summary payloads, parts flags, topics, evaluated topics, run id,
+    (topics, filled, evaluated, per-topic values) or None)``; an :class:`InputError` is
     returned, not raised, so the caller can pick the one a whole read reports.
     ``spec`` is ``(measures, options)``; ``run`` a parsed run or a range of a
     sharded dataset (read here, where the range is measured)."""
@@ -506,10 +517,9 @@ def measure_range(spec: tuple, judgments, run, per_topic: bool):
         r = _measure_range(plan, judgments, run, whole=False)
     except InputError as e:
         return e
-    chunks = r.chunks()
-    kept = r if per_topic else None
-    return (r.columns, (chunks, [p is not None for p in r.parts]),
-            len(r.topics), int(np.count_nonzero(r.evaluated)), r.runid, kept)
+    kept = (r.topics, r.filled, r.evaluated, r.values) if per_topic and r.topics else None
+    return (r.chunks(), [p is not None for p in r.parts], len(r.topics), int(np.count_nonzero(r.evaluated)),
+            r.runid, kept)
 
 
 _PLANS: dict = {}
