@@ -62,6 +62,7 @@ class Entry:
     findings: list[Finding] = factory(list)
     warnings: list[str] = factory(list)
     curve: np.ndarray | None = None  # (levels, 2): recall level, mean interpolated precision
+    missing: list[str] = factory(list)  # judged topics the run has no results for
 
     @property
     def name(self) -> str:
@@ -189,8 +190,14 @@ def _sort_key(kind: Kind, value):
 _WORKER: dict = {}
 
 
-def _init_worker(q, specs, options, check, curve) -> None:
-    _WORKER.update(q=q, specs=specs, options=options, check=check, curve=curve)
+def _init_worker(q, specs, options, check, curve, keep=True) -> None:
+    _WORKER.update(q=q, specs=specs, options=options, check=check, curve=curve, keep=keep)
+
+
+def _grade_task(sub: Submission, q, init_args: tuple) -> dict:
+    """:func:`_grade` as one task of a dask cluster (``q``, the judgments, shipped once)."""
+    _init_worker(q, *init_args)
+    return _grade(sub)
 
 
 def _source(sub: Submission):
@@ -226,8 +233,14 @@ def _grade(sub: Submission) -> dict:
     except Exception as e:  # a bug must not take the class down; the row says what happened
         out["error"] = f"internal error ({type(e).__name__}: {e})"
         return out
-    out.update(topics=list(ev.topics), values=ev.counted_values(), summary=ev.column_summary, filled=ev.filled,
-               printable=ev.printable, runid=ev.runid)
+    filled = np.asarray(ev.filled, dtype=bool)
+    # the topics a coverage warning names: judged topics without results
+    missing = [t for t, f in zip(ev.topics, filled.tolist()) if f] if ev.options.complete else \
+        sorted(set(_qrels_topic_ids(q)) - set(ev.topics), key=lambda t: t.encode("utf-8", "surrogateescape"))
+    out.update(summary=ev.column_summary, runid=ev.runid, answered=int(np.count_nonzero(~filled)), missing=missing)
+    if w.get("keep", True):  # per-topic values only for what shows them (a report, --per-topic)
+        out.update(topics=list(ev.topics), values=ev.counted_values(), filled=ev.filled, printable=ev.printable)
+    del ev
     if w["curve"]:
         from .curves import compute_curves
 
@@ -239,7 +252,9 @@ def _grade(sub: Submission) -> dict:
     return out
 
 
-def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress) -> list[dict]:
+def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress, client=None) -> list[dict]:
+    if client is not None:
+        return _run_on(client, subs, init_args, progress)
     if jobs <= 1 or len(subs) <= 1:
         _init_worker(*init_args)
         results = []
@@ -265,6 +280,26 @@ def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress) -> l
     return results
 
 
+def _run_on(client, subs: list[Submission], init_args: tuple, progress) -> list[dict]:
+    """One task per run on a dask cluster; the judgments are shipped to each worker once."""
+    q, rest = init_args[0], init_args[1:]
+    shared = client.scatter(q, broadcast=True)
+    futures = {client.submit(_grade_task, s, shared, rest, pure=False): i for i, s in enumerate(subs)}
+    results: list = [None] * len(subs)
+    from distributed import as_completed  # (a client exists: dask is there)
+
+    for done, fut in enumerate(as_completed(list(futures)), 1):
+        i = futures[fut]
+        try:
+            results[i] = fut.result()
+        except Exception as e:  # a run that failed on every worker that tried it
+            results[i] = {"error": f"internal error ({type(e).__name__}: {e})", "findings": [], "curve": None}
+        fut.release()
+        if progress:
+            progress(done, len(subs), subs[i].name)
+    return results
+
+
 def _qrels_topic_ids(q) -> list[str]:
     return [t.decode("utf-8", "surrogateescape") for t in distinct_sorted(q.qid).tolist()]
 
@@ -286,7 +321,8 @@ def redactor(q):
 
 def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by: str | None = None,
                       jobs: int = 1, check: bool = True, curves: bool = False,
-                      hide_judgments: bool = False, progress=None, **options) -> Leaderboard:
+                      hide_judgments: bool = False, progress=None, per_topic: bool = True, client=None,
+                      **options) -> Leaderboard:
     """Evaluate every run against ``qrels`` and rank them.
 
     ``qrels`` is anything the judgment format ``rel_format`` (``-R``, qrels by
@@ -303,6 +339,10 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     ``results_format``, ``valid_codes``... as for ``evaluate``); ``complete``
     defaults to true (every judged topic counts). ``check`` validates each run
     first in its results format (see :func:`~trec_eval_py.tools.validate.validate_run`).
+    ``per_topic=False`` keeps each run's summary only (what the board prints
+    without ``--per-topic`` or a report), not its per-topic values.
+    ``client`` (a ``dask.distributed.Client``) grades the runs on its cluster,
+    one task per run, the judgments shipped to each worker once.
     """
     specs = list(measures) if measures else list(DEFAULT_MEASURES)
     options = dict(options)
@@ -324,7 +364,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     subs: list[Submission] = []
     for r in runs:
         subs += [r] if isinstance(r, Submission) else find_submissions([r])
-    results = _run_all(subs, (q, specs, options, check, curves), jobs, progress)
+    results = _run_all(subs, (q, specs, options, check, curves, per_topic), jobs, progress, client)
     redact = redactor(q) if hide_judgments else (lambda s: s)
 
     board = Leaderboard(columns, kinds, sort_by=key, topics_total=total, complete=opts.complete,
@@ -336,10 +376,15 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
         if res["error"] is not None:
             e.error = redact(res["error"])
         else:
-            filled = np.asarray(res["filled"], dtype=bool)
-            e.evaluation = Evaluation(res["topics"], eval_columns, res["values"], res["summary"], filled,
-                                      np.asarray(res["printable"], dtype=bool), res["runid"], opts)
-            e.topics = int(np.count_nonzero(~filled))
+            if "values" in res:
+                e.evaluation = Evaluation(res["topics"], eval_columns, res["values"], res["summary"],
+                                          np.asarray(res["filled"], dtype=bool),
+                                          np.asarray(res["printable"], dtype=bool), res["runid"], opts)
+            else:  # the summary only
+                e.evaluation = Evaluation([], eval_columns, [np.zeros(0) for _ in eval_columns], res["summary"],
+                                          np.zeros(0, bool), np.zeros(0, bool), res["runid"], opts)
+            e.topics = res["answered"]
+            e.missing = res["missing"]
             e.curve = res["curve"]
         entries.append(e)
 
@@ -347,9 +392,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     most = max((e.topics for e in good), default=0)
     for e in entries:
         if e.ok and e.topics < most:
-            ev = e.evaluation
-            missing = [q for q, f in zip(ev.topics, ev.filled) if f] if opts.complete else \
-                sorted(set(_qrels_topic_ids(q)) - set(ev.topics), key=lambda t: t.encode("utf-8", "surrogateescape"))
+            missing = e.missing
             listed = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
             effect = "each scores 0" if opts.complete else "its averages leave them out"
             e.warnings.append(f"answers {e.topics} of {total} judged topics, others up to {most}; "

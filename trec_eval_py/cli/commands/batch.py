@@ -1,6 +1,7 @@
 """``trec_eval_py batch QRELS RUN...``: grade many runs against one qrels."""
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import List, Optional
 
@@ -29,6 +30,9 @@ def batch(
     title: str = typer.Option("Leaderboard", "--title", help="Title of the report's pages."),
     jobs: Optional[int] = typer.Option(None, "-j", "--jobs", metavar="N", help="Evaluate runs in N processes. Default: the number of cores."),
     no_validate: bool = typer.Option(False, "--no-validate", help="Skip the validator's checks (faster on very large runs; no findings reach the board)."),
+    engine: str = typer.Option("local", "--engine", metavar="ENGINE", help="local (processes of this machine, see -j) or dask (one task per run on a dask cluster)."),
+    workers: Optional[int] = typer.Option(None, "--workers", metavar="N", help="With --engine dask: start a cluster of N worker processes on this machine."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help="With --engine dask: grade on the running dask cluster whose scheduler is at ADDRESS."),
     *,
     options: dict,
 ) -> int:
@@ -62,11 +66,18 @@ def batch(
         raise UsageError("no run files found")
     measures = options.pop("measures") or None
     n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    with Progress(len(subs), "grading", unit="runs") as bar:
+    cluster = contextlib.nullcontext()
+    if engine != "local" or workers is not None or scheduler is not None:
+        from ...tools.cluster import client_for
+
+        cluster = client_for(engine, workers, scheduler)
+    with cluster as client, Progress(len(subs), "grading", unit="runs") as bar:
         board = build_leaderboard(
             qrels, subs, measures, sort_by=sort_by, jobs=n_jobs, check=not no_validate,
             curves=report is not None, hide_judgments=hide_judgments,
             progress=lambda done, total, name: bar.update(1),
+            # each run's per-topic values only for what shows them
+            per_topic=per_topic or report is not None, client=client,
             complete=not only_answered, **options,
         )
     out = render_leaderboard(board, fmt, per_topic=per_topic).encode("utf-8", "surrogateescape")
