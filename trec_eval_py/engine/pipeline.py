@@ -261,9 +261,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     plan = _plan(measures, options)
     shards = DEFAULT_SHARDS if shards is None else shards
     judgments = read_judgments(qrels, plan.opts)
-    from .join.dataset import is_dataset
-
-    if client is not None or shards is not None or is_dataset(run) or (not per_topic and _fold_streams(plan, run)):
+    if client is not None or shards is not None or _is_dataset(run) or (not per_topic and _fold_streams(plan, run)):
         return _evaluate_ranges(plan, judgments, run, per_topic=per_topic, shards=shards, client=client,
                                 progress=progress)
     if len(plan.contexts) > 1:
@@ -390,6 +388,17 @@ def _summary_only(plan: _Plan, columns, summary, runid) -> Evaluation:
     return Evaluation([], columns, empty, summary, np.zeros(0, bool), np.zeros(0, bool), runid, plan.opts)
 
 
+def _is_dataset(run) -> bool:
+    """Whether ``run`` is a sharded dataset (a folder: its module is imported only then)."""
+    import os
+
+    if not isinstance(run, (str, os.PathLike)) or not os.path.isdir(run):
+        return False
+    from .join.dataset import is_dataset
+
+    return is_dataset(run)
+
+
 def _fold_streams(plan: _Plan, run) -> bool:
     """Whether a summary-only evaluation reads ``run`` range of topics by range
     (a big file in a format read in pieces)."""
@@ -407,13 +416,13 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
     """The evaluation cut into ranges of topics, folded in topic order."""
     from .join.ranges import can_cut, check_cuts, distinct_topics, even_cuts, split
     from .join.stream import first_error, negative_only_topic, spill_ranges
-    from .join.dataset import is_dataset, open_dataset
+    from .join.dataset import open_dataset
 
     fmt = judgment_format(plan.opts.rel_format)
     num_qrels_topics, num_positive = fmt.totals(judgments)
     # a topic judged only negatively reads the levels of the topic before it: one range
     single = negative_only_topic(judgments) or not can_cut(judgments)
-    dataset = open_dataset(run) if is_dataset(run) else None
+    dataset = open_dataset(run) if _is_dataset(run) else None
     if dataset is not None:
         if single:
             raise InputError(dataset.path, "these judgments cannot be evaluated range by range "
