@@ -76,7 +76,16 @@ def client_for(engine: str, workers: int | None = None, scheduler: str | None = 
         with client:
             yield client
         return
+    import logging
     import os
 
-    with local_cluster(workers or os.cpu_count() or 1) as cluster, distributed.Client(cluster) as client:
-        yield client
+    # the cluster is this command's own: its start and stop are no news on stderr
+    # (a worker slow to stop is killed, which dask reports as a warning)
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        with local_cluster(workers or os.cpu_count() or 1) as cluster, distributed.Client(cluster) as client:
+            yield client
+    finally:
+        quiet.setLevel(level)
