@@ -19,12 +19,28 @@ from golden import GOLDEN, expectation, load_cases, run_cli
 CASES = load_cases()
 
 
-@pytest.fixture(params=["fast", "portable", "streaming"])
+@pytest.fixture(params=["fast", "portable", "streaming", "sharded-1", "sharded-2", "sharded-3", "sharded-7",
+                        "sharded-each", "folded"])
 def code_path(request, monkeypatch):
-    """Run every case on three code paths: the default one for small files; the
+    """Run every case on these code paths: the default one for small files; the
     portable one (no C at all: numpy field scanner, numpy join and ranking with
-    the exact sort-based lookup, math.log and cumsum, batches of a few cells); and the big-file one (the run read in small pieces, topic groups
-    ranked as they complete). All must give trec_eval's bytes."""
+    the exact sort-based lookup, math.log and cumsum, batches of a few cells); the big-file one (the run read in small pieces, topic groups
+    ranked as they complete); the sharded one (topics cut into 1, 2, 3, 7
+    ranges or one range per topic, each evaluated alone, the summaries folded
+    in order); and the folded one (a big file summarised range by range through
+    temporary files, ranges of a few bytes). All must give trec_eval's bytes."""
+    if request.param.startswith("sharded-"):
+        from trec_eval_py.engine import pipeline
+
+        n = request.param.split("-", 1)[1]
+        monkeypatch.setattr(pipeline, "DEFAULT_SHARDS", n if n == "each" else int(n))
+    if request.param == "folded":
+        from trec_eval_py.engine import pipeline
+        from trec_eval_py.engine.parse import run
+
+        monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+        monkeypatch.setattr(pipeline, "RANGE_BYTES", 200)
+        monkeypatch.setattr(run, "CHUNK_BYTES", 700)
     if request.param == "streaming":
         from trec_eval_py.engine import pipeline
         from trec_eval_py.engine.parse import run

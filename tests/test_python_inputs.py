@@ -166,7 +166,7 @@ def test_measure_objects_and_names_agree():
     assert dict(by_object.summary) == dict(by_name.summary)
     assert te.evaluate(qrels, run, AP).summary["AP"] == by_name.summary["AP(rel=2)"] * 0 + te.evaluate(
         qrels, run, "AP").summary["AP"]
-    with pytest.raises(MeasureError, match="not int"):
+    with pytest.raises(TypeError, match="not int"):  # a wrong type: a TypeError (OptionTypeError)
         te.evaluate(qrels, run, [5])
 
 

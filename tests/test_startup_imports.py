@@ -28,6 +28,8 @@ UNUSED = (
     "trec_eval_py.engine.measures.prefs_simp", "trec_eval_py.engine.measures.map_avgjg",
     "trec_eval_py.engine.measures.dcg", "trec_eval_py.engine.measures.err",
     "typer", "click", "rich", "matplotlib", "scipy", "pandas", "pytrec_eval",
+    # the scale-out engine and sharded datasets: only when asked for
+    "dask", "distributed", "pyarrow", "trec_eval_py.engine.join.dataset", "trec_eval_py.engine.join.ranges",
     # value classes are records (trec_eval_py._record): dataclasses compiles methods at start-up
     "dataclasses",
 )

@@ -2,6 +2,7 @@
 errors to one line on stderr and an exit code. No evaluation logic here."""
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -31,6 +32,13 @@ MAIN_FLAGS: dict[str, Flag] = {f.field: f for f in (
          "trec_eval's obsolete output flag; accepted and ignored."),
     Flag("output_format", ("--format",), str, "trec",
          "Output: trec (trec_eval's text), json, csv (runid,topic,measure,value), or parquet (the csv's table; needs pyarrow)."),
+    Flag("engine", ("--engine",), str, "local",
+         "local (this process) or dask (ranges of topics evaluated on a dask cluster; see --workers, --scheduler).",
+         "ENGINE"),
+    Flag("workers", ("--workers",), Optional[int], None,
+         "With --engine dask: start a cluster of N worker processes on this machine (default: one per core).", "N"),
+    Flag("scheduler", ("--scheduler",), Optional[str], None,
+         "With --engine dask: evaluate on the running dask cluster whose scheduler is at ADDRESS.", "ADDRESS"),
 )}
 
 
@@ -56,9 +64,15 @@ def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: di
     check_output_format(own["output_format"])
     from .progress import Progress
 
+    cluster = contextlib.nullcontext()
+    if own["engine"] != "local" or own["workers"] is not None or own["scheduler"] is not None:
+        from ..tools.cluster import client_for
+
+        cluster = client_for(own["engine"], own["workers"], own["scheduler"])
     # big runs are measured piece by piece: a bar on a terminal's stderr, erased before output
-    with Progress(desc="topics measured", unit="topics") as bar:
-        result = evaluate(rel_info_file, results_file, progress=bar.update,
+    with cluster as client, Progress(desc="topics measured", unit="topics") as bar:
+        # without -q only the summary is printed: a big run is then summarised range by range
+        result = evaluate(rel_info_file, results_file, progress=bar.update, per_topic=own["query"], client=client,
                           **{**options, "measures": options["measures"] or None})
     _write(render_evaluation(result, own["output_format"], query=own["query"],
                              summary=not own["nosummary"]))
@@ -321,6 +335,10 @@ def main(argv: list[str] | None = None) -> None:
         if e.signum == signal.SIGINT:
             _stopped("interrupted", ExitCode.INTERRUPTED)
         _stopped("terminated", ExitCode.TERMINATED)  # SIGTERM: 128 + 15
+    except MemoryError:
+        gc.collect()
+        _fail("out of memory; without -q a big run is summarised in bounded memory, and --engine dask "
+              "spreads the topics over several processes (docs/guide/scale.md)", ExitCode.INPUT)
     except Exception as e:  # a bug: one line and a code of its own (Python's 1 would read as a usage error)
         if os.environ.get("TREC_EVAL_PY_TRACEBACK"):
             raise

@@ -34,9 +34,9 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from .._record import field, fields, record, replace
-from ..errors import InputError, MeasureError, NoTopicsError, OptionError, OptionTypeError
+from ..errors import InputError, MeasureError, NoTopicsError, OptionError, OptionTypeError, UsageError
 from ..output.evaluation import trec_lines
-from .aggregate import SummaryInfo, num_averaged, summarize
+from .aggregate import SummaryFold, SummaryInfo, num_averaged, summary_chunks
 from .inputs import judgment_format, results_format
 from .join import EvalContext, iter_batches
 from .join.context import Settings
@@ -270,20 +270,68 @@ def measure_columns(selected) -> list[Column]:
     return columns
 
 
-def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progress=None, **options) -> Evaluation:
+def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progress=None, per_topic: bool = True,
+             shards=None, client=None, **options) -> Evaluation:
     """Evaluate ``run`` against ``qrels``.
 
     ``qrels`` and ``run`` may be paths, ``-``, file objects or bytes (TREC text or
     Parquet), dicts in pytrec_eval's layout, pandas or polars DataFrames, Arrow
     tables, iterables of ir_measures ``Qrel`` / ``ScoredDoc`` (see
     :mod:`~trec_eval_py.engine.parse.python`), or already-parsed
-    :class:`~trec_eval_py.engine.parse.Qrels` / :class:`~trec_eval_py.engine.parse.Run`.
+    :class:`~trec_eval_py.engine.parse.Qrels` / :class:`~trec_eval_py.engine.parse.Run`;
+    ``run`` may also be a sharded dataset (a folder made by ``trec_eval_py shard``).
     ``measures`` are ``-m`` specs or ir_measures measure objects (default: the
     judgment format's own set, ``official`` for qrels); the other keywords are
     the fields of :class:`Options`.
     ``progress``, if given, is called with the number of topics measured as each
     piece of the run is done (big runs are measured piece by piece).
+
+    ``per_topic=False`` asks for the summary only: the result then holds no
+    per-topic values (``topics`` is empty), and a big run is summarised range
+    of topics by range in bounded memory. ``shards`` cuts the evaluation into
+    ranges of topics evaluated one after another: a number of ranges of about
+    as many topics each, ``"each"`` (one topic a range) or the cut points
+    (topic ids, strictly increasing). ``client`` (a ``dask.distributed.Client``)
+    evaluates the ranges on its cluster. Every way gives the same values, bit
+    for bit (see :mod:`trec_eval_py.engine.aggregate`).
     """
+    plan = _plan(measures, options)
+    shards = DEFAULT_SHARDS if shards is None else shards
+    judgments = read_judgments(qrels, plan.opts)
+    if client is not None or shards is not None or _is_dataset(run) or (not per_topic and _fold_streams(plan, run)):
+        return _evaluate_ranges(plan, judgments, run, per_topic=per_topic, shards=shards, client=client,
+                                progress=progress)
+    if len(plan.contexts) > 1:
+        run = read_results(run, plan.opts, judgments=judgments)  # read once for every pass
+    part = _measure_range(plan, judgments, run, progress, whole=True)
+    fold = SummaryFold([c.measure for c in part.columns], [p is not None for p in part.parts])
+    fold.add(part.chunks())
+    summary = fold.result(_final_info(plan, part.num_qrels_topics, part.num_positive,
+                                      int(np.count_nonzero(~part.filled)), part.runid, part.evaluated, part.filled))
+    if not per_topic:
+        return _summary_only(plan, part.columns, summary, part.runid)
+    # only the topics trec_eval evaluates are printed (9.0.8 skips the ones -c fills in)
+    return Evaluation(part.topics, part.columns, part.values, summary, part.filled, part.evaluated, part.runid,
+                      plan.opts)
+
+
+#: cut every evaluation into this many ranges of topics (None: only when asked); for tests
+DEFAULT_SHARDS = None
+
+
+@record(frozen=False)
+class _Plan:
+    """What an evaluation computes, resolved once: options, printed columns, one
+    measure pass per distinct set of measure options, the -Z table."""
+
+    opts: Options
+    columns: list
+    contexts: list
+    zs: object = None
+    measures: tuple = ()
+
+
+def _plan(measures, options) -> _Plan:
     opts = Options(**options)
     if measures is not None:  # names, or ir_measures measure objects (nDCG@10, AP(rel=2))
         opts = replace(opts, measures=tuple(measure_specs(measures)))
@@ -306,35 +354,57 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     contexts = [(replace(opts.context, **dict(overrides),
                          keep_scores=any(s.measure.needs_scores(s.params) for _, s in group)), group)
                 for overrides, group in groups.items()]
+    # the measures as specs (plain strings): what a worker of a cluster resolves again
+    return _Plan(opts, columns, contexts, zs, tuple(opts.measure_specs))
 
-    judgments = read_judgments(qrels, opts)  # parsed once for every pass
-    if len(contexts) > 1:
-        run = read_results(run, opts, judgments=judgments)  # read once for every pass
+
+@record(frozen=False)
+class _Range:
+    """One range of topics measured: per-topic values (topics in byte order) and
+    what the summary needs from them."""
+
+    columns: list
+    topics: list
+    filled: np.ndarray
+    evaluated: np.ndarray
+    values: list
+    parts: list  # per column: its measure's parts, or None
+    runid: str
+    num_qrels_topics: int
+    num_positive: int
+    complete: bool
+
+    def chunks(self) -> list:
+        """The range's summary payloads (:func:`~.aggregate.summary_chunks`)."""
+        info = SummaryInfo(self.evaluated, 0, self.complete, "", 0, filled=self.filled)
+        return summary_chunks([c.measure for c in self.columns], self.values, info, self.parts)
+
+
+def _measure_range(plan: _Plan, judgments, run, progress=None, *, whole: bool) -> _Range:
+    """Every measure pass over ``run`` (topics of one range, or all of them when
+    ``whole``: then no topic at all is an error), -c's clean-up and -Z."""
     passes = []
-    for ctx, group in contexts:
-        passes.append(_measure_pass(judgments, run, group, opts, ctx, progress))
+    for ctx, group in plan.contexts:
+        passes.append(_measure_pass(judgments, run, group, plan.opts, ctx, progress, whole=whole))
     num_qrels_topics, num_positive = passes[0][1]
     topics, filled, by_key, runid = _merge([p[0] for p in passes])
+    columns = plan.columns
     values = [by_key[(c.source, c.index)] for c in columns]
-    ctx = contexts[0][0]
+    ctx = plan.contexts[0][0]
     evaluated = evaluated_topics(filled, ctx)
-    if not evaluated.any() and not _scores_unmatched(opts, ctx, filled):
+    if whole and not evaluated.any() and not _scores_unmatched(plan.opts, ctx, filled):
         raise NoTopicsError("no topic has both judgments and results")
     values = reset_placeholder_outputs(columns, values, filled, ctx)
-    if zs is not None:  # -Z: per-topic values become z-scores before aggregation
-        from .standardize import apply_zscores
-
-        columns, values = apply_zscores(zs, columns, values, topics, evaluated)
-
-    n_avg = num_averaged(int(np.count_nonzero(~filled)), num_qrels_topics, ctx.complete)
-    info = SummaryInfo(evaluated, n_avg, ctx.complete, runid, num_positive, filled=filled)
     # parts (counts a micro-average adds up) are those of the measures' own values;
     # under -Z the summary is the mean of the z-scores, as for any other measure
-    summary = [summarize(c.measure, v, info if zs is not None or c.measure.parts is None
-                         else replace(info, parts=by_key[(c.source, PARTS)]))
-               for c, v in zip(columns, values)]
-    # only the topics trec_eval evaluates are printed (9.0.8 skips the ones -c fills in)
-    return Evaluation(topics, columns, values, summary, filled, evaluated, runid, opts)
+    parts = [None if plan.zs is not None or c.measure.parts is None else by_key[(c.source, PARTS)]
+             for c in columns]
+    if plan.zs is not None:  # -Z: per-topic values become z-scores before aggregation
+        from .standardize import apply_zscores
+
+        columns, values = apply_zscores(plan.zs, columns, values, topics, evaluated)
+    return _Range(columns, topics, filled, evaluated, values, parts, runid, num_qrels_topics, num_positive,
+                  ctx.complete)
 
 
 def _scores_unmatched(opts: Options, ctx: EvalContext, filled: np.ndarray) -> bool:
@@ -344,7 +414,208 @@ def _scores_unmatched(opts: Options, ctx: EvalContext, filled: np.ndarray) -> bo
     return bool(ctx.complete and len(filled) and judgment_format(opts.rel_format).scores_unmatched)
 
 
-def _measure_pass(judgments, run, selected, opts, ctx, progress=None):
+def _final_info(plan: _Plan, num_qrels_topics: int, num_positive: int, num_topics: int, runid: str,
+                evaluated=None, filled=None) -> SummaryInfo:
+    """The whole evaluation's summary info (what no range knows alone)."""
+    ctx = plan.contexts[0][0]
+    n_avg = num_averaged(num_topics, num_qrels_topics, ctx.complete)
+    return SummaryInfo(np.zeros(0, bool) if evaluated is None else evaluated, n_avg, ctx.complete, runid,
+                       num_positive, filled=filled)
+
+
+def _summary_only(plan: _Plan, columns, summary, runid) -> Evaluation:
+    empty = [np.zeros(0) for _ in columns]
+    return Evaluation([], columns, empty, summary, np.zeros(0, bool), np.zeros(0, bool), runid, plan.opts)
+
+
+def _is_dataset(run) -> bool:
+    """Whether ``run`` is a sharded dataset (a folder: its module is imported only then)."""
+    import os
+
+    if not isinstance(run, (str, os.PathLike)) or not os.path.isdir(run):
+        return False
+    from .join.dataset import is_dataset
+
+    return is_dataset(run)
+
+
+def _fold_streams(plan: _Plan, run) -> bool:
+    """Whether a summary-only evaluation reads ``run`` range of topics by range
+    (a big file in a format read in pieces)."""
+    fmt = judgment_format(plan.opts.rel_format)
+    res_fmt = results_format(plan.opts.results_format)
+    return (fmt.stream is not None and res_fmt.read_pieces is not None
+            and all(ctx.order != "rank" for ctx, _ in plan.contexts) and _worth_streaming(run))
+
+
+#: bytes of a big run's file per range of topics when it is summarised range by range
+RANGE_BYTES = 32 << 20
+
+
+def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, client, progress) -> Evaluation:
+    """The evaluation cut into ranges of topics, folded in topic order."""
+    from .join.ranges import can_cut, check_cuts, distinct_topics, even_cuts, split
+    from .join.stream import first_error, negative_only_topic, spill_ranges
+    from .join.dataset import open_dataset
+
+    fmt = judgment_format(plan.opts.rel_format)
+    num_qrels_topics, num_positive = fmt.totals(judgments)
+    # a topic judged only negatively reads the levels of the topic before it: one range
+    single = negative_only_topic(judgments) or not can_cut(judgments)
+    dataset = open_dataset(run) if _is_dataset(run) else None
+    if dataset is not None:
+        if single:
+            raise InputError(dataset.path, "these judgments cannot be evaluated range by range "
+                                           "(a topic judged only with negative levels)")
+        if any(ctx.order == "rank" for ctx, _ in plan.contexts):
+            raise UsageError("a sharded run keeps no rank column: --order rank needs the run file")
+        cuts = dataset.cuts
+        runid = dataset.runid
+        runs = dataset.ranges()
+    elif not isinstance(run, Run) and shards is None and (client is None or _fold_streams(plan, run)):
+        # a big file, summarised range by range through temporary files
+        pieces = results_format(plan.opts.results_format).read_pieces(run)
+        n = 1 if single else max(1, (file_size(run) or 0) // RANGE_BYTES,
+                                 _default_ranges(client) if client is not None else 1)
+        cuts = even_cuts(distinct_topics(judgments), n)
+        runid = None  # the whole run's: known once it is read
+        runs = spill_ranges(pieces, cuts)
+    else:
+        run = read_results(run, plan.opts, judgments=judgments)
+        if single or not can_cut(run):
+            cuts = check_cuts([])
+        elif isinstance(shards, str) and shards == "each":
+            cuts = distinct_topics(judgments, run)[1:]
+        elif isinstance(shards, (int, np.integer)) or shards is None:
+            n = shards if shards is not None else _default_ranges(client) if client is not None else 1
+            cuts = even_cuts(distinct_topics(judgments, run), n)
+        else:
+            cuts = check_cuts(list(shards))
+        runid = run.runid
+        runs = split(run, cuts)
+    check_cuts(cuts)
+    judged = split(judgments, cuts)
+
+    fold: SummaryFold | None = None
+    columns = _printed_columns(plan)
+    kept: list[tuple] = []
+    num_topics = 0
+    any_evaluated = False
+    errors: list[InputError] = []
+    for result in _range_results(plan, judged, runs, client, per_topic):
+        if isinstance(result, InputError):  # keep going: a later range may hold the error to report
+            errors.append(result)
+            continue
+        if errors:
+            continue
+        chunks, has_parts, topics_n, evaluated_n, runid_r, kept_range = result
+        if fold is None:
+            fold = SummaryFold([c.measure for c in columns], has_parts)
+        fold.add(chunks)
+        num_topics += topics_n
+        any_evaluated = any_evaluated or evaluated_n > 0
+        if runid is None:
+            runid = runid_r
+        if kept_range is not None:
+            kept.append(kept_range)
+        if progress is not None and topics_n:
+            progress(topics_n)
+    if errors:
+        raise first_error(errors, getattr(judgments, "name", ""))
+    if fold is None or not any_evaluated:
+        raise NoTopicsError("no topic has both judgments and results")
+    summary = fold.result(_final_info(plan, num_qrels_topics, num_positive, num_topics, runid or ""))
+    if not per_topic:
+        return _summary_only(plan, columns, summary, runid or "")
+    topics = [q for r in kept for q in r[0]]
+    filled = np.concatenate([r[1] for r in kept])
+    evaluated = np.concatenate([r[2] for r in kept])
+    values = [np.concatenate([r[3][j] for r in kept]) for j in range(len(columns))]
+    return Evaluation(topics, columns, values, summary, filled, evaluated, runid or "", plan.opts)
+
+
+def _printed_columns(plan: _Plan) -> list:
+    """The columns an evaluation prints (under -Z, renamed and summarised as z-scores)."""
+    if plan.zs is None:
+        return plan.columns
+    from .standardize import apply_zscores
+
+    empty = [np.zeros(0) for _ in plan.columns]
+    return apply_zscores(plan.zs, plan.columns, empty, [], np.zeros(0, dtype=bool))[0]
+
+
+def _default_ranges(client) -> int:
+    """Ranges for a cluster when none are asked for: a few per worker thread."""
+    try:
+        threads = sum(client.nthreads().values())
+    except Exception:  # a client without the call: one range per task slot guessed
+        threads = 1
+    return 4 * max(1, threads)
+
+
+def measure_range(spec: tuple, judgments, run, per_topic: bool):
+    """One range of topics measured, for the fold (what a worker computes; plain
+    data): ``(summary payloads, parts flags, topics, evaluated topics, run id,
+    (topics, filled, evaluated, per-topic values) or None)``; an :class:`InputError` is
+    returned, not raised, so the caller can pick the one a whole read reports.
+    ``spec`` is ``(measures, options)``; ``run`` a parsed run or a range of a
+    sharded dataset (read here, where the range is measured)."""
+    measures, options = spec
+    plan = _plan_cached(measures, options)
+    try:
+        r = _measure_range(plan, judgments, run, whole=False)
+    except InputError as e:
+        return e
+    kept = (r.topics, r.filled, r.evaluated, r.values) if per_topic and r.topics else None
+    return (r.chunks(), [p is not None for p in r.parts], len(r.topics), int(np.count_nonzero(r.evaluated)),
+            r.runid, kept)
+
+
+_PLANS: dict = {}
+
+
+def _plan_cached(measures, options) -> _Plan:
+    key = (tuple(measures), tuple(sorted(options.items())))
+    try:
+        plan = _PLANS.get(key)
+    except TypeError:  # an option that is not hashable
+        return _plan(measures, options)
+    if plan is None:
+        plan = _PLANS[key] = _plan(measures, options)
+    return plan
+
+
+def _range_results(plan: _Plan, judged: list, runs, client, per_topic: bool):
+    """:func:`measure_range` of every range, in range order (on ``client``'s
+    cluster when given: submitted ahead, gathered in order)."""
+    from .._record import as_dict
+
+    spec = (plan.measures, {k: v for k, v in as_dict(plan.opts).items() if k != "measures"})
+    judged = iter(judged)
+    # the runs drive the loop: their reader raises a bad line's error after the last range
+    if client is None:
+        for r in runs:
+            res = measure_range(spec, next(judged), r, per_topic)
+            if res is not None:
+                yield res
+        return
+    from collections import deque
+
+    window = deque()
+    limit = 2 * _default_ranges(client)  # ranges in flight: bounds what the client holds
+    for r in runs:
+        window.append(client.submit(measure_range, spec, next(judged), r, per_topic, pure=False))
+        if len(window) >= limit:
+            res = window.popleft().result()
+            if res is not None:
+                yield res
+    while window:
+        res = window.popleft().result()
+        if res is not None:
+            yield res
+
+
+def _measure_pass(judgments, run, selected, opts, ctx, progress=None, *, whole: bool = True):
     """The measure kernels over every batch, for one set of evaluation options.
 
     ``selected`` are ``(position, Selected)`` pairs; ``values`` are keyed by
@@ -371,7 +642,7 @@ def _measure_pass(judgments, run, selected, opts, ctx, progress=None):
         return out
 
     res = map_batches(measure, judgments, run, opts, ctx, progress=progress)
-    if not res.topics:
+    if not res.topics and whole:
         raise NoTopicsError("no topic has both judgments and results")
     pieces: dict[tuple, list[np.ndarray]] = {(pos, i): [] for pos, s in selected for i in keys(s)}
     for outs in res.results:
@@ -503,6 +774,12 @@ class BatchResults:
 
 def _parts(fmt, res_fmt, judgments, run, opts: Options, ctx: EvalContext):
     """The joined pieces of ``run``, and a second try when the first turns out interleaved."""
+    if hasattr(run, "read_pieces"):  # a shard of a dataset: its row groups, topics grouped in order
+        if fmt.stream is not None:
+            yield fmt.stream(judgments, run.read_pieces(), ctx)
+        # (reached only when the rows turn out not grouped by topic): read whole
+        yield [fmt.join(judgments, run.read(), ctx)]
+        return
     # the pieces of a streamed run carry no rank column: --order rank reads it whole
     if (fmt.stream is not None and res_fmt.read_pieces is not None and ctx.order != "rank"
             and _worth_streaming(run)):

@@ -215,7 +215,7 @@ def _sort_key(kind: Kind, value):
 _WORKER: dict = {}
 
 
-def _init_worker(q, specs, options, check, curve, limits=None, hide=False, pool=False) -> None:
+def _init_worker(q, specs, options, check, curve, limits=None, hide=False, keep=True, pool=False) -> None:
     from ..engine.parse.source import use_read_limits
 
     topics = None
@@ -224,7 +224,7 @@ def _init_worker(q, specs, options, check, curve, limits=None, hide=False, pool=
             topics = qrels_topics(q)  # once per process, not once per run
         except AttributeError:  # judgments without per-row topic ids
             topics = None
-    _WORKER.update(q=q, specs=specs, options=options, check=check, curve=curve, hide=hide,
+    _WORKER.update(q=q, specs=specs, options=options, check=check, curve=curve, hide=hide, keep=keep,
                    public=_public_words(q) if hide else frozenset(), topics=topics)
     if limits is not None:
         use_read_limits(limits)
@@ -233,6 +233,12 @@ def _init_worker(q, specs, options, check, curve, limits=None, hide=False, pool=
 
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, _worker_stop)
+
+
+def _grade_task(sub: Submission, q, init_args: tuple) -> dict:
+    """:func:`_grade` as one task of a dask cluster (``q``, the judgments, shipped once)."""
+    _init_worker(q, *init_args)
+    return _grade(sub)
 
 
 class _Stop(BaseException):
@@ -327,8 +333,11 @@ def _grade_unhidden(sub: Submission) -> dict:
     except Exception as e:  # a bug must not take the class down; the row says what happened
         out["error"] = f"internal error ({type(e).__name__}: {e})"
         return out
-    out.update(topics=list(ev.topics), values=ev.counted_values(), summary=ev.column_summary, filled=ev.filled,
-               printable=ev.printable, runid=ev.runid)
+    filled = np.asarray(ev.filled, dtype=bool)
+    out.update(summary=ev.column_summary, runid=ev.runid, answered=int(np.count_nonzero(~filled)))
+    if w.get("keep", True):  # per-topic values only for what shows them (a report, --per-topic)
+        out.update(topics=list(ev.topics), values=ev.counted_values(), filled=ev.filled, printable=ev.printable)
+    del ev
     if w["curve"]:
         try:
             out["curve"] = _curve(q, _source(sub), options)
@@ -346,7 +355,9 @@ def _curve(q, source, options: dict) -> np.ndarray:
                             np.array(ev.column_summary, dtype=np.float64)])
 
 
-def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress) -> list[dict]:
+def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress, client=None) -> list[dict]:
+    if client is not None:
+        return _run_on(client, subs, init_args, progress)
     if jobs <= 1 or len(subs) <= 1:
         _init_worker(*init_args)
         results = []
@@ -396,6 +407,26 @@ def _stop_workers(pool, others: set) -> None:
         if p.is_alive():
             p.kill()
             p.join(5)
+
+
+def _run_on(client, subs: list[Submission], init_args: tuple, progress) -> list[dict]:
+    """One task per run on a dask cluster; the judgments are shipped to each worker once."""
+    q, rest = init_args[0], init_args[1:]
+    shared = client.scatter(q, broadcast=True)
+    futures = {client.submit(_grade_task, s, shared, rest, pure=False): i for i, s in enumerate(subs)}
+    results: list = [None] * len(subs)
+    from distributed import as_completed  # (a client exists: dask is there)
+
+    for done, fut in enumerate(as_completed(list(futures)), 1):
+        i = futures[fut]
+        try:
+            results[i] = fut.result()
+        except Exception as e:  # a run that failed on every worker that tried it
+            results[i] = {"error": f"internal error ({type(e).__name__}: {e})", "findings": [], "curve": None}
+        fut.release()
+        if progress:
+            progress(done, len(subs), subs[i].name)
+    return results
 
 
 def _qrels_topic_ids(q) -> list[str]:
@@ -471,6 +502,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
                       hide_judgments: bool = False, progress=None, exclude=(), ignore=(), select=(),
                       skip_header: bool = False, doc_limit: int | None = None, max_unjudged: float | None = None,
                       student_from: str | None = None, pick: str = "all", roster=None,
+                      per_topic: bool = True, client=None,
                       **options) -> Leaderboard:
     """Evaluate every run against ``qrels`` and rank them.
 
@@ -498,6 +530,10 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     (``all``, ``latest``) says which of a student's files are graded, ``roster``
     (a CSV, :func:`~trec_eval_py.tools.students.read_roster`) lists the class
     for grades.csv.
+    ``per_topic=False`` keeps each run's summary only (what the board prints
+    without ``--per-topic`` or a report), not its per-topic values.
+    ``client`` (a ``dask.distributed.Client``) grades the runs on its cluster,
+    one task per run, the judgments shipped to each worker once.
     """
     from .students import compile_pattern, pick as pick_runs, read_roster, student_of
 
@@ -534,7 +570,8 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     skipped = skipped + not_picked
     from ..engine.parse.source import read_limits
 
-    results = _run_all(subs, (q, specs, options, settings, curves, read_limits(), hide_judgments), jobs, progress)
+    results = _run_all(subs, (q, specs, options, settings, curves, read_limits(), hide_judgments, per_topic), jobs,
+                       progress, client)
 
     board = Leaderboard(columns, kinds, sort_by=key, topics_total=total, complete=opts.complete,
                         qrels_name=q.name, hide_judgments=hide_judgments, skipped=skipped, roster=class_list)
@@ -544,10 +581,14 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
         if res["error"] is not None:
             e.error = res["error"]
         else:
-            filled = np.asarray(res["filled"], dtype=bool)
-            e.evaluation = Evaluation(res["topics"], eval_columns, res["values"], res["summary"], filled,
-                                      np.asarray(res["printable"], dtype=bool), res["runid"], opts)
-            e.topics = int(np.count_nonzero(~filled))
+            if "values" in res:
+                e.evaluation = Evaluation(res["topics"], eval_columns, res["values"], res["summary"],
+                                          np.asarray(res["filled"], dtype=bool),
+                                          np.asarray(res["printable"], dtype=bool), res["runid"], opts)
+            else:  # the summary only
+                e.evaluation = Evaluation([], eval_columns, [np.zeros(0) for _ in eval_columns], res["summary"],
+                                          np.zeros(0, bool), np.zeros(0, bool), res["runid"], opts)
+            e.topics = res["answered"]
             e.curve = res["curve"]
         entries.append(e)
 

@@ -1,6 +1,7 @@
 """``trec_eval_py batch QRELS RUN...``: grade many runs against one qrels."""
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import List, Optional
 
@@ -49,6 +50,9 @@ def batch(
     caption: Optional[str] = typer.Option(None, "--caption", help="LaTeX (and HTML): the table's caption."),
     label: Optional[str] = typer.Option(None, "--label", help="LaTeX: the table's \\label."),
     digits: Optional[int] = typer.Option(None, "--digits", help="Decimals of the values (formats people read; default 4, as trec_eval)."),
+    engine: str = typer.Option("local", "--engine", metavar="ENGINE", help="local (processes of this machine, see -j) or dask (one task per run on a dask cluster)."),
+    workers: Optional[int] = typer.Option(None, "--workers", metavar="N", help="With --engine dask: start a cluster of N worker processes on this machine."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help="With --engine dask: grade on the running dask cluster whose scheduler is at ADDRESS."),
     *,
     options: dict,
 ) -> int:
@@ -98,13 +102,20 @@ def batch(
             raise UsageError("no run files found")
         measures = options.pop("measures") or None
         n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-        with Progress(len(found.submissions), "grading", unit="runs") as bar:
+        cluster = contextlib.nullcontext()
+        if engine != "local" or workers is not None or scheduler is not None:
+            from ...tools.cluster import client_for
+
+            cluster = client_for(engine, workers, scheduler)
+        with cluster as client, Progress(len(found.submissions), "grading", unit="runs") as bar:
             board = build_leaderboard(
                 qrels, found.submissions, measures, sort_by=sort_by, jobs=n_jobs, check=not no_validate,
                 curves=report is not None, hide_judgments=hide_judgments,
                 progress=lambda done, total, name: bar.update(1), ignore=ignore, select=select,
                 skip_header=skip_header, doc_limit=doc_limit, max_unjudged=max_unjudged,
                 student_from=student_from, pick=pick, roster=roster,
+                # each run's per-topic values only for what shows them
+                per_topic=per_topic or report is not None, client=client,
                 complete=not only_answered, **options,
             )
     board.skipped = found.skipped + [k for k in board.skipped if k not in found.skipped]

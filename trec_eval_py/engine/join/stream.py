@@ -351,3 +351,78 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
         if read_error is not None:
             raise read_error
     yield from _unanswered(by_topic, seen, runid, ctx)
+
+
+def negative_only_topic(qrels) -> bool:
+    """Whether some topic of ``qrels`` (parsed judgments with levels) is judged
+    only with negative levels: its gain tables come from the topic evaluated
+    before it (see :func:`.qrels.level_sources`), so its range of topics
+    cannot be evaluated apart from the range before it."""
+    if not isinstance(getattr(qrels, "rel", None), np.ndarray) or not isinstance(getattr(qrels, "qid", None),
+                                                                                  np.ndarray):
+        return False
+    return _QrelsByTopic(qrels).any_all_negative()
+
+
+def first_error(errors: list, judgments_name: str):
+    """Of the errors several ranges of topics met, the one a whole read reports:
+    the judgments' first, then the earliest line."""
+    return min(errors, key=lambda e: (e.path != judgments_name, e.line if e.line is not None else 0))
+
+
+def spill_ranges(pieces: Iterable[Run], cuts: np.ndarray, *, tmpdir: str | None = None) -> Iterator[Run]:
+    """The rows of a run read in ``pieces``, regrouped by range of topics
+    (:mod:`.ranges`: ``len(cuts) + 1`` ranges in byte order of topic ids), one
+    :class:`Run` a range, in range order (empty ranges as empty runs), in
+    bounded memory: each piece's rows are appended to their range's temporary
+    file, and each file is read back when its turn comes. Every range's run
+    carries the run id and name of the whole run (its last line's). A bad line
+    ends the reading: the rows before it are still given, range by range, and
+    the reading error is raised after the last range."""
+    import os
+    import tempfile
+
+    from .ranges import range_of
+
+    n = len(cuts) + 1
+    runid, name = "", "<run>"
+    read_error = None
+    with tempfile.TemporaryDirectory(prefix="trec_eval_py-", dir=tmpdir) as tmp:
+        paths = [os.path.join(tmp, f"{b}.rows") for b in range(n)]
+        files: dict[int, object] = {}
+
+        def put(piece):
+            dest = range_of(piece.qid, cuts)
+            order = np.argsort(dest, kind="stable")
+            bounds = np.searchsorted(dest[order], np.arange(n + 1))
+            for b in np.flatnonzero(np.diff(bounds)).tolist():
+                rows = order[bounds[b]:bounds[b + 1]]
+                if b not in files:
+                    files[b] = open(paths[b], "wb")
+                _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
+                                          piece.lineno[rows], piece.runid, piece.name))
+
+        try:
+            try:
+                for piece in pieces:
+                    runid, name = piece.runid, piece.name
+                    put(piece)
+            except InputError as e:
+                if e.line is None or e.rows_before is None:
+                    raise
+                read_error = e
+                runid, name = e.rows_before.runid, e.rows_before.name
+                if len(e.rows_before):
+                    put(e.rows_before)
+        finally:
+            for f in files.values():
+                f.close()
+        for b in range(n):
+            if b in files:
+                run = _read_rows(paths[b], runid, name)
+                os.unlink(paths[b])
+            else:
+                run = Run(np.zeros(0, "S1"), np.zeros(0, "S1"), np.zeros(0), np.zeros(0, np.int64), runid, name)
+            yield run
+    if read_error is not None:
+        raise read_error

@@ -5,12 +5,12 @@ imports only the modules of the measures it computes. Adding a measure means
 adding (or editing) its module, then rewriting the index with
 ``python -m trec_eval_py.engine.measures._write_index`` (a test fails until then).
 """
-from ._base import Agg, Kind, Measure, quiet_numpy, safe_div
+from ._base import Agg, Kind, Measure, SummaryFold, quiet_numpy, safe_div
 from ._params import FloatCutoffs, FloatParams, IntCutoffs, NoParams, PairParams, Params
 from ._registry import Registry, in_asked_order, registry
 
 __all__ = [
-    "Agg", "Kind", "Measure", "quiet_numpy", "safe_div", "Params", "NoParams", "IntCutoffs", "FloatCutoffs",
+    "Agg", "Kind", "Measure", "SummaryFold", "quiet_numpy", "safe_div", "Params", "NoParams", "IntCutoffs", "FloatCutoffs",
     "FloatParams", "PairParams", "Registry", "in_asked_order", "registry",
 ]
 

@@ -71,6 +71,10 @@ class Measure:
         :class:`~.early_retrieval.Area`, whose per-positive values average to the
         measure's per-topic value, or (``Area.affine``) to a per-topic value the
         measure is an affine transform of; None for every other measure
+    fold : optional :class:`SummaryFold`, the same summary as ``summary`` taken over
+        consecutive ranges of topics (an evaluation that never holds every topic's
+        values at once); a measure with ``summary`` and no ``fold`` keeps its whole
+        columns until the end of such an evaluation
     """
 
     name: str
@@ -87,6 +91,7 @@ class Measure:
     parts: Kernel | None = None
     reads_scores: bool = False
     area: "Area | None" = None  # noqa: F821 (early_retrieval.Area: that module imports this one)
+    fold: "SummaryFold | None" = None
 
     @property
     def order(self) -> tuple:
@@ -116,6 +121,33 @@ class Measure:
     def in_nickname(self, nickname: str, compat: str) -> bool:
         """Whether ``nickname`` includes this measure in ``compat`` mode."""
         return in_nickname(self.nicknames, self.since, nickname, compat)
+
+
+@record
+class SummaryFold:
+    """A measure's own summary as a fold over consecutive ranges of topics, in
+    topic order (see :mod:`trec_eval_py.engine.aggregate`), so an evaluation
+    can summarise topics a range at a time and give exactly what ``summary``
+    gives on every topic at once.
+
+    chunk : ``chunk(values, info) -> payload``: what one range contributes
+        (``info`` is the range's :class:`~trec_eval_py.engine.aggregate.SummaryInfo`:
+        its ``evaluated``, ``filled`` and ``parts``); computed where the range is
+        evaluated, so it should be small
+    combine : ``combine(state, payload) -> state``, ranges in topic order (``state``
+        is None before the first)
+    finish : ``finish(state, info) -> value`` from the whole evaluation's info
+        (``n_avg``, ``complete``, ``runid``, ``num_positive_judgments``)
+
+    ``chunk`` and ``combine`` left out take those of the measure's ``aggregate``;
+    ``finish`` then receives that aggregate's summary value as ``state``.
+    Under ``-Z`` (z-scores, no parts) a measure that declares ``parts`` is
+    summarised by its ``aggregate``, as ``summary`` does there.
+    """
+
+    finish: Callable
+    chunk: Callable | None = None
+    combine: Callable | None = None
 
 
 def in_nickname(nicknames, since: str, nickname: str, compat: str) -> bool:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import Measure, safe_div
+from ._base import Measure, SummaryFold, safe_div
 
 _NICK = frozenset({"codiesp_x"})
 
@@ -49,14 +49,22 @@ def _f1(P, R):
     return out
 
 
-def micro(info) -> tuple[float, float, float]:
-    """``(P, R, F)`` from the counts in ``info.parts`` (see the module docstring)."""
+def _totals(info) -> np.ndarray:
+    """float64 (3,): relevant retrieved, retrieved and relevant, added over the
+    topics of ``info.parts`` (whole counts: exact in any order of addition)."""
     parts = info.parts
     filled = np.zeros(len(parts), dtype=bool) if info.filled is None else np.asarray(info.filled, dtype=bool)
-    tp = float(parts[:, 0].sum())
     # a filled-in topic retrieves nothing (10.0's placeholder document is no prediction)
-    ret = float(parts[~filled, 1].sum())
-    rel = float(parts[:, 2].sum())
+    return np.array([parts[:, 0].sum(), parts[~filled, 1].sum(), parts[:, 2].sum()], dtype=np.float64)
+
+
+def micro(info) -> tuple[float, float, float]:
+    """``(P, R, F)`` from the counts in ``info.parts`` (see the module docstring)."""
+    return _micro(_totals(info))
+
+
+def _micro(totals) -> tuple[float, float, float]:
+    tp, ret, rel = (float(x) for x in totals)
     P = tp / ret if ret > 0 else 0.0
     R = tp / rel if rel > 0 else 0.0
     F = (2.0 * P * R) / (P + R) if P + R > 0 else 0.0
@@ -71,6 +79,13 @@ def _summary(which: int):
     return summary
 
 
+def _fold(which: int) -> SummaryFold:
+    # the counts of each range of topics are added up, then divided at the end
+    return SummaryFold(chunk=lambda values, info: _totals(info),
+                       combine=lambda state, totals: totals if state is None else state + totals,
+                       finish=lambda state, info: _micro(np.zeros(3) if state is None else state)[which])
+
+
 codiesp_x_P = Measure(
     name="codiesp_x_P",
     help=("Micro-averaged set precision (CodiEsp-X): per topic relevant retrieved / retrieved; "
@@ -78,6 +93,7 @@ codiesp_x_P = Measure(
     kernel=lambda b, p: safe_div(b.num_rel_ret, b.num_ret),
     parts=_counts,
     summary=_summary(0),
+    fold=_fold(0),
     nicknames=_NICK,
     since="extra",
 )
@@ -89,6 +105,7 @@ codiesp_x_R = Measure(
     kernel=lambda b, p: safe_div(b.num_rel_ret, b.num_rel),
     parts=_counts,
     summary=_summary(1),
+    fold=_fold(1),
     nicknames=_NICK,
     since="extra",
 )
@@ -100,6 +117,7 @@ codiesp_x_F = Measure(
     kernel=lambda b, p: _f1(safe_div(b.num_rel_ret, b.num_ret), safe_div(b.num_rel_ret, b.num_rel)),
     parts=_counts,
     summary=_summary(2),
+    fold=_fold(2),
     nicknames=_NICK,
     since="extra",
 )

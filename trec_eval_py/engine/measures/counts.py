@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._base import Agg, Kind, Measure
+from ._base import Agg, Kind, Measure, SummaryFold
 
 _BASIC = frozenset({"official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg"})
 _TREC = frozenset({"official", "all_trec", "set"})
@@ -54,6 +54,11 @@ def _num_rel_summary(values, info):
     return info.of(Agg.SUM, values)
 
 
+def _num_rel_finish(total, info):
+    # the fold of _num_rel_summary: the aggregate's total, or under -c the qrels' count
+    return info.num_positive_judgments if info.complete else total
+
+
 num_rel = Measure(
     name="num_rel",
     help=(
@@ -62,6 +67,7 @@ num_rel = Measure(
         "of level 1 or more in the qrels, whatever -l is, as trec_eval reports it."
     ),
     summary=_num_rel_summary,
+    fold=SummaryFold(finish=_num_rel_finish),
     kernel=lambda b, p: b.num_rel,
     kind=Kind.INT,
     aggregate=Agg.SUM,
