@@ -632,10 +632,18 @@ class _LineScan:
         self.held: list | None = []  # content lines until the header question is settled; then None
         self.short: dict[int, list] = {}  # number of fields -> [lines, the first ones' fields]
 
-    @property
-    def settled(self) -> bool:
-        """Whether the header question is settled (the lines that follow are read as they come)."""
-        return self.held is None
+    def plain(self, cols: _Cols) -> bool:
+        """Take the result lines ``cols`` of a piece of plain result lines (every one a
+        result, read by the fast scanner), if the header question allows: True if so
+        (they have no problem to report); False when lines are held, and the piece
+        must be fed line by line."""
+        if self.held:
+            return False
+        # its first line has numbers, so it is no header: the question is settled
+        self.held = None
+        self.content += len(cols)
+        self.any_text = self.any_text or len(cols) > 0
+        return True
 
     def feed(self, lines: list[bytes], first_no: int = 1) -> _Cols:
         """The result lines among ``lines`` (the first is line ``first_no``) as columns."""
@@ -933,9 +941,13 @@ def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray,
     if not ok.any():
         return
     idx = np.flatnonzero(ok)
-    order = idx[np.lexsort([c.line[idx], c.rank[idx], topic[idx]])]
-    t = topic[order]
-    r = c.rank[order]
+    t, r = topic[idx], c.rank[idx]
+    # rows by topic, rank and line: as they are, in a run written topic by topic in rank order
+    if len(idx) > 1 and not ((t[1:] > t[:-1]) | ((t[1:] == t[:-1]) & (r[1:] >= r[:-1]))).all():
+        order = idx[np.lexsort([c.line[idx], r, t])]
+        t, r = topic[order], c.rank[order]
+    else:
+        order = idx
     starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
     sizes = np.diff(np.append(starts, len(order)))
     expect = np.arange(len(order)) - np.repeat(starts, sizes) + 1
@@ -1517,17 +1529,16 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
         line = 1
         carry = _Cols.empty()
         for piece in itertools.chain((first,), more):
-            n = _count_lines(piece)
-            report.lines += n
-            fast = _fast_columns(piece, path, line) if scan.settled else None
-            if fast is not None:
-                cols = fast[0]
-                scan.content += len(cols)
+            fast = _fast_columns(piece, path, line) if not scan.held else None
+            if fast is not None and scan.plain(fast[0]):
+                cols, n = fast
             else:
                 lines = piece.split(b"\n")
                 if lines[-1] == b"":
                     lines.pop()
+                n = len(lines)
                 cols = scan.feed(lines, line)
+            report.lines += n
             line += n
             carry = checks.complete(carry, cols)
         carry = checks.complete(carry, scan.finish())
