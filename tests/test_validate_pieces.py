@@ -93,8 +93,11 @@ def random_case(seed: int) -> tuple[bytes, str, list[str]]:
     return data, "\n".join(qrels) + "\n", qids
 
 
-def _report(run, qrels, piece: int, monkeypatch, **kw) -> v.Report:
+def _report(run, qrels, piece: int, monkeypatch, problem: int = v.PROBLEM_BYTES, **kw) -> v.Report:
+    """The report with pieces of ``piece`` bytes, and parts of ``problem`` bytes of a
+    piece with a line problem (a part with none is split by the fast scanner)."""
     monkeypatch.setattr(v, "PIECE_BYTES", piece)
+    monkeypatch.setattr(v, "PROBLEM_BYTES", problem)
     return v.validate_run(run, qrels, **kw)
 
 
@@ -145,11 +148,13 @@ def test_pieces_report_what_the_whole_file_does(tmp_path, monkeypatch, seed):
     if seed % 7 == 3:
         (tmp_path / "topics").write_text("\n".join(rng.sample(qids, 2) + ["77"]) + "\n")
         kw = dict(kw, topics=str(tmp_path / "topics"))
-    whole = _report(str(run), judgments, WHOLE, monkeypatch, **kw)
+    # the file whole, every line of a file with a line problem read line by line
+    whole = _report(str(run), judgments, WHOLE, monkeypatch, WHOLE, **kw)
+    _same(_report(str(run), judgments, WHOLE, monkeypatch, rng.randint(100, 1000), **kw), whole)
     seen = _Groups(monkeypatch)
     for piece in (rng.randint(40, 400), rng.randint(400, 3000)):
         _same(_report(str(run), judgments, piece, monkeypatch, **kw), whole)
-        _same(_report(str(run), judgments, piece, monkeypatch, data=data, **kw), whole)
+        _same(_report(str(run), judgments, piece, monkeypatch, rng.randint(50, 300), data=data, **kw), whole)
     assert seen.groups > 2 or seen.again  # read in pieces (or, a topic coming back, whole again)
 
 

@@ -417,13 +417,18 @@ def _not_text(data: bytes, out: _Collector) -> bool:
     return False
 
 
-def _split_lines(data: bytes, out: _Collector) -> list[bytes]:
+def _line_ends(data: bytes, out: _Collector) -> bytes:
+    """``data`` (a file whole) with CR-only line endings made LF, said once as an error."""
     if b"\r" in data and b"\n" not in data.rstrip(b"\r\n") and data.rstrip(b"\r\n").count(b"\r") >= 1:
         out.add(None, ERROR, "line-endings",
                 "lines end in CR alone (an old Mac convention): trec_eval and every reader here see the whole "
                 "file as one line; save it with LF or CRLF line endings")
         data = data.replace(b"\r", b"\n")
-    lines = data.split(b"\n")
+    return data
+
+
+def _split_lines(data: bytes, out: _Collector) -> list[bytes]:
+    lines = _line_ends(data, out).split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     return lines
@@ -496,6 +501,15 @@ class _Cols:
     def empty() -> "_Cols":
         text = np.zeros(0, dtype="S1")
         return _Cols(text, text, np.zeros(0), np.zeros(0), text, np.zeros(0, dtype=np.int64))
+
+    @staticmethod
+    def joined(parts: list) -> "_Cols":
+        """The rows of ``parts`` (:class:`_Cols`), one after the other."""
+        parts = [p for p in parts if len(p)]
+        if len(parts) <= 1:
+            return parts[0] if parts else _Cols.empty()
+        return _Cols(*(np.concatenate(cols) for cols in zip(*(
+            (p.qid, p.docno, p.rank, p.score, p.runid, p.line) for p in parts))))
 
     def then(self, other: "_Cols") -> "_Cols":
         """These rows followed by ``other``'s."""
@@ -1506,40 +1520,21 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
         out.done(report)
         return report
     _check_bom(first, "trec_results", out)
+    if more is None:
+        first = _line_ends(first, out)
+    if sniff(first) == "qrels":  # (the first 200 lines are those of a qrels file)
+        report.lines = sum(_count_lines(p) for p in itertools.chain((first,), more or ()))
+        return _looks_like_qrels(out, report)
     scan = _LineScan(out, skip_header, report)
     checks = _RunChecks(out, path, q, ts, rule, compat, max_docs, max_unjudged, cutoffs, whole=more is None)
     if more is None:
-        fast = _fast_columns(first, path)
-        if fast is not None:
-            cols, report.lines = fast
-            scan.content = len(cols)
-        else:
-            lines = _split_lines(first, out)
-            report.lines = len(lines)
-            if sniff(first) == "qrels":
-                return _looks_like_qrels(out, report)
-            cols = scan.feed(lines).then(scan.finish())
+        cols = _Cols.joined(list(_columns((first,), scan, path, report)) + [scan.finish()])
         checks.rows(cols)
         if len(cols):
             checks.topics(cols)
     else:
-        if sniff(first) == "qrels":  # (the first lines of the file are those of a qrels file)
-            report.lines = sum(_count_lines(p) for p in itertools.chain((first,), more))
-            return _looks_like_qrels(out, report)
-        line = 1
         carry = _Cols.empty()
-        for piece in itertools.chain((first,), more):
-            fast = _fast_columns(piece, path, line) if not scan.held else None
-            if fast is not None and scan.plain(fast[0]):
-                cols, n = fast
-            else:
-                lines = piece.split(b"\n")
-                if lines[-1] == b"":
-                    lines.pop()
-                n = len(lines)
-                cols = scan.feed(lines, line)
-            report.lines += n
-            line += n
+        for cols in _columns(itertools.chain((first,), more), scan, path, report):
             carry = checks.complete(carry, cols)
         carry = checks.complete(carry, scan.finish())
         if len(carry):
@@ -1553,6 +1548,53 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
     checks.report(report)
     out.done(report, scan.content)
     return report
+
+
+#: a piece with a line problem is looked at in parts of about this many bytes: only
+#: the parts with a problem are read line by line, the others by the fast scanner
+PROBLEM_BYTES = 64 << 10
+
+
+def _columns(pieces, scan: _LineScan, name: str, report: Report) -> Iterator[_Cols]:
+    """The result lines of each of ``pieces`` (consecutive, the first one the file's
+    first), line problems reported through ``scan``; ``report.lines`` counts the lines."""
+    line = 1
+    for piece in pieces:
+        fast = _plain_columns(piece, scan, name, line)
+        if fast is None:
+            found = []
+            parts = split_pieces(piece, PROBLEM_BYTES) if len(piece) > PROBLEM_BYTES else (piece,)
+            for part in parts:
+                part = bytes(part)
+                cols, n = (_plain_columns(part, scan, name, line) if len(piece) > PROBLEM_BYTES else None) or \
+                    _problem_columns(part, scan, line)
+                found.append(cols)
+                line += n
+                report.lines += n
+            yield _Cols.joined(found)
+        else:
+            cols, n = fast
+            line += n
+            report.lines += n
+            yield cols
+
+
+def _plain_columns(piece: bytes, scan: _LineScan, name: str, line: int) -> tuple[_Cols, int] | None:
+    """The columns and number of lines of a piece of plain result lines, if it is one (and
+    no lines are held for the header question); else None."""
+    if scan.held:
+        return None
+    fast = _fast_columns(piece, name, line)
+    if fast is None or not scan.plain(fast[0]):
+        return None
+    return fast
+
+
+def _problem_columns(piece: bytes, scan: _LineScan, line: int) -> tuple[_Cols, int]:
+    lines = piece.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return scan.feed(lines, line), len(lines)
 
 
 def _count_lines(piece: bytes) -> int:
