@@ -83,10 +83,20 @@ students can check their runs without seeing the judgments; ``unjudged`` and
 the judgment rule of ``tie`` need the qrels. Windows (CRLF) line endings and
 tabs are not findings: every reader takes them for blanks.
 
-Speed: a well-formed run is split by the readers' own scanner
+Memory and speed: a TREC run is read in pieces of about 8 MB
+(:data:`PIECE_BYTES`), as the evaluation reads a large run. Each piece is
+split by the readers' own scanner
 (:func:`~trec_eval_py.engine.parse.fields.split_fields`) and checked column
-by column; only a run with a line problem is read again line by line, to
-find every bad line.
+by column; a piece with a line problem is looked at in parts of 64 KB
+(:data:`PROBLEM_BYTES`), and only the parts with a problem are read line by
+line, to find every bad line. The other checks run on groups of complete
+topics as the pieces complete them (a run lists each topic's lines
+together), and each check keeps its count, its first example and the lines
+it lists: memory holds a piece's rows, a little per topic and per run id,
+and the judgments, whatever the size of the file. The findings, their counts,
+examples and order are those of the file checked whole. A run that lists a
+topic in two places (its lines not together) is checked whole, read again
+into memory.
 """
 from __future__ import annotations
 
