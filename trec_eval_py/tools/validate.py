@@ -106,6 +106,7 @@ import itertools
 import math
 import os
 import re
+import stat
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -1455,9 +1456,9 @@ PIECE_BYTES = 8 << 20
 
 class _RunBytes:
     """Where a run's bytes come from: in pieces, and whole (for a second look). A
-    file (a path, or a submission that is a file) is read again for the second;
-    anything else (standard input, bytes, a file object, a zip member) is read
-    whole once."""
+    regular file (a path, or a submission that is a file) is read again for the
+    second; anything else (standard input, a pipe, bytes, a file object, a zip
+    member) is read whole once."""
 
     def __init__(self, run, data: bytes | None, name: str):
         from .submissions import Submission
@@ -1469,7 +1470,7 @@ class _RunBytes:
         elif isinstance(run, Submission):
             if not run.on_disk:
                 self.data = expand(run.read(), name)
-        elif not isinstance(run, (str, os.PathLike)) or os.fspath(run) == "-":
+        elif not _regular_file(run):
             self.data = read_source(run)
 
     def pieces(self):
@@ -1485,6 +1486,16 @@ class _RunBytes:
         if isinstance(self.run, (str, os.PathLike)):
             return read_source(self.run)
         return expand(self.run.read(), self.name)
+
+
+def _regular_file(run) -> bool:
+    """Whether ``run`` names a regular file (one that can be read twice; not a pipe)."""
+    if not isinstance(run, (str, os.PathLike)) or os.fspath(run) == "-":
+        return False
+    try:
+        return stat.S_ISREG(os.stat(run).st_mode)
+    except (OSError, ValueError):
+        return False  # read_source says what is wrong with it
 
 
 #: what the looks at the whole file need to see of its start: the bytes that tell
