@@ -297,3 +297,25 @@ def test_ties_without_judgments_in_common(tmp_path, monkeypatch):
     assert "no-common-topics" in whole.codes()
     for piece in (300, 5000):
         _same(_report(str(run), str(tmp_path / "qrels"), piece, monkeypatch), whole)
+
+
+def test_a_pipe_is_read_once(tmp_path, monkeypatch):
+    """A run from a pipe cannot be read twice: it is read whole once, and a topic
+    that comes back is still checked (whole) as for a file."""
+    import os
+    import threading
+
+    data = "".join(_topic_block(t, 150) for t in ("1", "2", "1")).encode()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def write():
+        with open(fifo, "wb") as f:
+            f.write(data)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    piped = _report(str(fifo), None, 500, monkeypatch)
+    writer.join()
+    assert piped.to_dict() == _report(data, None, WHOLE, monkeypatch, name=str(fifo)).to_dict()
+    assert "duplicate-docno" in piped.codes() and piped.topics == 2
