@@ -42,3 +42,22 @@ def test_a_kept_output_keeps_its_own_index():
     for c in measure_columns(selected):
         s = selected[c.source]
         assert s.measure.output_names(s.params)[c.index] == c.trec_name
+
+
+def test_a_boards_csv_names_its_measures_apart():
+    """Every csv column of a board that is not a measure is in BOARD_FIELDS, the
+    set readers of a board (correlate) leave out when they take the measures,
+    and correlate reads the board back to the values it shows."""
+    import csv
+    import io
+
+    from trec_eval_py.tools.correlation import read_evaluations
+    from trec_eval_py.tools.leaderboard import BOARD_FIELDS, render_leaderboard
+
+    board = build_leaderboard(QRELS, RUNS, ["map", "P.10"])
+    text = render_leaderboard(board, "csv")
+    header = next(csv.reader(io.StringIO(text)))
+    assert [h for h in header if h not in BOARD_FIELDS] == ["map", "P_10"]
+    runs = {r.run: r for r in read_evaluations(text.encode(), name="board.csv")}
+    for e in board.entries:
+        assert runs[e.path].values == {m: e.evaluation.summary[m] for m in ("map", "P_10")}

@@ -93,7 +93,7 @@ def test_help_lists_the_formats_and_others_are_refused(command, capsysbinary):
 
 def test_main_command_refuses_other_formats(capsysbinary):
     code, out, err = run_cli(["--format", "md", QRELS, BM25], capsysbinary)
-    assert (code, out) == (1, "") and err == "trec_eval_py: unknown --format 'md'; choose one of trec, json, csv\n"
+    assert (code, out) == (1, "") and err == "trec_eval_py: unknown --format 'md'; choose one of trec, json, csv, parquet\n"
 
 
 def test_compare_formats_are_the_layers(capsysbinary):
@@ -246,7 +246,8 @@ def test_every_subcommand_is_checked_here():
     assert sorted(commands.names()) == sorted(SUBCOMMANDS)
 
 
-SUBCOMMANDS = ["agreement", "batch", "compare", "correlate", "curves", "diff", "ndeval", "plot", "validate"]
+SUBCOMMANDS = ["agreement", "batch", "compare", "correlate", "curves", "diff", "fuse", "ndeval", "plot", "pool",
+               "pool-bias", "shard", "validate"]
 
 
 @pytest.mark.parametrize("command", ["", *SUBCOMMANDS])
@@ -290,6 +291,11 @@ CASES = {
     "agreement": [(["{q}", "{q}"], 0), (["--bogus", "{q}", "{q}"], 1), (["--format", "csv", "{q}", "{q}"], 1),
                   (["{q}", "{b}"], 2)],
     "correlate": [(["--bogus", "{o}", "{o}"], 1), (["{o}", "{missing}"], 2)],
+    "fuse": [(["{r0}", "{r1}"], 0), (["--bogus", "{r0}", "{r1}"], 1), (["{r0}", "{missing}"], 2)],
+    "pool": [(["{r0}", "{r1}"], 0), (["--bogus", "{r0}"], 1), (["{r0}", "{missing}"], 2)],
+    "pool-bias": [(["{q}", "{r0}", "{r1}"], 0), (["{q}", "{r0}"], 1), (["{b}", "{r0}", "{r1}"], 2)],
+    "shard": [(["-o", "{tmp}/shards", "{r0}"], 0), (["{r0}"], 1), (["-o", "{tmp}/shards", "{missing}"], 2)],
+    "ndeval": [(["{q}", "{r0}"], 0), (["--bogus", "{q}", "{r0}"], 1), (["{q}", "{missing}"], 2)],
 }
 
 
@@ -306,6 +312,8 @@ def test_exit_status(command, args, status, tmp_path, capsysbinary):
     assert code == status, err
     if status in (1, 2, 7):
         assert out == "" and err.count("\n") == 1 and err.startswith("trec_eval_py: ") and "Traceback" not in err
+    if status in (3, 4):  # a check that says no, a partial board: one line on stderr says so
+        assert err.count("\n") == 1 and err.startswith("trec_eval_py: ") and "Traceback" not in err
 
 
 def test_compare_gate_fails_with_3(capsysbinary):

@@ -201,7 +201,8 @@ def test_output_file(klass, capsysbinary, tmp_path):
                                   "-o", out_file, "-j", "1"], capsysbinary)
     # the class's hidden files are counted on standard error, nothing else is said
     assert code == 4 and out == "" and err == "trec_eval_py: pat.docx: skipped: not a run file (a .docx file)\n" \
-        "trec_eval_py: skipped 2 hidden files and 2 hidden folders (names starting with '.', and __MACOSX)\n"
+        "trec_eval_py: skipped 2 hidden files and 2 hidden folders (names starting with '.', and __MACOSX)\n" \
+        "trec_eval_py: 9 of 19 runs not graded (the board's rows say why)\n"
     rows = list(csv.DictReader(io.StringIO(out_file.read_text())))
     assert len(rows) == len(EXPECTED)
     assert {r["run"]: (r["topics"], r["topics_total"]) for r in rows}["gwen.txt"] == ("1", "10")

@@ -15,6 +15,8 @@ import math
 import random
 
 import numpy as np
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -405,3 +407,28 @@ def test_parquet_pieces_count_rows_from_the_first_and_hold_one_run(tmp_path, mon
                              "run_id": ["a"] * 20 + ["b"] * 15}), path)
     with pytest.raises(InputError, match="more than one run"):
         te.evaluate({"1": {"d1": 1}}, str(path), ["map"])
+
+
+def test_a_named_pipe_is_read_once_not_sniffed_for_parquet(tmp_path):
+    """Judgments and a run from named pipes: a pipe can be read once, so the look for
+    Parquet's magic (which opens a file to read its first bytes) leaves it alone."""
+    import os
+    import threading
+
+    inputs = Path(__file__).resolve().parent.parent / "fixtures" / "golden" / "inputs"
+    q, r = inputs / "qrels.test", inputs / "results.test"
+    want = te.evaluate(q, r, ["map", "P.10"]).to_text(query=True)
+    pipes = []
+    for name, src in (("qrels.fifo", q), ("run.fifo", r)):
+        fifo = tmp_path / name
+        os.mkfifo(fifo)
+        # daemon writers: a reader that never opens a pipe must fail the test, not hang it
+        threading.Thread(target=lambda f=fifo, s=src: f.write_bytes(s.read_bytes()), daemon=True).start()
+        pipes.append(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(te.evaluate(pipes[0], pipes[1], ["map", "P.10"])),
+                              daemon=True)
+    reader.start()
+    reader.join(60)
+    assert not reader.is_alive(), "a pipe was opened twice: the second open waits for a writer forever"
+    assert got[0].to_text(query=True) == want

@@ -144,6 +144,15 @@ def silence_stdout() -> None:
         pass
 
 
+def tell(message: str) -> None:
+    """One line on standard error, ``trec_eval_py: message``, its control characters
+    made visible: what a check that says no (exit 3) or a partial result (exit 4)
+    tells a log that keeps only standard error (the output may be in a file)."""
+    from ..output.names import printable
+
+    sys.stderr.write(f"trec_eval_py: {printable(message)}\n")
+
+
 def tell_skipped(skipped) -> None:
     """Name on standard error each file found but not read (hidden ones as a count:
     every Mac archive holds some), one line each; names are made printable."""

@@ -343,8 +343,10 @@ def _read_csv(text: str, name: str) -> list[RunValues]:
                 if key in runs:
                     raise InputError(name, f"run {key} given twice (first on line {runs[key].line})", no, raw)
                 run = runs[key] = RunValues(runid, run_name, no)
-                for m in header[header.index("warnings") + 1:]:
-                    if m != "error":
+                from .leaderboard import BOARD_FIELDS
+
+                for m in header:
+                    if m not in BOARD_FIELDS:
                         _put(run, m, _number(rec[m], name, no, raw), name, no, raw)
     except csv.Error as e:
         raise InputError(name, f"not readable as CSV: {e}", reader.line_num or None) from None

@@ -669,6 +669,12 @@ def leaderboard_json(board: Leaderboard, *, per_topic: bool = False) -> dict:
             "skipped": [{"path": s.path, "reason": s.reason} for s in board.skipped]}
 
 
+#: the columns of a board's csv that are not measures (readers of a board, such as
+#: ``correlate``, take every other column for a measure)
+BOARD_FIELDS = frozenset({"rank", "student", "student_id", "run", "runid", "topics", "topics_total", "findings",
+                          "errors", "warnings", "notes", "checks", "error"})
+
+
 def leaderboard_table(board: Leaderboard, fmt: str = "text", *, per_topic: bool = False, rounded: bool = False):
     """The board as a :class:`~trec_eval_py.output.table.Table` for ``fmt``: a row per
     run (with ``per_topic`` per run, topic and measure). Each row names the
@@ -765,5 +771,5 @@ def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool
 
 
 __all__ = ["Entry", "Leaderboard", "build_leaderboard", "default_sort_by", "render_leaderboard",
-           "leaderboard_json", "leaderboard_table", "expand_run_paths", "hide_quoted", "redactor",
+           "leaderboard_json", "leaderboard_table", "BOARD_FIELDS", "expand_run_paths", "hide_quoted", "redactor",
            "LEADERBOARD_FORMATS", "DEFAULT_MEASURES", "HIDDEN"]

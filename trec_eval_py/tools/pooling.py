@@ -10,9 +10,9 @@ Methods (each topic on its own; a run's ranks are the ranking rule's, see
     the same union with a depth per run (``run_depths``, by run name; the
     runs not named are pooled to ``depth``, a depth of 0 leaves a run out):
     TREC pools each group's priority runs deeper than its others.
-``rbp`` (rank-biased pooling; Moffat, Webber & Zobel 2007, "Strategic
-system comparisons via targeted relevance judgments")
-    a document weighs what it adds to the rank-biased precision of the runs
+``rbp`` (rank-biased pooling)
+    Moffat, Webber & Zobel 2007, "Strategic system comparisons via targeted
+    relevance judgments": a document weighs what it adds to the rank-biased precision of the runs
     that retrieve it, the sum over runs of ``(1-p) p^(rank-1)``; the
     ``budget`` heaviest unjudged documents of each topic are chosen. With
     judgments so far (``judged``), the choice adapts: a run whose RBP
@@ -22,9 +22,9 @@ system comparisons via targeted relevance judgments")
     base can no longer be the best; only the runs still in contention give
     weight. Without judgments every run is in contention (the static
     summed-weight order).
-``mtf`` (move-to-front pooling; Cormack, Palmer & Clarke 1998, "Efficient
-construction of large test collections")
-    runs take turns by priority, all equal at first; the run of highest
+``mtf`` (move-to-front pooling)
+    Cormack, Palmer & Clarke 1998, "Efficient construction of large test
+    collections": runs take turns by priority, all equal at first; the run of highest
     priority (the first named among equals) gives its best document not yet
     taken; while its documents are relevant it keeps its priority, a
     non-relevant one lowers it by one, so the turn passes on. Judgments so

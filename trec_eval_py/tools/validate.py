@@ -28,48 +28,48 @@ Severities order the list:
     worth knowing, changes no value (the rank column, which is ignored;
     topics nobody judged).
 
-Checks, by code, in the order they are listed (the real problem first):
+Checks, by code, in the order they are listed (the real problem first)::
 
-errors
-  ``zip``              a zip archive (or a zip-based document such as .docx), not a text file
-  ``binary``           another binary file (a PDF, NUL bytes near the start)
-  ``looks-like-qrels`` every line is ``qid iter docno rel``: qrels and run given in swapped order
-  ``line-endings``     lines end in CR alone (classic Mac): every reader sees one long line;
-                       or a carriage return inside a line, which every reader rejects
-  ``empty``            no result lines (nothing, or only comments)
-  ``nul``              a NUL byte in a line
-  ``separator``        fields separated by commas, semicolons or bars instead of blanks
-  ``fields``           fewer than the six fields ``qid iter docno rank score runid`` (the
-                       missing column is named from the other lines), or more than 32
-  ``header``           the first line is a header (unlike every other line)
-  ``score-type``       the score is not a decimal number (NaN, a decimal comma)
-  ``duplicate-docno``  a document listed twice for one topic
-  ``runid``            more than one run id in the file
-  ``too-many-docs``    topics with more documents than allowed (default 1000)
-  ``no-common-topics`` no topic of the run is in the qrels (or ``--topics``), with a hint
-                       when the ids differ by a pattern (a prefix, zero padding, case)
-  ``unreadable``       the file cannot be read (or the evaluation refused it)
-  ``format``           a run in another results format (``-T``): its reader's first error
-warnings
-  ``reversed-scores``  in most topics scores rise with the rank: trec_eval ranks by score,
-                       higher first, so the ranking is evaluated upside down
-  ``topic-not-in-run`` judged topics the run lacks (each scores 0 when every judged topic
-                       counts, batch's default)
-  ``tie``              equal scores where the tie-break (docno, not the rank column) decides a
-                       value: with judgments, tied documents judged differently and ranked
-                       otherwise by the run; without, a tie across a cutoff (5, 10, 20, 100, 1000)
-  ``score-order``      in a few topics a score is higher than at the rank before it
-  ``unjudged``         topics whose top 10 is more than half (default) unjudged: their scores
-                       are underestimates
-  ``comment``          ``#`` lines (trec_eval 10.0 skips them; 9.0.8 reads them as results)
-  ``extra-fields``     more than six fields (the extra ones are ignored)
-  ``bom``              a UTF-8 byte-order mark at the start: trec_eval reads it as part of the
-                       first topic id (the readers of other formats skip it)
-  ``encoding``         lines that are not valid UTF-8
-notes
-  ``rank-sequence``    a topic's ranks are not 1, 2, ... n (the rank column is ignored)
-  ``rank-type``        the rank is not an integer (the rank column is ignored)
-  ``topic-not-in-qrels``  run topics without judgments (trec_eval ignores them)
+    errors
+      ``zip``              a zip archive (or a zip-based document such as .docx), not a text file
+      ``binary``           another binary file (a PDF, NUL bytes near the start)
+      ``looks-like-qrels`` every line is ``qid iter docno rel``: qrels and run given in swapped order
+      ``line-endings``     lines end in CR alone (classic Mac): every reader sees one long line;
+                           or a carriage return inside a line, which every reader rejects
+      ``empty``            no result lines (nothing, or only comments)
+      ``nul``              a NUL byte in a line
+      ``separator``        fields separated by commas, semicolons or bars instead of blanks
+      ``fields``           fewer than the six fields ``qid iter docno rank score runid`` (the
+                           missing column is named from the other lines), or more than 32
+      ``header``           the first line is a header (unlike every other line)
+      ``score-type``       the score is not a decimal number (NaN, a decimal comma)
+      ``duplicate-docno``  a document listed twice for one topic
+      ``runid``            more than one run id in the file
+      ``too-many-docs``    topics with more documents than allowed (default 1000)
+      ``no-common-topics`` no topic of the run is in the qrels (or ``--topics``), with a hint
+                           when the ids differ by a pattern (a prefix, zero padding, case)
+      ``unreadable``       the file cannot be read (or the evaluation refused it)
+      ``format``           a run in another results format (``-T``): its reader's first error
+    warnings
+      ``reversed-scores``  in most topics scores rise with the rank: trec_eval ranks by score,
+                           higher first, so the ranking is evaluated upside down
+      ``topic-not-in-run`` judged topics the run lacks (each scores 0 when every judged topic
+                           counts, batch's default)
+      ``tie``              equal scores where the tie-break (docno, not the rank column) decides a
+                           value: with judgments, tied documents judged differently and ranked
+                           otherwise by the run; without, a tie across a cutoff (5, 10, 20, 100, 1000)
+      ``score-order``      in a few topics a score is higher than at the rank before it
+      ``unjudged``         topics whose top 10 is more than half (default) unjudged: their scores
+                           are underestimates
+      ``comment``          ``#`` lines (trec_eval 10.0 skips them; 9.0.8 reads them as results)
+      ``extra-fields``     more than six fields (the extra ones are ignored)
+      ``bom``              a UTF-8 byte-order mark at the start: trec_eval reads it as part of the
+                           first topic id (the readers of other formats skip it)
+      ``encoding``         lines that are not valid UTF-8
+    notes
+      ``rank-sequence``    a topic's ranks are not 1, 2, ... n (the rank column is ignored)
+      ``rank-type``        the rank is not an integer (the rank column is ignored)
+      ``topic-not-in-qrels``  run topics without judgments (trec_eval ignores them)
 
 ``header`` is a warning instead when the header line is skipped on request
 (``skip_header``, ``--skip-header``): the file is then graded without it.

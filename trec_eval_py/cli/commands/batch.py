@@ -12,7 +12,7 @@ from ...output.table import check_format, check_typeset, choices_text
 from ...tools.leaderboard import LEADERBOARD_FORMATS
 from ..flags import evaluation_flags
 from ..help import exit_codes_epilog
-from ..output import check_output, tell_skipped, write_output
+from ..output import check_output, tell, tell_skipped, write_output
 from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_UNJUDGED
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
@@ -125,4 +125,8 @@ def batch(
                                     digits=digits).encode("utf-8", "surrogateescape"), output)
     if report is not None:
         write_report(board, report, title=title)
-    return ExitCode.INCOMPLETE if board.failed else ExitCode.OK
+    if not board.failed:
+        return ExitCode.OK
+    n = len(board.entries)
+    tell(f"{len(board.failed)} of {n} run{'s' * (n != 1)} not graded (the board's rows say why)")
+    return ExitCode.INCOMPLETE

@@ -5,7 +5,6 @@ runs in :mod:`trec_eval_py.tools.comparison`; this module only maps flags to the
 """
 from __future__ import annotations
 
-import sys
 from typing import List, Optional
 
 import typer
@@ -16,7 +15,7 @@ from ...tools.comparison import DEFAULTS, FAIL_IF, FORMATS, PAIRS, TOPICS_FROM, 
 from ...tools.significance import ALTERNATIVES, CORRECTIONS, TEST_NAMES, TESTS
 from ..flags import evaluation_flags
 from ..help import exit_codes_epilog
-from ..output import check_output, write_output
+from ..output import check_output, tell, write_output
 
 #: the values of --unit
 UNITS = ("topics", "positives")
@@ -138,7 +137,7 @@ def compare(
     else:
         listed = ", ".join(f"{r.run} on {r.measure} ({TEST_NAMES[r.test]}, corrected p {r.p_value_corrected:.3g})"
                            for r in failed)
-    sys.stderr.write(f"trec_eval_py: compare --fail-if {fail_if}: {what} {result.baseline}: {listed}\n")
+    tell(f"compare --fail-if {fail_if}: {what} {result.baseline}: {listed}")
     return ExitCode.FAILED
 
 

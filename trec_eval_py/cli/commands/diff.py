@@ -9,7 +9,7 @@ from ...errors import ExitCode
 from ...output.table import check_format, choices_text
 from ...tools.diff import FORMATS
 from ..help import exit_codes_epilog
-from ..output import write_output
+from ..output import tell, write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -40,4 +40,8 @@ def diff(
     fmt = check_format(fmt, FORMATS)
     report = diff_outputs(old, new, list(tol), ignore=[m for spec in ignore for m in spec.replace(",", " ").split()])
     write_output(render_diff(report, fmt, quiet=quiet))
-    return ExitCode.OK if report.same else ExitCode.FAILED
+    if report.same:
+        return ExitCode.OK
+    n = len(report.differences)
+    tell(f"{old} and {new} differ: {n} difference{'s' * (n != 1)}")
+    return ExitCode.FAILED

@@ -6,6 +6,7 @@ from typing import List, Optional
 import typer
 
 from ..flags import evaluation_flags
+from ..help import exit_codes_epilog
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -22,7 +23,7 @@ def parse_weights(text: Optional[str]) -> Optional[list[float]]:
         raise UsageError(f"--weights wants numbers separated by commas, e.g. 0.3,0.7; not {text!r}") from None
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog())
 @evaluation_flags("results_format", "order", "compat", "rel_format", "relevance_level", "measures",
                   help={"measures": "With --train-qrels: the measure whose mean the weight search maximises (default map).",
                         "rel_format": "Format of --train-qrels (default qrels)."})

@@ -6,6 +6,7 @@ from typing import List, Optional
 import typer
 
 from ..flags import evaluation_flags
+from ..help import exit_codes_epilog
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -24,7 +25,7 @@ def parse_run_depths(specs: List[str]) -> dict[str, int]:
     return out
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog())
 @evaluation_flags("results_format", "order", "compat", "rel_format", "relevance_level",
                   help={"rel_format": "Format of --judged (default qrels).",
                         "relevance_level": "Lowest level of --judged that counts as relevant (default 1)."})

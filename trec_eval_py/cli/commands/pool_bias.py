@@ -6,11 +6,12 @@ from typing import List, Optional
 import typer
 
 from ..flags import evaluation_flags
+from ..help import exit_codes_epilog
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog())
 @evaluation_flags("measures", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "complete",
                   "order", "compat", "rel_format", "results_format",
                   help={"measures": "The measure compared (one; default map)."})

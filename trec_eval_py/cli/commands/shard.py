@@ -6,11 +6,12 @@ from typing import Optional
 import typer
 
 from ..output import write_output
+from ..help import exit_codes_epilog
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command()
+@app.command(epilog=exit_codes_epilog())
 def shard(
     run: str = typer.Argument(..., metavar="RUN", help="A TREC run file (read with trec_eval_py's own reader)."),
     out: str = typer.Option(..., "-o", "--output", metavar="DIR", help="Folder to write the shards and manifest.json into."),

@@ -10,7 +10,7 @@ from ...output.table import check_format, choices_text
 from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED, FORMATS
 from ..flags import evaluation_flags
 from ..help import exit_codes_epilog
-from ..output import tell_skipped, write_output
+from ..output import tell, tell_skipped, write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -75,4 +75,9 @@ def validate(
                                     progress=lambda done, total, name: bar.update(1), **options)
     text = render_reports(reports, fmt, strict=strict, quiet=quiet)
     write_output(text)
-    return ExitCode.OK if all(r.passed(strict) for r in reports) else ExitCode.FAILED
+    failed = sum(not r.passed(strict) for r in reports)
+    if not failed:
+        return ExitCode.OK
+    tell(f"{failed} of {len(reports)} file{'s' * (len(reports) != 1)} failed the checks"
+         + (" (--strict: warnings count)" if strict else ""))
+    return ExitCode.FAILED

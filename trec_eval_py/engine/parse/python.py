@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from itertools import chain
 from operator import itemgetter
@@ -114,6 +115,10 @@ def is_parquet(source) -> bool:
         if path.lower().endswith(".parquet"):
             return True
         try:
+            # only a regular file is looked into: a named pipe or a device can be read
+            # once, and that read is the reader's (a look would take its first bytes)
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                return False
             with open(path, "rb") as f:
                 return f.read(4) == PARQUET_MAGIC
         except OSError:
