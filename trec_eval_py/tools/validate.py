@@ -1387,8 +1387,11 @@ def validate_run(
     skip_header: bool = False,
     data: bytes | None = None,
 ) -> Report:
-    """Check the run file ``run`` (a path, ``-``, bytes or a file object; or its bytes
-    already read, ``data``, with ``run`` naming it).
+    """Check the run file ``run`` (a path, ``-``, bytes, a file object or a
+    :class:`~trec_eval_py.tools.submissions.Submission`; or its bytes already read,
+    ``data``, with ``run`` naming it). A TREC run is checked in pieces (see the
+    module docstring): a regular file is never read whole unless it lists a topic
+    in two places.
 
     ``qrels`` (anything :func:`~trec_eval_py.engine.parse.read_qrels` reads, or a
     parsed :class:`~trec_eval_py.engine.parse.Qrels`) enables the topic,
