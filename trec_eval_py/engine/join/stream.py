@@ -257,7 +257,8 @@ def _read_rows(path: str, runid: str, name: str) -> Run:
     while pos < len(data):
         n, wq, wd = np.frombuffer(data, dtype=np.int64, count=3, offset=pos).tolist()
         pos += 24
-        layout = ((np.dtype(f"S{wq}"), wq), (np.dtype(f"S{wd}"), wd), (np.dtype(np.float64), 8), (np.dtype(np.int64), 8))
+        layout = ((np.dtype(f"S{wq}"), wq), (np.dtype(f"S{wd}"), wd),
+                  (np.dtype(np.float64), 8), (np.dtype(np.int64), 8))
         for k, (dt, size) in enumerate(layout):
             cols[k].append(np.frombuffer(data, dtype=dt, count=n, offset=pos))
             pos += n * size
