@@ -16,7 +16,8 @@ convention (docs/contributing/architecture.md, "Examples that run"):
     run in turn in one namespace per page.
 ```pycon`` blocks
     ``>>>`` sessions in the same namespace, their output compared as doctest
-    compares it (with ``...`` as above).
+    compares it (with ``...`` as above; tabs printed count as the spaces they
+    show, as doctest reads the tabs of the output shown).
 ```bash`` / ```sh`` blocks
     run as scripts (``set -e``).
 
@@ -216,10 +217,12 @@ WORKER = r"""
 import doctest, json, os, sys, traceback
 
 class Checker(doctest.OutputChecker):
-    # doctest's comparison, blanks at the ends of lines aside (pandas pads its tables)
+    # doctest's comparison, blanks at the ends of lines aside (pandas pads its tables); the
+    # parser expanded the tabs of the output shown, so the output printed gets the same
+    # (trec_eval's text is tab-separated)
     def check_output(self, want, got, optionflags):
         strip = lambda text: "\n".join(line.rstrip() for line in text.split("\n"))
-        return super().check_output(strip(want), strip(got), optionflags)
+        return super().check_output(strip(want), strip(got.expandtabs()), optionflags)
 
 namespace = {"__name__": "__docs__"}
 answer = sys.stdout
@@ -330,15 +333,18 @@ def test_the_convention_is_used(tmp_path):
     # the checks themselves: a wrong output, a failing command and a hidden command are found
     page = tmp_path / "page.md"
     page.write_text("```console\n$ echo one\ntwo\n```\n\n```console\n$ false\n```\n\n```text\n$ echo hidden\n```\n"
-                    "\n```console\n$ printf 'a\\nb\\nc\\n'\na\n...\nc\n```\n")
+                    "\n```console\n$ printf 'a\\nb\\nc\\n'\na\n...\nc\n```\n"
+                    "\n```pycon\n>>> print('map\\tall')\nmap\tall\n>>> print('map\\tall')\nmap all\n```\n")
     env = {**os.environ}
     work = tmp_path / "work"
     work.mkdir()
     problems = run_page(parse(page), work, env)
-    assert len(problems) == 3, problems
+    assert len(problems) == 4, problems
     assert "--- shown\ntwo\n--- printed\none" in problems[0]
     assert "exit status 1" in problems[1]
     assert "a command in a 'text' block" in problems[2]
+    # a tab shown matches a tab printed; a blank does not
+    assert problems[3].count("Failed example") == 1 and "map all" in problems[3], problems[3]
 
 
 if __name__ == "__main__":
