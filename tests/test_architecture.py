@@ -123,6 +123,7 @@ def test_ruff_finds_nothing():
     assert res.returncode == 0, res.stdout[-3000:]
 
 
+@pytest.mark.slow  # about 30 s of CPU without mypy's cache (a fresh checkout), 3 s with it
 def test_mypy_finds_nothing(monkeypatch):
     """``python3 -m mypy`` is clean: the package, as pyproject.toml's ``[tool.mypy]`` configures it."""
     api = pytest.importorskip("mypy.api")

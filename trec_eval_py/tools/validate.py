@@ -449,7 +449,7 @@ def _check_bom(data: bytes, results_format: str, out: _Collector) -> None:
 
 def sniff(data: bytes, probe: int = 20) -> str | None:
     """``'run'``, ``'qrels'`` or None: what the first content lines look like."""
-    shapes = []
+    shapes: list[str | None] = []
     for raw in data.split(b"\n", 200)[:200]:
         f = raw.split()
         if not f or f[0].startswith(b"#"):
@@ -725,7 +725,7 @@ def _check_duplicates(c: _Cols, topic: np.ndarray, qids: np.ndarray, out: _Colle
             j -= 1
     if not pairs:
         return keep
-    first_of = {}
+    first_of: dict[int, int] = {}
     for a, b in sorted(pairs):
         first_of.setdefault(b, first_of.get(a, a))
     dup = np.array(sorted(first_of), dtype=np.int64)
@@ -868,11 +868,11 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
         group_disagrees[g] = True
     if rel_of is not None:
         rel = rel_of(rows)
-        lo = np.full(len(sizes), np.inf)
-        hi = np.full(len(sizes), -np.inf)
-        np.minimum.at(lo, g, rel)
-        np.maximum.at(hi, g, rel)
-        matters = group_disagrees & (hi > lo)
+        rel_lo = np.full(len(sizes), np.inf)
+        rel_hi = np.full(len(sizes), -np.inf)
+        np.minimum.at(rel_lo, g, rel)
+        np.maximum.at(rel_hi, g, rel)
+        matters = group_disagrees & (rel_hi > rel_lo)
         why = "judged differently"
     else:
         # position of each row in its topic's ranking; a group straddles k if it holds positions k-1 and k
@@ -1224,10 +1224,10 @@ def validate_run(
         common = _check_topics(cols, qids, ts, out)
     judged = type(q) is Qrels and common
     if out.wants("tie"):
-        rel_of = _rel_lookup(cols, topic, perm, q, compat, path) if judged else None
+        rel_of = _rel_lookup(cols, topic, perm, q, compat, path) if judged and q is not None else None
         _check_ties(cols, topic, qids, perm, key, rel_of, cutoffs, out)
     # preferences and judgment groups judge pairs or per assessor: "unjudged" is not one thing there
-    if judged:
+    if judged and q is not None:  # (judged: q is a Qrels)
         _check_unjudged(cols, topic, qids, perm, q, out, max_unjudged, compat, report)
     out.done(report, content)
     return report
