@@ -1,7 +1,8 @@
 """Scale benchmarks: the summary fold on one machine, a sharded dataset and
 many runs on a dask LocalCluster of 1 and 2 workers, validate against the
-evaluation. A/B alternating, median of 3, ratios; every number with the
-load average it was taken under (the machine is shared).
+evaluation (on the run, and on the run with a header line, whose piece with
+the header is read line by line). A/B alternating, median of 3, ratios;
+every number with the load average it was taken under (the machine is shared).
 
 usage: bench_scale.py DATA [--base PATH] [--gen gen_synth.py] [--topics N] [--docs N] [--judged N]
                            [--runs N] [--repeat 3] [--only NAME]
@@ -92,6 +93,15 @@ def main() -> None:
     if a.only in (None, "validate"):  # validate against the evaluation on the same run
         ab(f"validate vs evaluate, {a.topics * a.docs} lines", ("evaluate", py + ["-m", "all_trec", qrels, runf], HERE),
            ("validate", py + ["validate", runf, "--qrels", qrels], HERE), a.repeat)
+    if a.only in (None, "validate-header"):  # a line problem: the pieces holding one are read line by line
+        headed = big / "run.header"
+        if not headed.exists():
+            with open(headed, "wb") as out, open(runf, "rb") as src:
+                out.write(b"qid iter docno rank score runid\n")
+                shutil.copyfileobj(src, out, 16 << 20)
+        ab(f"validate of the run with a header line vs evaluate, {a.topics * a.docs} lines",
+           ("evaluate", py + ["-m", "all_trec", qrels, runf], HERE),
+           ("validate", py + ["validate", str(headed), "--qrels", qrels, "--skip-header"], HERE), a.repeat)
     if a.only in (None, "dataset"):  # the run as a sharded dataset on 1 and 2 workers
         ds = a.data / f"t{a.topics}x{a.docs}.shards"
         if not (ds / "manifest.json").exists():

@@ -4,8 +4,11 @@ command line the flags that set them."""
 from __future__ import annotations
 
 import math
+import os
 import subprocess
 import sys
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -80,7 +83,10 @@ def test_message_template_keeps_user_text_literal():
 
 
 def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "trec_eval_py", *args], cwd=cwd, capture_output=True, text=True)
+    # this checkout's package, whatever is installed (the command runs in another folder)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    return subprocess.run([sys.executable, "-m", "trec_eval_py", *args], cwd=cwd, capture_output=True, text=True,
+                          env=env)
 
 
 @pytest.mark.parametrize("args,message", [

@@ -130,12 +130,8 @@ OUTPUT_FORMATS = ("trec", "json", "csv", "parquet")
 
 def plain_value(kind: Kind, value):
     """A value as a JSON-able Python object: float, int or str (NaN as None)."""
-    if kind is Kind.FLOAT:
-        v = float(value)
-        return None if v != v else v
-    if kind is Kind.INT:
-        return int(value)
-    return str(value)
+    v = python_value(kind, value)
+    return None if v != v else v
 
 
 def csv_value(kind: Kind, value) -> str:
@@ -186,7 +182,9 @@ def check_output_format(fmt: str) -> None:
     check_format(fmt, OUTPUT_FORMATS)
 
 
-def _machine_value(kind: Kind, value):
+def python_value(kind: Kind, value):
+    """A value as a plain Python float, int or str (NaN kept: csv, Parquet and
+    DataFrames write it; JSON has :func:`plain_value`)."""
     if kind is Kind.FLOAT:
         return float(value)
     if kind is Kind.INT:
@@ -210,7 +208,7 @@ def render_evaluation(result, fmt: str = "trec", *, query: bool = False,
     if fmt == "csv":
         from .table import Column, Table, render
 
-        rows = [[result.runid, t, n, _machine_value(k, v)]
+        rows = [[result.runid, t, n, python_value(k, v)]
                 for t, n, k, v in evaluation_records(result, query=query, summary=summary)]
         cols = [Column("runid", "text"), Column("topic", "text"), Column("measure", "text"), Column("value")]
         return iter([render(Table(cols, rows), "csv")])

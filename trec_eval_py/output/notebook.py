@@ -9,7 +9,7 @@ them (``%6.4f``), so they can be checked against the text output.
 from __future__ import annotations
 
 from ..errors import UsageError
-from .evaluation import evaluation_records, format_value
+from .evaluation import evaluation_records, format_value, python_value
 from ..engine.measures import Kind, in_asked_order
 
 
@@ -21,12 +21,6 @@ def require_pandas():
     return pandas
 
 
-def _value(kind: Kind, v):
-    if kind is Kind.FLOAT:
-        return float(v)
-    if kind is Kind.INT:
-        return int(v)
-    return str(v)
 
 
 def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):
@@ -38,7 +32,7 @@ def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):
     per topic (index ``topic``), one column per measure, and the ``run``.
     """
     pd = require_pandas()
-    rows = [(result.runid, t, n, _value(k, v))
+    rows = [(result.runid, t, n, python_value(k, v))
             for t, n, k, v in evaluation_records(result, query=per_topic, summary=not per_topic)]
     # each topic's measures in the order they were asked for (-m), as every tool shows them
     asked: dict[str, int] = {}
@@ -93,7 +87,7 @@ def leaderboard_frame(board, *, per_topic: bool = False):
     run_rows = []
     for e in board.entries:
         s = e.evaluation.summary if e.ok else {}
-        vals = [_value(board.kinds[c], s[c]) if c in s else None for c in board.columns]
+        vals = [python_value(board.kinds[c], s[c]) if c in s else None for c in board.columns]
         run_rows.append([e.rank if e.ok else None, e.path, e.runid if e.ok else None, *vals, e.error])
     return pd.DataFrame(run_rows, columns=["rank", "run", "runid", *board.columns, "error"])
 
@@ -112,7 +106,7 @@ def _trec_cell(kind: Kind, v):
     """A value with trec_eval's printed text (``%6.4f``, ``-nan``) for people."""
     from .table import Cell
 
-    return Cell(_value(kind, v), text=format_value(kind, v).strip())
+    return Cell(python_value(kind, v), text=format_value(kind, v).strip())
 
 
 #: per-topic tables longer than this are left out of a notebook's view (use to_dataframe)

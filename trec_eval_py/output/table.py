@@ -203,6 +203,25 @@ def check_format(fmt: str, allowed: Sequence[str], flag: str = "--format") -> st
     raise UsageError(f"unknown {flag} {fmt!r}; choose one of {', '.join(spellings(allowed))}")
 
 
+def check_sections(show, sections: Sequence[str], fmt: str, default: Sequence[str]) -> list[str]:
+    """The sections a report shows (``--show``), in the order named, each once:
+    ``default`` when none are named. csv writes one table, so it takes exactly
+    one section; an unknown name is a one-line usage error."""
+    from ..errors import UsageError
+
+    if show is None:
+        if fmt == "csv":
+            raise UsageError(f"--format csv writes one table: choose it with --show ({', '.join(sections)})")
+        show = default
+    show = list(dict.fromkeys(show))
+    bad = [s for s in show if s not in sections]
+    if bad:
+        raise UsageError(f"unknown section {bad[0]!r}; choose from {', '.join(sections)}")
+    if fmt == "csv" and len(show) != 1:
+        raise UsageError(f"--format csv writes one table; --show names {len(show)}: {', '.join(show)}")
+    return show
+
+
 def check_typeset(fmt: str, *, caption=None, label=None, digits=None) -> None:
     """``--caption`` and ``--label`` are for LaTeX (the caption for HTML too); ``--digits``
     for the formats people read. Anything else is a usage error, not silently ignored."""
@@ -906,6 +925,6 @@ def paused_gc():
 
 
 __all__ = ["ALIASES", "FORMATS", "Cell", "Column", "Raw", "Table", "canonical", "check_format", "check_typeset",
-           "choices_text", "clean", "csv_rows", "float_text", "html_escape", "json_text", "json_value", "latex_escape",
+           "check_sections", "choices_text", "clean", "csv_rows", "float_text", "html_escape", "json_text", "json_value", "latex_escape",
            "markdown_escape", "paused_gc", "pvalue_text", "records", "render", "render_sections", "spellings", "spreadsheet_safe",
            "spreadsheet_text"]

@@ -553,20 +553,11 @@ def render_agreement(report: Agreement, fmt: str = "text", show: Sequence[str] |
     """``report`` as text, md, csv or json: the sections ``show`` (default:
     summary, confusion, topics, and pairs when there are more than two
     assessors). csv holds one table, so it takes exactly one section."""
-    from ..output.table import canonical, check_format, json_text
+    from ..output.table import canonical, check_format, check_sections, json_text
 
     fmt = canonical(check_format(fmt, OUTPUT_FORMATS))
     many = len(report.assessors) > 2
-    if show is None:
-        if fmt == "csv":
-            raise UsageError(f"--format csv writes one table: choose it with --show ({', '.join(SECTIONS)})")
-        show = ["summary", "confusion", "topics"] + (["pairs"] if many else [])
-    show = list(dict.fromkeys(show))
-    bad = [s for s in show if s not in SECTIONS]
-    if bad:
-        raise UsageError(f"unknown section {bad[0]!r}; choose from {', '.join(SECTIONS)}")
-    if fmt == "csv" and len(show) != 1:
-        raise UsageError(f"--format csv writes one table; --show names {len(show)}: {', '.join(show)}")
+    show = check_sections(show, SECTIONS, fmt, ["summary", "confusion", "topics"] + (["pairs"] if many else []))
 
     # every section as (title, header, rows of values)
     tables: list[tuple[str, list[str], list[list]]] = []

@@ -549,19 +549,10 @@ def _json_value(v):
 def render_correlation(report: Correlation, fmt: str = "text", show: Sequence[str] | None = None) -> str:
     """``report`` as text, md, csv or json: the sections ``show`` (default:
     summary, runs and swaps). csv holds one table, so it takes exactly one section."""
-    from ..output.table import canonical, check_format
+    from ..output.table import canonical, check_format, check_sections
 
     fmt = canonical(check_format(fmt, OUTPUT_FORMATS))
-    if show is None:
-        if fmt == "csv":
-            raise UsageError(f"--format csv writes one table: choose it with --show ({', '.join(SECTIONS)})")
-        show = list(SECTIONS)
-    show = list(dict.fromkeys(show))
-    bad = [s for s in show if s not in SECTIONS]
-    if bad:
-        raise UsageError(f"unknown section {bad[0]!r}; choose from {', '.join(SECTIONS)}")
-    if fmt == "csv" and len(show) != 1:
-        raise UsageError(f"--format csv writes one table; --show names {len(show)}: {', '.join(show)}")
+    show = check_sections(show, SECTIONS, fmt, list(SECTIONS))
     tables: list[tuple[str, list[str], list[list]]] = []
     doc: dict = {}
     for section in show:

@@ -632,17 +632,14 @@ def coverage(e: Entry) -> str:
 _KIND = {Kind.FLOAT: "float", Kind.INT: "int", Kind.STR: "text"}
 
 
-def _plain(kind: Kind, value):
-    if kind is Kind.FLOAT:
-        return float(value)
-    if kind is Kind.INT:
-        return int(value)
-    return str(value)
 
 
-def _board_topic_rows(board: Leaderboard, entry: Entry, show=_plain) -> list[list]:
+def _board_topic_rows(board: Leaderboard, entry: Entry, show=None) -> list[list]:
     """(topic, measure, value) rows of one run, per-topic values then the summary
-    (each value as ``show(kind, value)`` gives it)."""
+    (each value as ``show(kind, value)`` gives it; plain Python values by default)."""
+    from ..output.evaluation import python_value
+
+    show = show or python_value
     ev = entry.result
     wanted = set(board.columns)
     cols = [c for c in ev.columns if c.name in wanted]
@@ -696,7 +693,7 @@ def leaderboard_table(board: Leaderboard, fmt: str = "text", *, per_topic: bool 
     text, html and latex, in an ``error`` column in csv, in the runid column
     in markdown. ``rounded`` (csv): values as the text prints them.
     """
-    from ..output.evaluation import format_value
+    from ..output.evaluation import format_value, python_value
     from ..output.table import Cell, Column, Table
 
     machine = fmt == "csv"
@@ -713,7 +710,7 @@ def leaderboard_table(board: Leaderboard, fmt: str = "text", *, per_topic: bool 
     else:
         lead += [Column("findings", "text")]
     value_kind = (lambda k: "text") if rounded else (lambda k: _KIND[k])
-    show = (lambda k, v: format_value(k, v)) if rounded else _plain
+    show = format_value if rounded else python_value
     if per_topic:
         values = [Column("topic", "text"), Column("measure", "text"), Column("value", "text" if rounded else "auto",
                                                                                 align=num)]

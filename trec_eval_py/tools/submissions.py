@@ -50,7 +50,7 @@ import stat
 import zipfile
 
 from .._record import field, record
-from ..engine.parse.source import check_expansion, read_limits
+from ..engine.parse.source import check_expansion, expand, file_pieces, read_limits, split_pieces
 from ..errors import InputError
 
 #: a file in a folder that ``batch --report`` wrote: the folder is never walked as submissions
@@ -108,6 +108,25 @@ class Submission:
         if not self.inner:
             return _read_member(self)
         return _read_nested(self)
+
+    @property
+    def on_disk(self) -> bool:
+        """Whether it is a file of its own (not a member of an archive, not standard input)."""
+        return self.problem is None and self.member is None and not self.inner and self.path != "-"
+
+    def pieces(self, chunk_bytes: int):
+        """The submission's bytes, decompressed, in pieces of about ``chunk_bytes``
+        that end at line ends (views: copy what is kept). A file is read piece by
+        piece, opened as :meth:`read` opens it; a member is read whole first."""
+        if self.on_disk:
+            fd = _open_regular(self.path, self.name)
+            with os.fdopen(fd, "rb", buffering=0) as f:
+                try:
+                    yield from file_pieces(f, chunk_bytes, self.name)
+                except OSError as e:
+                    raise InputError(self.name, f"cannot read: {e.strerror or e}") from None
+            return
+        yield from split_pieces(expand(self.read(), self.name), chunk_bytes)
 
     def source(self):
         """What the readers take: the submission's bytes as a stream named after it."""

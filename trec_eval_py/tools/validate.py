@@ -83,17 +83,31 @@ students can check their runs without seeing the judgments; ``unjudged`` and
 the judgment rule of ``tie`` need the qrels. Windows (CRLF) line endings and
 tabs are not findings: every reader takes them for blanks.
 
-Speed: a well-formed run is split by the readers' own scanner
+Memory and speed: a TREC run is read in pieces of about 8 MB
+(:data:`PIECE_BYTES`), as the evaluation reads a large run. Each piece is
+split by the readers' own scanner
 (:func:`~trec_eval_py.engine.parse.fields.split_fields`) and checked column
-by column; only a run with a line problem is read again line by line, to
-find every bad line.
+by column; a piece with a line problem is looked at in parts of 64 KB
+(:data:`PROBLEM_BYTES`), and only the parts with a problem are read line by
+line, to find every bad line. The other checks run on groups of complete
+topics as the pieces complete them (a run lists each topic's lines
+together), and each check keeps its count, its first example and the lines
+it lists: memory holds a piece's rows, a little per topic and per run id,
+and the judgments, whatever the size of the file. The findings, their counts,
+examples and order are those of the file checked whole. A run that lists a
+topic in two places (its lines not together) is checked whole, read again
+into memory.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 import math
+import os
 import re
-from typing import Iterable
+import stat
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -104,7 +118,7 @@ from ..engine.join.order import RankRule
 from ..engine.parse import Qrels, Run
 from ..engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, has_bare_cr, split_fields
 from ..engine.parse.numbers import FLOAT_RE, INT_RE
-from ..engine.parse.source import expand, read_source, source_name
+from ..engine.parse.source import expand, read_pieces, read_source, source_name, split_pieces
 
 ERROR = "error"
 WARNING = "warning"
@@ -351,8 +365,9 @@ class _Collector:
     def wants(self, code: str) -> bool:
         return self.on is None or code in self.on
 
-    def hit(self, code: str, line: int | None, message: str, severity: str | None = None) -> None:
-        """One more line with the problem ``code`` (the first one's message describes them)."""
+    def hit(self, code: str, line: int | None, message, severity: str | None = None) -> None:
+        """One more line with the problem ``code`` (the first one's message describes them;
+        a function giving it, when what it says is known only once the file is done)."""
         if not self.wants(code):
             return
         h = self.hits.get(code)
@@ -382,6 +397,8 @@ class _Collector:
     def done(self, report: Report, content_lines: int = 0) -> None:
         found = list(self.whole)
         for code, (line, message, n, lines, severity) in self.hits.items():
+            if callable(message):
+                message = message()
             if n > 1 and n == content_lines and CHECK[code].unit == "lines":
                 message = f"every one of the {n} lines: {message}"
                 lines = []  # listing some of them says nothing more
@@ -411,13 +428,18 @@ def _not_text(data: bytes, out: _Collector) -> bool:
     return False
 
 
-def _split_lines(data: bytes, out: _Collector) -> list[bytes]:
+def _line_ends(data: bytes, out: _Collector) -> bytes:
+    """``data`` (a file whole) with CR-only line endings made LF, said once as an error."""
     if b"\r" in data and b"\n" not in data.rstrip(b"\r\n") and data.rstrip(b"\r\n").count(b"\r") >= 1:
         out.add(None, ERROR, "line-endings",
                 "lines end in CR alone (an old Mac convention): trec_eval and every reader here see the whole "
                 "file as one line; save it with LF or CRLF line endings")
         data = data.replace(b"\r", b"\n")
-    lines = data.split(b"\n")
+    return data
+
+
+def _split_lines(data: bytes, out: _Collector) -> list[bytes]:
+    lines = _line_ends(data, out).split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     return lines
@@ -486,20 +508,45 @@ class _Cols:
     def take(self, idx) -> "_Cols":
         return _Cols(self.qid[idx], self.docno[idx], self.rank[idx], self.score[idx], self.runid[idx], self.line[idx])
 
+    @staticmethod
+    def empty() -> "_Cols":
+        text = np.zeros(0, dtype="S1")
+        return _Cols(text, text, np.zeros(0), np.zeros(0), text, np.zeros(0, dtype=np.int64))
+
+    @staticmethod
+    def joined(parts: list) -> "_Cols":
+        """The rows of ``parts`` (:class:`_Cols`), one after the other."""
+        parts = [p for p in parts if len(p)]
+        if len(parts) <= 1:
+            return parts[0] if parts else _Cols.empty()
+        return _Cols(*(np.concatenate(cols) for cols in zip(*(
+            (p.qid, p.docno, p.rank, p.score, p.runid, p.line) for p in parts))))
+
+    def then(self, other: "_Cols") -> "_Cols":
+        """These rows followed by ``other``'s."""
+        if not len(other):
+            return self
+        if not len(self):
+            return other
+        return _Cols(*(np.concatenate([a, b]) for a, b in zip(
+            (self.qid, self.docno, self.rank, self.score, self.runid, self.line),
+            (other.qid, other.docno, other.rank, other.score, other.runid, other.line))))
+
 
 _COMMENT_LINE = re.compile(rb"(?:^|\n)[ \t\r\x0b\x0c]*#")
 
 
-def _fast_columns(data: bytes, name: str) -> tuple[_Cols, int] | None:
-    """The columns of a run whose every line is a plain result (6 fields, a number
-    as score, an integer as rank, UTF-8, no comment), split by the readers' own
-    scanner, and the number of lines; None for any other run (it is read line by line)."""
+def _fast_columns(data: bytes, name: str, first_line: int = 1) -> tuple[_Cols, int] | None:
+    """The columns of a run (or of a piece of one whose first line is ``first_line``)
+    whose every line is a plain result (6 fields, a number as score, an integer as
+    rank, UTF-8, no comment), split by the readers' own scanner, and the number of
+    lines; None for any other (it is read line by line)."""
     if b"#" in data and _COMMENT_LINE.search(data):  # most runs hold no '#' at all
         return None
     try:
         data.decode("utf-8")
         f = split_fields(data, name, min_fields=6, max_fields=6, wanted={0: _T, 2: _T, 3: _I, 4: _F, 5: _T},
-                         labels={3: "rank", 4: "score"}, what="run")
+                         labels={3: "rank", 4: "score"}, what="run", first_line=first_line)
     except (InputError, UnicodeDecodeError):
         return None
     score = f.columns[4]
@@ -581,129 +628,259 @@ def _missing_message(missing: tuple[int, ...] | None, k: int) -> str:
             f"({shape}); {need}")
 
 
-def _slow_columns(lines: list[bytes], out: _Collector, skip_header: bool, report: Report) -> tuple[_Cols, int]:
-    """Every line looked at on its own: the result lines as columns, and the number of
-    content lines; every line problem goes to ``out``."""
-    content: list[tuple[int, bytes, list[bytes]]] = []
-    for no, raw in enumerate(lines, 1):
-        if b"\0" in raw:
-            out.hit("nul", no, "NUL byte in the line; the file cannot be read")
-            continue
-        if has_bare_cr(raw):  # the readers stop here, so it is an error, not a field count
-            out.hit("line-endings", no, "carriage return inside the line: evaluation rejects it; save the file "
-                    "with LF or CRLF line endings")
-            continue
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            out.hit("encoding", no, f"not valid UTF-8 (byte {raw[e.start]:#04x} at column {e.start + 1})")
-        f = raw.split()
-        if not f:
-            continue
-        if f[0].startswith(b"#"):
-            out.hit("comment", no, "a comment line: skipped by trec_eval 10.0 and this package, read as a "
-                    "result by trec_eval 9.0.8; delete it")
-            continue
-        content.append((no, raw, f))
+#: content lines that settle whether the first one is a header (it and the 200 after it)
+_HEADER_PROBE = 201
+#: lines of one short shape looked at to name the missing column
+_SHAPE_SAMPLE = 400
 
-    # a header: the first line, unlike the others, holds no number where they hold some
-    if len(content) > 1:
+
+class _LineScan:
+    """Every line looked at on its own (a run with a line problem), fed in file order
+    one piece or more at a time: every line problem goes to the collector, the
+    result lines come back as columns.
+
+    What needs lines further on is kept, not the lines: the first content lines
+    until it is settled whether the first is a header (it is when it holds no
+    number and the next :data:`_HEADER_PROBE` - 1 mostly do), and per number of
+    fields of the short lines, their count and the fields of the first
+    :data:`_SHAPE_SAMPLE` (a missing column is named from them when the file is done).
+    """
+
+    def __init__(self, out: _Collector, skip_header: bool, report: Report):
+        self.out = out
+        self.skip_header = skip_header
+        self.report = report
+        #: content lines (not blank, not a comment, the header left out)
+        self.content = 0
+        #: whether any line holds more than blanks
+        self.any_text = False
+        self.held: list | None = []  # content lines until the header question is settled; then None
+        self.short: dict[int, list] = {}  # number of fields -> [lines, the first ones' fields]
+
+    def plain(self, cols: _Cols) -> bool:
+        """Take the result lines ``cols`` of a piece of plain result lines (every one a
+        result, read by the fast scanner), if the header question allows: True if so
+        (they have no problem to report); False when lines are held, and the piece
+        must be fed line by line."""
+        if self.held:
+            return False
+        # its first line has numbers, so it is no header: the question is settled
+        self.held = None
+        self.content += len(cols)
+        self.any_text = self.any_text or len(cols) > 0
+        return True
+
+    def feed(self, lines: list[bytes], first_no: int = 1) -> _Cols:
+        """The result lines among ``lines`` (the first is line ``first_no``) as columns."""
+        content = self._line_checks(lines, first_no)
+        if self.held is None:
+            return self._results(content)
+        self.held += content
+        held = self.held
+        if not held or (len(held) < _HEADER_PROBE and not any(_kind(t) != "w" for t in held[0][2][1:])):
+            return _Cols.empty()
+        self.held = None
+        return self._results(self._header(held))
+
+    def finish(self) -> _Cols:
+        """The result lines still held (the file was done before the header question was)."""
+        if self.held is None:
+            return _Cols.empty()
+        held, self.held = self.held, None
+        return self._results(self._header(held))
+
+    def _line_checks(self, lines: list[bytes], first_no: int) -> list[tuple[int, bytes, list[bytes]]]:
+        out = self.out
+        content: list[tuple[int, bytes, list[bytes]]] = []
+        for no, raw in enumerate(lines, first_no):
+            if b"\0" in raw:
+                out.hit("nul", no, "NUL byte in the line; the file cannot be read")
+                self.any_text = True
+                continue
+            if has_bare_cr(raw):  # the readers stop here, so it is an error, not a field count
+                out.hit("line-endings", no, "carriage return inside the line: evaluation rejects it; save the "
+                        "file with LF or CRLF line endings")
+                self.any_text = True
+                continue
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                out.hit("encoding", no, f"not valid UTF-8 (byte {raw[e.start]:#04x} at column {e.start + 1})")
+            f = raw.split()
+            if not f:
+                continue
+            self.any_text = True
+            if f[0].startswith(b"#"):
+                out.hit("comment", no, "a comment line: skipped by trec_eval 10.0 and this package, read as a "
+                        "result by trec_eval 9.0.8; delete it")
+                continue
+            content.append((no, raw, f))
+        return content
+
+    def _header(self, content: list) -> list:
+        """``content`` (the first content lines: all, or at least :data:`_HEADER_PROBE`)
+        without its first line if that is a header."""
+        # a header: the first line, unlike the others, holds no number where they hold some
+        if len(content) <= 1:
+            return content
         no, raw, f = content[0]
         kinds = [_kind(t) for t in f]
         shapes: dict[tuple, int] = {}
-        for _, _, g in content[1:201]:
+        for _, _, g in content[1:_HEADER_PROBE]:
             key = (len(g), tuple(_kind(t) != "w" for t in g))
             shapes[key] = shapes.get(key, 0) + 1
         common, seen = max(shapes.items(), key=lambda kv: kv[1])
         numbers_elsewhere = sum(common[1])
         if sum(k != "w" for k in kinds[1:]) == 0 and numbers_elsewhere >= 2 and \
                 (len(f), tuple(k != "w" for k in kinds)) != common:
-            if skip_header:
-                out.add(no, WARNING, "header", f"a header line ({_shown_line(raw)}), not a result: "
-                        "skipped (--skip-header); trec_eval reads it as a result, so delete it")
-                report.skipped_header = no
+            if self.skip_header:
+                self.out.add(no, WARNING, "header", f"a header line ({_shown_line(raw)}), not a result: "
+                             "skipped (--skip-header); trec_eval reads it as a result, so delete it")
+                self.report.skipped_header = no
             else:
-                out.add(no, ERROR, "header", f"a header line ({_shown_line(raw)}), unlike every other line: "
-                        "a run has no header, trec_eval reads it as a result; delete it (or grade the file "
-                        "with --skip-header)")
-            content = content[1:]
+                self.out.add(no, ERROR, "header", f"a header line ({_shown_line(raw)}), unlike every other "
+                             "line: a run has no header, trec_eval reads it as a result; delete it (or grade "
+                             "the file with --skip-header)")
+            return content[1:]
+        return content
 
-    short = [c for c in content if len(c[2]) < 6]
-    by_len: dict[int, list[list[bytes]]] = {}
-    for _, _, f in short:
-        by_len.setdefault(len(f), []).append(f)
-    missing = {k: missing_columns(rows) if len(rows) >= 5 or len(rows) == len(content) else None
-               for k, rows in by_len.items()}
+    def _missing(self, k: int) -> str:
+        """What the first line of ``k`` (< 6) fields is told, from every such line of the file."""
+        n, rows = self.short[k]
+        return _missing_message(missing_columns(rows) if n >= 5 or n == self.content else None, k)
 
-    qid, docno, rank, score, runid, line = [], [], [], [], [], []
-    for no, raw, f in content:
-        if len(f) < 6:
-            sep = next(((s, what) for s, what in _SEPARATORS
-                        if len([x for x in raw.strip().split(s)]) >= 6 and len(f) < len(raw.strip().split(s))),
-                       None)
-            if sep is not None:
-                out.hit("separator", no, f"the fields are separated by {sep[1]} ({_shown_line(raw)}): "
-                        "a run separates them by blanks (spaces or tabs)")
-            else:
-                out.hit("fields", no, _missing_message(missing.get(len(f)), len(f)))
-            continue
-        if len(f) > MAX_FIELDS:
-            out.hit("fields", no, f"{len(f)} fields: several lines run together? (at most {MAX_FIELDS} are read)")
-            continue
-        if len(f) > 6:
-            out.hit("extra-fields", no, f"{len(f)} fields; everything after the 6th (run id) is ignored")
-        r = float(int(f[3])) if INT_RE.fullmatch(f[3]) else math.nan
-        if r != r:
-            out.hit("rank-type", no, f"rank {_show(f[3])} is not an integer (the rank column is ignored: "
-                    "documents are ranked by score)")
-        s = float(f[4]) if FLOAT_RE.fullmatch(f[4]) else math.nan
-        if s != s:
-            if re.fullmatch(rb"[+-]?\d+,\d+", f[4]):
-                out.hit("score-type", no, f"score {_show(f[4])} has a decimal comma: write "
-                        f"{f[4].replace(b',', b'.').decode()} (a point)")
-            else:
-                out.hit("score-type", no, f"score {_show(f[4])} is not a number")
-            continue
-        qid.append(f[0])
-        docno.append(f[2])
-        rank.append(r)
-        score.append(s)
-        runid.append(f[5])
-        line.append(no)
+    def _results(self, content: list) -> _Cols:
+        out = self.out
+        self.content += len(content)
+        for _, _, f in content:
+            if len(f) < 6:
+                seen = self.short.setdefault(len(f), [0, []])
+                seen[0] += 1
+                if len(seen[1]) < _SHAPE_SAMPLE:
+                    seen[1].append(f)
+        qid, docno, rank, score, runid, line = [], [], [], [], [], []
+        for no, raw, f in content:
+            if len(f) < 6:
+                sep = next(((s, what) for s, what in _SEPARATORS
+                            if len([x for x in raw.strip().split(s)]) >= 6 and len(f) < len(raw.strip().split(s))),
+                           None)
+                if sep is not None:
+                    out.hit("separator", no, f"the fields are separated by {sep[1]} ({_shown_line(raw)}): "
+                            "a run separates them by blanks (spaces or tabs)")
+                else:
+                    out.hit("fields", no, functools.partial(self._missing, len(f)))
+                continue
+            if len(f) > MAX_FIELDS:
+                out.hit("fields", no, f"{len(f)} fields: several lines run together? (at most {MAX_FIELDS} are read)")
+                continue
+            if len(f) > 6:
+                out.hit("extra-fields", no, f"{len(f)} fields; everything after the 6th (run id) is ignored")
+            r = float(int(f[3])) if INT_RE.fullmatch(f[3]) else math.nan
+            if r != r:
+                out.hit("rank-type", no, f"rank {_show(f[3])} is not an integer (the rank column is ignored: "
+                        "documents are ranked by score)")
+            s = float(f[4]) if FLOAT_RE.fullmatch(f[4]) else math.nan
+            if s != s:
+                if re.fullmatch(rb"[+-]?\d+,\d+", f[4]):
+                    out.hit("score-type", no, f"score {_show(f[4])} has a decimal comma: write "
+                            f"{f[4].replace(b',', b'.').decode()} (a point)")
+                else:
+                    out.hit("score-type", no, f"score {_show(f[4])} is not a number")
+                continue
+            qid.append(f[0])
+            docno.append(f[2])
+            rank.append(r)
+            score.append(s)
+            runid.append(f[5])
+            line.append(no)
 
-    def arr(xs):
-        return np.array(xs, dtype="S") if xs else np.zeros(0, dtype="S1")
+        def arr(xs):
+            return np.array(xs, dtype="S") if xs else np.zeros(0, dtype="S1")
 
-    return _Cols(arr(qid), arr(docno), np.array(rank, dtype=np.float64), np.array(score, dtype=np.float64),
-                 arr(runid), np.array(line, dtype=np.int64)), len(content)
+        return _Cols(arr(qid), arr(docno), np.array(rank, dtype=np.float64), np.array(score, dtype=np.float64),
+                     arr(runid), np.array(line, dtype=np.int64))
 
 
 # ---- checks on the columns ----
 
-def _check_runids(c: _Cols, out: _Collector) -> None:
-    starts = run_starts(c.runid)
-    if len(starts) <= 1:
-        return
-    first = c.runid[0]
-    other = np.flatnonzero(c.runid != first)
-    ids = list(dict.fromkeys(c.runid[starts].tolist()))
-    shown = ", ".join(_show(r) for r in ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
-    out.add(int(c.line[other[0]]), ERROR, "runid",
-            f"{len(ids)} run ids ({shown}): a run has one; {len(other)} line{'s' * (len(other) != 1)} "
-            f"differ{'s' * (len(other) == 1)} from the first line's {_show(first)}",
-            count=len(other), lines=c.line[other[:DEFAULT_MAX_PER_CHECK]].tolist())
+class _Tally:
+    """One check's finding added up over groups of complete topics given in file
+    order: the first group's example (where, and what to say of it), the places
+    counted, the first of their lines (at most ``most``) and a number of the
+    check's own (``extra``: a largest size, a count of groups)."""
+
+    __slots__ = ("line", "example", "count", "lines", "most", "extra")
+
+    def __init__(self, most: int = DEFAULT_MAX_PER_CHECK):
+        self.line: int | None = None
+        self.example: Any = None  # what the check's message is made from
+        self.count = 0
+        self.lines: list = []
+        self.most = most
+        self.extra = 0
+
+    def add(self, line, example, count: int, lines=()) -> None:
+        if not count:
+            return
+        if not self.count:
+            self.line, self.example = line, example
+        self.count += count
+        if len(self.lines) < self.most:
+            self.lines += list(lines)[: self.most - len(self.lines)]
+
+
+class _RunIds:
+    """The run id of every result line, in file order: the first line's, every id
+    (in order of first use) and the lines whose id differs from the first's."""
+
+    def __init__(self) -> None:
+        self.first: bytes | None = None
+        self.ids: dict = {}
+        self.other = _Tally()
+
+    def add(self, c: _Cols) -> None:
+        if not len(c):
+            return
+        if self.first is None:
+            self.first = c.runid[0]
+        for rid in c.runid[run_starts(c.runid)].tolist():
+            self.ids.setdefault(rid, None)
+        other = np.flatnonzero(c.runid != self.first)
+        if len(other):
+            self.other.add(int(c.line[other[0]]), None, len(other), c.line[other[:DEFAULT_MAX_PER_CHECK]].tolist())
+
+    def report(self, out: _Collector) -> None:
+        n = self.other.count
+        if not n:
+            return
+        ids = list(self.ids)
+        shown = ", ".join(_show(r) for r in ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
+        assert self.first is not None  # lines were counted
+        out.add(self.other.line, ERROR, "runid",
+                f"{len(ids)} run ids ({shown}): a run has one; {n} line{'s' * (n != 1)} "
+                f"differ{'s' * (n == 1)} from the first line's {_show(self.first)}",
+                count=n, lines=self.other.lines)
 
 
 def _topic_codes(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each row's topic code (topics numbered in order of first appearance) and the topic ids."""
+    return _topics(qid)[:2]
+
+
+def _topics(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_topic_codes`, and each topic's first row."""
+    starts = run_starts(qid)
+    heads = qid[starts]
+    if len(np.unique(heads)) == len(heads):  # each topic's lines together, as runs are written
+        return np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(qid)))), heads, starts
     ids, first, inv = np.unique(qid, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")
     rename = np.empty(len(order), dtype=np.int64)
     rename[order] = np.arange(len(order))
-    return rename[inv.ravel()], ids[order]
+    return rename[inv.ravel()], ids[order], first[order]
 
 
-def _check_duplicates(c: _Cols, topic: np.ndarray, qids: np.ndarray, out: _Collector) -> np.ndarray:
+def _check_duplicates(c: _Cols, topic: np.ndarray, qids: np.ndarray, found: _Tally) -> np.ndarray:
     """Duplicates (topic, docno) found; returns the rows to keep (each document's first)."""
     keys = row_hash(topic, _words(c.docno), len(qids))
     order = np.argsort(keys, kind="stable")
@@ -731,10 +908,10 @@ def _check_duplicates(c: _Cols, topic: np.ndarray, qids: np.ndarray, out: _Colle
     dup = np.array(sorted(first_of), dtype=np.int64)
     keep[dup] = False
     d = int(dup[0])
-    out.add(int(c.line[d]), ERROR, "duplicate-docno",
-            f"docno {_show(c.docno[d])} already listed for topic {_show(qids[topic[d]])} on line "
-            f"{int(c.line[first_of[d]])}; a document is listed once per topic (trec_eval stops at it)",
-            count=len(dup), lines=c.line[dup[:DEFAULT_MAX_PER_CHECK]].tolist())
+    found.add(int(c.line[d]),
+              f"docno {_show(c.docno[d])} already listed for topic {_show(qids[topic[d]])} on line "
+              f"{int(c.line[first_of[d]])}; a document is listed once per topic (trec_eval stops at it)",
+              len(dup), c.line[dup[:DEFAULT_MAX_PER_CHECK]].tolist())
     return keep
 
 
@@ -743,7 +920,9 @@ def _words(docno: np.ndarray) -> np.ndarray:
     return w.reshape(-1, 1) if w.ndim == 1 else w
 
 
-def _check_too_many(c: _Cols, topic: np.ndarray, qids: np.ndarray, max_docs: int, out: _Collector) -> None:
+def _check_too_many(c: _Cols, topic: np.ndarray, qids: np.ndarray, max_docs: int, found: _Tally) -> None:
+    """Topics over ``max_docs``; the first one's id, size and line of its document past
+    the limit are the example, the largest size is ``found.extra``."""
     if not max_docs:
         return
     sizes = np.bincount(topic, minlength=len(qids))
@@ -752,22 +931,49 @@ def _check_too_many(c: _Cols, topic: np.ndarray, qids: np.ndarray, max_docs: int
         return
     t = int(over[0])
     rows = np.flatnonzero(topic == t)
-    out.add(int(c.line[rows[max_docs]]), ERROR, "too-many-docs",
-            f"{len(over)} topic{'s' * (len(over) != 1)} of {len(qids)} list more than the {max_docs} documents "
-            f"allowed (up to {int(sizes.max())}); topic {_show(qids[t])} has {int(sizes[t])}, its document "
-            f"{max_docs + 1} is on this line: keep the top {max_docs} of each topic",
-            count=len(over))
+    found.add(int(c.line[rows[max_docs]]), (qids[t], int(sizes[t])), len(over))
+    found.extra = max(found.extra, int(sizes.max()))
 
 
-def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray, out: _Collector) -> None:
+def _report_too_many(found: _Tally, topics: int, max_docs: int, out: _Collector) -> None:
+    if not found.count:
+        return
+    qid, size = found.example
+    n = found.count
+    out.add(found.line, ERROR, "too-many-docs",
+            f"{n} topic{'s' * (n != 1)} of {topics} list more than the {max_docs} documents "
+            f"allowed (up to {found.extra}); topic {_show(qid)} has {size}, its document "
+            f"{max_docs + 1} is on this line: keep the top {max_docs} of each topic", count=n)
+
+
+class _Ranks:
+    """The rank column's findings added up: topics whose ranks are not 1..n
+    (``sequence``: the first one's message), topics with ranked rows (more than
+    one), topics where a score rises along the ranks (``rises``: the first rise
+    as example) and those where rises outnumber falls (``reversed``)."""
+
+    __slots__ = ("sequence", "ranked", "rises", "reversed")
+
+    def __init__(self):
+        self.sequence = _Tally()
+        self.ranked = 0
+        self.rises = _Tally()
+        self.reversed = _Tally()
+
+
+def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray, found: _Ranks) -> None:
     """The rank column against 1..n (a note: it is ignored) and against the scores."""
     ok = ~np.isnan(c.rank)
     if not ok.any():
         return
     idx = np.flatnonzero(ok)
-    order = idx[np.lexsort([c.line[idx], c.rank[idx], topic[idx]])]
-    t = topic[order]
-    r = c.rank[order]
+    t, r = topic[idx], c.rank[idx]
+    # rows by topic, rank and line: as they are, in a run written topic by topic in rank order
+    if len(idx) > 1 and not ((t[1:] > t[:-1]) | ((t[1:] == t[:-1]) & (r[1:] >= r[:-1]))).all():
+        order = idx[np.lexsort([c.line[idx], r, t])]
+        t, r = topic[order], c.rank[order]
+    else:
+        order = idx
     starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
     sizes = np.diff(np.append(starts, len(order)))
     expect = np.arange(len(order)) - np.repeat(starts, sizes) + 1
@@ -784,39 +990,49 @@ def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray,
             msg = f"rank {int(r[i])} of topic {q} is used again (first on line {int(c.line[order[i - 1]])})"
         else:
             msg = f"rank {pos} of topic {q} is missing: ranks jump from {int(r[i - 1])} to {int(r[i])}"
-        out.add(int(c.line[row]), NOTE, "rank-sequence",
-                f"{msg}; ranks should run 1, 2, ... in each topic ({len(bad_topics)} topic"
-                f"{'s' * (len(bad_topics) != 1)}); the rank column is ignored (documents are ranked by score), "
-                "so no value changes", count=len(bad_topics))
+        found.sequence.add(int(c.line[row]), msg, len(bad_topics))
     # scores along the ranks: key ascending is score descending; a fall in key is a rise in score
     k = key[order]
     same = t[1:] == t[:-1]
     rise = same & (k[1:] < k[:-1])
-    fall = same & (k[1:] > k[:-1])
+    n_topics = len(qids)
+    ranked = np.bincount(t, minlength=n_topics) > 1
+    found.ranked += int(ranked.sum())
     if not rise.any():
         return
-    n_topics = len(qids)
+    fall = same & (k[1:] > k[:-1])
     rises = np.bincount(t[1:][rise], minlength=n_topics)
     falls = np.bincount(t[1:][fall], minlength=n_topics)
-    ranked = np.bincount(t, minlength=n_topics) > 1
     reversed_topics = np.flatnonzero((rises > falls) & ranked)
-    topics_with_rises = np.flatnonzero(rises > 0)
     i = int(np.flatnonzero(rise)[0])
     a, b = order[i], order[i + 1]
-    example = (f"topic {_show(qids[t[i]])}: score {c.score[b]:g} at rank {int(c.rank[b])} is higher than "
-               f"{c.score[a]:g} at rank {int(c.rank[a])}")
-    if len(reversed_topics) * 2 >= max(int(ranked.sum()), 1):
-        t0 = int(reversed_topics[0])
-        first = order[np.flatnonzero(t == t0)[0]]
-        out.add(int(c.line[first]), WARNING, "reversed-scores",
-                f"in {len(reversed_topics)} of {int(ranked.sum())} topics the scores rise with the rank "
-                f"({example}): trec_eval ranks by score, highest first, so this ranking is evaluated upside "
-                "down; give the best document the highest score", count=len(reversed_topics))
+    found.rises.add(int(c.line[b]), f"topic {_show(qids[t[i]])}: score {c.score[b]:g} at rank {int(c.rank[b])} is "
+                    f"higher than {c.score[a]:g} at rank {int(c.rank[a])}", int(np.count_nonzero(rises)))
+    if len(reversed_topics):
+        first = order[np.flatnonzero(t == int(reversed_topics[0]))[0]]
+        found.reversed.add(int(c.line[first]), None, len(reversed_topics))
+
+
+def _report_ranks(found: _Ranks, out: _Collector) -> None:
+    seq = found.sequence
+    if seq.count:
+        out.add(seq.line, NOTE, "rank-sequence",
+                f"{seq.example}; ranks should run 1, 2, ... in each topic ({seq.count} topic"
+                f"{'s' * (seq.count != 1)}); the rank column is ignored (documents are ranked by score), "
+                "so no value changes", count=seq.count)
+    rises, rev = found.rises, found.reversed
+    if not rises.count:
+        return
+    if rev.count * 2 >= max(found.ranked, 1):
+        out.add(rev.line, WARNING, "reversed-scores",
+                f"in {rev.count} of {found.ranked} topics the scores rise with the rank "
+                f"({rises.example}): trec_eval ranks by score, highest first, so this ranking is evaluated upside "
+                "down; give the best document the highest score", count=rev.count)
     else:
-        out.add(int(c.line[b]), WARNING, "score-order",
-                f"{example}; in {len(topics_with_rises)} topic{'s' * (len(topics_with_rises) != 1)} a score is "
+        out.add(rises.line, WARNING, "score-order",
+                f"{rises.example}; in {rises.count} topic{'s' * (rises.count != 1)} a score is "
                 "higher than at the rank before it: trec_eval ranks by score, not by the rank column",
-                count=len(topics_with_rises))
+                count=rises.count)
 
 
 def _ranked(c: _Cols, topic: np.ndarray, rule: RankRule) -> tuple[np.ndarray, np.ndarray]:
@@ -837,8 +1053,9 @@ def _tie_groups(topic_sorted: np.ndarray, key_sorted: np.ndarray) -> np.ndarray:
 
 
 def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray, key: np.ndarray,
-                rel_of, cutoffs: tuple[int, ...], out: _Collector) -> None:
-    """Ties the docno tie-break decides where it can change a value (see the module docstring)."""
+                rel_of, cutoffs: tuple[int, ...], found: _Tally) -> None:
+    """Ties the docno tie-break decides where it can change a value (see the module
+    docstring): topics counted, groups in ``found.extra``."""
     t = topic[perm]
     k = key[perm]
     gid = _tie_groups(t, k)
@@ -873,7 +1090,6 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
         np.minimum.at(rel_lo, g, rel)
         np.maximum.at(rel_hi, g, rel)
         matters = group_disagrees & (rel_hi > rel_lo)
-        why = "judged differently"
     else:
         # position of each row in its topic's ranking; a group straddles k if it holds positions k-1 and k
         starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
@@ -886,7 +1102,6 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
         for cut in cutoffs:
             straddle |= (gpos_lo < cut) & (gpos_hi >= cut)
         matters = group_disagrees & straddle
-        why = f"across a cutoff ({', '.join(map(str, cutoffs))})"
     if not matters.any():
         return
     topics = np.unique(t[np.isin(gid, np.flatnonzero(matters))])
@@ -906,12 +1121,18 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
     equal = (f"the same score {c.score[a]:g}" if c.score[a] == c.score[b] else
              f"scores {c.score[a]!r} and {c.score[b]!r}, equal in single precision as trec_eval 9.0.8 "
              "compares them")
-    n = int(matters.sum())
-    out.add(int(c.line[a]), WARNING, "tie",
-            f"{n} group{'s' * (n != 1)} of tied scores {why} in {len(topics)} topic{'s' * (len(topics) != 1)}: "
-            f"trec_eval orders equal scores by docno (descending), not by the rank column; e.g. topic "
-            f"{_show(qids[topic[a]])}: {pair}, with {equal}; give documents distinct scores",
-            count=len(topics))
+    found.add(int(c.line[a]), f"topic {_show(qids[topic[a]])}: {pair}, with {equal}", len(topics))
+    found.extra += int(matters.sum())
+
+
+def _report_ties(found: _Tally, why: str, out: _Collector) -> None:
+    if not found.count:
+        return
+    n, topics = found.extra, found.count
+    out.add(found.line, WARNING, "tie",
+            f"{n} group{'s' * (n != 1)} of tied scores {why} in {topics} topic{'s' * (topics != 1)}: "
+            f"trec_eval orders equal scores by docno (descending), not by the rank column; e.g. "
+            f"{found.example}; give documents distinct scores", count=topics)
 
 
 # ---- topic ids ----
@@ -986,20 +1207,21 @@ def _listed(ids: list[bytes], most: int = 10) -> str:
     return shown + (f" and {len(ids) - most} more" if len(ids) > most else "")
 
 
-def _check_topics(c: _Cols, qids: np.ndarray, ts: TopicSet, out: _Collector) -> bool:
-    """Coverage of ``ts`` by the run; False if they share no topic (one error, nothing else)."""
-    run_ids = qids.tolist()
+def _check_topics(topic_lines: dict, ts: TopicSet, out: _Collector) -> bool:
+    """Coverage of ``ts`` by the run (``topic_lines``: its topic ids, in order of first
+    appearance, each with its first line); False if they share no topic (one error,
+    nothing else)."""
+    run_ids = list(topic_lines)
     known = ts.first_line
     common = [q for q in run_ids if q in known]
     if not common:
-        out.add(int(c.line[0]), ERROR, "no-common-topics",
+        out.add(topic_lines[run_ids[0]], ERROR, "no-common-topics",
                 f"no topic of the run is in {ts.name}, so nothing can be evaluated; {_id_hint(run_ids, list(known))}",
                 count=len(run_ids))
         return False
     extra = [q for q in run_ids if q not in known]
     if extra:
-        first = int(c.line[np.flatnonzero(c.qid == extra[0])[0]])
-        out.add(first, NOTE, "topic-not-in-qrels",
+        out.add(topic_lines[extra[0]], NOTE, "topic-not-in-qrels",
                 f"{len(extra)} topic{'s' * (len(extra) != 1)} of the run {'are' if len(extra) != 1 else 'is'} not "
                 f"in {ts.name} ({_listed(extra)}); trec_eval ignores them", count=len(extra))
     have = set(run_ids)
@@ -1046,30 +1268,54 @@ def _levels(q: Qrels, qid: np.ndarray, docno: np.ndarray, compat: str, name: str
     return {qid.encode("utf-8", "surrogateescape"): lv for batch in res.results for qid, lv in batch}
 
 
-def _check_unjudged(c: _Cols, topic, qids, perm, q: Qrels, out: _Collector, max_unjudged: float, compat: str,
-                    report: Report) -> None:
-    """Too many unjudged documents in a topic's top 10; every topic's count goes to ``report.unjudged``."""
+class _Unjudged:
+    """Topics with too many unjudged documents at the top, added up: the one whose
+    first such document comes first (line, topic, unjudged, of), their number, and
+    every judged topic's counts (for :attr:`Report.unjudged`)."""
+
+    __slots__ = ("first", "count", "per_topic")
+
+    def __init__(self) -> None:
+        self.first: tuple[int, bytes, int, int] | None = None  # line, topic, unjudged, of
+        self.count = 0
+        self.per_topic: dict[bytes, tuple[int, int]] = {}
+
+
+def _check_unjudged(c: _Cols, topic, qids, perm, q: Qrels, max_unjudged: float, compat: str, name: str,
+                    found: _Unjudged) -> None:
+    """Too many unjudged documents in a topic's top 10; every judged topic's count goes to ``found``."""
     t = topic[perm]
     starts = run_starts(t)
     depth = np.arange(len(t)) - np.repeat(starts, np.diff(np.append(starts, len(t))))
     top = perm[depth < UNJUDGED_DEPTH]
-    levels = _levels(q, c.qid[top], c.docno[top], compat, out.path)
+    levels = _levels(q, c.qid[top], c.docno[top], compat, name)
     tt = topic[top]
     top_starts = run_starts(tt)
     first = {qids[tt[s]]: s for s in top_starts.tolist()}
     bad = []
     for qid, lv in levels.items():
         pos = np.flatnonzero(lv < 0)
-        report.unjudged[qid.decode("utf-8", "surrogateescape")] = (len(pos), len(lv))
+        found.per_topic[qid] = (len(pos), len(lv))
         if len(pos) and len(pos) / len(lv) > max_unjudged:
             bad.append((int(c.line[top[first[qid] + int(pos[0])]]), qid, len(pos), len(lv)))
     if bad:
-        bad.sort()
-        line, qid, n, of = bad[0]
-        out.add(line, WARNING, "unjudged",
-                f"in {len(bad)} topic{'s' * (len(bad) != 1)} more than {math.floor(max_unjudged * 100 + 0.5)}% of "
-                f"the top {UNJUDGED_DEPTH} documents are unjudged (topic {_show(qid)}: {n} of {of}); their scores "
-                "are underestimates", count=len(bad))
+        least = min(bad)
+        found.first = least if found.first is None else min(found.first, least)
+        found.count += len(bad)
+
+
+def _report_unjudged(found: _Unjudged, max_unjudged: float, out: _Collector, report: Report) -> None:
+    # topics in byte order of their ids, as the evaluation gives them
+    report.unjudged = {qid.decode("utf-8", "surrogateescape"): counts
+                       for qid, counts in sorted(found.per_topic.items())}
+    if not found.count or found.first is None:  # (a count comes with its first)
+        return
+    line, qid, n, of = found.first
+    k = found.count
+    out.add(line, WARNING, "unjudged",
+            f"in {k} topic{'s' * (k != 1)} more than {math.floor(max_unjudged * 100 + 0.5)}% of "
+            f"the top {UNJUDGED_DEPTH} documents are unjudged (topic {_show(qid)}: {n} of {of}); their scores "
+            "are underestimates", count=k)
 
 
 def _rel_lookup(c: _Cols, topic, perm, q: Qrels, compat: str, name: str):
@@ -1142,8 +1388,11 @@ def validate_run(
     skip_header: bool = False,
     data: bytes | None = None,
 ) -> Report:
-    """Check the run file ``run`` (a path, ``-``, bytes or a file object; or its bytes
-    already read, ``data``, with ``run`` naming it).
+    """Check the run file ``run`` (a path, ``-``, bytes, a file object or a
+    :class:`~trec_eval_py.tools.submissions.Submission`; or its bytes already read,
+    ``data``, with ``run`` naming it). A TREC run is checked in pieces (see the
+    module docstring): a regular file is never read whole unless it lists a topic
+    in two places.
 
     ``qrels`` (anything :func:`~trec_eval_py.engine.parse.read_qrels` reads, or a
     parsed :class:`~trec_eval_py.engine.parse.Qrels`) enables the topic,
@@ -1178,59 +1427,323 @@ def validate_run(
         ts = topics if isinstance(topics, TopicSet) else read_topics(topics)
     elif q is not None:
         ts = qrels_topics(q)
-    data = read_source(run) if data is None else expand(data, path)
-    out = _Collector(path, max_per_check, on)
-    report = Report(path)
-    if _not_text(data, out):
-        out.done(report)
-        return report
-    lines = None
-    _check_bom(data, results_format, out)
+    source = _RunBytes(run, data, path)
     if results_format != "trec_results":
-        report.lines = len(_split_lines(data, out))
-        return _validate_other_format(data, path, results_format, ts, out, report)
-    fast = _fast_columns(data, path)
-    if fast is not None:
-        cols, report.lines = fast
-        content = len(cols)
-    else:
-        lines = _split_lines(data, out)
-        report.lines = len(lines)
-        if sniff(data) == "qrels":
-            out.add(None, ERROR, "looks-like-qrels",
-                    "every line has 4 fields (qid iter docno relevance), as a qrels file does, not the 6 of a run: "
-                    "were the qrels and the run given in swapped order?")
+        data = source.whole()
+        out = _Collector(path, max_per_check, on)
+        report = Report(path)
+        if _not_text(data, out):
             out.done(report)
             return report
-        cols, content = _slow_columns(lines, out, skip_header, report)
-    report.results = len(cols)
-    if not len(cols):
-        if not out.has_error():
-            what = "only comments" if lines and any(ln.strip() for ln in lines) else "nothing"
-            out.add(None, ERROR, "empty", f"no result lines: the file holds {what}")
-        out.done(report, content)
+        _check_bom(data, results_format, out)
+        report.lines = len(_split_lines(data, out))
+        return _validate_other_format(data, path, results_format, ts, out, report)
+    checks = functools.partial(_check_trec, path=path, q=q, ts=ts, rule=rule, compat=compat, max_docs=max_docs,
+                               max_unjudged=max_unjudged, cutoffs=cutoffs, on=on, max_per_check=max_per_check,
+                               skip_header=skip_header)
+    with contextlib.closing(source.pieces()) as pieces:
+        first, more = _head(pieces)
+        if more is None:
+            return checks(first, None)
+        try:
+            return checks(first, more)
+        except _Interleaved:
+            pass
+    # a topic's lines are not together: it can only be checked with the file whole
+    return checks(source.whole(), None)
+
+
+#: a run file is read and checked in pieces of about this many bytes: memory holds
+#: one piece's rows and a little per topic and per run id, whatever the file's size
+PIECE_BYTES = 8 << 20
+
+
+class _RunBytes:
+    """Where a run's bytes come from: in pieces, and whole (for a second look). A
+    regular file (a path, or a submission that is a file) is read again for the
+    second; anything else (standard input, a pipe, bytes, a file object, a zip
+    member) is read whole once."""
+
+    def __init__(self, run, data: bytes | None, name: str):
+        from .submissions import Submission
+
+        self.run, self.name = run, name
+        self.data = None
+        if data is not None:
+            self.data = expand(data, name)
+        elif isinstance(run, Submission):
+            if not run.on_disk:
+                self.data = expand(run.read(), name)
+        elif not _regular_file(run):
+            self.data = read_source(run)
+
+    def pieces(self):
+        if self.data is not None:
+            return split_pieces(self.data, PIECE_BYTES)
+        if isinstance(self.run, (str, os.PathLike)):
+            return read_pieces(self.run, PIECE_BYTES)
+        return self.run.pieces(PIECE_BYTES)
+
+    def whole(self) -> bytes:
+        if self.data is not None:
+            return self.data
+        if isinstance(self.run, (str, os.PathLike)):
+            return read_source(self.run)
+        return expand(self.run.read(), self.name)
+
+
+def _regular_file(run) -> bool:
+    """Whether ``run`` names a regular file (one that can be read twice; not a pipe)."""
+    if not isinstance(run, (str, os.PathLike)) or os.fspath(run) == "-":
+        return False
+    try:
+        return stat.S_ISREG(os.stat(run).st_mode)
+    except (OSError, ValueError):
+        return False  # read_source says what is wrong with it
+
+
+#: what the looks at the whole file need to see of its start: the bytes that tell
+#: a binary file, and the lines that tell a qrels file (:func:`sniff`)
+_HEAD_BYTES = 4096
+_HEAD_LINES = 200
+
+
+def _head(pieces) -> tuple[bytes, Iterator | None]:
+    """The first pieces of a file joined until they hold its first :data:`_HEAD_BYTES`,
+    its first :data:`_HEAD_LINES` lines and a line end followed by more text (so the
+    file does not end its lines in CR alone); and the pieces after them, or None when
+    the file is all in the first."""
+    it = iter(pieces)
+    parts: list[bytes] = []
+    size = lines = 0
+    for piece in it:
+        parts.append(bytes(piece))  # (a view into a buffer the next piece may reuse)
+        size += len(parts[-1])
+        lines += parts[-1].count(b"\n")
+        if size >= _HEAD_BYTES and lines >= _HEAD_LINES and re.search(rb"\n[^\r\n]", b"".join(parts)):
+            break
+    head = b"".join(parts)
+    following = next(it, None)
+    if following is None:
+        return head, None
+    return head, itertools.chain((bytes(following),), (bytes(p) for p in it))
+
+
+class _Interleaved(Exception):
+    """A topic's lines are not together in the file (it comes back after another)."""
+
+
+def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compat, max_docs, max_unjudged,
+                cutoffs, on, max_per_check, skip_header) -> Report:
+    """The checks of a TREC run: ``first`` is the file whole (``more`` None) or its first
+    pieces, ``more`` the pieces after them, checked as they come (the topics
+    as they complete). Raises :class:`_Interleaved` when the file, read in pieces,
+    turns out to list a topic in two places."""
+    out = _Collector(path, max_per_check, on)
+    report = Report(path)
+    if _not_text(first, out):
+        out.done(report)
         return report
-    _check_runids(cols, out)
-    topic, qids = _topic_codes(cols.qid)
-    report.topics = len(qids)
-    keep = _check_duplicates(cols, topic, qids, out)
-    if not keep.all():
-        cols, topic = cols.take(keep), topic[keep]
-    _check_too_many(cols, topic, qids, max_docs, out)
-    perm, key = _ranked(cols, topic, rule)
-    _check_ranks(cols, topic, qids, key, out)
-    common = True
-    if ts is not None:
-        common = _check_topics(cols, qids, ts, out)
-    judged = type(q) is Qrels and common
-    if out.wants("tie"):
-        rel_of = _rel_lookup(cols, topic, perm, q, compat, path) if judged and q is not None else None
-        _check_ties(cols, topic, qids, perm, key, rel_of, cutoffs, out)
-    # preferences and judgment groups judge pairs or per assessor: "unjudged" is not one thing there
-    if judged and q is not None:  # (judged: q is a Qrels)
-        _check_unjudged(cols, topic, qids, perm, q, out, max_unjudged, compat, report)
-    out.done(report, content)
+    _check_bom(first, "trec_results", out)
+    if more is None:
+        first = _line_ends(first, out)
+    if sniff(first) == "qrels":  # (the first 200 lines are those of a qrels file)
+        report.lines = sum(_count_lines(p) for p in itertools.chain((first,), more or ()))
+        return _looks_like_qrels(out, report)
+    scan = _LineScan(out, skip_header, report)
+    checks = _RunChecks(out, path, q, ts, rule, compat, max_docs, max_unjudged, cutoffs, whole=more is None)
+    if more is None:
+        cols = _Cols.joined(list(_columns((first,), scan, path, report)) + [scan.finish()])
+        checks.rows(cols)
+        if len(cols):
+            checks.topics(cols)
+    else:
+        carry = _Cols.empty()
+        for cols in _columns(itertools.chain((first,), more), scan, path, report):
+            carry = checks.complete(carry, cols)
+        carry = checks.complete(carry, scan.finish())
+        if len(carry):
+            checks.topics(carry)
+    if not checks.rows_seen:
+        if not out.has_error():
+            what = "only comments" if scan.any_text else "nothing"
+            out.add(None, ERROR, "empty", f"no result lines: the file holds {what}")
+        out.done(report, scan.content)
+        return report
+    checks.report(report)
+    out.done(report, scan.content)
     return report
+
+
+#: a piece with a line problem is looked at in parts of about this many bytes: only
+#: the parts with a problem are read line by line, the others by the fast scanner
+PROBLEM_BYTES = 64 << 10
+
+
+def _columns(pieces, scan: _LineScan, name: str, report: Report) -> Iterator[_Cols]:
+    """The result lines of each of ``pieces`` (consecutive, the first one the file's
+    first), line problems reported through ``scan``; ``report.lines`` counts the lines."""
+    line = 1
+    for piece in pieces:
+        fast = _plain_columns(piece, scan, name, line)
+        if fast is None:
+            found = []
+            parts = split_pieces(piece, PROBLEM_BYTES) if len(piece) > PROBLEM_BYTES else (piece,)
+            for part in parts:
+                part = bytes(part)
+                cols, n = (_plain_columns(part, scan, name, line) if len(piece) > PROBLEM_BYTES else None) or \
+                    _problem_columns(part, scan, line)
+                found.append(cols)
+                line += n
+                report.lines += n
+            yield _Cols.joined(found)
+        else:
+            cols, n = fast
+            line += n
+            report.lines += n
+            yield cols
+
+
+def _plain_columns(piece: bytes, scan: _LineScan, name: str, line: int) -> tuple[_Cols, int] | None:
+    """The columns and number of lines of a piece of plain result lines, if it is one (and
+    no lines are held for the header question); else None."""
+    if scan.held:
+        return None
+    fast = _fast_columns(piece, name, line)
+    if fast is None or not scan.plain(fast[0]):
+        return None
+    return fast
+
+
+def _problem_columns(piece: bytes, scan: _LineScan, line: int) -> tuple[_Cols, int]:
+    lines = piece.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return scan.feed(lines, line), len(lines)
+
+
+def _count_lines(piece: bytes) -> int:
+    return piece.count(b"\n") + (len(piece) > 0 and not piece.endswith(b"\n"))
+
+
+def _looks_like_qrels(out: _Collector, report: Report) -> Report:
+    out.add(None, ERROR, "looks-like-qrels",
+            "every line has 4 fields (qid iter docno relevance), as a qrels file does, not the 6 of a run: "
+            "were the qrels and the run given in swapped order?")
+    out.done(report)
+    return report
+
+
+class _RunChecks:
+    """The checks on a run's result lines: the run ids of every line as the lines
+    come (:meth:`rows`), the others on groups of complete topics (:meth:`topics`)
+    in file order, each check's findings added up over the groups and reported
+    once the file is done (:meth:`report`), as one group of every topic would
+    have them. What is kept between groups is a few numbers per check, the first
+    example of each, and each topic's id and first line.
+
+    Findings that depend on the topic checks (judged ties, unjudged documents need a
+    topic shared with the qrels or ``--topics``) are worked out both ways while that
+    is not known; a group of topics nobody judged adds nothing to the judged ones.
+    """
+
+    def __init__(self, out: _Collector, path: str, q, ts, rule: RankRule, compat: str, max_docs: int,
+                 max_unjudged: float, cutoffs: tuple, *, whole: bool):
+        self.out, self.path, self.q, self.ts, self.rule, self.compat = out, path, q, ts, rule, compat
+        self.max_docs, self.max_unjudged, self.cutoffs, self.whole = max_docs, max_unjudged, cutoffs, whole
+        self.rows_seen = 0
+        self.runids = _RunIds()
+        self.topic_lines: dict = {}  # topic id -> its first line, in file order
+        self.duplicates = _Tally()
+        self.too_many = _Tally()
+        self.ranks = _Ranks()
+        self.ties_judged = _Tally()
+        self.ties_cut = _Tally()
+        self.unjudged = _Unjudged()
+        self.judges = type(q) is Qrels  # judgments of single documents (not preferences, not groups)
+        self.common = ts is None  # a topic of the run shared with ts seen yet
+        self._subset: Callable[[np.ndarray], Any] | None = None
+
+    def rows(self, c: _Cols) -> None:
+        """Result lines, in file order."""
+        self.rows_seen += len(c)
+        self.runids.add(c)
+
+    def complete(self, carry: _Cols, c: _Cols) -> _Cols:
+        """The lines ``c`` after those of ``carry`` (an unfinished topic): the topics
+        they complete are checked, the last one (which may go on) is given back."""
+        self.rows(c)
+        rows = carry.then(c)
+        if not len(rows):
+            return rows
+        last = int(run_starts(rows.qid)[-1])
+        if last:
+            self.topics(rows.take(slice(0, last)))
+        return rows.take(slice(last, None))
+
+    def topics(self, c: _Cols) -> None:
+        """The lines of complete topics (every line of each), in file order."""
+        topic, qids, first = _topics(c.qid)
+        names = qids.tolist()
+        if not self.whole and (len(names) != len(run_starts(c.qid)) or
+                               any(n in self.topic_lines for n in names)):
+            raise _Interleaved()
+        self.topic_lines.update(zip(names, c.line[first].tolist()))
+        if not self.common:
+            self.common = any(n in self.ts.first_line for n in names)
+        keep = _check_duplicates(c, topic, qids, self.duplicates)
+        if not keep.all():
+            c, topic = c.take(keep), topic[keep]
+        _check_too_many(c, topic, qids, self.max_docs, self.too_many)
+        perm, key = _ranked(c, topic, self.rule)
+        _check_ranks(c, topic, qids, key, self.ranks)
+        q = self._judgments(qids)
+        if self.out.wants("tie"):
+            if q is not None:
+                _check_ties(c, topic, qids, perm, key, _rel_lookup(c, topic, perm, q, self.compat, self.path),
+                            self.cutoffs, self.ties_judged)
+            if not (self.common and self.judges):  # (else the ties without judgments are not reported)
+                _check_ties(c, topic, qids, perm, key, None, self.cutoffs, self.ties_cut)
+        if q is not None:
+            _check_unjudged(c, topic, qids, perm, q, self.max_unjudged, self.compat, self.path, self.unjudged)
+
+    def _judgments(self, qids: np.ndarray):
+        """The judgments of topics ``qids`` when they are judged documents; None when
+        none is (or, the file whole, when the run shares no topic with ``ts``)."""
+        if not self.judges:
+            return None
+        if self.whole:
+            return self.q if self.common else None
+        if self._subset is None:
+            from ..engine.join.stream import topic_subsets
+
+            self._subset = topic_subsets(self.q)
+        part = self._subset(np.sort(qids))
+        return part if len(part.qid) else None
+
+    def report(self, report: Report) -> None:
+        """Every check's finding, once every line went through :meth:`rows` and :meth:`topics`."""
+        out = self.out
+        report.results = self.rows_seen
+        report.topics = len(self.topic_lines)
+        self.runids.report(out)
+        d = self.duplicates
+        if d.count:
+            out.add(d.line, ERROR, "duplicate-docno", d.example, count=d.count, lines=d.lines)
+        _report_too_many(self.too_many, len(self.topic_lines), self.max_docs, out)
+        _report_ranks(self.ranks, out)
+        common = True
+        if self.ts is not None:
+            common = _check_topics(self.topic_lines, self.ts, out)
+        judged = self.judges and common
+        if out.wants("tie"):
+            if judged:
+                _report_ties(self.ties_judged, "judged differently", out)
+            else:
+                _report_ties(self.ties_cut, f"across a cutoff ({', '.join(map(str, self.cutoffs))})", out)
+        # preferences and judgment groups judge pairs or per assessor: "unjudged" is not one thing there
+        if judged:
+            _report_unjudged(self.unjudged, self.max_unjudged, out, report)
 
 
 def _validate_other_format(data: bytes, path: str, fmt: str, ts, out: _Collector, report: Report) -> Report:
@@ -1251,12 +1764,10 @@ def _validate_other_format(data: bytes, path: str, fmt: str, ts, out: _Collector
         out.add(None, ERROR, "empty", "no result lines")
         out.done(report)
         return report
-    _, qids = _topic_codes(qid)
+    _, qids, first = _topics(qid)
     report.topics = len(qids)
-    cols = _Cols(qid, np.asarray(run.docno), np.full(len(run), np.nan), np.zeros(len(run)),
-                 np.zeros(len(run), dtype="S1"), np.asarray(run.lineno, dtype=np.int64))
     if ts is not None:
-        _check_topics(cols, qids, ts, out)
+        _check_topics(dict(zip(qids.tolist(), np.asarray(run.lineno)[first].tolist())), ts, out)
     out.done(report)
     return report
 
@@ -1302,8 +1813,8 @@ def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", 
     try:
         for i, sub in enumerate(subs):
             try:
-                reports.append(validate_run(sub.name, q, topics=ts, name=sub.name, rel_format=rel_format,
-                                            data=sub.read(), **kw))
+                # a file is read piece by piece (memory bounded by a piece, not the file)
+                reports.append(validate_run(sub, q, topics=ts, name=sub.name, rel_format=rel_format, **kw))
             except InputError as e:
                 if q is not None and e.path == q.name:  # the judgments' error (a docno judged twice), not the run's
                     raise

@@ -428,3 +428,9 @@ def spill_ranges(pieces: Iterable[Run], cuts: np.ndarray, *, tmpdir: str | None 
             yield run
     if read_error is not None:
         raise read_error
+
+
+def topic_subsets(qrels: Qrels):
+    """A function giving the judgments of some topics (a sorted array of ids) fast,
+    without a pass over every judgment: for checking a run group of topics by group."""
+    return _QrelsByTopic(qrels).subset

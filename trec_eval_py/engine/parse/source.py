@@ -338,7 +338,12 @@ def read_pieces(source: Source, chunk_bytes: int):
                     yield from _file_pieces(f, head, chunk_bytes)
                     return
     # stdin, compressed data, bytes and file objects are read whole first
-    data = read_source(source)
+    yield from split_pieces(read_source(source), chunk_bytes)
+
+
+def split_pieces(data: bytes, chunk_bytes: int):
+    """``data`` (read whole) as consecutive pieces of about ``chunk_bytes``, each
+    ending at a line end (the last one may lack it): views into ``data``, not copies."""
     view = memoryview(data)
     pos = 0
     while pos < len(data):
@@ -347,6 +352,18 @@ def read_pieces(source: Source, chunk_bytes: int):
             end = data.find(b"\n", pos + chunk_bytes) + 1 or len(data)
         yield view[pos:end]
         pos = end
+
+
+def file_pieces(f, chunk_bytes: int, name: str):
+    """:func:`read_pieces` of a file already opened (unbuffered, binary), read from
+    where it stands: for a file opened with care (without following a link). A
+    compressed file is read whole and expanded first (``name`` names it in errors)."""
+    head = f.read(6)
+    if head.startswith(tuple(magic for magic, _ in _MAGIC)):
+        rest = f.read() if stat.S_ISREG(os.fstat(f.fileno()).st_mode) else read_bounded(f, name)
+        yield from split_pieces(expand(head + rest, name), chunk_bytes)
+        return
+    yield from _file_pieces(f, head, chunk_bytes)
 
 
 def _file_pieces(f, head: bytes, chunk_bytes: int):
