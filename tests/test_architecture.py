@@ -1,5 +1,6 @@
 """The package's shape, checked: stages import downwards only, no import cycles,
-no private name used outside the package that owns it, and the linters' rules.
+no private name used outside the package that owns it, the linters' rules and
+the type checker's.
 
 The layers are declared once, in pyproject.toml's import-linter contract
 (parse -> join -> measures -> aggregate -> pipeline -> tools -> cli); this
@@ -120,3 +121,13 @@ def test_ruff_finds_nothing():
     res = subprocess.run([sys.executable, "-m", "ruff", "check", "trec_eval_py", "tests", "benchmarks"],
                          cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 0, res.stdout[-3000:]
+
+
+@pytest.mark.slow  # about 30 s of CPU without mypy's cache (a fresh checkout), 3 s with it
+def test_mypy_finds_nothing(monkeypatch):
+    """``python3 -m mypy`` is clean: the package, as pyproject.toml's ``[tool.mypy]`` configures it."""
+    api = pytest.importorskip("mypy.api")
+    # the configuration's paths ("files", the cache) are the checkout's
+    monkeypatch.chdir(ROOT)
+    stdout, stderr, status = api.run(["--config-file", str(ROOT / "pyproject.toml")])
+    assert status == 0, stdout[-6000:] + stderr[-2000:]

@@ -324,6 +324,7 @@ def run_page(page: Page, tmp: Path, env: dict, update: bool = False) -> list[str
 
 
 @pytest.mark.parametrize("path", pages(), ids=lambda p: str(p.relative_to(DOCS)))
+@pytest.mark.slow
 def test_examples_run_and_print_what_is_shown(path, shim, tmp_path):
     problems = run_page(parse(path), tmp_path, shim)
     assert not problems, "\n\n".join(problems)

@@ -26,6 +26,9 @@ import pytest
 
 from devtools import CHROMIUM, NO_CHROMIUM, chromium, open_page
 
+# every test here works on the built site (minutes to build): a quick run leaves them out
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 

@@ -95,6 +95,7 @@ def assert_same(ours: dict, theirs: dict, runs=None, method=None):
 @pytest.mark.filterwarnings("ignore")
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
+@pytest.mark.slow
 def test_every_method_and_norm_equals_ranx(tmp_path_factory, data):
     method = data.draw(st.sampled_from(METHODS))
     norm = "none" if method in ("rrf", "borda") else data.draw(st.sampled_from(NORMS))

@@ -199,6 +199,7 @@ def check_case(qrels, run, names, theirs: dict, printed=None) -> list[str]:
     return problems
 
 
+@pytest.mark.slow
 def test_pytrec_eval_provider_names_match_exactly():
     rng = random.Random("ir_measures names")
     cases = [(*random_case(rng), PYTREC_NAMES, "pytrec_eval") for _ in range(24)]
@@ -212,6 +213,7 @@ def test_pytrec_eval_provider_names_match_exactly():
 
 
 @pytest.mark.parametrize("provider", sorted(set(OTHER_NAMES.values())))
+@pytest.mark.slow
 def test_other_provider_names_match_exactly(provider):
     names = [n for n, p in OTHER_NAMES.items() if p == provider]
     rng = random.Random("ir_measures " + provider)
@@ -235,6 +237,7 @@ RBP_NAMES = {"RBP(p=0.8)": "RBP(p=0.8,rel=1)", "RBP(p=0.5)": "RBP(p=0.5,rel=1)",
              "RBP(p=0.6,rel=3)": "RBP(p=0.6,rel=3)", "RBP(rel=0)": "RBP(rel=0)"}
 
 
+@pytest.mark.slow
 def test_rbp_matches_cwl_eval():
     """RBP(rel=N) is rbp_bin at -l N: cwl_eval's RBP(rel=N), relevance reduced to 0/1.
     RBP(p=...) is trec_eval 10.0's rbp (graded gains): on binary judgments, cwl_eval's
@@ -275,6 +278,7 @@ CWL_NAMES = ["INST(max_rel=3)", "INST(T=2,max_rel=3)", "INSQ(T=0.5,max_rel=3)", 
              "NERR11(max_rel=3)", "NERR11(T=3,min_rel=1,max_rel=3)"]
 
 
+@pytest.mark.slow
 def test_cwl_names_match_ir_measures_cwl_eval():
     """INST, INSQ, BPM, SDCG and NERR8..11 give ir_measures' (cwl_eval's) numbers to 1e-9.
     The runs have distinct scores: ir_measures orders ties its own way. Negative levels:
@@ -435,6 +439,7 @@ def test_judged_negative_levels():
     assert ev.summary["Judged@2"] == 0.5 and ev.summary["Judged@4"] == 0.5
 
 
+@pytest.mark.slow
 def test_ir_measures_runs_on_the_drop_in():
     """ir_measures' pytrec_eval provider, with ``pytrec_eval`` redirected to our drop-in,
     gives what it gives with the real pytrec_eval, topic by topic and exactly."""

@@ -108,6 +108,7 @@ def test_missing_sides_as_ir_measures_gives_them(case):
         assert a[m] == b[m] or (math.isnan(a[m]) and math.isnan(b[m])), (m, a[m], b[m])
 
 
+@pytest.mark.slow
 def test_random_cases_match_the_pytrec_eval_provider():
     """Per topic exactly; means as ir_measures takes them (every judged topic, 0 for a missing one)."""
     from test_ir_measures_names import PYTREC_NAMES, ir_measures_values, random_case

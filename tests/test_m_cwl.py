@@ -203,6 +203,7 @@ def close(ours: float, theirs: float) -> bool:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
+@pytest.mark.slow
 def test_every_cwl_measure_and_output_agrees_with_cwl_eval(case):
     qrels, run, depth, gains, options, families = case
     common = ([f"depth={depth}"] if depth else []) + [f"{k}={v}" for k, v in gains.items() if k != "level"]

@@ -220,6 +220,7 @@ def _result_line(cmd: str, err: str) -> bool:
 @pytest.mark.parametrize("reading", ["whole", "pieces"])
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
+@pytest.mark.slow
 def test_mutated_inputs_give_the_clean_result_or_one_clear_error(cmd, reading, data):
     check(cmd, reading, data)
 

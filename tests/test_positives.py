@@ -220,6 +220,7 @@ AREA_NAMES = ["auc_roc", "croc_exp.7", "croc_pow", "croc_log.80", "auc_ac", "cac
               "auc_proc", "auc_pac", "auc_roc_t.0.1", "auc_roc_fp.3"]
 
 
+@pytest.mark.slow
 def test_every_area_from_a_fresh_command_line(tmp_path):
     """Each area measure works as the first thing a new process asks for (measure
     modules are imported on demand; the area is a field of the measure, read

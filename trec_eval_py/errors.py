@@ -7,6 +7,10 @@ non-zero exit code. Input errors always point at the offending file and line.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import re
 
 SHOWN_CHARS = 120
 
@@ -52,6 +56,15 @@ def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _input_message(path: str, reason: str, line: int | None, text: str | None) -> str:
+    """The message of an :class:`InputError` or :class:`InputWarning`: file, line, reason, text."""
+    where = path if line is None else f"{path}, line {line}"
+    msg = f"{where}: {reason}"
+    if text is not None:
+        msg += f": {shorten(text)!r}"
+    return msg
+
+
 class TrecEvalError(ValueError):
     """Base class of every error this package raises on purpose."""
 
@@ -75,6 +88,10 @@ class InputError(TrecEvalError):
         Set by the run and qrels readers for an error at a line: what the
         lines before it hold (a ``Run`` or ``Qrels``), so that the join can
         still report a duplicate docno there, an earlier bad line.
+    fields_before : object or None
+        Set by the field scanner for an error at a line: the wanted columns
+        of the lines before it (a ``Fields``), from which the readers make
+        ``rows_before``.
     """
 
     def __init__(self, path: str, reason: str, line: int | None = None, text: str | None = None):
@@ -82,15 +99,13 @@ class InputError(TrecEvalError):
         self.line = line
         self.text = text
         self.reason = reason
-        self.rows_before = None
+        # Any: the records of the layers above this module (Run, Qrels, Fields...)
+        self.rows_before: Any = None
+        self.fields_before: Any = None
         super().__init__(self._message())
 
     def _message(self) -> str:
-        where = self.path if self.line is None else f"{self.path}, line {self.line}"
-        msg = f"{where}: {self.reason}"
-        if self.text is not None:
-            msg += f": {shorten(self.text)!r}"
-        return msg
+        return _input_message(self.path, self.reason, self.line, self.text)
 
 
 class InputWarning(UserWarning):
@@ -104,7 +119,7 @@ class InputWarning(UserWarning):
         self.line = line
         self.text = text
         self.reason = reason
-        super().__init__(InputError._message(self))
+        super().__init__(_input_message(self.path, self.reason, self.line, self.text))
 
 
 class InputTypeError(InputError, TypeError):
@@ -151,16 +166,21 @@ class OptionError(UsageError):
     ``values``.
     """
 
-    _PARAM = None
+    _PARAM: re.Pattern[str] | None = None
+
+    @staticmethod
+    def _param() -> re.Pattern[str]:
+        # compiled when the first OptionError is made, not when this module is imported
+        if OptionError._PARAM is None:
+            import re
+
+            OptionError._PARAM = re.compile(r"\{@(\w+)(=?)\}")
+        return OptionError._PARAM
 
     def __init__(self, template: str, **values):
-        import re
-
-        if OptionError._PARAM is None:
-            OptionError._PARAM = re.compile(r"\{@(\w+)(=?)\}")
         self.template = template
         self.values = values
-        self.params = tuple(dict.fromkeys(m.group(1) for m in OptionError._PARAM.finditer(template)))
+        self.params = tuple(dict.fromkeys(m.group(1) for m in OptionError._param().finditer(template)))
         super().__init__(self.render({}))
 
     def render(self, flags) -> str:
@@ -172,7 +192,7 @@ class OptionError(UsageError):
                 return m.group(1) + m.group(2)
             return flag + (" " if m.group(2) else "")
 
-        text = OptionError._PARAM.sub(lambda m: name(m).replace("{", "{{").replace("}", "}}"), self.template)
+        text = OptionError._param().sub(lambda m: name(m).replace("{", "{{").replace("}", "}}"), self.template)
         return text.format(**self.values)
 
 

@@ -24,11 +24,13 @@ numpy twins, and ``TREC_EVAL_PY_NO_C=1`` in the environment starts with it off.
 """
 from __future__ import annotations
 
+import importlib
 import os
 
 #: False runs every numpy twin instead of the C extensions (read at each call)
 USE_C = os.environ.get("TREC_EVAL_PY_NO_C", "") in ("", "0")
 
+_NAMES = ("scan", "joinrank", "cmath", "pyin")
 _NOT_LOADED = object()
 _loaded: dict[str, object] = {}
 
@@ -37,17 +39,10 @@ def built(name: str):
     """The extension module ``name`` (``scan``, ``joinrank``, ``cmath``, ``pyin``), or None if it was not built."""
     mod = _loaded.get(name, _NOT_LOADED)
     if mod is _NOT_LOADED:
+        if name not in _NAMES:
+            raise KeyError(name)
         try:
-            if name == "scan":
-                from . import _scan as mod
-            elif name == "joinrank":
-                from . import _joinrank as mod
-            elif name == "cmath":
-                from . import _cmath as mod
-            elif name == "pyin":
-                from . import _pyin as mod
-            else:
-                raise KeyError(name)
+            mod = importlib.import_module(f"{__name__}._{name}")
         except ImportError:  # optional: the numpy twin is used
             mod = None
         _loaded[name] = mod

@@ -7,7 +7,7 @@ import gc
 import os
 import sys
 import warnings
-from typing import Optional
+from typing import Any, Optional
 
 from .. import __version__
 from ..errors import ExitCode, InputWarning, OutputError, TrecEvalError, UsageError
@@ -64,7 +64,7 @@ def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: di
     check_output_format(own["output_format"])
     from .progress import Progress
 
-    cluster = contextlib.nullcontext()
+    cluster: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
     if own["engine"] != "local" or own["workers"] is not None or own["scheduler"] is not None:
         from ..tools.cluster import client_for
 

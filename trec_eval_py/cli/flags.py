@@ -24,7 +24,7 @@ the main command starts quickly; anything else goes to typer.
 from __future__ import annotations
 
 import functools
-from typing import List, Optional
+from typing import Any, List, Optional
 
 from .._record import record
 
@@ -147,8 +147,8 @@ def parse_plain(argv: list[str], tables: list[dict[str, Flag]], positional: int)
     None, and typer then reads the line and words any error.
     """
     by_decl = {d: f for table in tables for f in table.values() for d in f.decls}
-    values = {f.field: list(f.default) if isinstance(f.default, list) else f.default
-              for table in tables for f in table.values()}
+    values: dict[str, Any] = {f.field: list(f.default) if isinstance(f.default, list) else f.default
+                              for table in tables for f in table.values()}
     args: list[str] = []
     i = 0
     while i < len(argv):
@@ -178,16 +178,17 @@ def parse_plain(argv: list[str], tables: list[dict[str, Flag]], positional: int)
             i += 1
         if value.startswith("-"):
             return None
+        parsed: str | int = value
         if f.annotation in (int, Optional[int]):
             if not _digits(value):
                 return None
-            value = int(value)
+            parsed = int(value)
         elif f.annotation not in (str, Optional[str], List[str]):
             return None
         if isinstance(f.default, list):
-            values[f.field].append(value)
+            values[f.field].append(parsed)
         else:
-            values[f.field] = value
+            values[f.field] = parsed
     if len(args) != positional:
         return None
     return args, values

@@ -88,16 +88,17 @@ def output_errors(path: str | None):
     """Turn an ``OSError`` raised while writing ``path`` into :class:`OutputError`
     (a closed pipe on standard output into :class:`PipeClosed`)."""
     to_stdout = path is None or path == "-"
+    shown = STDOUT if to_stdout or path is None else path
     try:
         yield
     except BrokenPipeError:
         if to_stdout:
             raise PipeClosed() from None
-        raise OutputError(path, "broken pipe") from None
+        raise OutputError(shown, "broken pipe") from None
     except OSError as e:
         if to_stdout and e.errno == errno.EPIPE:
             raise PipeClosed() from None
-        raise OutputError(STDOUT if to_stdout else path, e.strerror or str(e)) from None
+        raise OutputError(shown, e.strerror or str(e)) from None
 
 
 def _encode(s: Text) -> bytes:

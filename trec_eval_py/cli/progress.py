@@ -91,9 +91,9 @@ class Progress:
         self.delay = delay
         self.interval = interval
         self._clock = clock
-        self.n = 0
+        self.n: float = 0
         self._start = clock()
-        self._last = None  # time of the last redraw
+        self._last: float | None = None  # time of the last redraw
         self._width = 0  # length of the last line drawn, to blank it out
         self.closed = False
 

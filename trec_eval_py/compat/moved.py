@@ -64,7 +64,7 @@ class _MovedFinder:
     """Answers imports of old paths with the module imported under its new path
     (a meta path finder and loader by protocol: importlib.abc costs an import at start-up)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._specs: dict[int, object] = {}
 
     def find_spec(self, fullname, path=None, target=None):

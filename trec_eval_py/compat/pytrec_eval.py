@@ -40,7 +40,7 @@ import math
 import numbers
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -134,17 +134,17 @@ class RelevanceEvaluator:
         # any integer type (numpy's included, as pandas and ir_measures hand them over), not bool
         if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Integral):
             raise TypeError("relevance_level must be an integer")
-        self.relevance_level = int(relevance_level)
-        self.judged_docs_only_flag = bool(judged_docs_only_flag)
-        self._specs = _measure_specs(measures)
+        self.relevance_level: int = int(relevance_level)
+        self.judged_docs_only_flag: bool = bool(judged_docs_only_flag)
+        self._specs: list[str] = _measure_specs(measures)
         selected = registry().resolve(self._specs, COMPAT, "qrels")
-        self._outputs = []  # (column name, result key, per-topic transform)
+        self._outputs: list[tuple[str, str, Callable]] = []  # (column name, result key, per-topic transform)
         for s in selected:
             cut = isinstance(s.measure.params, (IntCutoffs, FloatCutoffs)) or len(s.names) > 1
             for name in s.names:
                 self._outputs.append((name, name if cut else s.measure.name, _transform(s.measure)))
-        self._qrels = _qrels_from_dict(query_relevance)
-        self._judged_topics = set() if self._qrels is None else set(np.unique(self._qrels.qid).tolist())
+        self._qrels: Qrels | None = _qrels_from_dict(query_relevance)
+        self._judged_topics: set[bytes] = set() if self._qrels is None else set(np.unique(self._qrels.qid).tolist())
 
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
         """``{topic: {measure: value}}`` for the run ``scores`` (``{topic: {docno: score}}``)."""

@@ -185,7 +185,7 @@ def summary_chunks(measures: list[Measure], values: list[np.ndarray], info: Summ
             if kind == "keep":
                 out.append((np.asarray(v), np.asarray(info.evaluated, dtype=bool),
                             None if info.filled is None else np.asarray(info.filled, dtype=bool), p))
-            elif kind == "own" and m.fold.chunk is not None:
+            elif kind == "own" and m.fold is not None and m.fold.chunk is not None:
                 out.append(m.fold.chunk(v, own))
             else:
                 out.append(_agg_chunk(m.aggregate, v, own))
@@ -217,7 +217,7 @@ class SummaryFold:
         for j, (m, kind, payload) in enumerate(zip(self.measures, self.kinds, chunks)):
             if kind == "keep":
                 self.states[j] = (self.states[j] or []) + [payload]
-            elif kind == "own" and m.fold.combine is not None:
+            elif kind == "own" and m.fold is not None and m.fold.combine is not None:
                 self.states[j] = m.fold.combine(self.states[j], payload)
             else:
                 self.states[j] = _agg_combine(self.states[j], payload)
@@ -227,10 +227,12 @@ class SummaryFold:
         with quiet_numpy():
             for m, kind, state in zip(self.measures, self.kinds, self.states):
                 if kind == "keep":
+                    assert m.summary is not None  # what "keep" means (_fold_kind)
                     out.append(m.summary(*_kept(state, info)))
-                elif kind == "own" and m.fold.combine is not None:
+                elif kind == "own" and m.fold is not None and m.fold.combine is not None:
                     out.append(m.fold.finish(state, info))
                 elif kind == "own":
+                    assert m.fold is not None  # what "own" means (_fold_kind)
                     out.append(m.fold.finish(_agg_finish(m.aggregate, state, info), info))
                 else:
                     out.append(_agg_finish(m.aggregate, state, info))

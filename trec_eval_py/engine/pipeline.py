@@ -29,7 +29,7 @@ then aggregation.
 from __future__ import annotations
 
 import gc
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import numpy as np
 
@@ -45,6 +45,9 @@ from .measures import Kind, Measure, measure_specs, quiet_numpy, registry
 from .parse.run import Run
 from .parse.python import parquet_size
 from .parse.source import file_size
+
+if TYPE_CHECKING:
+    from .parse.zscores import ZScores
 
 
 @record
@@ -145,7 +148,7 @@ class ByName(Mapping):
     raises :class:`~trec_eval_py.errors.MeasureError` instead of picking one.
     """
 
-    def __init__(self, pairs):
+    def __init__(self, pairs) -> None:
         self._data: dict[str, object] = {}
         self._twice: set[str] = set()
         for name, value in pairs:
@@ -185,7 +188,7 @@ class Evaluation:
     topics: list[str]
     columns: list[Column]
     column_values: list[np.ndarray]
-    column_summary: list[object]
+    column_summary: list[Any]  # a number, a text (a text output's), or None: the column's kind says
     filled: np.ndarray
     printable: np.ndarray
     runid: str
@@ -327,7 +330,7 @@ class _Plan:
     opts: Options
     columns: list
     contexts: list
-    zs: object = None
+    zs: ZScores | None = None
     measures: tuple = ()
 
 
@@ -474,7 +477,9 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
         runs = dataset.ranges()
     elif not isinstance(run, Run) and shards is None and (client is None or _fold_streams(plan, run)):
         # a big file, summarised range by range through temporary files
-        pieces = results_format(plan.opts.results_format).read_pieces(run)
+        read_pieces = results_format(plan.opts.results_format).read_pieces
+        assert read_pieces is not None  # _fold_streams checked it (evaluate does, when there is no client)
+        pieces = read_pieces(run)
         n = 1 if single else max(1, (file_size(run) or 0) // RANGE_BYTES,
                                  _default_ranges(client) if client is not None else 1)
         cuts = even_cuts(distinct_topics(judgments), n)
@@ -487,7 +492,7 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
         elif isinstance(shards, str) and shards == "each":
             cuts = distinct_topics(judgments, run)[1:]
         elif isinstance(shards, (int, np.integer)) or shards is None:
-            n = shards if shards is not None else _default_ranges(client) if client is not None else 1
+            n = int(shards) if shards is not None else _default_ranges(client) if client is not None else 1
             cuts = even_cuts(distinct_topics(judgments, run), n)
         else:
             cuts = check_cuts(list(shards))
@@ -591,20 +596,20 @@ def _range_results(plan: _Plan, judged: list, runs, client, per_topic: bool):
     from .._record import as_dict
 
     spec = (plan.measures, {k: v for k, v in as_dict(plan.opts).items() if k != "measures"})
-    judged = iter(judged)
+    judged_ranges = iter(judged)
     # the runs drive the loop: their reader raises a bad line's error after the last range
     if client is None:
         for r in runs:
-            res = measure_range(spec, next(judged), r, per_topic)
+            res = measure_range(spec, next(judged_ranges), r, per_topic)
             if res is not None:
                 yield res
         return
     from collections import deque
 
-    window = deque()
+    window: deque = deque()
     limit = 2 * _default_ranges(client)  # ranges in flight: bounds what the client holds
     for r in runs:
-        window.append(client.submit(measure_range, spec, next(judged), r, per_topic, pure=False))
+        window.append(client.submit(measure_range, spec, next(judged_ranges), r, per_topic, pure=False))
         if len(window) >= limit:
             res = window.popleft().result()
             if res is not None:

@@ -192,8 +192,10 @@ def python_value(kind: Kind, value):
     return str(value)
 
 
-def render_evaluation(result, fmt: str = "trec", *, query: bool = False, summary: bool = True) -> Iterator[str]:
-    """The main command's output of ``result`` in ``fmt`` (trec, json or csv).
+def render_evaluation(result, fmt: str = "trec", *, query: bool = False,
+                      summary: bool = True) -> Iterator[str | bytes]:
+    """The main command's output of ``result`` in ``fmt`` (trec, json or csv: text;
+    parquet: the file's bytes).
 
     csv is long format, one value a row: ``runid,topic,measure,value``.
     """
@@ -211,7 +213,9 @@ def render_evaluation(result, fmt: str = "trec", *, query: bool = False, summary
         cols = [Column("runid", "text"), Column("topic", "text"), Column("measure", "text"), Column("value")]
         return iter([render(Table(cols, rows), "csv")])
     if fmt == "parquet":
-        return iter([evaluation_parquet(result, query=query, summary=summary)])
+        data = evaluation_parquet(result, query=query, summary=summary)
+        assert data is not None  # no path given: the bytes
+        return iter([data])
     check_output_format(fmt)
     raise AssertionError(fmt)
 

@@ -137,7 +137,7 @@ class Folder:
                 raise OutputError(self.path, "is not a folder") from None
             except OSError as e:
                 raise OutputError(self.path, e.strerror or str(e)) from None
-        self.fd = self._open(None, self.path)
+        self.fd: int | None = self._open(None, self.path)
         self._subs: dict[str, int] = {}
 
     def _open(self, parent: int | None, name: str) -> int:

@@ -35,10 +35,10 @@ def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):
     rows = [(result.runid, t, n, python_value(k, v))
             for t, n, k, v in evaluation_records(result, query=per_topic, summary=not per_topic)]
     # each topic's measures in the order they were asked for (-m), as every tool shows them
-    asked = {}
+    asked: dict[str, int] = {}
     for c in in_asked_order(list(result.columns)):
         asked.setdefault(getattr(c, "prefix", "") + c.name, len(asked))
-    first = {}
+    first: dict[str, int] = {}
     for _, t, _, _ in rows:
         first.setdefault(t, len(first))
     rows.sort(key=lambda r: (first[r[1]], asked.get(r[2], len(asked))))
@@ -47,7 +47,7 @@ def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):
         return long
     names = list(dict.fromkeys(long["measure"]))
     topics = list(dict.fromkeys(long["topic"]))
-    table = {n: {} for n in names}
+    table: dict[str, dict] = {n: {} for n in names}
     for _, t, n, v in rows:
         table[n][t] = v
     out = pd.DataFrame({n: [table[n].get(t) for t in topics] for n in names}, index=pd.Index(topics, name="topic"))
@@ -78,18 +78,18 @@ def leaderboard_frame(board, *, per_topic: bool = False):
                 picked = [(t, n, v) for t, n, v in zip(part["topic"], part["measure"], part["value"])
                           if n in board.columns]
                 # the board's columns are in the order asked for: each topic's rows follow them
-                first = {}
+                first: dict[str, int] = {}
                 for t, _, _ in picked:
                     first.setdefault(t, len(first))
                 picked.sort(key=lambda r: (first[r[0]], board.columns.index(r[1])))
                 rows += [(e.rank, e.path, e.runid, t, n, v, None) for t, n, v in picked]
         return pd.DataFrame(rows, columns=["rank", "run", "runid", "topic", "measure", "value", "error"])
-    rows = []
+    run_rows = []
     for e in board.entries:
         s = e.evaluation.summary if e.ok else {}
         vals = [python_value(board.kinds[c], s[c]) if c in s else None for c in board.columns]
-        rows.append([e.rank if e.ok else None, e.path, e.runid if e.ok else None, *vals, e.error])
-    return pd.DataFrame(rows, columns=["rank", "run", "runid", *board.columns, "error"])
+        run_rows.append([e.rank if e.ok else None, e.path, e.runid if e.ok else None, *vals, e.error])
+    return pd.DataFrame(run_rows, columns=["rank", "run", "runid", *board.columns, "error"])
 
 
 # ---- HTML ----

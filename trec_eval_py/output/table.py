@@ -832,7 +832,7 @@ def _tsv(tables: list[Table], intro: list[str], digits: int, header: bool = True
         cols = []
         for col, tx, cells in zip(t.columns, texts, columns):
             if col.kind == "fraction":  # never '3/4': a spreadsheet reads a date
-                values, _ = _unwrap(cells)
+                values = _unwrap(cells)[0]
                 cols.append(["\t".join([""] * len(col.parts)) if v is None or v is ABSENT
                              else "\t".join("%d" % x for x in v) for v in values])
             elif col.kind in _PRINTED_KINDS or _plain_text(tx):

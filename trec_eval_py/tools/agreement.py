@@ -568,9 +568,9 @@ def render_agreement(report: Agreement, fmt: str = "text", show: Sequence[str] |
                        [[a.label, a.judgments, a.name] for a in report.assessors]))
     for section in show:
         if section == "summary":
-            rows = report.summary()
-            doc["summary"] = {k: _json_value(v) for k, v, _ in rows}
-            tables.append(("summary", ["statistic", "value", "meaning"], [list(r) for r in rows]))
+            stats = report.summary()
+            doc["summary"] = {k: _json_value(v) for k, v, _ in stats}
+            tables.append(("summary", ["statistic", "value", "meaning"], [list(r) for r in stats]))
         elif section == "confusion":
             pairs = report.confusion()
             doc["confusion"] = [{"rows": ra, "columns": rb, "levels": lv.tolist(), "counts": c.tolist()}

@@ -280,13 +280,13 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
         except NoTopicsError as e:
             raise NoTopicsError(f"{name}: {e}") from None
     topics = list(evals[0].topics)
-    for e, name in zip(evals, files):
-        if list(e.topics) != topics:  # cannot happen with -c on one qrels; guard the pairing anyway
+    for ev, name in zip(evals, files):
+        if list(ev.topics) != topics:  # cannot happen with -c on one qrels; guard the pairing anyway
             raise UsageError(f"{name}: evaluated topics differ from the baseline's")
     keep = np.ones(len(topics), dtype=bool)
     if topics_from == "intersection":
-        for e in evals:
-            keep &= ~np.asarray(e.filled, dtype=bool)
+        for ev in evals:
+            keep &= ~np.asarray(ev.filled, dtype=bool)
         if not keep.any():
             raise NoTopicsError("no topic of the qrels has results in every run (--topics-from intersection)")
     # the measures in the order asked for (-m AP -m nDCG@10 -m P@10), as every tool shows them
@@ -295,8 +295,8 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
         raise UsageError(f"no measure with per-topic numbers among: {' '.join(measures)}")
     kept_topics = [t for t, k in zip(topics, keep) if k]
     # a missing topic counts as the -c summary counts it (0 in 9.0.8)
-    counted = [{c.name: v for c, v in zip(e.columns, e.counted_values())} for e in evals]
-    for e, name, vals in zip(evals, files, counted):
+    counted = [{c.name: v for c, v in zip(ev.columns, ev.counted_values())} for ev in evals]
+    for ev, name, vals in zip(evals, files, counted):
         for c in (cols if finite else ()):
             bad = ~np.isfinite(vals[c.name].astype(np.float64)[keep])
             if np.any(bad):
@@ -427,7 +427,7 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
         return intervals[key]
 
     for test in tests:
-        pending = []  # (base, lab, m, statistic, p, res-or-None, method, resamples)
+        pending: list[tuple] = []  # (base, lab, m, statistic, p, res-or-None, method, resamples)
         if test in FAMILY_TESTS:
             for m in names:
                 table = np.column_stack([values[lab][m] for lab in labels])
@@ -557,7 +557,7 @@ def _bound(x: float, digits: int) -> str:
 
 
 def _ci(r: Row, digits: int) -> str:
-    if r.ci_low is None:
+    if r.ci_low is None or r.ci_high is None:
         return "-"
     return f"[{_bound(r.ci_low, digits)}, {_bound(r.ci_high, digits)}]"
 

@@ -557,22 +557,22 @@ def render_correlation(report: Correlation, fmt: str = "text", show: Sequence[st
     doc: dict = {}
     for section in show:
         if section == "summary":
-            rows = report.summary()
-            doc["summary"] = {k: _json_value(v) for k, v, _ in rows}
+            stats = report.summary()
+            doc["summary"] = {k: _json_value(v) for k, v, _ in stats}
             doc["summary"]["only_A"] = report.only_a
             doc["summary"]["only_B"] = report.only_b
             doc["summary"]["undefined"] = report.undefined
-            tables.append(("summary", ["statistic", "value", "meaning"], [list(r) for r in rows]))
+            tables.append(("summary", ["statistic", "value", "meaning"], [list(r) for r in stats]))
         elif section == "runs":
-            rows = report.ranking()
-            doc["runs"] = rows
-            tables.append(("runs (best in A first; moved: places up in B)", list(rows[0]) if rows else [],
-                           [list(r.values()) for r in rows]))
+            runs = report.ranking()
+            doc["runs"] = runs
+            tables.append(("runs (best in A first; moved: places up in B)", list(runs[0]) if runs else [],
+                           [list(r.values()) for r in runs]))
         else:
-            rows = report.swaps()
-            doc["swaps"] = [{k: r[k] for k in ("higher_in_A", "lower_in_A", "A_values", "B_values")} for r in rows]
+            swaps = report.swaps()
+            doc["swaps"] = [{k: r[k] for k in ("higher_in_A", "lower_in_A", "A_values", "B_values")} for r in swaps]
             header = ["higher_in_A", "lower_in_A", "A", "B"]
-            tables.append(("swaps (pairs A and B order oppositely)", header, [[r[k] for k in header] for r in rows]))
+            tables.append(("swaps (pairs A and B order oppositely)", header, [[r[k] for k in header] for r in swaps]))
     if fmt == "json":
         return json.dumps({k: ([{kk: _json_value(vv) for kk, vv in r.items()} for r in v] if isinstance(v, list)
                                else v) for k, v in doc.items()}, indent=1) + "\n"

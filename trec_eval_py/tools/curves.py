@@ -147,10 +147,16 @@ class CurveSpec:
     magnifier: str | None = None
     alpha: float | None = None
 
+    def _magnification(self) -> tuple[str, float]:
+        """croc's and cac's magnifier and alpha (which :func:`parse_curve` always gives them)."""
+        assert self.magnifier is not None and self.alpha is not None, self.kind
+        return self.magnifier, self.alpha
+
     @property
     def name(self) -> str:
         if self.kind in ("croc", "cac"):
-            return f"{self.kind}_{self.magnifier}_{format_param(self.alpha)}"
+            magnifier, alpha = self._magnification()
+            return f"{self.kind}_{magnifier}_{format_param(alpha)}"
         return self.kind
 
     @property
@@ -169,7 +175,8 @@ class CurveSpec:
         """The curve's x for rates (or r/N) ``x``; ``size`` (the full list's
         length N) is needed by the log scale of proc/pac."""
         if self.kind in ("croc", "cac"):
-            return MAGNIFIERS[self.magnifier](x, self.alpha)
+            magnifier, alpha = self._magnification()
+            return MAGNIFIERS[magnifier](x, alpha)
         if self.kind in ("proc", "pac"):
             if size is None:
                 raise ValueError("the log scale needs the list length")
@@ -623,6 +630,7 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
             if wanted is None or qid in wanted:
                 points[qid] = p
                 if bb is not None:
+                    assert bounds is not None  # both for the rank views only
                     bounds[qid] = bb[i]
         if ys is not None:
             level_rows.append(ys)

@@ -75,10 +75,12 @@ class Difference:
 
     def __str__(self) -> str:
         if self.kind == CHANGED:
+            assert self.old is not None and self.new is not None  # a changed value has both
             d = self.delta
             extra = "" if d is None or d.is_infinite() else f"  ({d:+})"
             return f"{self.kind:<12}{self.measure:<24}{self.topic:<10}{self.old.text} -> {self.new.text}{extra}"
         v = self.old if self.kind == ONLY_OLD else self.new
+        assert v is not None  # the one side that has the value
         return f"{self.kind:<12}{self.measure:<24}{self.topic:<10}{v.text}"
 
 

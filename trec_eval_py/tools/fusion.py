@@ -174,19 +174,19 @@ class _Rows:
 def _gather(block: Block, norm: str) -> _Rows:
     nt, nr = len(block.topics), len(block.runs)
     width = max([1] + [r.docno.dtype.itemsize for r in block.runs])
-    t, d, v, r, k = [], [], [], [], []
+    t_of, d_of, v_of, r_of, k_of = [], [], [], [], []  # each run's topic codes, docnos, values, run, ranks
     lengths = np.zeros((nt, nr), dtype=np.int64)
     for i, run in enumerate(block.runs):
         if not len(run):
             continue
         codes = np.searchsorted(block.topics, run.topics)
         lengths[codes, i] = run.counts
-        t.append(np.repeat(codes, run.counts))
-        d.append(run.docno.astype(f"S{width}"))
-        v.append(normalise(run, norm))
-        r.append(np.full(len(run), i, dtype=np.int64))
-        k.append(run.ranks())
-    t, d, v, r, k = (np.concatenate(x) for x in (t, d, v, r, k))
+        t_of.append(np.repeat(codes, run.counts))
+        d_of.append(run.docno.astype(f"S{width}"))
+        v_of.append(normalise(run, norm))
+        r_of.append(np.full(len(run), i, dtype=np.int64))
+        k_of.append(run.ranks())
+    t, d, v, r, k = (np.concatenate(x) for x in (t_of, d_of, v_of, r_of, k_of))
     words = docno_words(d)
     h = row_hash(t, words, nt)
     order = np.argsort(h, kind="stable")
@@ -252,7 +252,8 @@ def _ranked(block: Block, rows: _Rows, fused: np.ndarray, rule: RankRule, depth:
 
 
 def iter_fuse(runs: Sequence, method: str = "rrf", *, norm: str | None = None, k: float = 60,
-              weights: Sequence[float] | None = None, depth: int | None = 1000, **options) -> Iterator[Fused]:
+              weights: Sequence[float] | None = None, depth: int | None = 1000,
+              **options) -> Iterator[Fused | object]:
     """The fused run of ``runs`` block by block of topics (ascending ids), in
     bounded memory for big runs (see :mod:`trec_eval_py.tools.runs`). A
     :data:`RESTART` voids the blocks before it. Keywords other than the
@@ -285,6 +286,7 @@ def fuse(runs: Sequence, method: str = "rrf", **kw) -> Fused:
         if part is RESTART:
             parts = []
         else:
+            assert isinstance(part, Fused)  # a block, or RESTART
             parts.append(part)
     if not parts:
         z = np.zeros(0, "S1")

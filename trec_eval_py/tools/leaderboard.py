@@ -44,6 +44,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -57,6 +58,9 @@ from ..engine.parse.source import expand
 from .submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
 from .validate import (ERROR, NOTE, WARNING, Finding, blank_line, load_qrels, qrels_topics, selected_checks,
                        unreadable_report, validate_run)
+
+if TYPE_CHECKING:
+    from .students import Roster, Student
 
 #: measures of a leaderboard when none are named
 DEFAULT_MEASURES = ("map", "P.10")
@@ -77,7 +81,7 @@ class Entry:
     topics_total: int = 0  # judged topics
     findings: list[Finding] = field(factory=list)
     curve: np.ndarray | None = None  # (levels, 2): recall level, mean interpolated precision
-    student: object = None  # a tools.students.Student, when the submissions name students
+    student: Student | None = None  # when the submissions name students
 
     @property
     def name(self) -> str:
@@ -107,6 +111,13 @@ class Entry:
     def ok(self) -> bool:
         return self.evaluation is not None
 
+    @property
+    def result(self) -> Evaluation:
+        """The evaluation of a graded run (one that is :attr:`ok`)."""
+        if self.evaluation is None:
+            raise ValueError(f"{self.path} was not graded: {self.error}")
+        return self.evaluation
+
 
 @record(frozen=False)
 class Leaderboard:
@@ -126,7 +137,7 @@ class Leaderboard:
     qrels_name: str = ""
     hide_judgments: bool = False
     skipped: list[Skipped] = field(factory=list)  # found but not graded (links, pipes, hidden files...)
-    roster: object = None  # a tools.students.Roster, for grades.csv
+    roster: Roster | None = None  # for grades.csv
 
     @property
     def has_students(self) -> bool:
@@ -360,7 +371,7 @@ def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress, clie
         return _run_on(client, subs, init_args, progress)
     if jobs <= 1 or len(subs) <= 1:
         _init_worker(*init_args)
-        results = []
+        results: list = []
         try:
             for i, s in enumerate(subs):
                 results.append(_grade(s))
@@ -372,7 +383,7 @@ def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress, clie
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    results: list = [None] * len(subs)
+    results = [None] * len(subs)
     others = set(multiprocessing.active_children())  # children that are not this pool's workers
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(subs)), initializer=_init_worker,
                                initargs=(*init_args, True))
@@ -596,10 +607,10 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     bad = [e for e in entries if not e.ok]
     if key is not None:
         kind = kinds[key]
-        good.sort(key=lambda e: _sort_key(kind, e.evaluation.summary.get(key, 0)))
+        good.sort(key=lambda e: _sort_key(kind, e.result.summary.get(key, 0)))
 
     def value(e):
-        return e.evaluation.summary.get(key) if key is not None else None
+        return e.result.summary.get(key) if key is not None else None
 
     for i, e in enumerate(good):
         tie = i > 0 and (key is None or value(e) == value(good[i - 1]))
@@ -629,7 +640,7 @@ def _board_topic_rows(board: Leaderboard, entry: Entry, show=None) -> list[list]
     from ..output.evaluation import python_value
 
     show = show or python_value
-    ev = entry.evaluation
+    ev = entry.result
     wanted = set(board.columns)
     cols = [c for c in ev.columns if c.name in wanted]
     cols.sort(key=lambda c: board.columns.index(c.name))
@@ -652,7 +663,7 @@ def leaderboard_json(board: Leaderboard, *, per_topic: bool = False) -> dict:
             item["student"] = e.student.name if e.student is not None else None
             item["student_id"] = e.student.id if e.student is not None else None
         if e.ok:
-            ev = e.evaluation
+            ev = e.result
             item["summary"] = {c: plain_value(board.kinds[c], ev.summary[c]) for c in board.columns if c in ev.summary}
             if per_topic:
                 doc = evaluation_json(ev, query=True, summary=False)["per_topic"]
@@ -729,7 +740,7 @@ def leaderboard_table(board: Leaderboard, fmt: str = "text", *, per_topic: bool 
             if per_topic:
                 rows += [first + r + tail for r in _board_topic_rows(board, e, show)]
             else:
-                s = e.evaluation.summary
+                s = e.result.summary
                 rows.append(first + [show(board.kinds[c], s[c]) if c in s else None for c in board.columns] + tail)
         elif machine:
             rows.append([None, *student(e), e.path, None, None, *findings(e), *[None] * len(values), e.error])

@@ -49,11 +49,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._record import record
 from ..errors import UsageError
+
+if TYPE_CHECKING:
+    from .curves import CurveSpec
 
 KINDS = ("pr", "roc", "croc", "proc", "ac", "cac", "pac", "per-topic")
 FORMATS = ("png", "svg", "pdf")
@@ -122,7 +126,7 @@ class PlotData:
     series: list
     topics: int
     measure: str
-    spec: object = None
+    spec: CurveSpec | None = None
     bounds: np.ndarray | None = None
     baseline: str | None = None
 
@@ -189,9 +193,11 @@ def _curve_data(qrels, runs, spec, labels, levels, options) -> PlotData:
     series, n, bounds, printed = [], 0, None, base
     for name, run in zip(names, parsed):
         curve = compute_curves(q, run, spec, levels=levels, **options)
+        average = curve.average
+        assert average is not None  # every curve of _CURVE_TEXT is averaged
         ev = evaluate(q, run, [measure], **options)
         printed, area = next(iter(ev.summary.items()))
-        series.append(Series(name, curve.average[:, 0], curve.average[:, 1], float(area)))
+        series.append(Series(name, average[:, 0], average[:, 1], float(area)))
         n = len(curve.topics)
         bounds = curve.average_bounds  # the same list for every run: the last run's bounds are everyone's
     return PlotData(spec.kind, series, n, printed, spec, bounds)
@@ -307,6 +313,7 @@ def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = No
 
 def _draw_curve(data: PlotData, levels: int = GRID_POINTS):
     spec = data.spec
+    assert spec is not None  # the data of a curve figure
     _, xlabel, title = _CURVE_TEXT[spec.kind]
     a = f"{spec.alpha:g}" if spec.alpha is not None else ""
     fig = _figure()

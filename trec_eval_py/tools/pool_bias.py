@@ -108,9 +108,9 @@ def read_groups(spec: str | None, labels: Sequence[str], *, prefix: int | None =
 
 def _contributions(runs, opts, depth):
     """``(labels, {(topic, docno): set of runs})`` of the depth-``depth`` pool."""
-    def collect(blocks):
+    def collect(blocks) -> tuple[list[str] | None, dict]:
         contrib: dict = {}
-        labels = None
+        labels: list[str] | None = None
         for block in blocks:
             if labels is None:
                 labels = run_labels(runs, [r.runid for r in block.runs])

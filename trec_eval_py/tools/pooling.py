@@ -42,7 +42,7 @@ and at what rank.
 from __future__ import annotations
 
 import json
-from typing import Iterable, Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -96,6 +96,11 @@ class PoolStats:
     @property
     def total(self) -> int:
         return int(sum(self.size))
+
+    def counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(contributed, unique)``: counted in place from the first block on."""
+        assert self.contributed is not None and self.unique is not None, "no block pooled yet"
+        return self.contributed, self.unique
 
 
 @record(eq=False)
@@ -173,8 +178,9 @@ def _union_pool(block: Block, depths, stats: PoolStats) -> PoolPart:
     offsets = np.append(starts, len(order)).astype(np.int64)
     sizes = np.diff(offsets)
     n = len(stats.runs)
-    stats.contributed += np.bincount(r, minlength=n)
-    stats.unique += np.bincount(r[starts[sizes == 1]], minlength=n)
+    contributed, unique = stats.counts()
+    contributed += np.bincount(r, minlength=n)
+    unique += np.bincount(r[starts[sizes == 1]], minlength=n)
     _sizes(stats, block, t[starts])
     return PoolPart(block.topics[t[starts]], d[starts], offsets, r, k)
 
@@ -208,8 +214,9 @@ def _choose(block: Block, stats: PoolStats, pick) -> PoolPart:
     np.cumsum(lengths, out=offsets[1:])
     n = len(stats.runs)
     rr = r[rows]
-    stats.contributed += np.bincount(rr, minlength=n)
-    stats.unique += np.bincount(rr[offsets[:-1][lengths == 1]], minlength=n)
+    contributed, unique = stats.counts()
+    contributed += np.bincount(rr, minlength=n)
+    unique += np.bincount(rr[offsets[:-1][lengths == 1]], minlength=n)
     _sizes(stats, block, gt[groups])
     return PoolPart(block.topics[gt[groups]], d[lo], offsets, rr, k[rows])
 
@@ -299,13 +306,14 @@ def pool(runs: Sequence, method: str = "depth", *, depth: int = 100, run_depths:
     (``results_format``, ``rel_format`` of ``judged``, ``order``, ``compat``,
     ``relevance_level``). See the module docstring for the methods."""
     parts: list = []
-    stats = None
+    stats: PoolStats | None = None
     for part, stats in iter_pool(runs, method, depth=depth, run_depths=run_depths, budget=budget, p=p,
                                  judged=judged, **options):
         if part is RESTART:
             parts = []
         else:
             parts.append(part)
+    assert stats is not None  # the last pair is a block's (iter_pool raises for runs without results)
     return Pool(parts, stats)
 
 
@@ -327,7 +335,7 @@ def _check(method, depth, run_depths, budget, p):
 
 def iter_pool(runs: Sequence, method: str = "depth", *, depth: int | None = 100,
               run_depths: Mapping[str, int] | None = None, budget: int = 100, p: float = 0.8, judged=None,
-              **options) -> Iterable[tuple[PoolPart | None, PoolStats]]:
+              **options) -> Iterator[tuple[PoolPart | object, PoolStats | None]]:
     """:func:`pool`, block by block: ``(part, stats so far)``; the last pair's stats
     are the whole pool's. Memory stays bounded for big runs (see
     :mod:`trec_eval_py.tools.runs`). A pair ``(RESTART, None)`` voids every part
@@ -445,8 +453,7 @@ def render(kind: str, data, fmt: str, labels: Sequence[str] = (), *, first: bool
 
 def _render_stats(stats: PoolStats, fmt: str) -> str:
     runs = list(stats.runs)
-    contributed = stats.contributed.tolist()
-    unique = stats.unique.tolist()
+    contributed, unique = (counts.tolist() for counts in stats.counts())
     if fmt == "json":
         return json.dumps({
             "topics": dict(zip(stats.topics, stats.size)), "total": stats.total,

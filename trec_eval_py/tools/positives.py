@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from itertools import combinations
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
@@ -67,6 +67,9 @@ from .significance import (
     SignificanceResult, make_rng, average_ranks, check_alternative, normal_p_value, p_from_tail, paired_t,
     randomization, t_p_value, tail_count, wilcoxon,
 )
+
+if TYPE_CHECKING:
+    from ..engine.measures.early_retrieval import Area
 
 #: the six tests, in the order of the paper's Table 2
 POSITIVE_TESTS = ("permutation-unpaired", "permutation-paired", "t-unpaired", "t-paired",
@@ -248,7 +251,7 @@ class AreaSpec:
 
     spec: str
     output: str
-    area: object
+    area: Area
     param: object
 
     @property
@@ -585,7 +588,7 @@ def compare_positive_runs(qrels, runs: Sequence, measures: Sequence[str] | str =
                 va, vb = per_run[base][k].get(qid), per_run[lab][k].get(qid)
                 if va is None:
                     continue  # no positives
-                if va.docnos != vb.docnos:
+                if vb is None or va.docnos != vb.docnos:
                     raise AssertionError(f"topic {qid}: the two runs have different positives")
                 res = positive_tests(va.values, vb.values, tests=tests, permutations=permutations, seed=seed,
                                      alternative=alternative)

@@ -121,15 +121,22 @@ def _topic_columns(board: Leaderboard) -> list[str]:
     graded = board.graded
     if not graded:
         return []
-    cols = {c.name: c for c in graded[0].evaluation.columns}
+    cols = {c.name: c for c in graded[0].result.columns}
     return [n for n in board.columns if n in cols and cols[n].measure.per_topic and cols[n].kind is not Kind.STR]
+
+
+def _main_topic_column(board: Leaderboard, tcols: list[str]) -> str:
+    """The measure a run's values per topic are shown for: the board's sort measure
+    when it is one of ``tcols`` (:func:`_topic_columns`, not empty), else the first."""
+    key = board.sort_by
+    return key if key is not None and key in tcols else tcols[0]
 
 
 def class_topic_stats(board: Leaderboard, measure: str) -> dict[str, tuple[float, float]]:
     """``{topic: (median, best)}`` of a measure over the graded runs that have the topic."""
     per: dict[str, list[float]] = {}
     for e in board.graded:
-        ev = e.evaluation
+        ev = e.result
         vals = ev.values[measure]
         for t, qid in enumerate(ev.topics):
             v = float(vals[t])
@@ -144,7 +151,7 @@ def class_medians(board: Leaderboard) -> dict[str, float | None]:
     out: dict[str, float | None] = {}
     for c in board.columns:
         k = board.kinds[c]
-        xs = [x for x in (_num(k, g.evaluation.summary.get(c)) for g in graded) if x is not None]
+        xs = [x for x in (_num(k, g.result.summary.get(c)) for g in graded) if x is not None]
         out[c] = float(np.median(xs)) if xs else None
     return out
 
@@ -171,8 +178,8 @@ def _axis_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
 def svg_distribution(board: Leaderboard, measure: str, highlight: str | None = None) -> str:
     """Every graded run's value of ``measure`` as a dot on one axis, with the class median."""
     kind = board.kinds[measure]
-    pts = [(e, _num(kind, e.evaluation.summary.get(measure))) for e in board.graded]
-    pts = [(e, v) for e, v in pts if v is not None]
+    raw = [(e, _num(kind, e.result.summary.get(measure))) for e in board.graded]
+    pts = [(e, v) for e, v in raw if v is not None]
     w, h, pad = 520, 64, 24
     if not pts:
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="24" role="img"><text x="0" y="16" class="muted">no values</text></svg>'
@@ -433,7 +440,7 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
                    f"</span>{_e(coverage(e))}</td>")
             cells = []
             for c in board.columns:
-                v = e.evaluation.summary.get(c)
+                v = e.result.summary.get(c)
                 k = board.kinds[c]
                 nv = _num(k, v)
                 dv = "" if nv is None else repr(nv)
@@ -504,7 +511,7 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
                 continue
             m, b = medians[c], best[c]
             first = ' class="n first"' if i == 0 else ' class="n"'
-            rows.append(f"<tr><td>{_e(c)}</td><td{first}>{_e(_show(k, e.evaluation.summary.get(c)))}</td>"
+            rows.append(f"<tr><td>{_e(c)}</td><td{first}>{_e(_show(k, e.result.summary.get(c)))}</td>"
                         f'<td class="n">{_e(_show(Kind.FLOAT, m) if m is not None else "")}</td>'
                         f'<td class="n">{_e(_show(k, b) if b is not None else "")}</td></tr>')
         body.append('<div class="scroll"><table class="scores" id="scores"><thead><tr><th>measure</th><th>this run</th>'
@@ -515,10 +522,10 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
         body.append(f'<p>Findings: {_findings_badge(e)} <a href="#findings">(below)</a></p>')
     if e.ok:
         tcols = _topic_columns(board) if tcols is None else tcols
-        ev = e.evaluation
+        ev = e.result
         idx = {q: i for i, q in enumerate(ev.topics)}
         if tcols:
-            main = board.sort_by if board.sort_by in tcols else tcols[0]
+            main = _main_topic_column(board, tcols)
             topics = sorted(stats_by_measure[main], key=lambda q: q.encode("utf-8", "surrogateescape"))
             vals = [float(ev.values[main][idx[q]]) if q in idx else None for q in topics]
             body.append(f"<h2>{_e(main)} per topic</h2>"
@@ -558,7 +565,7 @@ def class_best(board: Leaderboard) -> dict[str, float | None]:
     out: dict[str, float | None] = {}
     for c in board.columns:
         k = board.kinds[c]
-        xs = [x for x in (_num(k, g.evaluation.summary.get(c)) for g in board.graded) if x is not None]
+        xs = [x for x in (_num(k, g.result.summary.get(c)) for g in board.graded) if x is not None]
         out[c] = max(xs) if xs else None
     return out
 
@@ -585,7 +592,7 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians:
             if k is Kind.STR:
                 continue
             med = _show(Kind.FLOAT, medians[c]) if medians[c] is not None else ""
-            out.append(f"  {c:<24}{_show(k, e.evaluation.summary.get(c)):>10}   ({med})\n")
+            out.append(f"  {c:<24}{_show(k, e.result.summary.get(c)):>10}   ({med})\n")
     out.append("\nFindings (validate gives the same):\n")
     if e.findings:
         out += [f"  {f.short(e.path)}\n" for f in e.findings]
@@ -594,8 +601,8 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians:
     if e.ok:
         tcols = _topic_columns(board) if tcols is None else tcols
         if tcols:
-            main = board.sort_by if board.sort_by in tcols else tcols[0]
-            ev = e.evaluation
+            main = _main_topic_column(board, tcols)
+            ev = e.result
             st = stats_by_measure[main]
             gaps = []
             for i, q in enumerate(ev.topics):
@@ -628,7 +635,7 @@ def grades_csv(board: Leaderboard) -> str:
         if not best.ok:
             return [""] * len(nums) + ["", best.path, f"not graded: {best.error}"]
         note = f"best of {len(es)} runs" if len(es) > 1 else ""
-        return [_show(board.kinds[c], best.evaluation.summary.get(c)) for c in nums] + [str(best.rank), best.path, note]
+        return [_show(board.kinds[c], best.result.summary.get(c)) for c in nums] + [str(best.rank), best.path, note]
 
     tail = [*nums, "rank", "run", "note"]
     roster = board.roster

@@ -167,12 +167,13 @@ def check_resamples(n, param: str = "permutations") -> int:
 
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise OptionTypeError("{@" + param + "} must be a whole number, not {value}", value=repr(n))
+    n = int(n)
     if n < 1:
         raise OptionError("{@" + param + "} must be at least 1, not {value}", value=n)
     if n > MAX_RESAMPLES:
         raise OptionError("{@" + param + "} must be at most {most} (not {value}): a p-value's standard error "
                           "is then at most 0.0002", most=f"{MAX_RESAMPLES:,}", value=f"{n:,}")
-    return int(n)
+    return n
 
 
 def check_alternative(alternative: str) -> str:

@@ -448,8 +448,10 @@ def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data
         failed(e.reason)
         return
     except (tarfile.TarError, *_ARCHIVE_ERRORS) as e:
-        bad = not isinstance(e, OSError) or isinstance(e, tarfile.TarError)
-        failed(f"not a readable {kind} archive" if bad else f"cannot open: {e.strerror or e}")
+        if isinstance(e, OSError) and not isinstance(e, tarfile.TarError):
+            failed(f"cannot open: {e.strerror or e}")
+        else:
+            failed(f"not a readable {kind} archive")
         return
     if not listed:
         failed(f"the {kind} archive holds no run file")
@@ -457,22 +459,22 @@ def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data
     listed.sort(key=lambda e: os.fsencode(e.shown))
     seen: dict[str, int] = {}
     taken = 0
-    for e in listed:
-        n = seen[e.shown] = seen.get(e.shown, 0) + 1
-        label = e.shown if n == 1 else f"{e.shown} ({n})"  # the same name twice: both are graded
+    for m in listed:
+        n = seen[m.shown] = seen.get(m.shown, 0) + 1
+        label = m.shown if n == 1 else f"{m.shown} ({n})"  # the same name twice: both are graded
         full = f"{name}/{label}"
-        why = not_a_run(e.shown)
+        why = not_a_run(m.shown)
         if why is not None:
             found.skipped.append(Skipped(full, why))
             continue
         taken += 1
-        nested = archive_kind(e.shown)
-        step = (e.raw, e.index)
+        nested = archive_kind(m.shown)
+        step = (m.raw, m.index)
         if data is None:
-            sub = Submission(full, path, member=e.raw, index=e.index, root=root, mtime=e.mtime) \
-                if kind == "zip" else Submission(full, path, inner=(("tar", *step),), root=root, mtime=e.mtime)
+            sub = Submission(full, path, member=m.raw, index=m.index, root=root, mtime=m.mtime) \
+                if kind == "zip" else Submission(full, path, inner=(("tar", *step),), root=root, mtime=m.mtime)
         else:
-            sub = Submission(full, path, member=None, inner=inner + ((kind, *step),), root=root, mtime=e.mtime)
+            sub = Submission(full, path, member=None, inner=inner + ((kind, *step),), root=root, mtime=m.mtime)
         if nested is not None:
             if len(sub.inner) + (sub.member is not None) >= NESTED_MAX:
                 found.skipped.append(Skipped(full, f"an archive nested more than {NESTED_MAX} deep: not opened"))
@@ -528,6 +530,7 @@ def _read_nested(sub: Submission) -> bytes:
             raise
         except (tarfile.TarError, *_MEMBER_ERRORS) as e:
             raise InputError(sub.name, f"cannot read from the archive: {e}") from None
+    assert data is not None  # read() comes here for a submission with a step inside archives
     return data
 
 

@@ -107,7 +107,7 @@ import math
 import os
 import re
 import stat
-from typing import Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -471,7 +471,7 @@ def _check_bom(data: bytes, results_format: str, out: _Collector) -> None:
 
 def sniff(data: bytes, probe: int = 20) -> str | None:
     """``'run'``, ``'qrels'`` or None: what the first content lines look like."""
-    shapes = []
+    shapes: list[str | None] = []
     for raw in data.split(b"\n", 200)[:200]:
         f = raw.split()
         if not f or f[0].startswith(b"#"):
@@ -812,8 +812,8 @@ class _Tally:
     __slots__ = ("line", "example", "count", "lines", "most", "extra")
 
     def __init__(self, most: int = DEFAULT_MAX_PER_CHECK):
-        self.line = None
-        self.example = None
+        self.line: int | None = None
+        self.example: Any = None  # what the check's message is made from
         self.count = 0
         self.lines: list = []
         self.most = most
@@ -833,8 +833,8 @@ class _RunIds:
     """The run id of every result line, in file order: the first line's, every id
     (in order of first use) and the lines whose id differs from the first's."""
 
-    def __init__(self):
-        self.first = None
+    def __init__(self) -> None:
+        self.first: bytes | None = None
         self.ids: dict = {}
         self.other = _Tally()
 
@@ -855,6 +855,7 @@ class _RunIds:
             return
         ids = list(self.ids)
         shown = ", ".join(_show(r) for r in ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
+        assert self.first is not None  # lines were counted
         out.add(self.other.line, ERROR, "runid",
                 f"{len(ids)} run ids ({shown}): a run has one; {n} line{'s' * (n != 1)} "
                 f"differ{'s' * (n == 1)} from the first line's {_show(self.first)}",
@@ -901,7 +902,7 @@ def _check_duplicates(c: _Cols, topic: np.ndarray, qids: np.ndarray, found: _Tal
             j -= 1
     if not pairs:
         return keep
-    first_of = {}
+    first_of: dict[int, int] = {}
     for a, b in sorted(pairs):
         first_of.setdefault(b, first_of.get(a, a))
     dup = np.array(sorted(first_of), dtype=np.int64)
@@ -1084,11 +1085,11 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
         group_disagrees[g] = True
     if rel_of is not None:
         rel = rel_of(rows)
-        lo = np.full(len(sizes), np.inf)
-        hi = np.full(len(sizes), -np.inf)
-        np.minimum.at(lo, g, rel)
-        np.maximum.at(hi, g, rel)
-        matters = group_disagrees & (hi > lo)
+        rel_lo = np.full(len(sizes), np.inf)
+        rel_hi = np.full(len(sizes), -np.inf)
+        np.minimum.at(rel_lo, g, rel)
+        np.maximum.at(rel_hi, g, rel)
+        matters = group_disagrees & (rel_hi > rel_lo)
     else:
         # position of each row in its topic's ranking; a group straddles k if it holds positions k-1 and k
         starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
@@ -1274,8 +1275,8 @@ class _Unjudged:
 
     __slots__ = ("first", "count", "per_topic")
 
-    def __init__(self):
-        self.first = None
+    def __init__(self) -> None:
+        self.first: tuple[int, bytes, int, int] | None = None  # line, topic, unjudged, of
         self.count = 0
         self.per_topic: dict[bytes, tuple[int, int]] = {}
 
@@ -1307,7 +1308,7 @@ def _report_unjudged(found: _Unjudged, max_unjudged: float, out: _Collector, rep
     # topics in byte order of their ids, as the evaluation gives them
     report.unjudged = {qid.decode("utf-8", "surrogateescape"): counts
                        for qid, counts in sorted(found.per_topic.items())}
-    if not found.count:
+    if not found.count or found.first is None:  # (a count comes with its first)
         return
     line, qid, n, of = found.first
     k = found.count
@@ -1661,7 +1662,7 @@ class _RunChecks:
         self.unjudged = _Unjudged()
         self.judges = type(q) is Qrels  # judgments of single documents (not preferences, not groups)
         self.common = ts is None  # a topic of the run shared with ts seen yet
-        self._subset = None
+        self._subset: Callable[[np.ndarray], Any] | None = None
 
     def rows(self, c: _Cols) -> None:
         """Result lines, in file order."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -102,7 +102,7 @@ def batch(
             raise UsageError("no run files found")
         measures = options.pop("measures") or None
         n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-        cluster = contextlib.nullcontext()
+        cluster: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
         if engine != "local" or workers is not None or scheduler is not None:
             from ...tools.cluster import client_for
 

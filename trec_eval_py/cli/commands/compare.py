@@ -5,17 +5,22 @@ runs in :mod:`trec_eval_py.tools.comparison`; this module only maps flags to the
 """
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
 from ...errors import ExitCode, UsageError
 from ...output.table import check_format, check_typeset, choices_text
-from ...tools.comparison import DEFAULTS, FAIL_IF, FORMATS, PAIRS, TOPICS_FROM, check_options, compare_runs
+from ...tools.comparison import (
+    DEFAULTS, FAIL_IF, FORMATS, PAIRS, TOPICS_FROM, Comparison, check_options, compare_runs,
+)
 from ...tools.significance import ALTERNATIVES, CORRECTIONS, TEST_NAMES, TESTS
 from ..flags import evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, tell, write_output
+
+if TYPE_CHECKING:
+    from ...tools.positives import PositivesComparison
 
 #: the values of --unit
 UNITS = ("topics", "positives")
@@ -109,8 +114,9 @@ def compare(
     check_options(unit=unit, tests=tests, alternative=alternative, fail_if=fail_if, correction=correction,
                   permutations=permutations, seed=seed)
     given = {"correction": correction, "permutations": permutations, "seed": seed}
-    stats = {k: DEFAULTS[k] if v is None else v for k, v in given.items()}
+    stats: dict[str, Any] = {k: DEFAULTS[k] if v is None else v for k, v in given.items()}
     measures = options.pop("measures")
+    result: Comparison | PositivesComparison
     if unit == "positives":
         from ...tools.positives import compare_positive_runs
 
@@ -127,17 +133,16 @@ def compare(
     write_output(result.format(fmt, caption=caption, label=label, digits=digits), output)
     if fail_if is None:
         return ExitCode.OK
-    failed = result.failures(fail_if)
+    if isinstance(result, Comparison):
+        failed = [f"{r.run} on {r.measure} ({TEST_NAMES[r.test]}, corrected p {r.p_value_corrected:.3g})"
+                  for r in result.failures(fail_if)]
+    else:  # --unit positives
+        failed = [f"{r.run} on {r.measure}, topic {r.topic} ({', '.join(t for t in result.tests if r.significant[t])})"
+                  for r in result.failures(fail_if)]
     if not failed:
         return ExitCode.OK
     what = "significantly worse than" if fail_if == "worse" else "significantly different from"
-    if unit == "positives":
-        listed = ", ".join(f"{r.run} on {r.measure}, topic {r.topic} "
-                           f"({', '.join(t for t in result.tests if r.significant[t])})" for r in failed)
-    else:
-        listed = ", ".join(f"{r.run} on {r.measure} ({TEST_NAMES[r.test]}, corrected p {r.p_value_corrected:.3g})"
-                           for r in failed)
-    tell(f"compare --fail-if {fail_if}: {what} {result.baseline}: {listed}")
+    tell(f"compare --fail-if {fail_if}: {what} {result.baseline}: {', '.join(failed)}")
     return ExitCode.FAILED
 
 

@@ -53,7 +53,7 @@ def fuse(
     import sys
 
     from ...errors import UsageError
-    from ...tools.fusion import RESTART, iter_fuse, optimize_weights, render
+    from ...tools.fusion import RESTART, Fused, iter_fuse, optimize_weights, render
     from ..restartable import Spool
 
     measures = options.pop("measures") or ["map"]
@@ -74,4 +74,5 @@ def fuse(
             if part is RESTART:
                 out.reset()
                 continue
+            assert isinstance(part, Fused)  # a block, or RESTART
             out.write(render(part, runid))

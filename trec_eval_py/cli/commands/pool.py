@@ -75,6 +75,7 @@ def pool(
                 out.reset()
                 first = True
                 continue
+            assert st is not None  # only RESTART comes without the statistics
             text = render("pool", part, fmt, st.runs, first=first)
             if text:
                 out.write(text)

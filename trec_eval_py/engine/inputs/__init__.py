@@ -71,9 +71,12 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
+from typing import TypeVar
 
 from ...errors import UsageError
 from ._base import JudgmentFormat, ResultsFormat
+
+_F = TypeVar("_F", JudgmentFormat, ResultsFormat)
 
 
 @lru_cache(maxsize=1)
@@ -107,7 +110,7 @@ def results_formats() -> dict[str, ResultsFormat]:
     return _discover()[1]
 
 
-def _own_module(name: str, kind: type):
+def _own_module(name: str, kind: type[_F]) -> _F | None:
     """The format of type ``kind`` named ``name`` in the module ``name``, if there is one."""
     if _discover.cache_info().currsize or not name.isidentifier() or name.startswith("_"):
         return None

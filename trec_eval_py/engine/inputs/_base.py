@@ -57,8 +57,10 @@ class ResultsFormat:
 
     name: str
     help: str
-    read: Callable[[Any], Any]
-    read_pieces: Callable[[Any], Iterator] | None = None
+    #: ``read(source, rank_column=False)`` -> a parsed run
+    read: Callable[..., Any]
+    #: ``read_pieces(source)`` -> parsed runs of consecutive lines (some take ``chunk_bytes=``)
+    read_pieces: Callable[..., Iterator] | None = None
     #: the judgment format (``-R``) these results can only be evaluated with, if any
     requires: str | None = None
     order: str | None = None

@@ -46,7 +46,7 @@ DEPTH = 1000
 _FIELDS = ("clinical case", "code")
 
 
-def _rows(source, name, what):
+def _rows(source, name: str | None, what: str):
     name, lines = tsv_lines(source, name, _FIELDS, what)
     seen: set[tuple[bytes, bytes]] = set()
     cases, codes, linenos = [], [], []

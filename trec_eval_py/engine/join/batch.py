@@ -176,11 +176,12 @@ class TopicBatch:
         judgments in the order of ``judged`` (levels descending); None when the
         join kept none (``EvalContext.keep_docnos``)."""
         rk = self._rankings
-        if getattr(rk, "docnos", None) is None or getattr(rk, "judged_docnos", None) is None:
+        docnos, judged = getattr(rk, "docnos", None), getattr(rk, "judged_docnos", None)
+        if docnos is None or judged is None:
             return None
         t = self._lo + row
-        return (rk.docnos[rk.offsets[t]:rk.offsets[t + 1]],
-                rk.judged_docnos[rk.judged_offsets[t]:rk.judged_offsets[t + 1]])
+        return (docnos[rk.offsets[t]:rk.offsets[t + 1]],
+                judged[rk.judged_offsets[t]:rk.judged_offsets[t + 1]])
 
     @classmethod
     def from_lists(cls, rels: list[list[int]], judged: list[list[int]], ctx: EvalContext | None = None,

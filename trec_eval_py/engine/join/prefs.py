@@ -110,7 +110,7 @@ class TopicPrefs:
         n = self.num_judged
         ca = np.zeros((n, n), dtype=np.int32)
         for g in self.jgs:
-            if g.is_class_list:
+            if g.ecs is not None:  # is_class_list
                 ids = np.concatenate(g.ecs)
                 cls = np.repeat(np.arange(len(g.ecs)), [len(e) for e in g.ecs])
                 if len(np.unique(ids)) == len(ids):
@@ -122,6 +122,7 @@ class TopicPrefs:
                     a, b = np.nonzero(cls[:, None] < cls[None, :])
                     np.add.at(ca, (ids[a], ids[b]), 1)
             else:
+                assert g.local is not None and g.closure is not None, "a group is a class list or an array"
                 ca[np.ix_(g.local, g.local)] += g.closure
         return ca
 
@@ -156,9 +157,9 @@ class TopicPrefs:
         m2 = u2 > 0
         t2 = ri[m2] / u2[m2]
         both = np.cumsum(np.concatenate([t1, t2]))
-        s1 = float(both[len(t1) - 1]) if len(t1) else 0.0
-        s12 = float(both[-1]) if len(both) else 0.0
-        return s1, len(t1), s12, len(t2), n_none
+        sum1 = float(both[len(t1) - 1]) if len(t1) else 0.0
+        sum12 = float(both[-1]) if len(both) else 0.0
+        return sum1, len(t1), sum12, len(t2), n_none
 
 
 class PrefsBatch:
@@ -267,11 +268,11 @@ def _pref_array_group(qid, jgname, jsg, lev, ids, lines, docnames, njr, prefs, c
     c = transitive_closure(a)
     both = c & c.T
     if both.any():
-        p, q = (int(x[0]) for x in np.nonzero(both))
-        k = int(np.flatnonzero(li == p)[0])
+        d1, d2 = (int(x[0]) for x in np.nonzero(both))
+        k = int(np.flatnonzero(li == d1)[0])
         _err(prefs, int(lines[k]),
              f"topic {qid}, judgment group {jgname}: contradictory preferences, documents "
-             f"{docnames[k]!r} and {docnames[int(np.flatnonzero(li == q)[0])]!r} are each "
+             f"{docnames[k]!r} and {docnames[int(np.flatnonzero(li == d2)[0])]!r} are each "
              f"preferred to the other", check)
     r = int(np.searchsorted(local, njr))
     ful_ret = int(np.triu(c[:r, :r], 1).sum())

@@ -44,7 +44,9 @@ def can_cut(value) -> bool:
 
 def take(value, rows: np.ndarray):
     """``value`` (a record with a topic column) holding only ``rows``, in that order."""
-    n = len(topic_column(value))
+    topics = topic_column(value)
+    assert topics is not None, "take() is for values that can_cut()"
+    n = len(topics)
     changes = {}
     rows_list = None
     for name in fields(value):
@@ -91,7 +93,9 @@ def split(value, cuts: np.ndarray):
     if len(cuts) == 0:
         yield value
         return
-    which = range_of(topic_column(value), cuts)
+    topics = topic_column(value)
+    assert topics is not None, "split() is for values that can_cut()"
+    which = range_of(topics, cuts)
     order = np.argsort(which, kind="stable")
     bounds = np.searchsorted(which[order], np.arange(len(cuts) + 2))
     del which
@@ -101,8 +105,8 @@ def split(value, cuts: np.ndarray):
 
 def distinct_topics(*values) -> np.ndarray:
     """The distinct topic ids of some parsed values, sorted in byte order."""
-    cols = [topic_column(v) for v in values if v is not None]
-    cols = [c for c in cols if c is not None and len(c)]
+    found = [topic_column(v) for v in values if v is not None]
+    cols = [c for c in found if c is not None and len(c)]
     if not cols:
         return np.zeros(0, "S1")
     width = max(c.dtype.itemsize for c in cols)

@@ -15,7 +15,7 @@ its own. Memory stays that of one piece or one file, whatever the line order.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import BinaryIO, Iterable, Iterator
 
 import numpy as np
 
@@ -257,7 +257,9 @@ def _read_rows(path: str, runid: str, name: str) -> Run:
     while pos < len(data):
         n, wq, wd = np.frombuffer(data, dtype=np.int64, count=3, offset=pos).tolist()
         pos += 24
-        for k, (dt, size) in enumerate(((f"S{wq}", wq), (f"S{wd}", wd), (np.float64, 8), (np.int64, 8))):
+        layout = ((np.dtype(f"S{wq}"), wq), (np.dtype(f"S{wd}"), wd),
+                  (np.dtype(np.float64), 8), (np.dtype(np.int64), 8))
+        for k, (dt, size) in enumerate(layout):
             cols[k].append(np.frombuffer(data, dtype=dt, count=n, offset=pos))
             pos += n * size
 
@@ -296,7 +298,7 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
     seen: set[bytes] = set()
     with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
         paths = [os.path.join(tmp, f"{b}.rows") for b in range(buckets)]
-        files: dict[int, object] = {}
+        files: dict[int, BinaryIO] = {}
         read_error = None  # a bad line: the rows before it are still joined, for an earlier duplicate
 
         def put(piece):
@@ -389,7 +391,7 @@ def spill_ranges(pieces: Iterable[Run], cuts: np.ndarray, *, tmpdir: str | None 
     read_error = None
     with tempfile.TemporaryDirectory(prefix="trec_eval_py-", dir=tmpdir) as tmp:
         paths = [os.path.join(tmp, f"{b}.rows") for b in range(n)]
-        files: dict[int, object] = {}
+        files: dict[int, BinaryIO] = {}
 
         def put(piece):
             dest = range_of(piece.qid, cuts)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -18,7 +18,9 @@ from ..._record import field, record
 from ._order import print_key
 from ._params import NoParams, ParamSpec, Params
 
-Kernel = Callable[["TopicBatch", Params], np.ndarray]  # noqa: F821
+#: a kernel reads the batch of the judgment format it is joined with: a
+#: join.batch.TopicBatch for qrels, another format's own batch type for the others
+Kernel = Callable[[Any, Params], np.ndarray]
 
 
 class Agg(enum.Enum):
@@ -90,7 +92,8 @@ class Measure:
     summary: Callable | None = None
     parts: Kernel | None = None
     reads_scores: bool = False
-    area: "Area | None" = None  # noqa: F821 (early_retrieval.Area: that module imports this one)
+    # an early_retrieval.Area, or None: that module imports this one, so the type is not named here
+    area: Any = None
     fold: "SummaryFold | None" = None
 
     @property

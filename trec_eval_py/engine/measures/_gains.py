@@ -134,7 +134,7 @@ class GainTable:
     max_gain: float
 
     @cached_property
-    def _codes(self):
+    def _codes(self) -> tuple[np.ndarray, np.ndarray]:
         # the gain of code c: the first entry (sorted order) whose level is c
         first: dict = {}
         for level, gain in zip(self.levels, self.gains):
@@ -189,17 +189,17 @@ def gain_table(pairs: tuple, num_levels: int, present: tuple | None = None) -> G
             raise MeasureError(
                 f"relevance level {num_levels - 1} is too high for gains that are not small integers "
                 f"(at most {DENSE_MAX_LEVELS - 1}: trec_eval's gain order depends on every level up to the highest)")
-        wanted = range(num_levels)
+        wanted: range | list[int] = range(num_levels)
     else:
         wanted = sorted(lv for lv in set(present) if 0 <= lv < num_levels)
     entries = [[level, gain, -1] for level, gain in pairs]
-    first_named = {}
+    first_named: dict[int, list] = {}
     for e in entries:
         first_named.setdefault(e[0], e)
     for lvl in wanted:
-        e = first_named.get(lvl)
-        if e is not None:
-            e[2] = lvl
+        named = first_named.get(lvl)
+        if named is not None:
+            named[2] = lvl
         else:
             entries.append([lvl, float(lvl), lvl])
     if exact:

@@ -489,7 +489,7 @@ def suggestions(spec: str, trec_names) -> list[str]:
     # '@' says the user meant ir_measures' syntax, '.' trec_eval's; else whichever matches best
     use_ir = ir is not None and (at is not None or ir_hit or trec is None) and not (dot is not None and trec is not None)
     out: list[str] = []
-    if use_ir:
+    if use_ir and ir is not None:
         alias = ALIASES[SYNONYMS.get(ir, ir)]
         ir_text = alias.name + (f"@{cut}" if cut and alias.trec_at else "")
         try:

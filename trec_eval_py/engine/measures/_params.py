@@ -18,6 +18,7 @@ Four shapes, as trec_eval has them:
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ..._record import field, record
 from ...errors import MeasureError
@@ -53,7 +54,12 @@ class Params:
 class ParamSpec:
     """How a measure reads its parameters and names its outputs."""
 
-    default: tuple = ()
+    if TYPE_CHECKING:
+        # read-only for the users of a spec: a subclass holds it as a field or computes it
+        @property
+        def default(self) -> tuple: ...
+    else:
+        default = ()
 
     def parse(self, measure: str, text: str | None) -> Params:
         if text is None:
@@ -94,7 +100,9 @@ def _cutoff(measure: str, text: str, expected: str, whole: str) -> int:
     (``1e3`` would be 1), which is never what was meant."""
     _float(measure, text, expected, whole)
     t = text.strip()
-    digits = re.match(r"[+-]?\d*", t).group()
+    sign_digits = re.match(r"[+-]?\d*", t)
+    assert sign_digits is not None  # the pattern matches the empty string
+    digits = sign_digits.group()
     if "e" in t or "E" in t:
         raise MeasureError(f"measure '{measure}': cutoff {text!r} has an exponent: write the whole number "
                            f"(trec_eval would read {digits or '0'!r})")

@@ -176,7 +176,7 @@ class Registry:
             check(m, m.name)
             selected.append(Selected(m, m.params.parse(m.name, texts.get(m.name)), asked=asked[m.name]))
         for sel in aliased:
-            check(sel.measure, sel.label)
+            check(sel.measure, sel.label or sel.measure.name)  # an alias always has its label
         # trec_eval's print order; names of one measure in the order asked for, after its trec_eval spec
         # (the order asked for is kept in each Selected's ``asked``: see in_asked_order)
         order = {id(s): i for i, s in enumerate(selected + aliased)}
@@ -236,7 +236,7 @@ def discover() -> list[tuple[str, Measure]]:
 
     # the measure modules are this module's siblings (the package is not imported
     # by name: it imports this module)
-    found = []
+    found: list[tuple[str, Measure]] = []
     for info in pkgutil.iter_modules([os.path.dirname(__file__)]):
         if info.name.startswith("_"):
             continue

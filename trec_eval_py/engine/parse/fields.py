@@ -133,7 +133,7 @@ def split_fields(
     try:
         f = _first_error(data, name, min_fields, max_fields, wanted, labels, what, check)
     except InputError as e:
-        before = getattr(e, "fields_before", None)
+        before = e.fields_before
         if before is not None and first_line != 1:
             before.lineno = before.lineno + (first_line - 1)
         if first_line == 1 or e.line is None:

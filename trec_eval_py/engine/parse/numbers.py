@@ -8,6 +8,7 @@ expression only runs to find the culprit once something is known to be wrong.
 from __future__ import annotations
 
 import re
+from typing import NoReturn
 
 import numpy as np
 
@@ -47,7 +48,7 @@ def _range_error(token: bytes, lineno: int, data: bytes, name: str, what: str) -
                       lineno, line_text(data, lineno))
 
 
-def _fail(col, i, lineno, data, name, what, kind):
+def _fail(col, i, lineno, data, name, what, kind) -> NoReturn:
     raise number_error(col[i], int(lineno[i]), data, name, what, kind)
 
 

@@ -47,6 +47,7 @@ import stat
 from collections.abc import Iterable, Mapping
 from itertools import chain
 from operator import itemgetter
+from typing import Literal, overload
 
 import numpy as np
 
@@ -387,7 +388,7 @@ def _dict_where(topics, lengths, docnos):
     return where
 
 
-def qrels_from_dict(obj, name: str):
+def qrels_from_dict(obj, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(qid, docno, rel)`` columns of ``{topic: {docno: level}}``."""
     topics, tb, lengths, docnos, values, items = _dict_parts(obj, "qrels", name, level=True)
     rel = _levels(values, name, _dict_where(topics, lengths, docnos), items)
@@ -507,6 +508,11 @@ class _Table:
 
     def __len__(self) -> int:
         return self.arrow.num_rows if self.arrow is not None else len(self.obj)
+
+    @overload
+    def pick(self, names: tuple, what: str, required: Literal[True] = True) -> str: ...
+    @overload
+    def pick(self, names: tuple, what: str, required: bool) -> str | None: ...
 
     def pick(self, names: tuple, what: str, required: bool = True) -> str | None:
         return pick_column(self.names, names, what, self.name, required)
@@ -679,7 +685,7 @@ def parquet_size(source) -> int | None:
     import pyarrow.parquet as pq
 
     try:
-        meta = pq.ParquetFile(source).metadata
+        meta = pq.ParquetFile(os.fspath(source)).metadata
     except Exception:  # the reader reports what is wrong with the file
         return None
     return sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
@@ -717,7 +723,7 @@ def _table(obj, name: str, groups: tuple) -> _Table:
     return _Table(obj, name)
 
 
-def qrels_from_table(obj, name: str):
+def qrels_from_table(obj, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(qid, docno, rel)`` columns of a judgments table."""
     t = _table(obj, name, _QRELS_GROUPS)
     q = t.ids(t.pick(TOPIC, "topic"), "topic id")
@@ -765,7 +771,7 @@ def _records(obj, fields: tuple, what: str, name: str) -> list:
     return [list(map(itemgetter(have.index(f)), rows)) for f in fields]
 
 
-def qrels_from_records(obj, name: str):
+def qrels_from_records(obj, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     q, d, r = _records(obj, QREL_FIELDS, "qrels", name)
     qb = _pack_str(q, "topic id", name, None)
     db = _pack_str(d, "docno", name, None)

@@ -33,6 +33,7 @@ def check_levels(rel: np.ndarray, lineno: np.ndarray, name: str, data: bytes | N
             reason = f"relevance {int(rel[i])} is below the lowest supported level ({MIN_LEVEL})"
         if keys is not None:
             raise InputError(name, f"{reason} for {keys[i]}")
+        assert data is not None, "a relevance from a file is checked with the file's text"
         raise InputError(name, reason, int(lineno[i]), line_text(bytes(data), int(lineno[i])))
 
 
@@ -141,9 +142,9 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
                 check=lambda f, d: check_levels(f.columns[3], f.lineno, name, d), first_line=first_line,
             )
         except InputError as e:  # the lines before: the join still checks them (see InputError)
-            f = getattr(e, "fields_before", None)
-            if f is not None:
-                rows.append(f, len(piece))
+            before = e.fields_before
+            if before is not None:
+                rows.append(before, len(piece))
                 e.rows_before = Qrels(*rows.columns(), name)
             raise
         first_line += f.num_lines
@@ -196,6 +197,8 @@ class _Rows:
             old[self.n:need] = c
         self.n = need
 
-    def columns(self) -> list[np.ndarray]:
+    def columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """qid, docno, rel, lineno of the rows appended (at least one piece)."""
-        return [c[:self.n] for c in self.cols]
+        assert self.cols is not None, "columns() follows an append()"
+        qid, docno, rel, lineno = (c[:self.n] for c in self.cols)
+        return qid, docno, rel, lineno

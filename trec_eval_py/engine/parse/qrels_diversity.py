@@ -80,7 +80,7 @@ def read_qrels_diversity(source: Source | DiversityQrels, *, name: str | None = 
                          wanted={0: TEXT, 1: INT, 2: TEXT, 3: INT}, labels={1: "subtopic", 3: "relevance"},
                          check=_check(name))
     except InputError as e:  # the lines before: the join still checks them (see InputError)
-        before = getattr(e, "fields_before", None)
+        before = e.fields_before
         if before is not None and len(before.lineno):
             c = before.columns
             e.rows_before = DiversityQrels(c[0], c[1], c[2], c[3], before.lineno, name)

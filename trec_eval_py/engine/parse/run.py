@@ -130,7 +130,7 @@ def _split(piece, name, wanted, labels, first_line=1):
         return split_fields(piece, name, min_fields=6, max_fields=MAX_FIELDS, what="run",
                             wanted=wanted, labels=labels, first_line=first_line)
     except InputError as e:
-        f = getattr(e, "fields_before", None)
+        f = e.fields_before
         if f is not None:
             last = f.last_line_fields
             rid = last[5].decode("utf-8", "surrogateescape") if len(last) > 5 else ""

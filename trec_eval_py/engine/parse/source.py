@@ -20,7 +20,7 @@ import os
 import re
 import stat
 import sys
-from typing import BinaryIO, Sequence, TextIO, Union
+from typing import BinaryIO, Sequence, TextIO, TypeGuard, Union
 
 from ..._record import record
 from ...errors import InputError, InputTypeError, UsageError, shorten
@@ -301,7 +301,7 @@ def _refuse_device(f, mode: int, name: str, head: bytes | None = None) -> None:
         raise InputError(name, "is a device, not a file")
 
 
-def _names_a_file(source: Source) -> bool:
+def _names_a_file(source: Source) -> TypeGuard[str | os.PathLike]:
     """Whether ``source`` is a path (``-`` is standard input, not a file)."""
     return isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-"
 

@@ -47,11 +47,12 @@ class ZScores:
         return len(self.mean)
 
     def _span(self, measure: bytes) -> tuple[int, int]:
-        span = self._spans.get(measure)
+        spans: dict[bytes, tuple[int, int]] = self.__dict__["_spans"]  # not a field: set in __post_init__
+        span = spans.get(measure)
         if span is None:
             lo = int(np.searchsorted(self.measure, measure, side="left"))
             hi = int(np.searchsorted(self.measure, measure, side="right"))
-            span = self._spans[measure] = (lo, hi)
+            span = spans[measure] = (lo, hi)
         return span
 
     def lookup(self, measure: str, qids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
