@@ -154,19 +154,31 @@ def head_topics(paths: list[str], n_topics: int, folder: str) -> list[str]:
     return out
 
 
+# Linux keeps the peak resident set of a process across exec: a command started
+# straight from this process (which holds the generated runs' arrays) would report
+# this process's peak as its own. A small launcher starts it instead and reports
+# the command's own peak on its last line of standard error.
+LAUNCHER = ("import os, subprocess, sys\n"
+            "p = subprocess.Popen(sys.argv[1:])\n"
+            "_, status, usage = os.wait4(p.pid, 0)\n"
+            "sys.stderr.write(f'\\npeak-kib {usage.ru_maxrss}\\n')\n"
+            "sys.exit(os.waitstatus_to_exitcode(status))\n")
+
+
 def measure(argv: list[str]) -> tuple[float, float, float]:
     """Wall seconds, CPU seconds (user + system) and peak RSS (MiB) of one run of ``argv``."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen([sys.executable, "-c", LAUNCHER, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = p.stderr.read().decode(errors="replace")
-    _, status, usage = os.wait4(p.pid, 0)
+    _, status, usage = os.wait4(p.pid, 0)  # (the launcher's usage includes the command's CPU)
     wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"failed: {' '.join(argv[:6])}...\n{err}")
+    peak = [int(line.split()[1]) for line in err.splitlines() if line.startswith("peak-kib ")][-1]
     warm = [float(line.split()[1]) for line in err.splitlines() if line.startswith("warm ")]
     if warm:
         WARM.setdefault(tuple(argv), []).append(warm[0])
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / MIB
+    return wall, usage.ru_utime + usage.ru_stime, peak / MIB
 
 
 #: the ranx script's own time after its kernels are compiled, per command
