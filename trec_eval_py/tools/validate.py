@@ -333,7 +333,7 @@ class Report:
         return ", ".join(parts) + (f" [{checks}]" if checks else "")
 
     def summary(self) -> str:
-        return f"{self.path}: {self.tally()} ({self.results} results, {self.topics} topics)"
+        return f"{self.path}: {self.tally()} ({_count(self.results, 'result')}, {_count(self.topics, 'topic')})"
 
     def to_dict(self, strict: bool = False) -> dict:
         return {"path": self.path, "ok": self.passed(strict), "errors": self.num_errors,
@@ -1827,6 +1827,10 @@ def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", 
 
 
 #: validate's --format
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
 FORMATS = ("text", "json", "csv")
 
 
@@ -1860,7 +1864,7 @@ def render_reports(reports: list[Report], fmt: str = "text", *, strict: bool = F
         if not quiet:
             text += [f"{printable(str(f))}\n" for f in r.findings]
         text.append(f"{printable(r.path)}: {'ok' if r.passed(strict) else 'FAILED'}: {printable(r.tally())} "
-                    f"({r.results} results, {r.topics} topics)\n")
+                    f"({_count(r.results, 'result')}, {_count(r.topics, 'topic')})\n")
     if len(reports) > 1:
         bad = sum(not r.passed(strict) for r in reports)
         text.append(f"{len(reports)} files: {len(reports) - bad} ok, {bad} failed\n")
