@@ -48,11 +48,18 @@ def check_engine(engine: str, workers: int | None, scheduler: str | None) -> Non
         raise UsageError("--workers must be at least 1")
 
 
-def local_cluster(workers: int, **kwargs):
+def local_cluster(workers: int, *, quiet: bool = False, **kwargs):
     """A ``LocalCluster`` of ``workers`` processes, one thread each, without the
-    nanny's ``MALLOC_TRIM_THRESHOLD_`` (see the module doc) and without a dashboard."""
+    nanny's ``MALLOC_TRIM_THRESHOLD_`` (see the module doc) and without a dashboard.
+    ``quiet``: the workers log only critical events (a command's own cluster: a
+    worker that loses its scheduler as the command stops logs an error with a
+    traceback, which is no news to the user; a failed task still reaches the
+    client as an exception)."""
     dask, distributed = _distributed()
-    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+    environ: dict = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+    if quiet:  # read by distributed when a worker process imports it
+        environ["distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED"] = "critical"
+    with dask.config.set(environ):
         kwargs.setdefault("dashboard_address", None)
         kwargs.setdefault("threads_per_worker", 1)
         return distributed.LocalCluster(n_workers=workers, processes=True, **kwargs)
@@ -85,7 +92,7 @@ def client_for(engine: str, workers: int | None = None, scheduler: str | None = 
     level = quiet.level
     quiet.setLevel(logging.ERROR)
     try:
-        with local_cluster(workers or os.cpu_count() or 1) as cluster, distributed.Client(cluster) as client:
+        with local_cluster(workers or os.cpu_count() or 1, quiet=True) as cluster, distributed.Client(cluster) as client:
             yield client
     finally:
         quiet.setLevel(level)
