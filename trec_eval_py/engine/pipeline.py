@@ -579,7 +579,7 @@ class _RangeFold:
     worker to the next, while each range's per-topic payloads stay where they
     were computed (see :func:`_fold_ranges`)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.states: list | None = None  # SummaryFold.states, None before the first range
         self.has_parts: list | None = None
         self.num_topics = 0
@@ -647,7 +647,7 @@ def _fold_ranges(plan: _Plan, judged: list, runs, client, per_topic: bool, progr
     judged_ranges = iter(judged)
     folded = _RangeFold()
 
-    def added():
+    def added() -> None:
         if progress is not None and folded.topics_added:
             progress(folded.topics_added)
 
