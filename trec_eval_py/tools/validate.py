@@ -804,29 +804,40 @@ class _LineScan:
 # ---- checks on the columns ----
 
 class _Tally:
-    """One check's finding added up over groups of complete topics given in file
-    order: the first group's example (where, and what to say of it), the places
-    counted, the first of their lines (at most ``most``) and a number of the
-    check's own (``extra``: a largest size, a count of groups)."""
+    """One check's finding added up over groups of whole topics, given in any
+    order: the example (where, and what to say of it) with the least ``key``,
+    the places counted, the least of their lines (at most ``most``) and a
+    number of the check's own (``extra``: a largest size, a count of groups).
 
-    __slots__ = ("line", "example", "count", "lines", "most", "extra")
+    The key of an example is where checking every line at once finds it first:
+    the first line of its topic for a check of topics (which looks at topics in
+    the order they first appear), else its own line. So the finding does not
+    depend on how the topics were grouped, nor on the order of the groups.
+    """
+
+    __slots__ = ("line", "example", "key", "count", "lines", "most", "extra")
 
     def __init__(self, most: int = DEFAULT_MAX_PER_CHECK):
         self.line: int | None = None
         self.example: Any = None  # what the check's message is made from
+        self.key = 0
         self.count = 0
         self.lines: list = []
         self.most = most
         self.extra = 0
 
-    def add(self, line, example, count: int, lines=()) -> None:
+    def add(self, line, example, count: int, lines=(), key: int | None = None) -> None:
+        """``count`` more places, ``lines`` the least of their lines (at most
+        :attr:`most`), the example at ``line`` (found first at ``key``, default ``line``)."""
         if not count:
             return
-        if not self.count:
-            self.line, self.example = line, example
+        key = line if key is None else key
+        if not self.count or key < self.key:
+            self.line, self.example, self.key = line, example, key
         self.count += count
-        if len(self.lines) < self.most:
-            self.lines += list(lines)[: self.most - len(self.lines)]
+        lines = list(lines)
+        if lines:
+            self.lines = sorted(self.lines + lines)[: self.most]
 
 
 class _RunIds:
@@ -920,9 +931,11 @@ def _words(docno: np.ndarray) -> np.ndarray:
     return w.reshape(-1, 1) if w.ndim == 1 else w
 
 
-def _check_too_many(c: _Cols, topic: np.ndarray, qids: np.ndarray, max_docs: int, found: _Tally) -> None:
+def _check_too_many(c: _Cols, topic: np.ndarray, qids: np.ndarray, max_docs: int, found: _Tally,
+                    first_line: np.ndarray) -> None:
     """Topics over ``max_docs``; the first one's id, size and line of its document past
-    the limit are the example, the largest size is ``found.extra``."""
+    the limit are the example, the largest size is ``found.extra`` (``first_line``:
+    each topic's first line, the examples' key)."""
     if not max_docs:
         return
     sizes = np.bincount(topic, minlength=len(qids))
@@ -931,7 +944,7 @@ def _check_too_many(c: _Cols, topic: np.ndarray, qids: np.ndarray, max_docs: int
         return
     t = int(over[0])
     rows = np.flatnonzero(topic == t)
-    found.add(int(c.line[rows[max_docs]]), (qids[t], int(sizes[t])), len(over))
+    found.add(int(c.line[rows[max_docs]]), (qids[t], int(sizes[t])), len(over), key=int(first_line[t]))
     found.extra = max(found.extra, int(sizes.max()))
 
 
@@ -961,8 +974,10 @@ class _Ranks:
         self.reversed = _Tally()
 
 
-def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray, found: _Ranks) -> None:
-    """The rank column against 1..n (a note: it is ignored) and against the scores."""
+def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray, found: _Ranks,
+                 first_line: np.ndarray) -> None:
+    """The rank column against 1..n (a note: it is ignored) and against the scores
+    (``first_line``: each topic's first line, the examples' key)."""
     ok = ~np.isnan(c.rank)
     if not ok.any():
         return
@@ -990,7 +1005,7 @@ def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray,
             msg = f"rank {int(r[i])} of topic {q} is used again (first on line {int(c.line[order[i - 1]])})"
         else:
             msg = f"rank {pos} of topic {q} is missing: ranks jump from {int(r[i - 1])} to {int(r[i])}"
-        found.sequence.add(int(c.line[row]), msg, len(bad_topics))
+        found.sequence.add(int(c.line[row]), msg, len(bad_topics), key=int(first_line[t[i]]))
     # scores along the ranks: key ascending is score descending; a fall in key is a rise in score
     k = key[order]
     same = t[1:] == t[:-1]
@@ -1007,10 +1022,11 @@ def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray,
     i = int(np.flatnonzero(rise)[0])
     a, b = order[i], order[i + 1]
     found.rises.add(int(c.line[b]), f"topic {_show(qids[t[i]])}: score {c.score[b]:g} at rank {int(c.rank[b])} is "
-                    f"higher than {c.score[a]:g} at rank {int(c.rank[a])}", int(np.count_nonzero(rises)))
+                    f"higher than {c.score[a]:g} at rank {int(c.rank[a])}", int(np.count_nonzero(rises)),
+                    key=int(first_line[t[i]]))
     if len(reversed_topics):
         first = order[np.flatnonzero(t == int(reversed_topics[0]))[0]]
-        found.reversed.add(int(c.line[first]), None, len(reversed_topics))
+        found.reversed.add(int(c.line[first]), None, len(reversed_topics), key=int(first_line[reversed_topics[0]]))
 
 
 def _report_ranks(found: _Ranks, out: _Collector) -> None:
@@ -1053,9 +1069,10 @@ def _tie_groups(topic_sorted: np.ndarray, key_sorted: np.ndarray) -> np.ndarray:
 
 
 def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray, key: np.ndarray,
-                rel_of, cutoffs: tuple[int, ...], found: _Tally) -> None:
+                rel_of, cutoffs: tuple[int, ...], found: _Tally, first_line: np.ndarray) -> None:
     """Ties the docno tie-break decides where it can change a value (see the module
-    docstring): topics counted, groups in ``found.extra``."""
+    docstring): topics counted, groups in ``found.extra`` (``first_line``: each
+    topic's first line, the example's key)."""
     t = topic[perm]
     k = key[perm]
     gid = _tie_groups(t, k)
@@ -1121,7 +1138,8 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
     equal = (f"the same score {c.score[a]:g}" if c.score[a] == c.score[b] else
              f"scores {c.score[a]!r} and {c.score[b]!r}, equal in single precision as trec_eval 9.0.8 "
              "compares them")
-    found.add(int(c.line[a]), f"topic {_show(qids[topic[a]])}: {pair}, with {equal}", len(topics))
+    found.add(int(c.line[a]), f"topic {_show(qids[topic[a]])}: {pair}, with {equal}", len(topics),
+              key=int(first_line[topic[a]]))
     found.extra += int(matters.sum())
 
 
@@ -1449,13 +1467,20 @@ def validate_run(
             return checks(first, more)
         except _Interleaved:
             pass
-    # a topic's lines are not together: it can only be checked with the file whole
-    return checks(source.whole(), None)
+    # a topic's lines are not together: the file is read again, its lines regrouped
+    # by topic through temporary files of about a piece each
+    with contextlib.closing(source.pieces()) as pieces:
+        first, more = _head(pieces)
+        buckets = min(REGROUP_FILES, max(1, -(-source.size() // PIECE_BYTES)))
+        return checks(first, more, regroup=buckets)
 
 
 #: a run file is read and checked in pieces of about this many bytes: memory holds
 #: one piece's rows and a little per topic and per run id, whatever the file's size
 PIECE_BYTES = 8 << 20
+#: at most this many temporary files regroup a run whose topics come back (each
+#: about :data:`PIECE_BYTES` of the run, up to a run of this many pieces)
+REGROUP_FILES = 512
 
 
 class _RunBytes:
@@ -1490,6 +1515,15 @@ class _RunBytes:
         if isinstance(self.run, (str, os.PathLike)):
             return read_source(self.run)
         return expand(self.run.read(), self.name)
+
+    def size(self) -> int:
+        """The run's size in bytes (0 when it cannot be told)."""
+        if self.data is not None:
+            return len(self.data)
+        try:
+            return os.path.getsize(self.run if isinstance(self.run, (str, os.PathLike)) else self.run.path)
+        except (OSError, TypeError, AttributeError):
+            return 0
 
 
 def _regular_file(run) -> bool:
@@ -1534,11 +1568,13 @@ class _Interleaved(Exception):
 
 
 def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compat, max_docs, max_unjudged,
-                cutoffs, on, max_per_check, skip_header) -> Report:
+                cutoffs, on, max_per_check, skip_header, regroup: int = 0) -> Report:
     """The checks of a TREC run: ``first`` is the file whole (``more`` None) or its first
     pieces, ``more`` the pieces after them, checked as they come (the topics
     as they complete). Raises :class:`_Interleaved` when the file, read in pieces,
-    turns out to list a topic in two places."""
+    turns out to list a topic in two places; with ``regroup`` (a number of
+    temporary files) the topics are instead checked once every line is read,
+    regrouped through that many files (:func:`_check_regrouped`)."""
     out = _Collector(path, max_per_check, on)
     report = Report(path)
     if _not_text(first, out):
@@ -1551,8 +1587,12 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
         report.lines = sum(_count_lines(p) for p in itertools.chain((first,), more or ()))
         return _looks_like_qrels(out, report)
     scan = _LineScan(out, skip_header, report)
-    checks = _RunChecks(out, path, q, ts, rule, compat, max_docs, max_unjudged, cutoffs, whole=more is None)
-    if more is None:
+    checks = _RunChecks(out, path, q, ts, rule, compat, max_docs, max_unjudged, cutoffs, whole=more is None,
+                        regrouped=bool(regroup) and more is not None)
+    if checks.regrouped:
+        assert more is not None
+        _check_regrouped(_columns(itertools.chain((first,), more), scan, path, report), scan, checks, regroup)
+    elif more is None:
         cols = _Cols.joined(list(_columns((first,), scan, path, report)) + [scan.finish()])
         checks.rows(cols)
         if len(cols):
@@ -1573,6 +1613,35 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
     checks.report(report)
     out.done(report, scan.content)
     return report
+
+
+def _check_regrouped(pieces: Iterator[_Cols], scan: _LineScan, checks: _RunChecks, buckets: int) -> None:
+    """The topic checks of a run whose topics come back, in bounded memory: the
+    result lines of ``pieces`` (the file's, in order), once their run ids and
+    topics are seen (:meth:`_RunChecks.seen`), go to ``buckets`` temporary files
+    by a hash of their topic id; then each file is checked as one group, which
+    holds every line of its topics, in file order, as the file checked whole
+    holds them. The files are deleted as they are read, and all of them when the
+    checks stop (an error, Ctrl-C, a signal)."""
+    from ..engine.join.stream import spill_by_topic
+
+    def rows() -> Iterator[Run]:
+        for c in itertools.chain(pieces, _later(scan.finish)):
+            checks.seen(c)
+            if len(c):  # (the run id is checked; the topic checks need the other columns)
+                yield Run(c.qid, c.docno, c.score, c.line, rank=c.rank)
+
+    with contextlib.closing(spill_by_topic(rows(), buckets)) as groups:
+        for part in groups:
+            rank = part.rank
+            assert rank is not None  # every part was written with its ranks
+            checks.topics(_Cols(part.qid, part.docno, rank, part.score, np.zeros(len(part), dtype="S1"),
+                                part.lineno))
+
+
+def _later(make: Callable[[], _Cols]) -> Iterator[_Cols]:
+    """``make()``, called only once the iteration gets there."""
+    yield make()
 
 
 #: a piece with a line problem is looked at in parts of about this many bytes: only
@@ -1636,11 +1705,18 @@ def _looks_like_qrels(out: _Collector, report: Report) -> Report:
 
 class _RunChecks:
     """The checks on a run's result lines: the run ids of every line as the lines
-    come (:meth:`rows`), the others on groups of complete topics (:meth:`topics`)
-    in file order, each check's findings added up over the groups and reported
-    once the file is done (:meth:`report`), as one group of every topic would
-    have them. What is kept between groups is a few numbers per check, the first
-    example of each, and each topic's id and first line.
+    come (:meth:`rows`), the others on groups of complete topics (:meth:`topics`),
+    each check's findings added up over the groups and reported once the file is
+    done (:meth:`report`), as one group of every topic would have them. What is
+    kept between groups is a few numbers per check, the example of each (the one
+    found first in the file checked whole: see :class:`_Tally`), and each topic's
+    id and first line.
+
+    The groups come in file order (``whole``: one group, the file whole), or, a
+    run whose topics come back read again (``regrouped``), as the temporary
+    files of :func:`_check_regrouped` give them: each group holds every line
+    of its topics in file order, the topics' ids and first lines are known
+    before the first group (:meth:`seen`).
 
     Findings that depend on the topic checks (judged ties, unjudged documents need a
     topic shared with the qrels or ``--topics``) are worked out both ways while that
@@ -1648,9 +1724,10 @@ class _RunChecks:
     """
 
     def __init__(self, out: _Collector, path: str, q, ts, rule: RankRule, compat: str, max_docs: int,
-                 max_unjudged: float, cutoffs: tuple, *, whole: bool):
+                 max_unjudged: float, cutoffs: tuple, *, whole: bool, regrouped: bool = False):
         self.out, self.path, self.q, self.ts, self.rule, self.compat = out, path, q, ts, rule, compat
         self.max_docs, self.max_unjudged, self.cutoffs, self.whole = max_docs, max_unjudged, cutoffs, whole
+        self.regrouped = regrouped
         self.rows_seen = 0
         self.runids = _RunIds()
         self.topic_lines: dict = {}  # topic id -> its first line, in file order
@@ -1681,29 +1758,49 @@ class _RunChecks:
             self.topics(rows.take(slice(0, last)))
         return rows.take(slice(last, None))
 
+    def seen(self, c: _Cols) -> None:
+        """Result lines, in file order, whose topics are checked later (regrouped):
+        :meth:`rows`, and the ids and first lines of their topics."""
+        self.rows(c)
+        if not len(c):
+            return
+        _, qids, first = _topics(c.qid)
+        lines = self.topic_lines
+        new = [n for n in qids.tolist() if n not in lines]
+        if len(new) == len(qids):
+            lines.update(zip(new, c.line[first].tolist()))
+        else:
+            for n, line in zip(qids.tolist(), c.line[first].tolist()):
+                lines.setdefault(n, line)
+        if not self.common:
+            self.common = any(n in self.ts.first_line for n in new)
+
     def topics(self, c: _Cols) -> None:
         """The lines of complete topics (every line of each), in file order."""
         topic, qids, first = _topics(c.qid)
-        names = qids.tolist()
-        if not self.whole and (len(names) != len(run_starts(c.qid)) or
-                               any(n in self.topic_lines for n in names)):
-            raise _Interleaved()
-        self.topic_lines.update(zip(names, c.line[first].tolist()))
-        if not self.common:
-            self.common = any(n in self.ts.first_line for n in names)
+        if not self.regrouped:
+            names = qids.tolist()
+            if not self.whole and (len(names) != len(run_starts(c.qid)) or
+                                   any(n in self.topic_lines for n in names)):
+                raise _Interleaved()
+            self.topic_lines.update(zip(names, c.line[first].tolist()))
+            if not self.common:
+                self.common = any(n in self.ts.first_line for n in names)
+        # each topic's first line: where the file checked whole finds a topic's example first
+        first_line = c.line[first]
         keep = _check_duplicates(c, topic, qids, self.duplicates)
         if not keep.all():
             c, topic = c.take(keep), topic[keep]
-        _check_too_many(c, topic, qids, self.max_docs, self.too_many)
+        _check_too_many(c, topic, qids, self.max_docs, self.too_many, first_line)
         perm, key = _ranked(c, topic, self.rule)
-        _check_ranks(c, topic, qids, key, self.ranks)
+        _check_ranks(c, topic, qids, key, self.ranks, first_line)
         q = self._judgments(qids)
         if self.out.wants("tie"):
             if q is not None:
                 _check_ties(c, topic, qids, perm, key, _rel_lookup(c, topic, perm, q, self.compat, self.path),
-                            self.cutoffs, self.ties_judged)
+                            self.cutoffs, self.ties_judged, first_line)
             if not (self.common and self.judges):  # (else the ties without judgments are not reported)
-                _check_ties(c, topic, qids, perm, key, None, self.cutoffs, self.ties_cut)
+                _check_ties(c, topic, qids, perm, key, None, self.cutoffs, self.ties_cut, first_line)
         if q is not None:
             _check_unjudged(c, topic, qids, perm, q, self.max_unjudged, self.compat, self.path, self.unjudged)
 

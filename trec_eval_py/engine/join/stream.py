@@ -15,7 +15,7 @@ its own. Memory stays that of one piece or one file, whatever the line order.
 """
 from __future__ import annotations
 
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO, Generator, Iterable, Iterator
 
 import numpy as np
 
@@ -245,20 +245,27 @@ def _topic_bucket(qid: np.ndarray, buckets: int) -> np.ndarray:
 
 
 def _write_rows(f, part: Run) -> None:
-    header = np.array([len(part), part.qid.dtype.itemsize, part.docno.dtype.itemsize], dtype=np.int64)
-    for a in (header, part.qid, part.docno, part.score.astype(np.float64), part.lineno.astype(np.int64)):
+    rank = part.rank is not None
+    header = np.array([len(part), part.qid.dtype.itemsize, part.docno.dtype.itemsize, rank], dtype=np.int64)
+    cols = [header, part.qid, part.docno, part.score.astype(np.float64), part.lineno.astype(np.int64)]
+    if part.rank is not None:
+        cols.append(part.rank.astype(np.float64))
+    for a in cols:
         f.write(np.ascontiguousarray(a).tobytes())
 
 
 def _read_rows(path: str, runid: str, name: str) -> Run:
-    data = memoryview(open(path, "rb").read())
+    with open(path, "rb") as f:
+        data = memoryview(f.read())
     pos = 0
-    cols: list[list[np.ndarray]] = [[], [], [], []]
+    cols: list[list[np.ndarray]] = [[], [], [], [], []]
     while pos < len(data):
-        n, wq, wd = np.frombuffer(data, dtype=np.int64, count=3, offset=pos).tolist()
-        pos += 24
-        layout = ((np.dtype(f"S{wq}"), wq), (np.dtype(f"S{wd}"), wd),
-                  (np.dtype(np.float64), 8), (np.dtype(np.int64), 8))
+        n, wq, wd, rank = np.frombuffer(data, dtype=np.int64, count=4, offset=pos).tolist()
+        pos += 32
+        layout = [(np.dtype(f"S{wq}"), wq), (np.dtype(f"S{wd}"), wd),
+                  (np.dtype(np.float64), 8), (np.dtype(np.int64), 8)]
+        if rank:
+            layout.append((np.dtype(np.float64), 8))
         for k, (dt, size) in enumerate(layout):
             cols[k].append(np.frombuffer(data, dtype=dt, count=n, offset=pos))
             pos += n * size
@@ -269,7 +276,9 @@ def _read_rows(path: str, runid: str, name: str) -> Run:
             parts = [p.astype(f"S{width}") for p in parts]
         return np.concatenate(parts)
 
-    return Run(join(cols[0]), join(cols[1]), join(cols[2]), join(cols[3]), runid, name)
+    # the rank column comes with every part or none (see _spill)
+    rank_col = join(cols[4]) if cols[4] else None
+    return Run(join(cols[0]), join(cols[1]), join(cols[2]), join(cols[3]), runid, name, rank=rank_col)
 
 
 def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
@@ -381,28 +390,54 @@ def spill_ranges(pieces: Iterable[Run], cuts: np.ndarray, *, tmpdir: str | None 
     carries the run id and name of the whole run (its last line's). A bad line
     ends the reading: the rows before it are still given, range by range, and
     the reading error is raised after the last range."""
-    import os
-    import tempfile
-
     from .ranges import range_of
 
-    n = len(cuts) + 1
+    return _spill(pieces, len(cuts) + 1, lambda qid: range_of(qid, cuts), every=True, tmpdir=tmpdir)
+
+
+def spill_by_topic(pieces: Iterable[Run], buckets: int, *,
+                   tmpdir: str | None = None) -> Generator[Run, None, None]:
+    """The rows of a run read in ``pieces``, regrouped into at most ``buckets``
+    groups of whole topics (chosen by a hash of the topic id, so any line order
+    spreads evenly), in bounded memory: each piece's rows are appended to their
+    group's temporary file, and each file is read back when its turn comes. Only
+    groups holding rows are given, one :class:`Run` each; within one, the rows
+    keep the order they were read in (file order), and the rank column when the
+    pieces carry one (every piece, or none). A bad line ends the reading as for
+    :func:`spill_ranges`."""
+    buckets = max(1, int(buckets))
+    return _spill(pieces, buckets, lambda qid: _topic_bucket(qid, buckets) if buckets > 1
+                  else np.zeros(len(qid), dtype=np.int64), every=False, tmpdir=tmpdir)
+
+
+def _spill(pieces: Iterable[Run], n: int, dest_of, *, every: bool,
+           tmpdir: str | None) -> Generator[Run, None, None]:
+    """:func:`spill_ranges` and :func:`spill_by_topic`: ``dest_of(qid)`` gives each
+    row's group (0 .. ``n`` - 1); ``every``: empty groups are given too, as empty
+    runs. The temporary files live in a scratch folder (removed when the process
+    is stopped, as well as on leaving)."""
+    import os
+
+    from .scratch import check_stopped, scratch_folder
+
     runid, name = "", "<run>"
     read_error = None
-    with tempfile.TemporaryDirectory(prefix="trec_eval_py-", dir=tmpdir) as tmp:
+    with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
         paths = [os.path.join(tmp, f"{b}.rows") for b in range(n)]
         files: dict[int, BinaryIO] = {}
 
         def put(piece):
-            dest = range_of(piece.qid, cuts)
+            dest = dest_of(piece.qid)
             order = np.argsort(dest, kind="stable")
             bounds = np.searchsorted(dest[order], np.arange(n + 1))
             for b in np.flatnonzero(np.diff(bounds)).tolist():
                 rows = order[bounds[b]:bounds[b + 1]]
+                check_stopped()  # the process is stopping: its folder is gone or going
                 if b not in files:
                     files[b] = open(paths[b], "wb")
                 _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
-                                          piece.lineno[rows], piece.runid, piece.name))
+                                          piece.lineno[rows], piece.runid, piece.name,
+                                          rank=None if piece.rank is None else piece.rank[rows]))
 
         try:
             try:
@@ -423,8 +458,10 @@ def spill_ranges(pieces: Iterable[Run], cuts: np.ndarray, *, tmpdir: str | None 
             if b in files:
                 run = _read_rows(paths[b], runid, name)
                 os.unlink(paths[b])
-            else:
+            elif every:
                 run = Run(np.zeros(0, "S1"), np.zeros(0, "S1"), np.zeros(0), np.zeros(0, np.int64), runid, name)
+            else:
+                continue
             yield run
     if read_error is not None:
         raise read_error
