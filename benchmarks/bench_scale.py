@@ -1,7 +1,8 @@
 """Scale benchmarks: the summary fold on one machine, a sharded dataset and
 many runs on a dask LocalCluster of 1 and 2 workers, validate against the
-evaluation (on the run, and on the run with a header line, whose piece with
-the header is read line by line). A/B alternating, median of 3, ratios;
+evaluation (on the run; on the run with a header line, whose piece with the
+header is read line by line; on the run with every topic in two places, which
+validate regroups through temporary files). A/B alternating, median of 3, ratios;
 every number with the load average it was taken under (the machine is shared).
 
 usage: bench_scale.py DATA [--base PATH] [--gen gen_synth.py] [--topics N] [--docs N] [--judged N]
@@ -102,6 +103,18 @@ def main() -> None:
         ab(f"validate of the run with a header line vs evaluate, {a.topics * a.docs} lines",
            ("evaluate", py + ["-m", "all_trec", qrels, runf], HERE),
            ("validate", py + ["validate", str(headed), "--qrels", qrels, "--skip-header"], HERE), a.repeat)
+    if a.only in (None, "validate-interleaved"):  # every topic comes back: regrouped through temporary files
+        mixed = big / "run.interleaved"
+        if not mixed.exists():  # the odd lines, then the even ones: each topic in two places
+            part = mixed.with_suffix(".part")
+            with open(part, "wb") as out:
+                for half in (0, 1):
+                    with open(runf, "rb") as src:
+                        out.writelines(line for i, line in enumerate(src) if i % 2 == half)
+            part.rename(mixed)
+        ab(f"validate of the run with every topic in two places vs evaluate, {a.topics * a.docs} lines",
+           ("evaluate", py + ["-m", "all_trec", qrels, str(mixed)], HERE),
+           ("validate", py + ["validate", str(mixed), "--qrels", qrels], HERE), a.repeat)
     if a.only in (None, "dataset"):  # the run as a sharded dataset on 1 and 2 workers
         ds = a.data / f"t{a.topics}x{a.docs}.shards"
         if not (ds / "manifest.json").exists():

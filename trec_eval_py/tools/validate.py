@@ -1259,19 +1259,35 @@ def unjudged_at_top(ordered, q: Qrels, compat: str = "9.0.8", name: str = "<run>
     by the engine's own join."""
     qids = np.array([qid for qid, docs in ordered.items() for _ in docs[:UNJUDGED_DEPTH]], dtype="S")
     docs = np.array([d for ds in ordered.values() for d in ds[:UNJUDGED_DEPTH]], dtype="S")
-    levels = _levels(q, qids, docs, compat, name)
-    return {qid: np.flatnonzero(lv < 0) for qid, lv in levels.items()}
+    lv = _levels(q, qids, docs, compat, name)
+    ends = np.cumsum(lv.sizes)
+    return {qid: np.flatnonzero(lv.rel[e - k:e] < 0) for qid, k, e in zip(lv.qids.tolist(), lv.sizes.tolist(),
+                                                                          ends.tolist())}
 
 
-def _levels(q: Qrels, qid: np.ndarray, docno: np.ndarray, compat: str, name: str) -> dict[bytes, np.ndarray]:
+@record
+class _Levels:
+    """The relevance levels the engine's join gives rows of a run (see :func:`_levels`):
+    per topic the judgments cover, in the engine's order, its id (``qids``) and
+    number of rows (``sizes``); then every such row, topic after topic, in the
+    order given: its level (``rel``, negative: unjudged) and its index among the
+    rows given (``row``)."""
+
+    qids: np.ndarray
+    sizes: np.ndarray
+    rel: np.ndarray
+    row: np.ndarray
+
+
+def _levels(q: Qrels, qid: np.ndarray, docno: np.ndarray, compat: str, name: str) -> _Levels:
     """Relevance level (negative: unjudged) of each row (``qid``, ``docno``), rows given
-    topic by topic in the ranking rule's order, by the engine's join: per topic the
-    judgments cover, in the same order."""
+    topic by topic in the ranking rule's order, by the engine's join."""
     from ..engine.pipeline import Options, map_batches
 
     n = len(qid)
+    none = _Levels(np.zeros(0, "S1"), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64))
     if not n:
-        return {}
+        return none
     starts = run_starts(qid)
     sizes = np.diff(np.append(starts, n))
     pos = np.arange(n) - np.repeat(starts, sizes)
@@ -1280,10 +1296,22 @@ def _levels(q: Qrels, qid: np.ndarray, docno: np.ndarray, compat: str, name: str
 
     def level(b):
         # a negative level marks a pooled document nobody judged: unjudged as well
-        return [(qid, np.array(b.rel[t, : b.num_ret[t]], dtype=np.float64)) for t, qid in enumerate(b.qids)]
+        return list(b.qids), np.asarray(b.num_ret, dtype=np.int64), np.asarray(b.rel, dtype=np.float64)[b.valid]
 
-    res = map_batches(level, q, run, Options(compat=compat, measures=()))
-    return {qid.encode("utf-8", "surrogateescape"): lv for batch in res.results for qid, lv in batch}
+    res = [part for part in map_batches(level, q, run, Options(compat=compat, measures=())).results]
+    if not res:
+        return none
+    ids = np.array([t.encode("utf-8", "surrogateescape") for ids, _, _ in res for t in ids], dtype="S")
+    counts = np.concatenate([k for _, k, _ in res])
+    rel = np.concatenate([r for _, _, r in res])
+    # each topic's first row among those given: a topic's levels are its rows' in order
+    heads = qid[starts]
+    by_id = np.argsort(heads, kind="stable")
+    at = np.minimum(np.searchsorted(heads[by_id], ids), len(heads) - 1)
+    first = starts[by_id[at]]
+    offsets = np.cumsum(counts) - counts
+    row = np.repeat(first - offsets, counts) + np.arange(len(rel))
+    return _Levels(ids, counts, rel, row)
 
 
 class _Unjudged:
@@ -1306,20 +1334,28 @@ def _check_unjudged(c: _Cols, topic, qids, perm, q: Qrels, max_unjudged: float, 
     starts = run_starts(t)
     depth = np.arange(len(t)) - np.repeat(starts, np.diff(np.append(starts, len(t))))
     top = perm[depth < UNJUDGED_DEPTH]
-    levels = _levels(q, c.qid[top], c.docno[top], compat, name)
-    tt = topic[top]
-    top_starts = run_starts(tt)
-    first = {qids[tt[s]]: s for s in top_starts.tolist()}
-    bad = []
-    for qid, lv in levels.items():
-        pos = np.flatnonzero(lv < 0)
-        found.per_topic[qid] = (len(pos), len(lv))
-        if len(pos) and len(pos) / len(lv) > max_unjudged:
-            bad.append((int(c.line[top[first[qid] + int(pos[0])]]), qid, len(pos), len(lv)))
-    if bad:
-        least = min(bad)
-        found.first = least if found.first is None else min(found.first, least)
-        found.count += len(bad)
+    lv = _levels(q, c.qid[top], c.docno[top], compat, name)
+    if not len(lv.qids):
+        return
+    unjudged = lv.rel < 0
+    ends = np.cumsum(lv.sizes)
+    begins = ends - lv.sizes
+    # per topic: its unjudged documents (cumulative counts at the topic ends)
+    before = np.concatenate([[0], np.cumsum(unjudged)])
+    n_unjudged = before[ends] - before[begins]
+    found.per_topic.update(zip(lv.qids.tolist(), zip(n_unjudged.tolist(), lv.sizes.tolist())))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bad = np.flatnonzero((n_unjudged > 0) & (n_unjudged / np.maximum(lv.sizes, 1) > max_unjudged))
+    if not len(bad):
+        return
+    # each bad topic's first unjudged document, and its line
+    marks = np.flatnonzero(unjudged)
+    first = marks[np.searchsorted(marks, begins[bad])]
+    lines = c.line[top[lv.row[first]]]
+    i = int(np.argmin(lines))
+    least = (int(lines[i]), bytes(lv.qids[bad[i]]), int(n_unjudged[bad[i]]), int(lv.sizes[bad[i]]))
+    found.first = least if found.first is None else min(found.first, least)
+    found.count += len(bad)
 
 
 def _report_unjudged(found: _Unjudged, max_unjudged: float, out: _Collector, report: Report) -> None:
@@ -1340,14 +1376,9 @@ def _rel_lookup(c: _Cols, topic, perm, q: Qrels, compat: str, name: str):
     """A function giving the relevance (unjudged: 0) of rows of ``c`` by the engine's join
     over just those rows (given in evaluation order)."""
     def lookup(rows: np.ndarray) -> np.ndarray:
-        levels = _levels(q, c.qid[rows], c.docno[rows], compat, name)
+        lv = _levels(q, c.qid[rows], c.docno[rows], compat, name)
         rel = np.zeros(len(rows), dtype=np.float64)
-        starts = run_starts(topic[rows])
-        ends = np.append(starts[1:], len(rows))
-        for s, e in zip(starts.tolist(), ends.tolist()):
-            lv = levels.get(c.qid[rows[s]])
-            if lv is not None:
-                rel[s:e] = np.maximum(lv[: e - s], 0.0)
+        rel[lv.row] = np.maximum(lv.rel, 0.0)
         return rel
 
     return lookup
