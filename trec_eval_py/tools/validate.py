@@ -94,9 +94,23 @@ topics as the pieces complete them (a run lists each topic's lines
 together), and each check keeps its count, its first example and the lines
 it lists: memory holds a piece's rows, a little per topic and per run id,
 and the judgments, whatever the size of the file. The findings, their counts,
-examples and order are those of the file checked whole. A run that lists a
-topic in two places (its lines not together) is checked whole, read again
-into memory.
+examples and order are those of the file checked whole.
+
+A run that lists a topic in two places (its lines not together: runs
+concatenated from several files, lines sorted by score across topics) is
+read again in pieces: its line checks and run ids go in file order as
+before, while each line's columns are written to one of several temporary
+files chosen by a hash of its topic id (about a piece of the run each, at
+most :data:`REGROUP_FILES`); each file, every line of its topics in file
+order, is then checked as one group. Memory is then that of a piece or of
+one file's topics, not of the run (a topic's lines are always held
+together). The temporary files live in a scratch folder removed when the
+check ends, fails or is stopped (Ctrl-C, SIGTERM). The report is still the
+whole check's, by construction rather than by the order of the files: a check
+keeps the example the whole check finds first (the least first line of its
+topic, or the least line) and the least lines it lists, whatever order its
+groups of topics come in. Such a run costs a second reading, and the first
+reading's work up to where a topic came back.
 """
 from __future__ import annotations
 
@@ -1440,8 +1454,8 @@ def validate_run(
     """Check the run file ``run`` (a path, ``-``, bytes, a file object or a
     :class:`~trec_eval_py.tools.submissions.Submission`; or its bytes already read,
     ``data``, with ``run`` naming it). A TREC run is checked in pieces (see the
-    module docstring): a regular file is never read whole unless it lists a topic
-    in two places.
+    module docstring): a regular file is never read whole, even when it lists a
+    topic in two places (it is then regrouped through temporary files).
 
     ``qrels`` (anything :func:`~trec_eval_py.engine.parse.read_qrels` reads, or a
     parsed :class:`~trec_eval_py.engine.parse.Qrels`) enables the topic,
@@ -1515,10 +1529,11 @@ REGROUP_FILES = 512
 
 
 class _RunBytes:
-    """Where a run's bytes come from: in pieces, and whole (for a second look). A
-    regular file (a path, or a submission that is a file) is read again for the
-    second; anything else (standard input, a pipe, bytes, a file object, a zip
-    member) is read whole once."""
+    """Where a run's bytes come from: in pieces, as often as asked (a run whose
+    topics come back is read twice), or whole (a run in another format). A
+    regular file (a path, or a submission that is a file) is read again each
+    time; anything else (standard input, a pipe, bytes, a file object, a zip
+    member) is read whole once and its pieces cut from memory."""
 
     def __init__(self, run, data: bytes | None, name: str):
         from .submissions import Submission
@@ -1797,14 +1812,10 @@ class _RunChecks:
             return
         _, qids, first = _topics(c.qid)
         lines = self.topic_lines
-        new = [n for n in qids.tolist() if n not in lines]
-        if len(new) == len(qids):
-            lines.update(zip(new, c.line[first].tolist()))
-        else:
-            for n, line in zip(qids.tolist(), c.line[first].tolist()):
-                lines.setdefault(n, line)
+        new = [(n, line) for n, line in zip(qids.tolist(), c.line[first].tolist()) if n not in lines]
+        lines.update(new)
         if not self.common:
-            self.common = any(n in self.ts.first_line for n in new)
+            self.common = any(n in self.ts.first_line for n, _ in new)
 
     def topics(self, c: _Cols) -> None:
         """The lines of complete topics (every line of each), in file order."""
