@@ -272,6 +272,64 @@ def _read_rows(path: str, runid: str, name: str) -> Run:
     return Run(join(cols[0]), join(cols[1]), join(cols[2]), join(cols[3]), runid, name)
 
 
+def _spill(pieces: Iterable[Run], tmp: str, dest_of, on_piece=None):
+    """Every piece's rows appended, in piece order, to the temporary file
+    ``tmp/B.rows`` of their destination B (``dest_of(piece)``: one int a row),
+    ``on_piece`` called with each piece read. Returns the destinations
+    written, the run id and name of the last piece, and the reading error: a
+    bad line ends the reading, the rows before it are still written, and the
+    caller raises the error when its turn comes (after what they give)."""
+    import os
+
+    from .scratch import check_stopped
+
+    files: dict[int, BinaryIO] = {}
+
+    def put(piece):
+        dest = np.asarray(dest_of(piece))
+        order = np.argsort(dest, kind="stable")
+        bounds = np.searchsorted(dest[order], np.arange(int(dest.max(initial=0)) + 2))
+        for b in np.flatnonzero(np.diff(bounds)).tolist():
+            rows = order[bounds[b]:bounds[b + 1]]
+            check_stopped()  # the process is stopping: its folder is gone or going
+            if b not in files:
+                files[b] = open(os.path.join(tmp, f"{b}.rows"), "wb")
+            _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
+                                      piece.lineno[rows], piece.runid, piece.name))
+
+    runid, name = "", "<run>"
+    read_error = None
+    try:
+        try:
+            for piece in pieces:
+                runid, name = piece.runid, piece.name
+                if on_piece is not None:
+                    on_piece(piece)
+                put(piece)
+        except InputError as e:
+            if e.line is None or e.rows_before is None:
+                raise
+            read_error = e
+            # the bad line may sit in the first piece: the rows before it name the file
+            runid, name = e.rows_before.runid, e.rows_before.name
+            if len(e.rows_before):
+                put(e.rows_before)
+    finally:
+        for f in files.values():
+            f.close()
+    return set(files), runid, name, read_error
+
+
+def _take_rows(tmp: str, b: int, runid: str, name: str) -> Run:
+    """Destination ``b``'s rows, read back; its file is removed."""
+    import os
+
+    path = os.path.join(tmp, f"{b}.rows")
+    run = _read_rows(path, runid, name)
+    os.unlink(path)
+    return run
+
+
 def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
                    size_hint: int = 0, tmpdir: str | None = None) -> Iterator[Rankings]:
     """Rankings of a run whose topics may come in any line order, in bounded memory.
@@ -284,9 +342,7 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
     duplicate docno, the error reported is the one reading the run whole
     reports: the judgments' first, then the earliest line.
     """
-    import os
-
-    from .scratch import check_stopped, scratch_folder
+    from .scratch import scratch_folder
 
     buckets = int(min(512, max(1, -(-size_hint // SPILL_BYTES))))
     by_topic = _QrelsByTopic(qrels)
@@ -294,52 +350,20 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
         yield from _whole(qrels, pieces, ctx)
         return
     part_ctx = replace(ctx, complete=False)
-    runid, name = "", "<run>"
     seen: set[bytes] = set()
     with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
-        paths = [os.path.join(tmp, f"{b}.rows") for b in range(buckets)]
-        files: dict[int, BinaryIO] = {}
-        read_error = None  # a bad line: the rows before it are still joined, for an earlier duplicate
-
-        def put(piece):
+        def bucket(piece):
             if buckets == 1:
-                dest = np.zeros(len(piece), dtype=np.int64)
-            else:
-                dest = _topic_bucket(piece.qid, buckets)
-            order = np.argsort(dest, kind="stable")
-            cuts = np.searchsorted(dest[order], np.arange(buckets + 1))
-            for b in range(buckets):
-                lo, hi = int(cuts[b]), int(cuts[b + 1])
-                if lo == hi:
-                    continue
-                rows = order[lo:hi]
-                check_stopped()  # the process is stopping: its folder is gone or going
-                if b not in files:
-                    files[b] = open(paths[b], "wb")
-                _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
-                                          piece.lineno[rows], piece.runid, piece.name))
+                return np.zeros(len(piece), dtype=np.int64)
+            return _topic_bucket(piece.qid, buckets)
 
-        try:
-            try:
-                for piece in pieces:
-                    runid, name = piece.runid, piece.name
-                    seen.update(piece.qid[run_starts(piece.qid)].tolist())
-                    put(piece)
-            except InputError as e:
-                if e.line is None or e.rows_before is None:
-                    raise
-                read_error = e
-                # the bad line may sit in the first piece: the rows before it name the file
-                runid, name = e.rows_before.runid, e.rows_before.name
-                if len(e.rows_before):
-                    put(e.rows_before)
-        finally:
-            for f in files.values():
-                f.close()
+        def topics_seen(piece):
+            seen.update(piece.qid[run_starts(piece.qid)].tolist())
+
+        files, runid, name, read_error = _spill(pieces, tmp, bucket, topics_seen)
         errors: list[InputError] = []
         for b in sorted(files):
-            run = _read_rows(paths[b], runid, name)
-            os.unlink(paths[b])
+            run = _take_rows(tmp, b, runid, name)
             topics = sort_distinct(run.qid[run_starts(run.qid)])
             try:  # joined even without judged topics, to find duplicates as a whole read does
                 rk = build_rankings(by_topic.subset(topics), run, part_ctx)
@@ -349,7 +373,7 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
             if rk.num_topics and not errors and read_error is None:
                 yield replace(rk, runid=runid)
         if errors:
-            raise min(errors, key=lambda e: (e.path != qrels.name, e.line if e.line is not None else 0))
+            raise first_error(errors, qrels.name)
         if read_error is not None:
             raise read_error
     yield from _unanswered(by_topic, seen, runid, ctx)
@@ -381,51 +405,17 @@ def spill_ranges(pieces: Iterable[Run], cuts: np.ndarray, *, tmpdir: str | None 
     carries the run id and name of the whole run (its last line's). A bad line
     ends the reading: the rows before it are still given, range by range, and
     the reading error is raised after the last range."""
-    import os
-    import tempfile
-
     from .ranges import range_of
+    from .scratch import scratch_folder
 
     n = len(cuts) + 1
-    runid, name = "", "<run>"
-    read_error = None
-    with tempfile.TemporaryDirectory(prefix="trec_eval_py-", dir=tmpdir) as tmp:
-        paths = [os.path.join(tmp, f"{b}.rows") for b in range(n)]
-        files: dict[int, BinaryIO] = {}
-
-        def put(piece):
-            dest = range_of(piece.qid, cuts)
-            order = np.argsort(dest, kind="stable")
-            bounds = np.searchsorted(dest[order], np.arange(n + 1))
-            for b in np.flatnonzero(np.diff(bounds)).tolist():
-                rows = order[bounds[b]:bounds[b + 1]]
-                if b not in files:
-                    files[b] = open(paths[b], "wb")
-                _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
-                                          piece.lineno[rows], piece.runid, piece.name))
-
-        try:
-            try:
-                for piece in pieces:
-                    runid, name = piece.runid, piece.name
-                    put(piece)
-            except InputError as e:
-                if e.line is None or e.rows_before is None:
-                    raise
-                read_error = e
-                runid, name = e.rows_before.runid, e.rows_before.name
-                if len(e.rows_before):
-                    put(e.rows_before)
-        finally:
-            for f in files.values():
-                f.close()
+    with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
+        files, runid, name, read_error = _spill(pieces, tmp, lambda piece: range_of(piece.qid, cuts))
         for b in range(n):
             if b in files:
-                run = _read_rows(paths[b], runid, name)
-                os.unlink(paths[b])
+                yield _take_rows(tmp, b, runid, name)
             else:
-                run = Run(np.zeros(0, "S1"), np.zeros(0, "S1"), np.zeros(0), np.zeros(0, np.int64), runid, name)
-            yield run
+                yield Run(np.zeros(0, "S1"), np.zeros(0, "S1"), np.zeros(0), np.zeros(0, np.int64), runid, name)
     if read_error is not None:
         raise read_error
 
