@@ -279,3 +279,63 @@ def test_batch_on_a_cluster(tmp_path):
         remote = build_leaderboard(QRELS, runs, ["map", "P.10", "num_q"], per_topic=False, client=client)
     assert render_leaderboard(remote) == render_leaderboard(local)
     assert len(remote.graded) == 4 and all(e.evaluation.topics == [] for e in remote.entries)
+
+
+@pytest.mark.slow
+def test_validate_and_compare_on_a_cluster(tmp_path):
+    """validate and compare take one task a run on a cluster and give what they
+    give here; an error of the judgments still stops them, with its own message."""
+    distributed = pytest.importorskip("distributed")
+    from trec_eval_py.tools.cluster import local_cluster
+    from trec_eval_py.tools.comparison import compare_runs
+    from trec_eval_py.tools.validate import render_reports, validate_runs
+
+    runs = []
+    for i in range(3):
+        p = tmp_path / f"r{i}"
+        lines = RUN.read_bytes().splitlines(keepends=True)
+        p.write_bytes(b"".join(x for k, x in enumerate(lines) if i == 0 or k % (i + 2)))
+        runs.append(str(p))
+    (tmp_path / "qrels_given_as_run").write_bytes(QRELS.read_bytes())
+    checked = runs + [str(tmp_path / "qrels_given_as_run")]
+    twice = tmp_path / "judged_twice"
+    twice.write_bytes(QRELS.read_bytes() + QRELS.read_bytes().splitlines(keepends=True)[0])
+    measures = ["map", "P.10", "ndcg_cut.10"]
+    with local_cluster(2) as cluster, distributed.Client(cluster) as client:
+        for kw in ({}, {"compat": "10.0"}):
+            assert (render_reports(validate_runs(checked, QRELS, client=client, **kw), "json")
+                    == render_reports(validate_runs(checked, QRELS, **kw), "json"))
+        for kw in ({}, {"max_docs": 5, "judged_only": True}, {"topics_from": "intersection"}):
+            here = compare_runs(QRELS, runs, measures, ["t", "randomization"], permutations=2000, **kw)
+            there = compare_runs(QRELS, runs, measures, ["t", "randomization"], permutations=2000, client=client, **kw)
+            assert there.to_json() == here.to_json()
+        with pytest.raises(InputError) as here_error:
+            compare_runs(twice, runs, measures)
+        with pytest.raises(InputError) as there_error:
+            compare_runs(twice, runs, measures, client=client)
+        assert str(there_error.value) == str(here_error.value)
+
+
+def test_evaluations_cross_processes():
+    """An evaluation pickles (what a cluster's task returns): its measures travel
+    by name and come back as the registry's own, so every measure and output
+    name survives, and the result prints the same."""
+    import pickle
+
+    from trec_eval_py.engine.measures import registry
+
+    names = [m.name for m in registry() if not m.name.startswith(("prefs", "codiesp", "bc_", "cwl"))]
+    ev = evaluate(QRELS, RUN, ["all_trec"] + ["nDCG@10", "P(rel=2)@5", "ndcg_cut.3,7"], complete=True)
+    back = pickle.loads(pickle.dumps(ev))
+    assert back.to_text(query=True) == ev.to_text(query=True)
+    assert [c.measure for c in back.columns] == [c.measure for c in ev.columns]
+    assert all(a.measure is b.measure for a, b in zip(back.columns, ev.columns))
+    done = 0
+    for name in names:
+        try:
+            one = evaluate(QRELS, RUN, [name])
+        except (InputError, ValueError):  # a measure of another judgment format
+            continue
+        assert pickle.loads(pickle.dumps(one)).to_text(query=True) == one.to_text(query=True), name
+        done += 1
+    assert done > 60

@@ -96,3 +96,34 @@ def client_for(engine: str, workers: int | None = None, scheduler: str | None = 
             yield client
     finally:
         quiet.setLevel(level)
+
+
+def map_on_cluster(client, func, items: list, shared, *, progress=None, on_error=None) -> list:
+    """``func(item, shared)`` for every item, one task each on ``client``'s
+    cluster, ``shared`` (the judgments, the options) sent to every worker once;
+    the results in the order of ``items``, gathered as tasks finish.
+
+    ``progress(done, total, index)`` hears of each finished task.
+    ``on_error(index, exception)`` gives the result of a task that failed on
+    every worker that tried it (a worker lost mid-task is retried by the
+    scheduler first); without it the first failure is raised (the tasks still
+    running are cancelled when the client goes)."""
+    from distributed import as_completed
+
+    handle = client.scatter(shared, broadcast=True)
+    futures = {client.submit(func, item, handle, pure=False): i for i, item in enumerate(items)}
+    results: list = [None] * len(items)
+    for done, fut in enumerate(as_completed(list(futures)), 1):
+        i = futures[fut]
+        try:
+            results[i] = fut.result()
+        except Exception as e:
+            if on_error is None:
+                for other in futures:
+                    other.cancel()
+                raise
+            results[i] = on_error(i, e)
+        fut.release()
+        if progress is not None:
+            progress(done, len(items), i)
+    return results
