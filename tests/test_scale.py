@@ -339,3 +339,29 @@ def test_evaluations_cross_processes():
         assert pickle.loads(pickle.dumps(one)).to_text(query=True) == one.to_text(query=True), name
         done += 1
     assert done > 60
+
+
+@pytest.mark.slow
+def test_own_cluster_says_nothing_when_the_usual_dashboard_port_is_taken():
+    """The command's own cluster keeps off port 8787 (another cluster may hold it,
+    and dask then warns on stderr): stderr stays empty, the output is the one
+    of the local engine."""
+    pytest.importorskip("distributed")
+    import socket
+    import subprocess
+    import sys
+
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", 8787))
+        holder.listen()
+    except OSError:
+        pass  # already held by someone: the case this test is about
+    try:
+        cmd = [sys.executable, "-m", "trec_eval_py", "-m", "map", "-m", "P.10", str(QRELS), str(RUN)]
+        local = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        dask = subprocess.run(cmd[:3] + ["--engine", "dask", "--workers", "1"] + cmd[3:], capture_output=True,
+                              text=True, timeout=120)
+    finally:
+        holder.close()
+    assert dask.returncode == 0 and dask.stderr == "" and dask.stdout == local.stdout

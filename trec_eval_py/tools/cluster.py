@@ -60,7 +60,11 @@ def local_cluster(workers: int, *, quiet: bool = False, **kwargs):
     if quiet:  # read by distributed when a worker process imports it
         environ["distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED"] = "critical"
     with dask.config.set(environ):
+        # no dashboard; the scheduler's small HTTP server (health checks) still starts, so
+        # it takes any free port of this machine instead of the usual 8787 (another
+        # cluster may hold that one, and dask would then warn on stderr)
         kwargs.setdefault("dashboard_address", None)
+        kwargs.setdefault("scheduler_kwargs", {"dashboard": False, "dashboard_address": "127.0.0.1:0"})
         kwargs.setdefault("threads_per_worker", 1)
         return distributed.LocalCluster(n_workers=workers, processes=True, **kwargs)
 
