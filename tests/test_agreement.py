@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golden import run_cli
+from support.golden import run_cli
 from trec_eval_py.errors import InputError, UsageError
 from trec_eval_py.tools.agreement import (MISSING, agreement, category_counts, cohen_kappa, confusion_matrix,
                                           fleiss_kappa, kappa_from_table, krippendorff_alpha, render_agreement)
@@ -325,7 +325,7 @@ def test_properties_on_random_judgments(seed, n):
 
 
 def test_example_collection_cohen_against_sklearn():
-    from conftest import ROOT
+    from support.paths import ROOT
 
     ex = ROOT / "examples" / "agreement"
     rep = agreement([str(ex / "qrels.primary"), str(ex / "qrels.secondary")])
@@ -354,7 +354,7 @@ def test_cli_text_and_json(tmp_path, capsysbinary):
 
 
 def test_cli_three_assessors_show_pairs(capsysbinary):
-    from conftest import ROOT
+    from support.paths import ROOT
 
     code, out, _ = run_cli(["agreement", "-R", "qrels_jg", ROOT / "examples" / "agreement" / "qrels.assessors"],
                            capsysbinary)

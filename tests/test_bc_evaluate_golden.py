@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from golden import run_cli
+from support.golden import run_cli
 from trec_eval_py.engine.pipeline import evaluate
 
 CASES = Path(__file__).resolve().parent.parent / "fixtures" / "bc_evaluate"

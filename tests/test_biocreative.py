@@ -10,7 +10,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from golden import run_cli
+from support.golden import run_cli
 from trec_eval_py import evaluate
 from trec_eval_py.engine.join.batch import TopicBatch
 from trec_eval_py.engine.measures import registry

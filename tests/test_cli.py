@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from golden import GOLDEN
-from golden import run_cli as run  # noqa: E402
+from support.golden import GOLDEN
+from support.golden import run_cli as run  # noqa: E402
 
 QRELS = str(GOLDEN / "inputs" / "qrels.test")
 RUN = str(GOLDEN / "inputs" / "results.test")

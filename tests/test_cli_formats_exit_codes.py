@@ -22,7 +22,7 @@ import re
 
 import pytest
 
-from golden import run_cli
+from support.golden import run_cli
 
 from trec_eval_py.errors import EXIT_CODES, ExitCode
 from trec_eval_py.output import table as tb

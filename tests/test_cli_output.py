@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from golden import run_cli
+from support.golden import run_cli
 
 COMMANDS = ["main", "batch", "compare", "curves", "diff", "validate"]
 

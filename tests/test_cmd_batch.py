@@ -15,7 +15,7 @@ import random
 import pytest
 
 from trec_eval_py.tools.leaderboard import build_leaderboard
-from golden import GOLDEN, run_cli  # noqa: E402
+from support.golden import GOLDEN, run_cli  # noqa: E402
 
 
 

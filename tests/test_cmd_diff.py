@@ -5,9 +5,9 @@ from decimal import Decimal
 
 import pytest
 
-from golden import GOLDEN
+from support.golden import GOLDEN
 from trec_eval_py.tools.diff import CHANGED, ONLY_NEW, ONLY_OLD, diff_outputs
-from golden import run_cli  # noqa: E402
+from support.golden import run_cli  # noqa: E402
 
 EXPECTED = GOLDEN / "expected"
 

@@ -9,7 +9,7 @@ import pathlib
 
 import numpy as np
 import pytest
-from golden import run_cli
+from support.golden import run_cli
 from scipy import stats
 
 import trec_eval_py as te

@@ -16,7 +16,7 @@ import subprocess
 
 import numpy as np
 import pytest
-from golden import run_cli
+from support.golden import run_cli
 from scipy import stats
 from test_compare import write_collection
 

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
-from golden import run_cli
+from support.paths import ROOT
+from support.golden import run_cli
 from trec_eval_py.errors import InputError, UsageError
 from trec_eval_py.tools.correlation import (correlate_files, correlation, evaluate_sides, kendall_tau,
                                             read_evaluations, render_correlation, spearman_rho, tau_ap,

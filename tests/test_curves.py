@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extra_reference import LINGPIPE, batches, close, make_batch, run_measure, step_area
+from support.extra_reference import LINGPIPE, batches, close, make_batch, run_measure, step_area
 from trec_eval_py import cli
 from trec_eval_py.tools.curves import batch_levels, batch_points, compute_curves, parse_curve
 from trec_eval_py.errors import UsageError

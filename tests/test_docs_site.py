@@ -24,7 +24,7 @@ from urllib.parse import unquote, urldefrag, urlparse
 
 import pytest
 
-from devtools import CHROMIUM, NO_CHROMIUM, chromium, open_page
+from support.devtools import CHROMIUM, NO_CHROMIUM, chromium, open_page
 
 # every test here works on the built site (minutes to build): a quick run leaves them out
 pytestmark = pytest.mark.slow

@@ -135,7 +135,7 @@ def extra_format_dir(tmp_path, monkeypatch):
 
 
 def test_a_new_format_is_a_module(extra_format_dir, capsysbinary):
-    from golden import run_cli
+    from support.golden import run_cli
 
     assert "qrels_csv" in judgment_formats()
     csv = QRELS.replace(b" ", b",")
@@ -165,7 +165,7 @@ def _usage_formats(help_out: str, flag: str) -> list[str]:
 
 
 def test_usage_lists_exactly_the_registered_formats(capsysbinary):
-    from golden import run_cli
+    from support.golden import run_cli
 
     code, out, _ = run_cli(["-h"], capsysbinary)
     assert code == 0
@@ -176,7 +176,7 @@ def test_usage_lists_exactly_the_registered_formats(capsysbinary):
 
 
 def test_help_describes_each_judgment_format(capsysbinary):
-    from golden import run_cli
+    from support.golden import run_cli
 
     for name, fmt in judgment_formats().items():
         code, out, _ = run_cli(["-h", "-R", name], capsysbinary)

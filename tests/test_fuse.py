@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from golden import run_cli
+from support.golden import run_cli
 from trec_eval_py.errors import UsageError
 from trec_eval_py.tools.fusion import METHODS, NORMS, fuse, grid, optimize_weights
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from golden import run_cli
-from grading_class import EXPECTED, TOPICS, make_class
+from support.golden import run_cli
+from support.grading_class import EXPECTED, TOPICS, make_class
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import gzip
 import zipfile
 from pathlib import Path
 
-from grading_class import make_class
+from support.grading_class import make_class
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "grading"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pathlib
 
-from golden import run_cli
+from support.golden import run_cli
 
 from trec_eval_py.cli import commands
 

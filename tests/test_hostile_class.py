@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from golden import GOLDEN, run_cli
+from support.golden import GOLDEN, run_cli
 from trec_eval_py.errors import InputError, OptionTypeError, OutputError, UsageError
 from trec_eval_py.tools.submissions import REPORT_MARKER, Submission, scan_submissions
 

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from golden import run_cli
-from lms_class import BROKEN, FAILING, GOOD, STUDENTS, folder, make_lms_class, make_lms_zip
+from support.golden import run_cli
+from support.lms_class import BROKEN, FAILING, GOOD, STUDENTS, folder, make_lms_class, make_lms_zip
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from extra_reference import (LINGPIPE, batches, close, make_batch, one, ranks_to_codes, ref_auc_ipr,
+from support.extra_reference import (LINGPIPE, batches, close, make_batch, one, ranks_to_codes, ref_auc_ipr,
                              ref_auc_pr, run_measure)
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.measures import registry

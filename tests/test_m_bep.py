@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from extra_reference import LINGPIPE, batches, close, one, ranks_to_codes, ref_bep, run_measure
+from support.extra_reference import LINGPIPE, batches, close, one, ranks_to_codes, ref_bep, run_measure
 
 
 def test_lingpipe_ten_cases():

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extra_reference import MAG, batches, close, one, ranks_to_codes, ref_croc, run_measure
+from support.extra_reference import MAG, batches, close, one, ranks_to_codes, ref_croc, run_measure
 from trec_eval_py.errors import MeasureError
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.measures import registry

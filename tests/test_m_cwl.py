@@ -352,7 +352,7 @@ def test_bad_parameters_are_refused_in_one_line(spec, message):
 
 
 def test_cli_and_dataframe(tmp_path, capsysbinary):
-    from golden import run_cli
+    from support.golden import run_cli
 
     q, r = tmp_path / "q", tmp_path / "r"
     q.write_text("1 0 a 1\n1 0 b 0\n2 0 c 2\n")

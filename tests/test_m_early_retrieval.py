@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from extra_reference import MAG, batches, close, full_list, is_rel, one, ranks_to_codes, run_measure
+from support.extra_reference import MAG, batches, close, full_list, is_rel, one, ranks_to_codes, run_measure
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.engine.measures.early_retrieval import log_floor_random_area, random_moments
@@ -294,7 +294,7 @@ def test_collection_size_is_the_full_list():
 def test_z_scores_over_a_huge_collection_are_refused_not_exhausting_memory(name, capsysbinary):
     """With -N 1e9 the exact moments would sum over a billion positions per
     topic (about 20 GB of arrays): one line instead, exit status 1."""
-    from golden import GOLDEN, run_cli
+    from support.golden import GOLDEN, run_cli
 
     inp = GOLDEN / "inputs"
     code, out, err = run_cli(["-N", "1000000000", "-m", name, inp / "qrels.test", inp / "results.test"], capsysbinary)

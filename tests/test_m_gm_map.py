@@ -1,7 +1,7 @@
 """gm_map: average precision per topic, geometric mean over topics."""
 import math
 
-from ranked_reference import average_precision, random_topics, run
+from support.ranked_reference import average_precision, random_topics, run
 from trec_eval_py import evaluate
 from trec_eval_py.engine.measures import registry
 

@@ -1,8 +1,8 @@
 """infAP: hand-worked cases and a loop-by-loop reference on random topics."""
 import pytest
 
-from gain_helpers import column
-from judged_topics import random_topics
+from support.gain_helpers import column
+from support.judged_topics import random_topics
 
 EPS = 0.00001
 

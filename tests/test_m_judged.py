@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extra_reference import batches, one, ref_judged, run_measure
+from support.extra_reference import batches, one, ref_judged, run_measure
 from trec_eval_py.engine.measures import registry
 
 

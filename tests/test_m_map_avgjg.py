@@ -1,7 +1,7 @@
 """map_avgjg: average precision per judgment group, averaged over the groups."""
 from __future__ import annotations
 
-from prefs_cases import compare_jg_with_reference, eval_jg
+from support.prefs_cases import compare_jg_with_reference, eval_jg
 
 QRELS = [("1", "a", "d1", 1), ("1", "a", "d2", 0), ("1", "a", "d3", 1),
          ("1", "b", "d1", 0), ("1", "b", "d2", 1)]
@@ -16,7 +16,7 @@ def test_mean_over_groups():
 
 
 def test_one_group_is_map():
-    from prefs_cases import run_bytes
+    from support.prefs_cases import run_bytes
     from trec_eval_py.engine.pipeline import evaluate
 
     q = [x for x in QRELS if x[1] == "a"]

@@ -1,5 +1,5 @@
 """map_cut: average precision counting only the top k, over R."""
-from ranked_reference import average_precision, random_topics, run
+from support.ranked_reference import average_precision, random_topics, run
 
 
 def test_hand_worked():

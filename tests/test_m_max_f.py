@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extra_reference import LINGPIPE, batches, close, one, ref_max_f, run_measure
+from support.extra_reference import LINGPIPE, batches, close, one, ref_max_f, run_measure
 from trec_eval_py.errors import MeasureError
 from trec_eval_py.engine.measures import registry
 

@@ -3,9 +3,9 @@ import math
 
 import pytest
 
-import gain_reference as ref
-from gain_helpers import column
-from judged_topics import random_topics
+from support import gain_reference as ref
+from support.gain_helpers import column
+from support.judged_topics import random_topics
 from trec_eval_py.engine.measures import registry
 
 L2, L3, L4, L5 = math.log2(2), math.log2(3), math.log2(4), math.log2(5)

@@ -3,9 +3,9 @@ import math
 
 import pytest
 
-import gain_reference as ref
-from gain_helpers import compute
-from judged_topics import random_topics
+from support import gain_reference as ref
+from support.gain_helpers import compute
+from support.judged_topics import random_topics
 
 
 def test_hand_worked():

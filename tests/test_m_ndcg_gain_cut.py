@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from gain_helpers import column, compute
-from judged_topics import random_topics
+from support.gain_helpers import column, compute
+from support.judged_topics import random_topics
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.errors import MeasureError
 

@@ -1,7 +1,7 @@
 """P_avgjg: precision at cutoffs per judgment group, averaged over the groups."""
 from __future__ import annotations
 
-from prefs_cases import compare_jg_with_reference, eval_jg
+from support.prefs_cases import compare_jg_with_reference, eval_jg
 
 QRELS = [("1", "a", "d1", 1), ("1", "a", "d2", 0), ("1", "a", "d3", 1),
          ("1", "b", "d1", 0), ("1", "b", "d2", 1)]

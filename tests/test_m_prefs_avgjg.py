@@ -1,7 +1,7 @@
 """prefs_avgjg / _ret / _imp: the fulfilled share per judgment group, averaged over groups."""
 from __future__ import annotations
 
-from prefs_cases import compare_with_reference, one
+from support.prefs_cases import compare_with_reference, one
 
 AVGJG = ["prefs_avgjg", "prefs_avgjg_ret", "prefs_avgjg_imp"]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from prefs_cases import compare_with_reference, one
+from support.prefs_cases import compare_with_reference, one
 
 RNONREL = ["prefs_avgjg_Rnonrel", "prefs_avgjg_Rnonrel_ret"]
 

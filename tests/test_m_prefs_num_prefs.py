@@ -1,7 +1,7 @@
 """prefs_num_prefs_poss / _ful / _ful_ret: counts of preferences."""
 from __future__ import annotations
 
-from prefs_cases import compare_with_reference, eval_prefs
+from support.prefs_cases import compare_with_reference, eval_prefs
 
 COUNTS = ["prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret"]
 
@@ -56,7 +56,7 @@ def test_max_docs_drops_documents_before_counting():
 
 
 def test_summary_is_a_total():
-    from prefs_cases import prefs_bytes, run_bytes
+    from support.prefs_cases import prefs_bytes, run_bytes
     from trec_eval_py.engine.pipeline import evaluate
 
     lines = [("1", "a", "s", "A", 1), ("1", "a", "s", "B", 0),

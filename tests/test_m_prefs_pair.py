@@ -1,7 +1,7 @@
 """prefs_pair / _ret / _imp: mean over document pairs of the share of preferences fulfilled."""
 from __future__ import annotations
 
-from prefs_cases import compare_with_reference, one
+from support.prefs_cases import compare_with_reference, one
 
 PAIR = ["prefs_pair", "prefs_pair_ret", "prefs_pair_imp"]
 

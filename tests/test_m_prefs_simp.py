@@ -1,7 +1,7 @@
 """prefs_simp / _ret / _imp: fulfilled over possible, all groups pooled."""
 from __future__ import annotations
 
-from prefs_cases import compare_with_reference, one
+from support.prefs_cases import compare_with_reference, one
 
 SIMP = ["prefs_simp", "prefs_simp_ret", "prefs_simp_imp"]
 THREE = [("1", "a", "s", "A", 2), ("1", "a", "s", "B", 1), ("1", "a", "s", "C", 0)]

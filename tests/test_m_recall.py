@@ -1,5 +1,5 @@
 """recall: relevant in the top k over R."""
-from ranked_reference import num_rel, random_topics, rel_in_top, run
+from support.ranked_reference import num_rel, random_topics, rel_in_top, run
 
 CUTS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
 

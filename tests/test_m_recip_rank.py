@@ -1,7 +1,7 @@
 """recip_rank: one over the rank of the first relevant document."""
 import pytest
 
-from ranked_reference import random_topics, run
+from support.ranked_reference import random_topics, run
 
 
 def reference(codes, level=1):

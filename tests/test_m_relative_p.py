@@ -1,5 +1,5 @@
 """relative_P: relevant in the top k over min(k, R)."""
-from ranked_reference import num_rel, random_topics, rel_in_top, run
+from support.ranked_reference import num_rel, random_topics, rel_in_top, run
 
 
 def test_hand_worked():

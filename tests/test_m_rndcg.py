@@ -3,9 +3,9 @@ import math
 
 import pytest
 
-import gain_reference as ref
-from gain_helpers import column
-from judged_topics import random_topics
+from support import gain_reference as ref
+from support.gain_helpers import column
+from support.judged_topics import random_topics
 
 L2, L3, L4, L5 = (math.log2(k) for k in (2, 3, 4, 5))
 

@@ -1,7 +1,7 @@
 """Rprec: precision after R documents."""
 import pytest
 
-from ranked_reference import num_rel, random_topics, rel_in_top, run
+from support.ranked_reference import num_rel, random_topics, rel_in_top, run
 
 
 def reference(codes, qrels, level=1):

@@ -1,6 +1,6 @@
 """set_map: rel_ret^2 / (retrieved * R)."""
-from judged_topics import random_topics
-from set_reference import compute, counts
+from support.judged_topics import random_topics
+from support.set_reference import compute, counts
 
 
 def test_hand_worked():

@@ -1,5 +1,5 @@
 """success: whether a relevant document is in the top k."""
-from ranked_reference import random_topics, rel_in_top, run
+from support.ranked_reference import random_topics, rel_in_top, run
 
 
 def test_hand_worked():

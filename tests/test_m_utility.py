@@ -1,7 +1,7 @@
 """utility: contingency-table arithmetic, parameters and names (-c: see test_complete.py)."""
 import pytest
 
-from judged_topics import random_topics
+from support.judged_topics import random_topics
 from trec_eval_py.errors import MeasureError
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.join.batch import TopicBatch

@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from judged_topics import random_topics
-from set_reference import compute
+from support.judged_topics import random_topics
+from support.set_reference import compute
 
 
 def reference(codes, judged, level):

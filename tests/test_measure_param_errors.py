@@ -10,7 +10,7 @@ import pathlib
 
 import pytest
 
-from golden import run_cli
+from support.golden import run_cli
 
 INPUTS = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "golden" / "inputs"
 QRELS, RUN = INPUTS / "qrels.test", INPUTS / "results.test"

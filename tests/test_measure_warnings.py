@@ -14,7 +14,7 @@ import warnings
 
 import pytest
 
-from golden import run_cli
+from support.golden import run_cli
 
 from trec_eval_py.engine.measures import registry
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import trec_eval_py as te
-from golden import GOLDEN
+from support.golden import GOLDEN
 from trec_eval_py.tools.comparison import compare_runs
 
 QRELS = GOLDEN / "inputs" / "qrels.test"

@@ -7,7 +7,7 @@ import pathlib
 import shlex
 
 import pytest
-from golden import run_cli
+from support.golden import run_cli
 
 CASES = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "ndeval"
 NAMES = sorted(p.name for p in CASES.iterdir() if p.is_dir())

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from golden import run_cli
+from support.golden import run_cli
 
 HERE = Path(__file__).resolve().parent.parent / "fixtures" / "negative_levels"
 CASES = [line.split("\t") for line in (HERE / "cases.tsv").read_text().splitlines() if line.strip()]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golden import run_cli
+from support.golden import run_cli
 from trec_eval_py import evaluate
 from trec_eval_py.engine import pipeline
 from trec_eval_py.errors import InputError, UsageError

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from golden import GOLDEN
-from golden import run_cli as _run_cli  # noqa: E402
+from support.golden import GOLDEN
+from support.golden import run_cli as _run_cli  # noqa: E402
 
 
 def run_cli(args, capsysbinary, monkeypatch):
@@ -79,7 +79,7 @@ def test_unknown_format(capsysbinary, monkeypatch):
 def test_plain_text_outside_notebooks():
     """Evaluations, comparisons and boards print as text where no notebook renders HTML."""
     import trec_eval_py as te
-    from golden import GOLDEN
+    from support.golden import GOLDEN
     from trec_eval_py.tools.comparison import compare_runs
     from trec_eval_py.tools.leaderboard import build_leaderboard, render_leaderboard
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from golden import GOLDEN, run_cli
+from support.golden import GOLDEN, run_cli
 from trec_eval_py import evaluate
 
 IN = GOLDEN / "inputs"

@@ -76,7 +76,7 @@ def test_curves_reject_what_does_not_apply():
 
 
 def test_curves_command_takes_compat(tmp_path, capsysbinary):
-    from golden import run_cli
+    from support.golden import run_cli
 
     (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n")
     (tmp_path / "r").write_text("1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n")

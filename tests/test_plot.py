@@ -13,7 +13,7 @@ import pytest
 
 os.environ.setdefault("MPLBACKEND", "Agg")  # never open a window
 
-from golden import run_cli
+from support.golden import run_cli
 
 from trec_eval_py.tools import plotting
 from trec_eval_py.errors import UsageError

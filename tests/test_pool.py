@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from golden import run_cli
+from support.golden import run_cli
 from trec_eval_py.tools import runs as runs_mod
 from trec_eval_py.tools.pooling import pool
 

@@ -2,7 +2,7 @@
 against evaluations of hand-reduced judgments, and bad input."""
 from __future__ import annotations
 
-from golden import run_cli
+from support.golden import run_cli
 from trec_eval_py import evaluate
 from trec_eval_py.tools.pool_bias import pool_bias
 

@@ -192,7 +192,7 @@ def test_errors():
 
 
 def test_cli(tmp_path, capsysbinary):
-    from golden import run_cli
+    from support.golden import run_cli
 
     q, a, b = tmp_path / "q", tmp_path / "a", tmp_path / "b"
     q.write_bytes(PAPER_QRELS)
@@ -267,7 +267,7 @@ def test_max_docs_cuts_before_judged_only():
 
 
 def _cli_positives(tmp_path, capsysbinary, *args):
-    from golden import run_cli
+    from support.golden import run_cli
 
     q, a, b = tmp_path / "q", tmp_path / "a", tmp_path / "b"
     q.write_bytes(PAPER_QRELS)

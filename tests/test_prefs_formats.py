@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from prefs_cases import eval_prefs, prefs_bytes, run_bytes
+from support.prefs_cases import eval_prefs, prefs_bytes, run_bytes
 from trec_eval_py import cli
 from trec_eval_py.errors import InputError, MeasureError, UsageError
 from trec_eval_py.engine.join import EvalContext, iter_batches

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from golden import run_cli
+from support.golden import run_cli
 
 HERE = Path(__file__).resolve().parent.parent / "fixtures" / "prefs_unevaluated"
 

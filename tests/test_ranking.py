@@ -151,7 +151,7 @@ def test_validate_order_is_the_engines_order(tmp_path):
 
 
 def test_validate_command_takes_compat(tmp_path, capsysbinary):
-    from golden import run_cli
+    from support.golden import run_cli
 
     path = tmp_path / "run.txt"
     path.write_text("1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n")

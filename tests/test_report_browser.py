@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from devtools import CHROMIUM, FLAGS, NO_CHROMIUM, DevTools, chromium, open_page
-from grading_class import EXPECTED, make_class
+from support.devtools import CHROMIUM, FLAGS, NO_CHROMIUM, DevTools, chromium, open_page
+from support.grading_class import EXPECTED, make_class
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
 
@@ -128,7 +128,7 @@ def test_links_reach_the_run_pages(report, browser):
 
 # ---- the report of an LMS class, on a laptop and on a phone ----
 
-from lms_class import make_lms_class  # noqa: E402
+from support.lms_class import make_lms_class  # noqa: E402
 
 #: (width, height, mobile): a laptop's window and a phone's screen
 SIZES = {"laptop": (1280, 800, False), "phone": (390, 844, True)}

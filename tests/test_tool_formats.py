@@ -17,7 +17,7 @@ import pytest
 
 os.environ.setdefault("MPLBACKEND", "Agg")  # never open a window
 
-from golden import run_cli  # noqa: E402
+from support.golden import run_cli  # noqa: E402
 
 from trec_eval_py.errors import UsageError  # noqa: E402
 from trec_eval_py.tools.comparison import paired_values  # noqa: E402

@@ -136,7 +136,7 @@ def make_class(root) -> Path:
     return root
 
 
-if __name__ == "__main__":  # python tests/grading_class.py DIR: the class, for trying the commands by hand
+if __name__ == "__main__":  # python tests/support/grading_class.py DIR: the class, for trying the commands by hand
     import sys
 
     print(make_class(sys.argv[1]))

@@ -169,7 +169,7 @@ def make_lms_zip(root) -> Path:
     return root / "all.zip"
 
 
-if __name__ == "__main__":  # python tests/lms_class.py DIR: the class, for trying the commands by hand
+if __name__ == "__main__":  # python tests/support/lms_class.py DIR: the class, for trying the commands by hand
     import sys
 
     print(make_lms_class(sys.argv[1]))

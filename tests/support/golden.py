@@ -1,9 +1,7 @@
 """Shared loader for the golden corpus copied into fixtures/golden."""
 from __future__ import annotations
 
-import pathlib
-
-GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "golden"
+from support.paths import GOLDEN
 
 
 def load_cases():

@@ -105,8 +105,8 @@ def random_prefs_options(rng: np.random.Generator) -> dict:
 
 
 def compare_with_reference(measures, seeds=range(150)):
-    """Check the pipeline against tests/prefs_reference.py on random cases; return cases checked."""
-    from prefs_reference import prefs_reference
+    """Check the pipeline against tests/support/prefs_reference.py on random cases; return cases checked."""
+    from support.prefs_reference import prefs_reference
 
     checked = 0
     for seed in seeds:
@@ -127,7 +127,7 @@ def compare_with_reference(measures, seeds=range(150)):
 
 def compare_jg_with_reference(measures, seeds=range(150)):
     """Same for the judgment-group measures; ``measures`` as -m specs."""
-    from prefs_reference import jg_reference
+    from support.prefs_reference import jg_reference
 
     checked = 0
     for seed in seeds:
