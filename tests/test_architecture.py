@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "trec_eval_py"
 
 

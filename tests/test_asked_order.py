@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import pathlib
 
 import pytest
 
@@ -14,8 +13,8 @@ import trec_eval_py as te
 from trec_eval_py.engine.measures import in_asked_order, registry
 from trec_eval_py.tools.comparison import compare_runs
 from trec_eval_py.tools.leaderboard import BOARD_FIELDS, build_leaderboard, render_leaderboard
+from support.paths import EXAMPLES
 
-EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 QRELS, RUNS = str(EXAMPLES / "qrels.txt"), [str(EXAMPLES / "run_a.txt"), str(EXAMPLES / "run_b.txt")]
 NAMES = {"AP": "AP", "nDCG@10": "nDCG@10", "P@10": "P@10", "map": "map", "P.5": "P_5", "recip_rank": "recip_rank"}
 

@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 from support.golden import run_cli
+from support.paths import FIXTURES
 from trec_eval_py.engine.pipeline import evaluate
 
-CASES = Path(__file__).resolve().parent.parent / "fixtures" / "bc_evaluate"
+CASES = FIXTURES / "bc_evaluate"
 NAMES = sorted(p.name for p in CASES.iterdir() if p.is_dir())
 
 MEASURES = ["num_q", "num_ret", "num_rel", "num_rel_ret", "codiesp_x", "auc_ipr_micro", "set_P", "set_recall",

@@ -5,19 +5,16 @@ warning, ACT's joined ranking, and ``trr`` / ``avg_confidence`` against
 hand-computed values."""
 from __future__ import annotations
 
-import pathlib
-
 import numpy as np
 import pytest
 
 from support.golden import run_cli
+from support.paths import SEEDS
 from trec_eval_py import evaluate
 from trec_eval_py.engine.join.batch import TopicBatch
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.engine.parse.biocreative import read_biocreative_gold, read_biocreative_results
 from trec_eval_py.errors import InputError, InputWarning
-
-SEEDS = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "seeds_examples"
 
 
 def bc(task, gold, run, measures, **kw):

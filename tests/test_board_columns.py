@@ -3,16 +3,14 @@ name with the index of that output among its kernel's outputs, trec_eval's
 printed name and what the value is (``-m AP -m map``: one value, printed once)."""
 from __future__ import annotations
 
-import pathlib
-
 import pytest
 
 import trec_eval_py as te
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.engine.pipeline import measure_columns
 from trec_eval_py.tools.leaderboard import build_leaderboard
+from support.paths import EXAMPLES
 
-EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 QRELS, RUNS = str(EXAMPLES / "qrels.txt"), [str(EXAMPLES / "run_a.txt"), str(EXAMPLES / "run_b.txt")]
 
 

@@ -17,17 +17,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import pathlib
 import re
 
 import pytest
 
 from support.golden import run_cli
+from support.paths import ROOT
 
 from trec_eval_py.errors import EXIT_CODES, ExitCode
 from trec_eval_py.output import table as tb
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 EX = ROOT / "examples" / "compare"
 QRELS, RUNS = EX / "qrels.txt", EX / "runs"
 BM25 = RUNS / "bm25.run"

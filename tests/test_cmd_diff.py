@@ -8,9 +8,9 @@ import pytest
 from support.golden import GOLDEN
 from trec_eval_py.tools.diff import CHANGED, ONLY_NEW, ONLY_OLD, diff_outputs
 from support.golden import run_cli  # noqa: E402
+from support.paths import EXAMPLES  # noqa: E402
 
 EXPECTED = GOLDEN / "expected"
-
 
 
 def write(tmp_path, name, rows):
@@ -114,9 +114,8 @@ def test_missing_file(tmp_path, capsysbinary):
 
 def _outputs(tmp_path, capsysbinary, run="run_a.txt", runid=None):
     """The same evaluation written as trec text, json and csv (with -q)."""
-    import pathlib
 
-    ex = pathlib.Path(__file__).resolve().parent.parent / "examples"
+    ex = EXAMPLES
     src = ex / run
     if runid is not None:
         src = tmp_path / f"{runid}.run"

@@ -15,8 +15,9 @@ from trec_eval_py.engine.inputs import judgment_format, results_format
 from trec_eval_py.engine.inputs.codiesp_x import parse_offsets
 from trec_eval_py.engine.pipeline import Options, evaluate
 from trec_eval_py.errors import InputError, NoTopicsError, UsageError
+from support.paths import FIXTURES
 
-FIX = Path(__file__).resolve().parent.parent / "fixtures" / "codiesp"
+FIX = FIXTURES / "codiesp"
 
 D = dict(rel_format="codiesp", results_format="codiesp")
 X = dict(rel_format="codiesp_x", results_format="codiesp_x")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import pathlib
 
 import numpy as np
 import pytest
 from support.golden import run_cli
+from support.paths import EXAMPLES
 from scipy import stats
 
 import trec_eval_py as te
@@ -17,7 +17,6 @@ from trec_eval_py.tools.comparison import compare_runs, run_labels
 from trec_eval_py.errors import UsageError
 from trec_eval_py.tools.significance import correct
 
-EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 JSON_KEYS = {"run", "measure", "baseline_mean", "mean", "delta", "p_value", "p_value_corrected",
              "test", "wins", "ties", "losses"}
 
@@ -47,7 +46,6 @@ def write_collection(tmp_path, n_topics=30, n_runs=3, seed=0, drop=()):
         p.write_text("".join(lines))
         paths.append(str(p))
     return str(tmp_path / "qrels"), paths
-
 
 
 def test_means_and_wins_match_evaluation(tmp_path):

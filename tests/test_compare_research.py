@@ -9,7 +9,6 @@ import io
 import itertools
 import json
 import math
-import pathlib
 import re
 import shutil
 import subprocess
@@ -17,6 +16,7 @@ import subprocess
 import numpy as np
 import pytest
 from support.golden import run_cli
+from support.paths import ROOT
 from scipy import stats
 from test_compare import write_collection
 
@@ -24,7 +24,6 @@ from trec_eval_py.errors import UsageError
 from trec_eval_py.tools import significance as sig
 from trec_eval_py.tools.comparison import compare_runs, wide_cells
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 EX = ROOT / "examples" / "compare"
 QRELS = str(EX / "qrels.txt")
 RUNS = str(EX / "runs")

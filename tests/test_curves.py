@@ -3,7 +3,6 @@ documented curves, areas that agree with the measures, averages, the CLI."""
 from __future__ import annotations
 
 import json
-import pathlib
 
 import numpy as np
 import pytest
@@ -11,11 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support.extra_reference import LINGPIPE, batches, close, make_batch, run_measure, step_area
+from support.paths import SEEDS
 from trec_eval_py import cli
 from trec_eval_py.tools.curves import batch_levels, batch_points, compute_curves, parse_curve
 from trec_eval_py.errors import UsageError
-
-SEEDS = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "seeds_examples"
 
 
 def points(kind, tops, ctx=None):

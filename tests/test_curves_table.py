@@ -18,8 +18,8 @@ from test_curves import run_cli  # the curves command in-process: (exit code, st
 from trec_eval_py.engine import pipeline
 from trec_eval_py.errors import UsageError
 from trec_eval_py.tools.curves import TABLE_COLUMNS, compute_curves, compute_table
+from support.paths import SEEDS
 
-SEEDS = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "seeds_examples"
 QRELS, RUN = str(SEEDS / "lingpipe.qrels"), str(SEEDS / "lingpipe.run")
 
 #: the documentation's table: rank (from 0), score, correct, recall, precision, rejection recall

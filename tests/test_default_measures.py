@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from trec_eval_py import evaluate
 from trec_eval_py.engine.inputs import judgment_format, judgment_formats
 from trec_eval_py.engine.measures import registry
-
-GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
+from support.paths import GOLDEN
 
 
 @pytest.mark.parametrize("name", sorted(judgment_formats()))

@@ -6,15 +6,15 @@ errors and the ndeval tool's checks."""
 from __future__ import annotations
 
 import math
-import pathlib
 import random
 
 import pytest
 
 import trec_eval_py as te
 from trec_eval_py.errors import InputError, MeasureError, UsageError
+from support.paths import FIXTURES
 
-FIX = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "ndeval"
+FIX = FIXTURES / "ndeval"
 
 ALL = ["ERR_IA.1,3,5,10,20,25", "nERR_IA.1,3,5,10,20,25", "alpha_DCG.1,3,5,10,20,25",
        "alpha_nDCG.1,3,5,10,20,25", "NRBP", "nNRBP", "MAP_IA", "P_IA.1,3,5,10,20,25", "strec.1,3,5,10,20,25"]

@@ -11,6 +11,7 @@ import pytest
 from trec_eval_py import evaluate
 from trec_eval_py.output.evaluation import render_evaluation
 from trec_eval_py.errors import MeasureError, UsageError
+from support.paths import EXAMPLES
 
 # R = 1000 relevant documents, 999 retrieved first: recall 0.999 is reached
 # (precision 1), recall 1 is not (0).
@@ -58,7 +59,7 @@ def test_one_measure_requested_twice_with_other_parameters():
     columns (they once landed in one column, twice as long as the topics)."""
     import trec_eval_py as te
 
-    examples = __import__("pathlib").Path(__file__).resolve().parent.parent / "examples"
+    examples = EXAMPLES
     q, r = str(examples / "qrels.txt"), str(examples / "run_a.txt")
     both = te.evaluate(q, r, ["ndcg_cut.5", "nDCG@10", "P(rel=2)@5", "P.5"])
     alone5 = te.evaluate(q, r, ["ndcg_cut.5"])
@@ -74,7 +75,7 @@ def test_one_measure_requested_twice_with_other_parameters():
 
 
 def _examples():
-    examples = __import__("pathlib").Path(__file__).resolve().parent.parent / "examples"
+    examples = EXAMPLES
     return str(examples / "qrels.txt"), str(examples / "run_a.txt")
 
 

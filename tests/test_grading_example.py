@@ -9,8 +9,8 @@ import zipfile
 from pathlib import Path
 
 from support.grading_class import make_class
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "grading"
 
 

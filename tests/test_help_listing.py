@@ -2,9 +2,8 @@
 bracketed text (the name of an extra) that the help renderer could eat."""
 from __future__ import annotations
 
-import pathlib
-
 from support.golden import run_cli
+from support.paths import SEEDS
 
 from trec_eval_py.cli import commands
 
@@ -51,7 +50,7 @@ def test_curves_help_lists_every_registered_curve_and_each_runs(capsysbinary):
     assert {"pr", "ipr", "roc", "croc_exp", "proc", "ac", "cac_log", "pac", "table"} <= set(CURVES)
     for k in CURVES.values():
         assert f"{k.spelling}: " in flat  # described in the command's help
-    seeds = str(pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "seeds_examples") + "/"
+    seeds = str(SEEDS) + "/"
     for k in CURVES.values():
         name = f"{k.name}.7" if k.alpha else k.name
         code, out, err = run_cli(["curves", seeds + "croc.qrels", seeds + "croc.run", "--curve", name], capsysbinary)

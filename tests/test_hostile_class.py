@@ -24,10 +24,10 @@ from pathlib import Path
 import pytest
 
 from support.golden import GOLDEN, run_cli
+from support.paths import ROOT
 from trec_eval_py.errors import InputError, OptionTypeError, OutputError, UsageError
 from trec_eval_py.tools.submissions import REPORT_MARKER, Submission, scan_submissions
 
-ROOT = Path(__file__).resolve().parent.parent
 SECRET = "ghp_SECRETTOKEN0123456789"
 QRELS = "".join(f"{t} 0 D{d} {int(d % 3 == 0)}\n" for t in (1, 2) for d in range(12))
 

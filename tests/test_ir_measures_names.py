@@ -27,6 +27,7 @@ import trec_eval_py as te  # noqa: E402
 from trec_eval_py.engine.measures import registry  # noqa: E402
 from trec_eval_py.engine.measures._names import ALIASES, translate  # noqa: E402
 from trec_eval_py.errors import MeasureError  # noqa: E402
+from support.paths import ROOT  # noqa: E402
 
 #: names and variants ir_measures' pytrec_eval provider computes
 PYTREC_NAMES = [
@@ -417,9 +418,8 @@ def test_compare_and_batch_accept_the_names(tmp_path):
 
     qrels = "examples/qrels.txt"
     runs = ["examples/run_a.txt", "examples/run_b.txt"]
-    import pathlib
 
-    root = pathlib.Path(__file__).resolve().parent.parent
+    root = ROOT
     qrels, runs = str(root / qrels), [str(root / r) for r in runs]
     board = build_leaderboard(qrels, runs, ["nDCG@10", "P(rel=2)@5"])
     assert board.columns == ["nDCG@10", "P(rel=2)@5"]

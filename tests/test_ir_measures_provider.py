@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import importlib
 import math
-import pathlib
 import random
 import sys
 import unittest
 
 import pytest
+from support.paths import ROOT
 
 ir_measures = pytest.importorskip("ir_measures")
 pytest.importorskip("pytrec_eval")
@@ -29,7 +29,6 @@ from ir_measures import AP, P, RR, Metric, nDCG  # noqa: E402
 import trec_eval_py as te  # noqa: E402
 from trec_eval_py.compat import ir_measures_provider as ours  # noqa: E402
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 QRELS_TEXT = """
 0 0 D0 0
 0 0 D1 1

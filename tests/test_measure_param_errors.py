@@ -6,13 +6,12 @@ command line's behaviour and shows up here.
 """
 from __future__ import annotations
 
-import pathlib
-
 import pytest
 
 from support.golden import run_cli
+from support.paths import GOLDEN
 
-INPUTS = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "golden" / "inputs"
+INPUTS = GOLDEN / "inputs"
 QRELS, RUN = INPUTS / "qrels.test", INPUTS / "results.test"
 
 CUTOFFS_P = "expected cutoffs, whole numbers above 0, e.g. P.5,10"

@@ -9,16 +9,16 @@ iprec_at_recall.1e300, Rprec_mult.1e300 and max_F.1e300 warn.
 """
 from __future__ import annotations
 
-import pathlib
 import warnings
 
 import pytest
 
 from support.golden import run_cli
+from support.paths import GOLDEN
 
 from trec_eval_py.engine.measures import registry
 
-INPUTS = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "golden" / "inputs"
+INPUTS = GOLDEN / "inputs"
 DATA = {
     "qrels": (INPUTS / "qrels.test", INPUTS / "results.test"),
     "prefs": (INPUTS / "prefs.test", INPUTS / "prefs.results.test"),

@@ -8,8 +8,9 @@ import shlex
 
 import pytest
 from support.golden import run_cli
+from support.paths import FIXTURES
 
-CASES = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "ndeval"
+CASES = FIXTURES / "ndeval"
 NAMES = sorted(p.name for p in CASES.iterdir() if p.is_dir())
 
 

@@ -13,14 +13,13 @@ topics without results on its placeholder ranking, so they are in the chain;
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from support.golden import run_cli
+from support.paths import FIXTURES
 
-HERE = Path(__file__).resolve().parent.parent / "fixtures" / "negative_levels"
+HERE = FIXTURES / "negative_levels"
 CASES = [line.split("\t") for line in (HERE / "cases.tsv").read_text().splitlines() if line.strip()]
 
 

@@ -14,8 +14,9 @@ from trec_eval_py.engine.parse import run as run_mod
 from trec_eval_py.engine.pipeline import batches, evaluate, join, map_batches, read_judgments
 from trec_eval_py.errors import UsageError
 from trec_eval_py.tools.curves import compute_curves
+from support.paths import GOLDEN
 
-IN = Path(__file__).resolve().parent.parent / "fixtures" / "golden" / "inputs"
+IN = GOLDEN / "inputs"
 
 
 def _interleave(path: Path, out: Path, shards: int = 3) -> Path:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import os
-import pathlib
 import sys
 
 import numpy as np
@@ -14,14 +13,13 @@ import pytest
 os.environ.setdefault("MPLBACKEND", "Agg")  # never open a window
 
 from support.golden import run_cli
+from support.paths import EXAMPLES
 
 from trec_eval_py.tools import plotting
 from trec_eval_py.errors import UsageError
 
-EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
 QRELS = str(EXAMPLES / "qrels.txt")
 RUNS = [str(EXAMPLES / "run_a.txt"), str(EXAMPLES / "run_b.txt")]
-
 
 
 @pytest.mark.parametrize("kind", plotting.KINDS)

@@ -11,13 +11,12 @@ have no results; the expected outputs are trec_eval 9.0.8's.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from support.golden import run_cli
+from support.paths import FIXTURES
 
-HERE = Path(__file__).resolve().parent.parent / "fixtures" / "prefs_unevaluated"
+HERE = FIXTURES / "prefs_unevaluated"
 
 
 @pytest.mark.parametrize("name,flags", [("complete", ["-c"]), ("plain", [])])

@@ -6,6 +6,7 @@ import io
 import pytest
 
 from trec_eval_py.cli.progress import ENV, Progress, enabled_for, track
+from support.paths import EXAMPLES
 
 
 class Tty(io.StringIO):
@@ -134,11 +135,10 @@ def test_pipeline_reports_topics_measured_piece_by_piece(tmp_path, monkeypatch):
 def test_cli_output_untouched_by_the_bar(tmp_path, monkeypatch):
     import contextlib
     import io
-    import pathlib
 
     from trec_eval_py.cli import main
 
-    root = pathlib.Path(__file__).resolve().parent.parent / "examples"
+    root = EXAMPLES
     outputs = []
     for setting in ("0", "1"):  # "1": drawing forced on; the bar still waits for its delay, erases itself
         monkeypatch.setenv(ENV, setting)

@@ -15,7 +15,6 @@ import math
 import random
 
 import numpy as np
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +23,7 @@ from hypothesis import strategies as st
 import trec_eval_py as te
 from trec_eval_py import _native
 from trec_eval_py.errors import InputError, InputTypeError, MeasureError
+from support.paths import EXAMPLES, GOLDEN
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
@@ -331,9 +331,8 @@ def _cli(argv) -> bytes:
 
 def test_command_line_reads_and_writes_parquet(tmp_path):
     import io
-    import pathlib
 
-    examples = pathlib.Path(__file__).resolve().parent.parent / "examples"
+    examples = EXAMPLES
     q, r = te.read_qrels(str(examples / "qrels.txt")), te.read_run(str(examples / "run_a.txt"))
     q.write(tmp_path / "q.parquet")
     r.write(tmp_path / "r.parquet")
@@ -415,7 +414,7 @@ def test_a_named_pipe_is_read_once_not_sniffed_for_parquet(tmp_path):
     import os
     import threading
 
-    inputs = Path(__file__).resolve().parent.parent / "fixtures" / "golden" / "inputs"
+    inputs = GOLDEN / "inputs"
     q, r = inputs / "qrels.test", inputs / "results.test"
     want = te.evaluate(q, r, ["map", "P.10"]).to_text(query=True)
     pipes = []

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from trec_eval_py.engine.pipeline import evaluate
 from trec_eval_py.errors import InputError
+from support.paths import FIXTURES
 
-FIX = Path(__file__).resolve().parent.parent / "fixtures"
+FIX = FIXTURES
 
 
 def _collection(path: Path):

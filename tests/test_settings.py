@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +16,7 @@ from trec_eval_py import UsageError, evaluate
 from trec_eval_py.engine.join.context import EvalContext, Settings
 from trec_eval_py.engine.pipeline import Options, map_batches
 from trec_eval_py.errors import OptionError, OptionTypeError
+from support.paths import ROOT
 
 QRELS = b"1 0 a 1\n1 0 b 0\n2 0 c 1\n"
 RUN = b"1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n2 Q0 c 1 1.0 r\n"
@@ -84,7 +84,7 @@ def test_message_template_keeps_user_text_literal():
 
 def _cli(*args, cwd):
     # this checkout's package, whatever is installed (the command runs in another folder)
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "trec_eval_py", *args], cwd=cwd, capture_output=True, text=True,
                           env=env)
 

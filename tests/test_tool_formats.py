@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import pathlib
 
 import numpy as np
 import pytest
@@ -18,13 +17,14 @@ import pytest
 os.environ.setdefault("MPLBACKEND", "Agg")  # never open a window
 
 from support.golden import run_cli  # noqa: E402
+from support.paths import FIXTURES  # noqa: E402
 
 from trec_eval_py.errors import UsageError  # noqa: E402
 from trec_eval_py.tools.comparison import paired_values  # noqa: E402
 from trec_eval_py.tools.curves import compute_curves  # noqa: E402
 from trec_eval_py.tools.leaderboard import build_leaderboard  # noqa: E402
 
-FIX = pathlib.Path(__file__).resolve().parent.parent / "fixtures"
+FIX = FIXTURES
 CODIESP = FIX / "codiesp"
 GOLD, PRED = CODIESP / "toy_gs_D.tsv", CODIESP / "toy_pred_D.tsv"
 CODIESP_FLAGS = ["-R", "codiesp", "-T", "codiesp", "--valid-codes", str(CODIESP / "toy_codes_D.tsv")]
