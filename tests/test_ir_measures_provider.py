@@ -110,7 +110,7 @@ def test_missing_sides_as_ir_measures_gives_them(case):
 @pytest.mark.slow
 def test_random_cases_match_the_pytrec_eval_provider():
     """Per topic exactly; means as ir_measures takes them (every judged topic, 0 for a missing one)."""
-    from test_ir_measures_names import PYTREC_NAMES, ir_measures_values, random_case
+    from support.ir_measures_cases import PYTREC_NAMES, ir_measures_values, random_case
 
     rng = random.Random("provider")
     cases = [(*random_case(rng), PYTREC_NAMES, "pytrec_eval") for _ in range(12)]
