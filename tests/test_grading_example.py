@@ -1,5 +1,5 @@
 """The example class of the grading guides (examples/grading) is the class the grading tests
-build (tests/grading_class.py), and its Moodle download is made of that class's runs: a
+build (tests/support/grading_class.py), and its Moodle download is made of that class's runs: a
 change to one that is not carried to the other fails here (regenerate with
 ``python3 examples/grading/make_example.py``)."""
 from __future__ import annotations

@@ -3,7 +3,7 @@ trec_eval_py to them (the ir_measures names, the ir_measures provider).
 
 ir_measures runs in a child process: pytrec_eval (which its pytrec_eval
 provider drives) is unreliable on ndcg after many evaluators in one process
-(see test_compat_pytrec.py).
+(see tests/compat/test_compat_pytrec.py).
 """
 from __future__ import annotations
 

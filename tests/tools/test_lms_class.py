@@ -1,4 +1,4 @@
-"""A class as an LMS delivers it (tests/lms_class.py: 30 students in Moodle's folders,
+"""A class as an LMS delivers it (tests/support/lms_class.py: 30 students in Moodle's folders,
 14 kinds of mistakes) graded in one command: one finding per real problem, the
 right diagnosis for each, the same verdicts from validate and batch, students
 named, several files resolved, archives inside archives, grades ready for import."""

@@ -4,7 +4,7 @@ Every name is computed through our API (``evaluate(..., measures=[name])``)
 and by ir_measures itself on the same random judgments and runs, topic by
 topic, exactly. ir_measures runs in a child process: pytrec_eval (which its
 pytrec_eval provider drives) is unreliable on ndcg after many evaluators in
-one process (see test_compat_pytrec.py). The names ir_measures computes with
+one process (see tests/compat/test_compat_pytrec.py). The names ir_measures computes with
 pytrec_eval are checked against that provider; RR@k, ERR@k and Judged@k,
 which it does not offer, against the provider ir_measures uses for them
 (msmarco, gdeval, judged), and RBP against cwl_eval, whose arithmetic differs
@@ -34,7 +34,7 @@ OTHER_NAMES = {"RR@3": "msmarco", "RR@10": "msmarco", "RR(rel=2)@5": "msmarco",
                "ERR@5": "gdeval", "ERR@20": "gdeval", "Judged@3": "judged", "Judged@10": "judged"}
 
 #: the intent-aware names (ir_measures' pyndeval provider): checked against the trec_eval-style
-#: measures and ndeval's own output in test_diversity_measures.py and test_ndeval_golden.py
+#: measures and ndeval's own output in test_diversity_measures.py and tests/tools/test_ndeval_golden.py
 DIVERSITY_NAMES = ["alpha_nDCG@10", "alpha_DCG@5", "ERR_IA@20", "nERR_IA@5", "NRBP", "nNRBP", "AP_IA", "P_IA@10",
                    "StRecall@10"]
 

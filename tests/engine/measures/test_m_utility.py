@@ -1,4 +1,4 @@
-"""utility: contingency-table arithmetic, parameters and names (-c: see test_complete.py)."""
+"""utility: contingency-table arithmetic, parameters and names (-c: see tests/engine/join/test_complete.py)."""
 import pytest
 
 from support.judged_topics import random_topics

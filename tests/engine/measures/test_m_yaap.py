@@ -30,7 +30,7 @@ def test_perfect_and_none():
 
 
 def test_empty_ranking():
-    # an empty ranking: log(1 / (1 + R)) (-c's topics: see test_complete.py)
+    # an empty ranking: log(1 / (1 + R)) (-c's topics: see tests/engine/join/test_complete.py)
     assert compute("yaap", [[1], []], [[1], [1, 1]])[1] == math.log(1 / 3)
 
 

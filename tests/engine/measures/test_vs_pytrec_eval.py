@@ -59,7 +59,7 @@ NOT_COMPARED = {"runid", "num_q", "relstring"}
 
 #: pytrec_eval's G, ndcg and ndcg_rel can hang or crash once many evaluators
 #: have been built in one process (never in a fresh one), which would stall
-#: the suite; tests/test_compat_pytrec.py compares them in a fresh process
+#: the suite; tests/compat/test_compat_pytrec.py compares them in a fresh process
 #: per case instead, and their own tests compare them with references.
 FRESH_PROCESS_ONLY = {"G", "ndcg", "ndcg_rel"}
 
