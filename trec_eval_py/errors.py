@@ -70,6 +70,19 @@ class TrecEvalError(ValueError):
 
     exit_code = ExitCode.INPUT
 
+    def __reduce__(self):
+        # an error crosses processes (a dask worker's reaches the client): it is
+        # rebuilt from its message and attributes, since the arguments of the
+        # subclasses' __init__ are not what Exception keeps in ``args``
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(cls: type, args: tuple, state: dict) -> TrecEvalError:
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class InputError(TrecEvalError):
     """A qrels, run or other input file cannot be read as its format requires.

@@ -222,16 +222,44 @@ def test_local_cluster_with_a_worker_killed(tmp_path):
         def go():
             result["ev"] = evaluate(QRELS, out, "all_trec", complete=True, client=client)
 
+        # a summary alone folds on the workers (the fold's state travels from range to
+        # range, the per-topic payloads stay put): the same bytes, for these flags too
+        for flags in ({}, {"compat": "10.0", "max_docs": 3}, {"judged_only": True, "relevance_level": 2}):
+            ref = evaluate(QRELS, RUN, "all_trec", complete=True, per_topic=False, **flags).to_text()
+            assert evaluate(QRELS, RUN, "all_trec", complete=True, per_topic=False, client=client, shards="each",
+                            **flags).to_text() == ref
+        kw = dict(rel_format="codiesp_x", results_format="codiesp_x")
+        m = ["codiesp_x", "num_ret", "num_rel", "num_rel_ret"]
+        gs, pred = FIX / "codiesp" / "toy_gs_X.tsv", FIX / "codiesp" / "toy_pred_X.tsv"
+        assert (evaluate(gs, pred, m, per_topic=False, client=client, shards=3, **kw).to_text()
+                == evaluate(gs, pred, m, **kw).to_text())
+        bad = tmp_path / "bad_run"  # the error a whole read reports, from a later range
+        bad.write_bytes(RUN.read_bytes() + b"77 Q0 dup 1 5.0 x\n" * 2 + b"2 Q0 dup 1 5.0 x\n" * 2)
+        with pytest.raises(InputError) as whole_error:
+            evaluate(QRELS, bad, "map")
+        with pytest.raises(InputError) as cluster_error:
+            evaluate(QRELS, bad, "map", per_topic=False, client=client, shards="each")
+        assert str(cluster_error.value) == str(whole_error.value)
+
+        summary_only = {}
+
+        def summarise():
+            summary_only["ev"] = evaluate(QRELS, out, "all_trec", complete=True, per_topic=False, client=client)
+
         t = threading.Thread(target=go)
+        t2 = threading.Thread(target=summarise)
         t.start()
+        t2.start()
         deadline = time.time() + 20
         while time.time() < deadline and not any(client.processing().values()):
             time.sleep(0.01)
         victim = next(iter(pids.values()))
         os.kill(victim, 9)
         t.join(120)
-        assert not t.is_alive()
+        t2.join(120)
+        assert not t.is_alive() and not t2.is_alive()
         assert _text(result["ev"]) == _text(whole)
+        assert summary_only["ev"].to_text() == whole.to_text()
 
 
 @pytest.mark.slow

@@ -213,6 +213,12 @@ class SummaryFold:
         self.kinds = [_fold_kind(m, p) for m, p in zip(measures, has_parts)]
         self.states: list = [None] * len(self.measures)
 
+    @staticmethod
+    def keeps_columns(measures: list[Measure]) -> bool:
+        """Whether a measure among ``measures`` may keep its whole column for its
+        summary (its state then grows with the topics, not a few numbers)."""
+        return any(m.fold is None and m.summary is not None for m in measures)
+
     def add(self, chunks: list) -> None:
         for j, (m, kind, payload) in enumerate(zip(self.measures, self.kinds, chunks)):
             if kind == "keep":

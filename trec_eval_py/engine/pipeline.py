@@ -501,35 +501,17 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
     check_cuts(cuts)
     judged = split(judgments, cuts)
 
-    fold: SummaryFold | None = None
     columns = _printed_columns(plan)
-    kept: list[tuple] = []
-    num_topics = 0
-    any_evaluated = False
-    errors: list[InputError] = []
-    for result in _range_results(plan, judged, runs, client, per_topic):
-        if isinstance(result, InputError):  # keep going: a later range may hold the error to report
-            errors.append(result)
-            continue
-        if errors:
-            continue
-        chunks, has_parts, topics_n, evaluated_n, runid_r, kept_range = result
-        if fold is None:
-            fold = SummaryFold([c.measure for c in columns], has_parts)
-        fold.add(chunks)
-        num_topics += topics_n
-        any_evaluated = any_evaluated or evaluated_n > 0
-        if runid is None:
-            runid = runid_r
-        if kept_range is not None:
-            kept.append(kept_range)
-        if progress is not None and topics_n:
-            progress(topics_n)
-    if errors:
-        raise first_error(errors, getattr(judgments, "name", ""))
-    if fold is None or not any_evaluated:
+    folded = _fold_ranges(plan, judged, runs, client, per_topic, progress)
+    if folded.errors:
+        raise first_error(folded.errors, getattr(judgments, "name", ""))
+    if folded.states is None or not folded.any_evaluated:
         raise NoTopicsError("no topic has both judgments and results")
-    summary = fold.result(_final_info(plan, num_qrels_topics, num_positive, num_topics, runid or ""))
+    if runid is None:
+        runid = folded.runid
+    fold = folded.fold([c.measure for c in columns])
+    summary = fold.result(_final_info(plan, num_qrels_topics, num_positive, folded.num_topics, runid or ""))
+    kept = folded.kept
     if not per_topic:
         return _summary_only(plan, columns, summary, runid or "")
     topics = [q for r in kept for q in r[0]]
@@ -590,34 +572,121 @@ def _plan_cached(measures, options) -> _Plan:
     return plan
 
 
-def _range_results(plan: _Plan, judged: list, runs, client, per_topic: bool):
-    """:func:`measure_range` of every range, in range order (on ``client``'s
-    cluster when given: submitted ahead, gathered in order)."""
+class _RangeFold:
+    """What the ranges' results add up to so far, in topic order: the summary
+    fold's states, the counts, the run id, the first errors and (when asked)
+    the per-topic values. Plain data: on a cluster it travels from one range's
+    worker to the next, while each range's per-topic payloads stay where they
+    were computed (see :func:`_fold_ranges`)."""
+
+    def __init__(self) -> None:
+        self.states: list | None = None  # SummaryFold.states, None before the first range
+        self.has_parts: list | None = None
+        self.num_topics = 0
+        self.any_evaluated = False
+        self.runid: str | None = None
+        self.errors: list[InputError] = []
+        self.kept: list[tuple] = []
+        self.topics_added = 0  # by the last add: what progress reports
+
+    def fold(self, measures: list) -> SummaryFold:
+        fold = SummaryFold(measures, self.has_parts or [])
+        if self.states is not None:
+            fold.states = self.states
+        return fold
+
+    def add(self, result, measures: list) -> None:
+        """One range's :func:`measure_range` result, the next in topic order."""
+        self.topics_added = 0
+        if isinstance(result, InputError):  # keep going: a later range may hold the error to report
+            self.errors.append(result)
+            return
+        if self.errors or result is None:
+            return
+        chunks, has_parts, topics_n, evaluated_n, runid, kept = result
+        if self.has_parts is None:
+            self.has_parts = has_parts
+        fold = self.fold(measures)
+        fold.add(chunks)
+        self.states = fold.states
+        self.num_topics += topics_n
+        self.topics_added = topics_n
+        self.any_evaluated = self.any_evaluated or evaluated_n > 0
+        if self.runid is None:
+            self.runid = runid
+        if kept is not None:
+            self.kept.append(kept)
+
+
+def fold_step(spec: tuple, folded: _RangeFold | None, result) -> _RangeFold:
+    """One link of the fold chain on a cluster: ``folded`` with the next range's
+    result added, computed where that result lies (a new value: the one given
+    may be another task's input too)."""
+    import copy
+
+    out = _RangeFold() if folded is None else copy.deepcopy(folded)
+    out.add(result, [c.measure for c in _printed_columns(_plan_cached(*spec))])
+    return out
+
+
+def _fold_ranges(plan: _Plan, judged: list, runs, client, per_topic: bool, progress) -> _RangeFold:
+    """:func:`measure_range` of every range, folded in range order.
+
+    Without a client the ranges are measured here one after another. On a
+    cluster each range is a task, and so is each step of the fold: step i
+    takes step i-1's small state and range i's result, and runs on the worker
+    that holds that result, so a range's per-topic payloads (one float per
+    topic and measure, which the exact left-to-right sums need) never cross
+    the network; only the state does. A few ranges are kept in flight, which
+    bounds what the workers hold. Per-topic values asked for, or a measure that
+    keeps whole columns for its summary, come back to the client instead."""
     from .._record import as_dict
 
     spec = (plan.measures, {k: v for k, v in as_dict(plan.opts).items() if k != "measures"})
+    measures = [c.measure for c in _printed_columns(plan)]
     judged_ranges = iter(judged)
+    folded = _RangeFold()
+
+    def added() -> None:
+        if progress is not None and folded.topics_added:
+            progress(folded.topics_added)
+
     # the runs drive the loop: their reader raises a bad line's error after the last range
     if client is None:
         for r in runs:
-            res = measure_range(spec, next(judged_ranges), r, per_topic)
-            if res is not None:
-                yield res
-        return
+            folded.add(measure_range(spec, next(judged_ranges), r, per_topic), measures)
+            added()
+        return folded
     from collections import deque
 
+    limit = 2 * _default_ranges(client)  # ranges in flight
     window: deque = deque()
-    limit = 2 * _default_ranges(client)  # ranges in flight: bounds what the client holds
+    if per_topic or SummaryFold.keeps_columns(measures):
+        for r in runs:
+            window.append(client.submit(measure_range, spec, next(judged_ranges), r, per_topic, pure=False))
+            if len(window) >= limit:
+                folded.add(window.popleft().result(), measures)
+                added()
+        while window:
+            folded.add(window.popleft().result(), measures)
+            added()
+        return folded
+    step = None
+    seen = 0
     for r in runs:
-        window.append(client.submit(measure_range, spec, next(judged_ranges), r, per_topic, pure=False))
+        measured = client.submit(measure_range, spec, next(judged_ranges), r, False, pure=False)
+        step = client.submit(fold_step, spec, step, measured, pure=False)
+        window.append(step)
         if len(window) >= limit:
-            res = window.popleft().result()
-            if res is not None:
-                yield res
-    while window:
-        res = window.popleft().result()
-        if res is not None:
-            yield res
+            folded = window.popleft().result()
+            if progress is not None and folded.num_topics > seen:
+                progress(folded.num_topics - seen)
+            seen = folded.num_topics
+    if step is not None:
+        folded = step.result()
+        if progress is not None and folded.num_topics > seen:
+            progress(folded.num_topics - seen)
+    return folded
 
 
 def _measure_pass(judgments, run, selected, opts, ctx, progress=None, *, whole: bool = True):

@@ -212,3 +212,22 @@ def test_one_huge_docno_is_rejected_not_a_memory_error(monkeypatch):
     # a long docno that fits the budget is read
     lines[777] = "1 Q0 " + "D" * 100 + " 1 1 r"
     assert len(read_run(("\n".join(lines) + "\n").encode())) == 20000
+
+
+def test_errors_cross_processes_whole():
+    """An error raised on a dask worker reaches the client pickled: every error
+    type comes back as itself, with its message and attributes (the subclasses'
+    __init__ arguments are not what Exception keeps)."""
+    import pickle
+
+    from trec_eval_py.errors import (InputError, InputTypeError, MeasureError, NoTopicsError, OptionError,
+                                     OutputError, UsageError)
+
+    errors = [InputError("run", "duplicate document", 7, "q1 Q0 d1 1 2.0 r"), InputTypeError("qrels", "not a dict"),
+              OutputError("out.csv", "no such folder"), UsageError("bad"), MeasureError("unknown measure 'x'"),
+              NoTopicsError("no topic"), OptionError("{@max_docs} must be 0 or more, not {v}", v=-3)]
+    errors[0].rows_before = ("kept", 3)
+    for e in errors:
+        back = pickle.loads(pickle.dumps(e))
+        assert type(back) is type(e) and str(back) == str(e) and back.__dict__ == e.__dict__
+    assert pickle.loads(pickle.dumps(errors[-1])).render({"max_docs": "-M"}) == "-M must be 0 or more, not -3"
