@@ -139,4 +139,6 @@ def make_class(root) -> Path:
 if __name__ == "__main__":  # python tests/support/grading_class.py DIR: the class, for trying the commands by hand
     import sys
 
+    if len(sys.argv) != 2:
+        sys.exit("usage: python tests/support/grading_class.py DIR")
     print(make_class(sys.argv[1]))
