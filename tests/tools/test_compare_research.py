@@ -18,7 +18,7 @@ import pytest
 from support.golden import run_cli
 from support.paths import ROOT
 from scipy import stats
-from test_compare import write_collection
+from support.synthetic import write_collection
 
 from trec_eval_py.errors import UsageError
 from trec_eval_py.tools import significance as sig

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support.extra_reference import LINGPIPE, batches, close, make_batch, run_measure, step_area
+from support.golden import run_cli as golden_cli
 from support.paths import SEEDS
-from trec_eval_py import cli
 from trec_eval_py.tools.curves import batch_levels, batch_points, compute_curves, parse_curve
 from trec_eval_py.errors import UsageError
 
@@ -123,13 +123,8 @@ def test_parse_curve():
 
 
 def run_cli(args, capsysbinary):
-    code = 0
-    try:
-        cli.main(["curves", *map(str, args)])
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsysbinary.readouterr()
-    return code, out.out.decode(), out.err.decode()
+    """The curves command in-process: (exit code, stdout, stderr)."""
+    return golden_cli(["curves", *args], capsysbinary)
 
 
 def test_cli_tsv(capsysbinary):

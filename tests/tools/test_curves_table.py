@@ -14,11 +14,16 @@ import random
 import numpy as np
 import pytest
 
-from test_curves import run_cli  # the curves command in-process: (exit code, stdout, stderr)
 from trec_eval_py.engine import pipeline
 from trec_eval_py.errors import UsageError
 from trec_eval_py.tools.curves import TABLE_COLUMNS, compute_curves, compute_table
+from support.golden import run_cli as golden_cli
 from support.paths import SEEDS
+
+
+def run_cli(args, capsysbinary):
+    """The curves command in-process: (exit code, stdout, stderr)."""
+    return golden_cli(["curves", *args], capsysbinary)
 
 QRELS, RUN = str(SEEDS / "lingpipe.qrels"), str(SEEDS / "lingpipe.run")
 
