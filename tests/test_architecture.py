@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -134,6 +135,10 @@ def test_mypy_finds_nothing(monkeypatch):
     assert status == 0, stdout[-6000:] + stderr[-2000:]
 
 
+#: a test module imported by another (``from test_curves import run_cli``)
+_TEST_IMPORT = re.compile(r"^\s*(?:from\s+test_\w+\s+import|import\s+test_\w+)", re.MULTILINE)
+
+
 def layout_problems(tests: Path, pkg: Path) -> list[str]:
     """What keeps ``tests`` from being laid out like the package ``pkg``.
 
@@ -168,6 +173,8 @@ def layout_problems(tests: Path, pkg: Path) -> list[str]:
                             "alike (test folders are not packages)")
         else:
             named[path.name] = rel
+        if path.name.startswith("test_") and _TEST_IMPORT.search(path.read_text(encoding="utf-8")):
+            problems.append(f"tests/{rel.as_posix()}: imports a test module; shared helpers go in tests/support/")
     support = tests / "support"
     if not (support / "__init__.py").is_file():
         problems.append("tests/support/: the helpers' package has no __init__.py")
@@ -196,6 +203,7 @@ def test_the_layout_check_finds_what_is_out_of_place(tmp_path):
         (tests / f).parent.mkdir(parents=True, exist_ok=True)
         (tests / f).write_text("")
     (tests / "empty").mkdir()
+    (tests / "engine" / "test_a.py").write_text("from test_top import helper\n")
     assert layout_problems(tests, pkg) == [
         "tests/empty/: no package folder pkg/empty/ to mirror (helpers go in tests/support/)",
         "tests/engine/__init__.py: test folders are not packages (test file names are unique)",
@@ -203,6 +211,7 @@ def test_the_layout_check_finds_what_is_out_of_place(tmp_path):
         "tests/engine/measures/helper.py: not a test; helpers go in tests/support/",
         "tests/engine/test_a.py and tests/engine/measures/test_a.py: two test files named alike "
         "(test folders are not packages)",
+        "tests/engine/test_a.py: imports a test module; shared helpers go in tests/support/",
         "tests/stray/: no package folder pkg/stray/ to mirror (helpers go in tests/support/)",
         "tests/support/test_e.py: a test among the helpers",
     ]
