@@ -8,7 +8,7 @@ tab-separated files), ``args`` (the task, ``INT``, ``IPT`` or ``ACT``, and
 ``bc-evaluate -t`` printed (its tabular line). Hand-made cases cover the page's
 example, articles without hits, hits for articles outside the gold standard,
 swapped pairs and rankings of different lengths; ``random_*`` cases come from
-a generator with fixed seeds. tests/test_bc_evaluate_golden.py compares our
+a generator with fixed seeds. tests/engine/inputs/test_bc_evaluate_golden.py compares our
 values with ``expected`` without the library.
 
 bc-evaluate 2.3.1 runs on Python 2 (its first commit on GitHub, fnl/bceval,

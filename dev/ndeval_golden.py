@@ -7,7 +7,7 @@ Each case is a folder holding ``qrels``, ``run``, optionally ``baseline``,
 baseline file) and ``expected`` (what the binary printed) plus
 ``expected_exit`` (its exit status). Hand-made cases cover each option and
 edge case; ``random_*`` cases come from dev/fuzz_ndeval.py's generator with
-fixed seeds. tests/test_ndeval_golden.py compares our output with
+fixed seeds. tests/tools/test_ndeval_golden.py compares our output with
 ``expected`` byte for byte, without the binary.
 
 Usage: python3 dev/ndeval_golden.py   (binary at $NDEVAL, default /tmp/ndeval/ndeval,

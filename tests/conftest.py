@@ -1,11 +1,8 @@
 import os
-import pathlib
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures"
-GOLDEN = FIXTURES / "golden"
+from support.paths import GOLDEN
 
 
 @pytest.fixture

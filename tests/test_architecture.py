@@ -1,6 +1,6 @@
 """The package's shape, checked: stages import downwards only, no import cycles,
 no private name used outside the package that owns it, the linters' rules and
-the type checker's.
+the type checker's; and the tests' shape: laid out like the package.
 
 The layers are declared once, in pyproject.toml's import-linter contract
 (parse -> join -> measures -> aggregate -> pipeline -> tools -> cli); this
@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "trec_eval_py"
+TESTS = ROOT / "tests"
 
 
 def _modules():
@@ -131,3 +133,85 @@ def test_mypy_finds_nothing(monkeypatch):
     monkeypatch.chdir(ROOT)
     stdout, stderr, status = api.run(["--config-file", str(ROOT / "pyproject.toml")])
     assert status == 0, stdout[-6000:] + stderr[-2000:]
+
+
+#: a test module imported by another (``from test_curves import run_cli``)
+_TEST_IMPORT = re.compile(r"^\s*(?:from\s+test_\w+\s+import|import\s+test_\w+)", re.MULTILINE)
+
+
+def layout_problems(tests: Path, pkg: Path) -> list[str]:
+    """What keeps ``tests`` from being laid out like the package ``pkg``.
+
+    Every folder under ``tests`` but ``support/`` (the helpers) stands for the
+    package folder at the same place (``tests/engine/measures`` for
+    ``trec_eval_py/engine/measures``); a test file sits in such a folder or at
+    the top; a module that is not a test (nor ``conftest.py``) is a helper and
+    lives in ``support/``. The test folders are not packages (pytest imports a
+    test file by its name), so no two test files share a name.
+    """
+    problems = []
+    named: dict[str, Path] = {}
+    for path in sorted(tests.rglob("*")):
+        rel = path.relative_to(tests)
+        if any(p == "__pycache__" or p.startswith(".") for p in rel.parts) or rel.parts[0] == "support":
+            continue
+        if path.is_dir():
+            if not (pkg / rel / "__init__.py").is_file():
+                problems.append(f"tests/{rel.as_posix()}/: no package folder {pkg.name}/{rel.as_posix()}/ to mirror "
+                                "(helpers go in tests/support/)")
+            continue
+        if path.suffix != ".py":
+            continue
+        if path.name == "__init__.py":
+            problems.append(f"tests/{rel.as_posix()}: test folders are not packages (test file names are unique)")
+        elif path.name == "conftest.py" and rel.parent == Path("."):
+            continue
+        elif not path.name.startswith("test_"):
+            problems.append(f"tests/{rel.as_posix()}: not a test; helpers go in tests/support/")
+        elif path.name in named:
+            problems.append(f"tests/{rel.as_posix()} and tests/{named[path.name].as_posix()}: two test files named "
+                            "alike (test folders are not packages)")
+        else:
+            named[path.name] = rel
+        if path.name.startswith("test_") and _TEST_IMPORT.search(path.read_text(encoding="utf-8")):
+            problems.append(f"tests/{rel.as_posix()}: imports a test module; shared helpers go in tests/support/")
+    support = tests / "support"
+    if not (support / "__init__.py").is_file():
+        problems.append("tests/support/: the helpers' package has no __init__.py")
+    problems += [f"tests/{p.relative_to(tests).as_posix()}: a test among the helpers"
+                 for p in sorted(support.rglob("test_*.py"))]
+    return problems
+
+
+def test_tests_are_laid_out_like_the_package():
+    assert layout_problems(TESTS, PKG) == []
+
+
+def test_the_layout_check_finds_what_is_out_of_place(tmp_path):
+    pkg, tests = tmp_path / "pkg", tmp_path / "tests"
+    for d in ("", "engine", "engine/measures"):
+        (pkg / d).mkdir(exist_ok=True)
+        (pkg / d / "__init__.py").write_text("")
+    for f in ("conftest.py", "test_top.py", "engine/test_a.py", "engine/measures/test_b.py", "support/__init__.py",
+              "support/paths.py", "support/data/x.txt"):
+        (tests / f).parent.mkdir(parents=True, exist_ok=True)
+        (tests / f).write_text("")
+    (tests / "engine" / "__pycache__").mkdir()
+    assert layout_problems(tests, pkg) == []
+    for f in ("stray/test_c.py", "engine/joins/test_d.py", "engine/measures/helper.py", "engine/__init__.py",
+              "engine/measures/test_a.py", "support/test_e.py"):
+        (tests / f).parent.mkdir(parents=True, exist_ok=True)
+        (tests / f).write_text("")
+    (tests / "empty").mkdir()
+    (tests / "engine" / "test_a.py").write_text("from test_top import helper\n")
+    assert layout_problems(tests, pkg) == [
+        "tests/empty/: no package folder pkg/empty/ to mirror (helpers go in tests/support/)",
+        "tests/engine/__init__.py: test folders are not packages (test file names are unique)",
+        "tests/engine/joins/: no package folder pkg/engine/joins/ to mirror (helpers go in tests/support/)",
+        "tests/engine/measures/helper.py: not a test; helpers go in tests/support/",
+        "tests/engine/test_a.py and tests/engine/measures/test_a.py: two test files named alike "
+        "(test folders are not packages)",
+        "tests/engine/test_a.py: imports a test module; shared helpers go in tests/support/",
+        "tests/stray/: no package folder pkg/stray/ to mirror (helpers go in tests/support/)",
+        "tests/support/test_e.py: a test among the helpers",
+    ]

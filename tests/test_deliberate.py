@@ -22,7 +22,7 @@ def test_dcg_and_ndcg_keep_their_own_parameters_in_10():
 def test_topic_with_only_negative_judgments_is_evaluated():
     # trec_eval exits 4 ("Can't calculate measure") when such a topic is the first it
     # evaluates (topic 0 here); after another topic it evaluates it (see
-    # test_negative_only_topics.py), with the result checked for topic 2
+    # tests/engine/join/test_negative_only_topics.py), with the result checked for topic 2
     qrels = b"0 0 c -1\n0 0 d -2\n" + QRELS + b"2 0 c -1\n2 0 d -2\n"
     run = b"0 Q0 x 1 1 r\n" + RUN + b"2 Q0 x 1 1 r\n"
     for compat in ("9.0.8", "10.0"):

@@ -46,8 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 RUN_LANGS = {"console", "python", "pycon", "bash", "sh"}
 MARKER = re.compile(r"^\s*<!--\s*docs:\s*(.*?)\s*-->\s*$")

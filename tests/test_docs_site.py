@@ -24,12 +24,12 @@ from urllib.parse import unquote, urldefrag, urlparse
 
 import pytest
 
-from devtools import CHROMIUM, NO_CHROMIUM, chromium, open_page
+from support.devtools import CHROMIUM, NO_CHROMIUM, chromium, open_page
+from support.paths import ROOT
 
 # every test here works on the built site (minutes to build): a quick run leaves them out
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
 

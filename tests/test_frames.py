@@ -1,11 +1,11 @@
 """pandas DataFrames in and out, and the HTML tables notebooks show."""
 from __future__ import annotations
 
-import pathlib
 import random
 import xml.etree.ElementTree as ET
 
 import pytest
+from support.paths import ROOT
 
 pd = pytest.importorskip("pandas")
 
@@ -14,7 +14,6 @@ from trec_eval_py.errors import InputError  # noqa: E402
 from trec_eval_py.tools.comparison import compare_runs  # noqa: E402
 from trec_eval_py.tools.leaderboard import build_leaderboard  # noqa: E402
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 MEASURES = ["official", "ndcg_cut.5", "nDCG@10", "P(rel=2)@5", "RR(judged_only=True)", "relstring"]
 

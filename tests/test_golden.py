@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pytest
 
-from golden import GOLDEN, expectation, load_cases, run_cli
+from support.golden import GOLDEN, expectation, load_cases, run_cli
 
 # Cases that belong to the other judgment formats (their own issue).
 

@@ -1,5 +1,5 @@
 """The example class of the grading guides (examples/grading) is the class the grading tests
-build (tests/grading_class.py), and its Moodle download is made of that class's runs: a
+build (tests/support/grading_class.py), and its Moodle download is made of that class's runs: a
 change to one that is not carried to the other fails here (regenerate with
 ``python3 examples/grading/make_example.py``)."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ import gzip
 import zipfile
 from pathlib import Path
 
-from grading_class import make_class
+from support.grading_class import make_class
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "grading"
 
 

@@ -9,11 +9,10 @@ own PNG picture.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 PNG = b"\x89PNG\r\n\x1a\n"
 

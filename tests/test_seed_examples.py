@@ -6,13 +6,11 @@ is the seed's own number, compared at the precision the seed prints it.
 from __future__ import annotations
 
 import math
-import pathlib
 
 import pytest
 
 from trec_eval_py import cli
-
-SEEDS = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "seeds_examples"
+from support.paths import SEEDS
 
 
 def evaluate(capsysbinary, qrels, run, *args) -> dict[str, float]:

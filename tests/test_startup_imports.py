@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 
-from golden import GOLDEN
+from support.golden import GOLDEN
 
 #: module names (and their submodules) the small evaluation must not import
 UNUSED = (

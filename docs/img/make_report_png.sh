@@ -5,7 +5,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 "$here/../../tests/grading_class.py" "$work" >/dev/null
+python3 "$here/../../tests/support/grading_class.py" "$work" >/dev/null
 cd "$work"
 trec_eval_py batch qrels.txt submissions/ -m map -m P.10 -m ndcg_cut.10 --report report/ --hide-judgments >/dev/null || true
 browser="$(command -v chromium || command -v chromium-browser)"

@@ -1,7 +1,7 @@
 """Writes the example class of docs/guide/grading.md and grading-safety.md (deterministic runs).
 
 ``qrels.txt`` and ``submissions/``: the class the grading tests use
-(``tests/grading_class.py``): 10 topics, nested folders, a zip of late
+(``tests/support/grading_class.py``): 10 topics, nested folders, a zip of late
 submissions, odd but valid runs and every kind of broken one. Its ``.git``
 folder (a hidden folder, never graded) is left out: a repository cannot hold
 one.
@@ -25,7 +25,7 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests"))
 
-from grading_class import make_class  # noqa: E402
+from support.grading_class import make_class  # noqa: E402
 
 #: (full name, Moodle participant id, {file name: (run of the class, run id, member date)})
 MOODLE = [

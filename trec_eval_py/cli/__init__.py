@@ -2,16 +2,15 @@
 errors to one line on stderr and an exit code. No evaluation logic here."""
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
 import sys
 import warnings
-from typing import Any, Optional
+from typing import Optional
 
 from .. import __version__
 from ..errors import ExitCode, InputWarning, OutputError, TrecEvalError, UsageError
-from .flags import FLAGS, Flag, command_flags, evaluation_flags, parse_plain
+from .flags import CLUSTER_FLAGS, FLAGS, Flag, cluster_client, command_flags, evaluation_flags, parse_plain
 from .output import PipeClosed, silence_stdout, write_output as _write
 
 CONTEXT = {"help_option_names": [], "ignore_unknown_options": False, "allow_interspersed_args": True}
@@ -21,7 +20,7 @@ EVALUATION = ("measures", "complete", "relevance_level", "num_docs_in_coll", "ma
               "rel_format", "results_format", "zscore_file", "compat", "order", "valid_codes")
 
 #: the main command's own flags
-MAIN_FLAGS: dict[str, Flag] = {f.field: f for f in (
+MAIN_FLAGS: dict[str, Flag] = {**{f.field: f for f in (
     Flag("help_", ("-h", "--help"), bool, False, "Full help, with the requested measures' descriptions."),
     Flag("version", ("-v", "--version"), bool, False, "Print the version and exit."),
     Flag("query", ("-q", "--query_eval_wanted"), bool, False, "Also print each topic's values."),
@@ -32,14 +31,7 @@ MAIN_FLAGS: dict[str, Flag] = {f.field: f for f in (
          "trec_eval's obsolete output flag; accepted and ignored."),
     Flag("output_format", ("--format",), str, "trec",
          "Output: trec (trec_eval's text), json, csv (runid,topic,measure,value), or parquet (the csv's table; needs pyarrow)."),
-    Flag("engine", ("--engine",), str, "local",
-         "local (this process) or dask (ranges of topics evaluated on a dask cluster; see --workers, --scheduler).",
-         "ENGINE"),
-    Flag("workers", ("--workers",), Optional[int], None,
-         "With --engine dask: start a cluster of N worker processes on this machine (default: one per core).", "N"),
-    Flag("scheduler", ("--scheduler",), Optional[str], None,
-         "With --engine dask: evaluate on the running dask cluster whose scheduler is at ADDRESS.", "ADDRESS"),
-)}
+)}, **CLUSTER_FLAGS}
 
 
 def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: dict, options: dict) -> None:
@@ -64,11 +56,7 @@ def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: di
     check_output_format(own["output_format"])
     from .progress import Progress
 
-    cluster: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
-    if own["engine"] != "local" or own["workers"] is not None or own["scheduler"] is not None:
-        from ..tools.cluster import client_for
-
-        cluster = client_for(own["engine"], own["workers"], own["scheduler"])
+    cluster = cluster_client({k: own[k] for k in CLUSTER_FLAGS})
     # big runs are measured piece by piece: a bar on a terminal's stderr, erased before output
     with cluster as client, Progress(desc="topics measured", unit="topics") as bar:
         # without -q only the summary is printed: a big run is then summarised range by range

@@ -82,6 +82,35 @@ _FLAGS = (
 #: every shared flag by the evaluation option it sets
 FLAGS: dict[str, Flag] = {f.field: f for f in _FLAGS}
 
+#: where the runs are evaluated: the same three flags for every command that takes them
+CLUSTER_FLAGS: dict[str, Flag] = {f.field: f for f in (
+    Flag("engine", ("--engine",), str, "local",
+         "local (this machine) or dask (a dask cluster: ranges of topics, or one task per run; "
+         "see --workers, --scheduler).", "ENGINE"),
+    Flag("workers", ("--workers",), Optional[int], None,
+         "With --engine dask: start a cluster of N worker processes on this machine (default: one per core).", "N"),
+    Flag("scheduler", ("--scheduler",), Optional[str], None,
+         "With --engine dask: use the running dask cluster whose scheduler is at ADDRESS.", "ADDRESS"),
+)}
+
+
+def cluster_flags(help: dict[str, str] | None = None):
+    """Add :data:`CLUSTER_FLAGS` to a typer command, which receives them as ``cluster``
+    (``{"engine": ..., "workers": ..., "scheduler": ...}``, for :func:`cluster_client`)."""
+    return command_flags(CLUSTER_FLAGS, help=help, into="cluster")
+
+
+def cluster_client(cluster: dict):
+    """A context manager giving the dask client the cluster flags ask for, or None
+    for the local engine (dask is then not imported)."""
+    import contextlib
+
+    if cluster["engine"] == "local" and cluster["workers"] is None and cluster["scheduler"] is None:
+        return contextlib.nullcontext()
+    from ..tools.cluster import client_for
+
+    return client_for(cluster["engine"], cluster["workers"], cluster["scheduler"])
+
 
 def evaluation_flags(*fields: str, help: dict[str, str] | None = None):
     """Add the shared flags ``fields`` (keys of :data:`FLAGS`) to a typer command.

@@ -60,7 +60,11 @@ def local_cluster(workers: int, *, quiet: bool = False, **kwargs):
     if quiet:  # read by distributed when a worker process imports it
         environ["distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED"] = "critical"
     with dask.config.set(environ):
+        # no dashboard; the scheduler's small HTTP server (health checks) still starts, so
+        # it takes any free port of this machine instead of the usual 8787 (another
+        # cluster may hold that one, and dask would then warn on stderr)
         kwargs.setdefault("dashboard_address", None)
+        kwargs.setdefault("scheduler_kwargs", {"dashboard": False, "dashboard_address": "127.0.0.1:0"})
         kwargs.setdefault("threads_per_worker", 1)
         return distributed.LocalCluster(n_workers=workers, processes=True, **kwargs)
 
@@ -96,3 +100,34 @@ def client_for(engine: str, workers: int | None = None, scheduler: str | None = 
             yield client
     finally:
         quiet.setLevel(level)
+
+
+def map_on_cluster(client, func, items: list, shared, *, progress=None, on_error=None) -> list:
+    """``func(item, shared)`` for every item, one task each on ``client``'s
+    cluster, ``shared`` (the judgments, the options) sent to every worker once;
+    the results in the order of ``items``, gathered as tasks finish.
+
+    ``progress(done, total, index)`` hears of each finished task.
+    ``on_error(index, exception)`` gives the result of a task that failed on
+    every worker that tried it (a worker lost mid-task is retried by the
+    scheduler first); without it the first failure is raised (the tasks still
+    running are cancelled when the client goes)."""
+    from distributed import as_completed
+
+    handle = client.scatter(shared, broadcast=True)
+    futures = {client.submit(func, item, handle, pure=False): i for i, item in enumerate(items)}
+    results: list = [None] * len(items)
+    for done, fut in enumerate(as_completed(list(futures)), 1):
+        i = futures[fut]
+        try:
+            results[i] = fut.result()
+        except Exception as e:
+            if on_error is None:
+                for other in futures:
+                    other.cancel()
+                raise
+            results[i] = on_error(i, e)
+        fut.release()
+        if progress is not None:
+            progress(done, len(items), i)
+    return results

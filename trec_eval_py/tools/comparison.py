@@ -254,7 +254,7 @@ def per_topic_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("ma
 
 
 def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",), *,
-                  topics_from: str = "qrels", finite: bool = True, **options):
+                  topics_from: str = "qrels", finite: bool = True, client=None, **options):
     """Evaluate every run over the topics of the qrels (``-c``).
 
     Returns ``(topics, labels, files, filled, values, qrels_topics)`` where
@@ -265,6 +265,8 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     (``runid``, ``num_q``, ``relstring``) are left out. A value that is not a
     number (trec_eval's ``-nan``) cannot be paired: it is a :class:`UsageError`
     unless ``finite`` is False, for callers that explain it in their own terms.
+    ``client`` (a ``dask.distributed.Client``) evaluates the runs on its cluster,
+    one task a run, the judgments shipped to each worker once.
     """
     if topics_from not in TOPICS_FROM:
         raise UsageError(f"unknown --topics-from {topics_from!r}; choose one of {', '.join(TOPICS_FROM)}")
@@ -273,12 +275,23 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     options["complete"] = True
     q = read_judgments(qrels, options)  # parsed once, in the -R format, for every run
     files = [source_label(r, i) for i, r in enumerate(runs)]
-    evals = []
-    for src, name in zip(runs, files):
-        try:
-            evals.append(evaluate(q, src, measures, **options))
-        except NoTopicsError as e:
-            raise NoTopicsError(f"{name}: {e}") from None
+    def failed(i: int, e: Exception):
+        if isinstance(e, NoTopicsError):
+            raise NoTopicsError(f"{files[i]}: {e}") from None
+        raise e
+
+    shared = (q, measures, options)
+    if client is not None:
+        from .cluster import map_on_cluster
+
+        evals = map_on_cluster(client, _evaluate_one, list(runs), shared, on_error=failed)
+    else:
+        evals = []
+        for i, src in enumerate(runs):
+            try:
+                evals.append(_evaluate_one(src, shared))
+            except NoTopicsError as e:
+                failed(i, e)
     topics = list(evals[0].topics)
     for ev, name in zip(evals, files):
         if list(ev.topics) != topics:  # cannot happen with -c on one qrels; guard the pairing anyway
@@ -364,6 +377,12 @@ def check_options(*, unit: str = "topics", tests: Sequence[str], alternative: st
                          "(the resampling tests and the bootstrap intervals do)")
 
 
+def _evaluate_one(src, shared: tuple):
+    """One run's evaluation for the pairing (``shared``: the judgments, measures and options)."""
+    q, measures, options = shared
+    return evaluate(q, src, measures, **options)
+
+
 def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",),
                  tests: Iterable[str] | str = ("t",), *, alpha: float = 0.05, correction: str = "holm",
                  permutations: int = 100_000, seed: int | None = 1, alternative: str = "two-sided",
@@ -384,6 +403,8 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
     (``relevance_level``, ``max_docs``, ``judged_only``,
     ``num_docs_in_coll``, ``compat``); ``complete`` is always on.
     ``progress(done, total)``, if given, is called as the resampling tests advance.
+    ``client`` (a ``dask.distributed.Client``) evaluates the runs on its cluster
+    (see :func:`paired_values`); the tests run here.
     """
     runs = expand_runs(runs)
     if len(runs) < 2:

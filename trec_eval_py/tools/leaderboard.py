@@ -246,9 +246,10 @@ def _init_worker(q, specs, options, check, curve, limits=None, hide=False, keep=
         signal.signal(signal.SIGTERM, _worker_stop)
 
 
-def _grade_task(sub: Submission, q, init_args: tuple) -> dict:
-    """:func:`_grade` as one task of a dask cluster (``q``, the judgments, shipped once)."""
-    _init_worker(q, *init_args)
+def _grade_task(sub: Submission, shared: tuple) -> dict:
+    """:func:`_grade` as one task of a dask cluster (``shared``: the judgments and
+    the other worker settings, shipped once)."""
+    _init_worker(*shared)
     return _grade(sub)
 
 
@@ -422,22 +423,16 @@ def _stop_workers(pool, others: set) -> None:
 
 def _run_on(client, subs: list[Submission], init_args: tuple, progress) -> list[dict]:
     """One task per run on a dask cluster; the judgments are shipped to each worker once."""
-    q, rest = init_args[0], init_args[1:]
-    shared = client.scatter(q, broadcast=True)
-    futures = {client.submit(_grade_task, s, shared, rest, pure=False): i for i, s in enumerate(subs)}
-    results: list = [None] * len(subs)
-    from distributed import as_completed  # (a client exists: dask is there)
+    from .cluster import map_on_cluster
 
-    for done, fut in enumerate(as_completed(list(futures)), 1):
-        i = futures[fut]
-        try:
-            results[i] = fut.result()
-        except Exception as e:  # a run that failed on every worker that tried it
-            results[i] = {"error": f"internal error ({type(e).__name__}: {e})", "findings": [], "curve": None}
-        fut.release()
+    def failed(i: int, e: Exception) -> dict:  # a run that failed on every worker that tried it
+        return {"error": f"internal error ({type(e).__name__}: {e})", "findings": [], "curve": None}
+
+    def heard(done: int, total: int, i: int) -> None:
         if progress:
-            progress(done, len(subs), subs[i].name)
-    return results
+            progress(done, total, subs[i].name)
+
+    return map_on_cluster(client, _grade_task, subs, init_args, progress=heard, on_error=failed)
 
 
 def _qrels_topic_ids(q) -> list[str]:

@@ -130,7 +130,7 @@ def pick(subs: list, students: dict, rule: str = "all") -> tuple[list, list]:
         keep = max(group, key=lambda s: (s.mtime or 0.0, s.name))
         for s in group:
             if s is not keep:
-                dropped[s.name] = f"not graded: {students[s.name].name} handed in a later file, {keep.name} (--pick latest)"
+                dropped[s.name] = f"{students[s.name].name} handed in a later file, {keep.name} (--pick latest)"
     return [s for s in subs if s.name not in dropped], [Skipped(n, why) for n, why in dropped.items()]
 
 

@@ -6,8 +6,11 @@ submissions. A class folder comes from students, so it is walked as
 inside the folder given are read, and nothing found there is ever followed
 out of it.
 
-* a file stands for itself; a ``.zip`` (given or found in a folder) stands
-  for its members, read without unpacking anything on disk;
+* a file stands for itself; an archive (``.zip``, ``.tar``, ``.tar.gz``,
+  ``.tgz``, ``.tar.bz2``, ``.tar.xz``...; given or found in a folder) stands
+  for its members, read without unpacking anything on disk, and an archive
+  among them for its own members in turn (one nested more than
+  :data:`NESTED_MAX` deep is not opened);
 * a folder stands for every regular file under it, at any depth, in byte
   order of their paths;
 * every submission is named by its path as given (``class/alice/run.txt``,
@@ -38,7 +41,7 @@ read either. What an archive member expands to is bounded
 (:class:`~trec_eval_py.engine.parse.source.ReadLimits`): by its declared
 sizes before reading it, and again while reading it.
 
-Nothing is read here except a zip's table of contents: a :class:`Submission`
+Nothing is read here except an archive's table of contents: a :class:`Submission`
 reads its bytes when asked, so a pool of worker processes can each read
 their own; each process opens an archive once for all its members.
 """
@@ -348,44 +351,44 @@ class _Entry:
     mtime: float | None
 
 
-def _list_zip(z: zipfile.ZipFile, name: str, found: Found) -> list[_Entry]:
-    import time
-
+def _listing(members, name: str, found: Found) -> list[_Entry]:
+    """The regular files among an archive's ``members``: ``(name in the archive, is a
+    folder, what it is when not a regular file or None, mtime)`` in archive order.
+    Names that leave the archive, hidden files and other kinds go to ``found.skipped``."""
     listed: list[_Entry] = []
     hidden_folders: set[str] = set()
-    for index, info in enumerate(z.infolist()):
-        if info.is_dir():
+    for index, (raw, is_dir, what, mtime) in enumerate(members):
+        if is_dir:
             continue
-        shown = _member_name(info.filename, name, found, hidden_folders)
+        shown = _member_name(raw, name, found, hidden_folders)
         if shown is None:
             continue
-        what = _member_kind(info)
         if what is not None:
             found.skipped.append(Skipped(f"{name}/{shown}", f"the member is {what}"))
             continue
-        try:
-            mtime = time.mktime(info.date_time + (0, 0, -1))
-        except (OverflowError, ValueError):
-            mtime = None
-        listed.append(_Entry(info.filename, shown, index, mtime))
+        listed.append(_Entry(raw, shown, index, mtime))
     return listed
+
+
+def _list_zip(z: zipfile.ZipFile, name: str, found: Found) -> list[_Entry]:
+    import time
+
+    def mtime(info) -> float | None:
+        try:
+            return time.mktime(info.date_time + (0, 0, -1))
+        except (OverflowError, ValueError):
+            return None
+
+    return _listing(((i.filename, i.is_dir(), _member_kind(i), mtime(i)) for i in z.infolist()), name, found)
 
 
 def _list_tar(t, name: str, found: Found) -> list[_Entry]:
-    listed: list[_Entry] = []
-    hidden_folders: set[str] = set()
-    for index, m in enumerate(t.getmembers()):
-        if m.isdir():
-            continue
-        shown = _member_name(m.name, name, found, hidden_folders)
-        if shown is None:
-            continue
-        if not m.isreg():
-            what = "a symbolic link" if m.issym() or m.islnk() else "not a regular file"
-            found.skipped.append(Skipped(f"{name}/{shown}", f"the member is {what}"))
-            continue
-        listed.append(_Entry(m.name, shown, index, float(m.mtime)))
-    return listed
+    def what(m) -> str | None:
+        if m.isreg():
+            return None
+        return "a symbolic link" if m.issym() or m.islnk() else "not a regular file"
+
+    return _listing(((m.name, m.isdir(), what(m), float(m.mtime)) for m in t.getmembers()), name, found)
 
 
 def _member_name(raw: str, name: str, found: Found, hidden_folders: set) -> str | None:

@@ -1927,11 +1927,14 @@ def unreadable_report(name: str, reason: str, line: int | None = None) -> Report
     return rep
 
 
-def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", progress=None, **kw) -> list[Report]:
+def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", progress=None, client=None,
+                  **kw) -> list[Report]:
     """:func:`validate_run` for every submission ``paths`` stand for (files, folders,
     zips, walked as ``batch`` walks them; :class:`~trec_eval_py.tools.submissions.Submission`
     values as they are). The qrels or topics are read once; a file that cannot be
-    read is a report with one error. ``progress(done, total, name)`` hears of each file."""
+    read is a report with one error. ``progress(done, total, name)`` hears of each file.
+    ``client`` (a ``dask.distributed.Client``) checks the files on its cluster, one
+    task a file, the judgments shipped to each worker once."""
     import os
 
     from ..engine.pipeline import Options
@@ -1945,24 +1948,41 @@ def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", 
     selected_checks(kw.get("ignore", ()), kw.get("select", ()))
     q = load_qrels(qrels, {"rel_format": rel_format}) if qrels is not None else None
     ts = (topics if isinstance(topics, TopicSet) else read_topics(topics)) if topics is not None else None
-    reports = []
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     subs = [s for p in paths for s in ([p] if isinstance(p, Submission) else find_submissions([p]))]
+    shared = (q, ts, rel_format, kw)
+    if client is not None:
+        from .cluster import map_on_cluster
+
+        def heard(done: int, total: int, i: int) -> None:
+            if progress is not None:
+                progress(done, total, subs[i].name)
+
+        return map_on_cluster(client, _validate_one, subs, shared, progress=heard)
+    reports = []
     try:
         for i, sub in enumerate(subs):
-            try:
-                # a file is read piece by piece (memory bounded by a piece, not the file)
-                reports.append(validate_run(sub, q, topics=ts, name=sub.name, rel_format=rel_format, **kw))
-            except InputError as e:
-                if q is not None and e.path == q.name:  # the judgments' error (a docno judged twice), not the run's
-                    raise
-                reports.append(unreadable_report(sub.name, e.reason, e.line))
+            reports.append(_validate_one(sub, shared))
             if progress is not None:
                 progress(i + 1, len(subs), sub.name)
     finally:
         close_archives()
     return reports
+
+
+def _validate_one(sub, shared: tuple) -> Report:
+    """One file's report (``shared``: the judgments, topics, judgment format and
+    the checks' settings); a file that cannot be read is a report with one error,
+    and an error of the judgments themselves is raised."""
+    q, ts, rel_format, kw = shared
+    try:
+        # a file is read piece by piece (memory bounded by a piece, not the file)
+        return validate_run(sub, q, topics=ts, name=sub.name, rel_format=rel_format, **kw)
+    except InputError as e:
+        if q is not None and e.path == q.name:  # the judgments' error (a docno judged twice), not the run's
+            raise
+        return unreadable_report(sub.name, e.reason, e.line)
 
 
 #: validate's --format

@@ -1,16 +1,15 @@
 """``trec_eval_py batch QRELS RUN...``: grade many runs against one qrels."""
 from __future__ import annotations
 
-import contextlib
 import os
-from typing import Any, List, Optional
+from typing import List, Optional
 
 import typer
 
 from ...errors import ExitCode
 from ...output.table import check_format, check_typeset, choices_text
 from ...tools.leaderboard import LEADERBOARD_FORMATS
-from ..flags import evaluation_flags
+from ..flags import cluster_client, cluster_flags, evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, tell, tell_skipped, write_output
 from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_UNJUDGED
@@ -19,6 +18,8 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command(epilog=exit_codes_epilog(ExitCode.INCOMPLETE))
+@cluster_flags(help={"engine": "local (processes of this machine, see -j) or dask (one task per run on a dask "
+                                "cluster; see --workers, --scheduler)."})
 @evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order",
                   "compat", "rel_format", "results_format", "valid_codes", help={"measures": "Measure or nickname (repeatable). Default: map, P.10.",
                                   "complete": "Every judged topic counts: batch's default, kept for trec_eval's flag."})
@@ -50,11 +51,9 @@ def batch(
     caption: Optional[str] = typer.Option(None, "--caption", help="LaTeX (and HTML): the table's caption."),
     label: Optional[str] = typer.Option(None, "--label", help="LaTeX: the table's \\label."),
     digits: Optional[int] = typer.Option(None, "--digits", help="Decimals of the values (formats people read; default 4, as trec_eval)."),
-    engine: str = typer.Option("local", "--engine", metavar="ENGINE", help="local (processes of this machine, see -j) or dask (one task per run on a dask cluster)."),
-    workers: Optional[int] = typer.Option(None, "--workers", metavar="N", help="With --engine dask: start a cluster of N worker processes on this machine."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", metavar="ADDRESS", help="With --engine dask: grade on the running dask cluster whose scheduler is at ADDRESS."),
     *,
     options: dict,
+    cluster: dict,
 ) -> int:
     """Grade many runs against one set of judgments: a leaderboard, and with
     --report a report for the class.
@@ -102,12 +101,7 @@ def batch(
             raise UsageError("no run files found")
         measures = options.pop("measures") or None
         n_jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-        cluster: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
-        if engine != "local" or workers is not None or scheduler is not None:
-            from ...tools.cluster import client_for
-
-            cluster = client_for(engine, workers, scheduler)
-        with cluster as client, Progress(len(found.submissions), "grading", unit="runs") as bar:
+        with cluster_client(cluster) as client, Progress(len(found.submissions), "grading", unit="runs") as bar:
             board = build_leaderboard(
                 qrels, found.submissions, measures, sort_by=sort_by, jobs=n_jobs, check=not no_validate,
                 curves=report is not None, hide_judgments=hide_judgments,

@@ -15,7 +15,7 @@ from ...tools.comparison import (
     DEFAULTS, FAIL_IF, FORMATS, PAIRS, TOPICS_FROM, Comparison, check_options, compare_runs,
 )
 from ...tools.significance import ALTERNATIVES, CORRECTIONS, TEST_NAMES, TESTS
-from ..flags import evaluation_flags
+from ..flags import cluster_client, cluster_flags, evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, tell, write_output
 
@@ -29,6 +29,8 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command(epilog=exit_codes_epilog(ExitCode.FAILED, ExitCode.NO_TOPICS))
+@cluster_flags(help={"engine": "local (this process) or dask (each run evaluated as a task on a dask cluster; "
+                               "the tests run here; --unit topics only). See --workers, --scheduler."})
 @evaluation_flags("measures", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "compat", "order",
                   "rel_format", "results_format", "valid_codes",
                   help={"measures": "Measure (repeatable): map, P.10, ndcg_cut.10... Default: map."})
@@ -75,6 +77,7 @@ def compare(
     unit: str = typer.Option("topics", "--unit", help="topics (default): tests over per-topic values; positives: the CROC paper's six tests over the relevant documents of each topic, for area measures (auc_roc, croc_exp.7, auc_ac, cac_exp.7, auc_proc, auc_pac, auc_roc_t.T, auc_roc_fp.K; rie and bedroc, tested as cac_exp with their alpha)."),
     *,
     options: dict,
+    cluster: dict,
 ) -> int:
     """Compare runs with a baseline (the first run), or every pair of runs, on every measure, topic by topic.
 
@@ -120,15 +123,18 @@ def compare(
     if unit == "positives":
         from ...tools.positives import compare_positive_runs
 
+        if cluster["engine"] != "local":
+            raise UsageError("--unit positives compares on this machine: --engine dask goes with --unit topics")
+
         result = compare_positive_runs(qrels, runs, measures or ["auc_roc"], tests=tests, alpha=alpha,
                                        alternative=alternative, pairs=pairs, topics_from=topics_from,
                                        **stats, **options)
     else:
         report, bar = _progress()
-        with bar:
+        with cluster_client(cluster) as client, bar:
             result = compare_runs(
                 qrels, runs, measures or ["map"], tests, alpha=alpha, alternative=alternative, pairs=pairs,
-                topics_from=topics_from, progress=report, **stats, **options,
+                topics_from=topics_from, progress=report, client=client, **stats, **options,
             )
     write_output(result.format(fmt, caption=caption, label=label, digits=digits), output)
     if fail_if is None:

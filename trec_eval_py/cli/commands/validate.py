@@ -8,7 +8,7 @@ import typer
 from ...errors import ExitCode
 from ...output.table import check_format, choices_text
 from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED, FORMATS
-from ..flags import evaluation_flags
+from ..flags import cluster_client, cluster_flags, evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import tell, tell_skipped, write_output
 
@@ -16,6 +16,8 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command(epilog=exit_codes_epilog(ExitCode.FAILED))
+@cluster_flags(help={"engine": "local (this process) or dask (one task per file on a dask cluster; see "
+                               "--workers, --scheduler)."})
 @evaluation_flags("compat", "rel_format", "results_format",
                   help={"compat": "trec_eval version whose ranking the tie checks follow: 9.0.8 (default) or 10.0.",
                         "rel_format": "Format of the --qrels judgments (qrels by default; e.g. codiesp, prefs, "
@@ -41,6 +43,7 @@ def validate(
     max_ratio: Optional[float] = typer.Option(None, "--max-ratio", metavar="N", help="Most bytes a compressed file or zip member may expand to per compressed byte, past 16 MiB (default 100; 0: no limit)."),
     *,
     options: dict,
+    cluster: dict,
 ) -> int:
     """Check runs the way an evaluation campaign does: format, scores, run id, topic ids,
     ranks and ties. Each check gives one finding per file, with its first line, how
@@ -68,10 +71,10 @@ def validate(
         tell_skipped(found.skipped)
         if not found.submissions:
             raise UsageError(f"no run files found in {', '.join(runs)}")
-        with Progress(len(found.submissions), "checking", unit="runs") as bar:
+        with cluster_client(cluster) as client, Progress(len(found.submissions), "checking", unit="runs") as bar:
             reports = validate_runs(found.submissions, qrels, topics=topics, max_docs=max_docs,
                                     max_unjudged=max_unjudged, max_per_check=max_per_check, ignore=ignore,
-                                    select=select, skip_header=skip_header,
+                                    select=select, skip_header=skip_header, client=client,
                                     progress=lambda done, total, name: bar.update(1), **options)
     text = render_reports(reports, fmt, strict=strict, quiet=quiet)
     write_output(text)

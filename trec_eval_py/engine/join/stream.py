@@ -276,9 +276,68 @@ def _read_rows(path: str, runid: str, name: str) -> Run:
             parts = [p.astype(f"S{width}") for p in parts]
         return np.concatenate(parts)
 
-    # the rank column comes with every part or none (see _spill)
+    # the rank column comes with every piece or none (see spill_by_topic)
     rank_col = join(cols[4]) if cols[4] else None
     return Run(join(cols[0]), join(cols[1]), join(cols[2]), join(cols[3]), runid, name, rank=rank_col)
+
+
+def _spill(pieces: Iterable[Run], tmp: str, dest_of, on_piece=None):
+    """Every piece's rows appended, in piece order, to the temporary file
+    ``tmp/B.rows`` of their destination B (``dest_of(piece)``: one int a row),
+    ``on_piece`` called with each piece read. Returns the destinations
+    written, the run id and name of the last piece, and the reading error: a
+    bad line ends the reading, the rows before it are still written, and the
+    caller raises the error when its turn comes (after what they give)."""
+    import os
+
+    from .scratch import check_stopped
+
+    files: dict[int, BinaryIO] = {}
+
+    def put(piece):
+        dest = np.asarray(dest_of(piece))
+        order = np.argsort(dest, kind="stable")
+        bounds = np.searchsorted(dest[order], np.arange(int(dest.max(initial=0)) + 2))
+        for b in np.flatnonzero(np.diff(bounds)).tolist():
+            rows = order[bounds[b]:bounds[b + 1]]
+            check_stopped()  # the process is stopping: its folder is gone or going
+            if b not in files:
+                files[b] = open(os.path.join(tmp, f"{b}.rows"), "wb")
+            _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
+                                      piece.lineno[rows], piece.runid, piece.name,
+                                      rank=None if piece.rank is None else piece.rank[rows]))
+
+    runid, name = "", "<run>"
+    read_error = None
+    try:
+        try:
+            for piece in pieces:
+                runid, name = piece.runid, piece.name
+                if on_piece is not None:
+                    on_piece(piece)
+                put(piece)
+        except InputError as e:
+            if e.line is None or e.rows_before is None:
+                raise
+            read_error = e
+            # the bad line may sit in the first piece: the rows before it name the file
+            runid, name = e.rows_before.runid, e.rows_before.name
+            if len(e.rows_before):
+                put(e.rows_before)
+    finally:
+        for f in files.values():
+            f.close()
+    return set(files), runid, name, read_error
+
+
+def _take_rows(tmp: str, b: int, runid: str, name: str) -> Run:
+    """Destination ``b``'s rows, read back; its file is removed."""
+    import os
+
+    path = os.path.join(tmp, f"{b}.rows")
+    run = _read_rows(path, runid, name)
+    os.unlink(path)
+    return run
 
 
 def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
@@ -293,9 +352,7 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
     duplicate docno, the error reported is the one reading the run whole
     reports: the judgments' first, then the earliest line.
     """
-    import os
-
-    from .scratch import check_stopped, scratch_folder
+    from .scratch import scratch_folder
 
     buckets = int(min(512, max(1, -(-size_hint // SPILL_BYTES))))
     by_topic = _QrelsByTopic(qrels)
@@ -303,52 +360,20 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
         yield from _whole(qrels, pieces, ctx)
         return
     part_ctx = replace(ctx, complete=False)
-    runid, name = "", "<run>"
     seen: set[bytes] = set()
     with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
-        paths = [os.path.join(tmp, f"{b}.rows") for b in range(buckets)]
-        files: dict[int, BinaryIO] = {}
-        read_error = None  # a bad line: the rows before it are still joined, for an earlier duplicate
-
-        def put(piece):
+        def bucket(piece):
             if buckets == 1:
-                dest = np.zeros(len(piece), dtype=np.int64)
-            else:
-                dest = _topic_bucket(piece.qid, buckets)
-            order = np.argsort(dest, kind="stable")
-            cuts = np.searchsorted(dest[order], np.arange(buckets + 1))
-            for b in range(buckets):
-                lo, hi = int(cuts[b]), int(cuts[b + 1])
-                if lo == hi:
-                    continue
-                rows = order[lo:hi]
-                check_stopped()  # the process is stopping: its folder is gone or going
-                if b not in files:
-                    files[b] = open(paths[b], "wb")
-                _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
-                                          piece.lineno[rows], piece.runid, piece.name))
+                return np.zeros(len(piece), dtype=np.int64)
+            return _topic_bucket(piece.qid, buckets)
 
-        try:
-            try:
-                for piece in pieces:
-                    runid, name = piece.runid, piece.name
-                    seen.update(piece.qid[run_starts(piece.qid)].tolist())
-                    put(piece)
-            except InputError as e:
-                if e.line is None or e.rows_before is None:
-                    raise
-                read_error = e
-                # the bad line may sit in the first piece: the rows before it name the file
-                runid, name = e.rows_before.runid, e.rows_before.name
-                if len(e.rows_before):
-                    put(e.rows_before)
-        finally:
-            for f in files.values():
-                f.close()
+        def topics_seen(piece):
+            seen.update(piece.qid[run_starts(piece.qid)].tolist())
+
+        files, runid, name, read_error = _spill(pieces, tmp, bucket, topics_seen)
         errors: list[InputError] = []
         for b in sorted(files):
-            run = _read_rows(paths[b], runid, name)
-            os.unlink(paths[b])
+            run = _take_rows(tmp, b, runid, name)
             topics = sort_distinct(run.qid[run_starts(run.qid)])
             try:  # joined even without judged topics, to find duplicates as a whole read does
                 rk = build_rankings(by_topic.subset(topics), run, part_ctx)
@@ -358,7 +383,7 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
             if rk.num_topics and not errors and read_error is None:
                 yield replace(rk, runid=runid)
         if errors:
-            raise min(errors, key=lambda e: (e.path != qrels.name, e.line if e.line is not None else 0))
+            raise first_error(errors, qrels.name)
         if read_error is not None:
             raise read_error
     yield from _unanswered(by_topic, seen, runid, ctx)
@@ -391,8 +416,18 @@ def spill_ranges(pieces: Iterable[Run], cuts: np.ndarray, *, tmpdir: str | None 
     ends the reading: the rows before it are still given, range by range, and
     the reading error is raised after the last range."""
     from .ranges import range_of
+    from .scratch import scratch_folder
 
-    return _spill(pieces, len(cuts) + 1, lambda qid: range_of(qid, cuts), every=True, tmpdir=tmpdir)
+    n = len(cuts) + 1
+    with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
+        files, runid, name, read_error = _spill(pieces, tmp, lambda piece: range_of(piece.qid, cuts))
+        for b in range(n):
+            if b in files:
+                yield _take_rows(tmp, b, runid, name)
+            else:
+                yield Run(np.zeros(0, "S1"), np.zeros(0, "S1"), np.zeros(0), np.zeros(0, np.int64), runid, name)
+    if read_error is not None:
+        raise read_error
 
 
 def spill_by_topic(pieces: Iterable[Run], buckets: int, *,
@@ -400,69 +435,25 @@ def spill_by_topic(pieces: Iterable[Run], buckets: int, *,
     """The rows of a run read in ``pieces``, regrouped into at most ``buckets``
     groups of whole topics (chosen by a hash of the topic id, so any line order
     spreads evenly), in bounded memory: each piece's rows are appended to their
-    group's temporary file, and each file is read back when its turn comes. Only
-    groups holding rows are given, one :class:`Run` each; within one, the rows
-    keep the order they were read in (file order), and the rank column when the
-    pieces carry one (every piece, or none). A bad line ends the reading as for
-    :func:`spill_ranges`."""
+    group's temporary file (in a scratch folder: removed on leaving and when
+    the process is stopped), and each file is read back when its turn comes.
+    Only groups holding rows are given, one :class:`Run` each; within one, the
+    rows keep the order they were read in (file order), and the rank column
+    when the pieces carry one (every piece, or none). A bad line ends the
+    reading as for :func:`spill_ranges`."""
+    from .scratch import scratch_folder
+
     buckets = max(1, int(buckets))
-    return _spill(pieces, buckets, lambda qid: _topic_bucket(qid, buckets) if buckets > 1
-                  else np.zeros(len(qid), dtype=np.int64), every=False, tmpdir=tmpdir)
 
+    def bucket(piece):
+        if buckets == 1:
+            return np.zeros(len(piece), dtype=np.int64)
+        return _topic_bucket(piece.qid, buckets)
 
-def _spill(pieces: Iterable[Run], n: int, dest_of, *, every: bool,
-           tmpdir: str | None) -> Generator[Run, None, None]:
-    """:func:`spill_ranges` and :func:`spill_by_topic`: ``dest_of(qid)`` gives each
-    row's group (0 .. ``n`` - 1); ``every``: empty groups are given too, as empty
-    runs. The temporary files live in a scratch folder (removed when the process
-    is stopped, as well as on leaving)."""
-    import os
-
-    from .scratch import check_stopped, scratch_folder
-
-    runid, name = "", "<run>"
-    read_error = None
     with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
-        paths = [os.path.join(tmp, f"{b}.rows") for b in range(n)]
-        files: dict[int, BinaryIO] = {}
-
-        def put(piece):
-            dest = dest_of(piece.qid)
-            order = np.argsort(dest, kind="stable")
-            bounds = np.searchsorted(dest[order], np.arange(n + 1))
-            for b in np.flatnonzero(np.diff(bounds)).tolist():
-                rows = order[bounds[b]:bounds[b + 1]]
-                check_stopped()  # the process is stopping: its folder is gone or going
-                if b not in files:
-                    files[b] = open(paths[b], "wb")
-                _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
-                                          piece.lineno[rows], piece.runid, piece.name,
-                                          rank=None if piece.rank is None else piece.rank[rows]))
-
-        try:
-            try:
-                for piece in pieces:
-                    runid, name = piece.runid, piece.name
-                    put(piece)
-            except InputError as e:
-                if e.line is None or e.rows_before is None:
-                    raise
-                read_error = e
-                runid, name = e.rows_before.runid, e.rows_before.name
-                if len(e.rows_before):
-                    put(e.rows_before)
-        finally:
-            for f in files.values():
-                f.close()
-        for b in range(n):
-            if b in files:
-                run = _read_rows(paths[b], runid, name)
-                os.unlink(paths[b])
-            elif every:
-                run = Run(np.zeros(0, "S1"), np.zeros(0, "S1"), np.zeros(0), np.zeros(0, np.int64), runid, name)
-            else:
-                continue
-            yield run
+        files, runid, name, read_error = _spill(pieces, tmp, bucket)
+        for b in sorted(files):
+            yield _take_rows(tmp, b, runid, name)
     if read_error is not None:
         raise read_error
 

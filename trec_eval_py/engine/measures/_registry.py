@@ -1,6 +1,7 @@
 """Discovery of measure modules and resolution of ``-m`` requests."""
 from __future__ import annotations
 
+import copyreg
 import importlib
 from functools import lru_cache
 
@@ -269,4 +270,20 @@ def registry() -> Registry:
     from ._index import INDEX
 
     return Registry.indexed(INDEX)
+
+
+def _registered(name: str) -> Measure:
+    return registry()[name]
+
+
+def _reduce_measure(m: Measure):
+    # a measure crosses processes by name (an evaluation that a dask task returns):
+    # its kernels and summaries may be lambdas and closures, which pickle cannot
+    # ship, and the process at the other end has the same registry
+    if m.name in registry() and _registered(m.name) is m:
+        return (_registered, (m.name,))
+    return object.__reduce_ex__(m, 2)
+
+
+copyreg.pickle(Measure, _reduce_measure)
 

@@ -23,7 +23,7 @@ cwl_eval's ``BPMCWLMetric`` and ``BPMDCWLMetric``. The difference: cwl_eval's
 dynamic model updates ``T`` (not ``K``) with ``hc`` inside its cost loop,
 after the gain condition has been decided, so there ``hc`` changes nothing
 and ``K`` stays fixed; here ``hc`` moves ``K`` as the paper describes. With
-``hc=0`` the two agree (tests/test_m_cwl.py checks both ways).
+``hc=0`` the two agree (tests/engine/measures/test_m_cwl.py checks both ways).
 """
 from __future__ import annotations
 

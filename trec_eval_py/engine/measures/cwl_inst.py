@@ -12,7 +12,7 @@ INST is the expected rate of gain ``sum_i W(i) g(i)`` over ``depth`` ranks (see
 gains in [0, 1] the denominator is at least ``2T``, so C is defined for every
 ``T > 0``. No relevant document retrieved (or an empty ranking): C is INSQ's
 and INST is 0, with ED that of INSQ over ``depth`` ranks. cwl_eval's
-``INSTCWLMetric``; this measure agrees with it to 1e-9 (tests/test_m_cwl.py).
+``INSTCWLMetric``; this measure agrees with it to 1e-9 (tests/engine/measures/test_m_cwl.py).
 """
 from __future__ import annotations
 
