@@ -234,6 +234,8 @@ _ROW_BYTES_GUESS = 36  # bytes of run text per line, to size the files from the 
 def _topic_bucket(qid: np.ndarray, buckets: int) -> np.ndarray:
     """A bucket number per row from its topic id alone (any width of the array)."""
     n = len(qid)
+    if buckets == 1:  # one file: no hash to work out
+        return np.zeros(n, dtype=np.int64)
     w = qid.dtype.itemsize
     raw = qid.view(np.uint8).reshape(n, w) if n else np.zeros((0, w), np.uint8)
     h = np.full(n, 2166136261, dtype=np.uint64)
@@ -362,15 +364,11 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
     part_ctx = replace(ctx, complete=False)
     seen: set[bytes] = set()
     with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
-        def bucket(piece):
-            if buckets == 1:
-                return np.zeros(len(piece), dtype=np.int64)
-            return _topic_bucket(piece.qid, buckets)
-
         def topics_seen(piece):
             seen.update(piece.qid[run_starts(piece.qid)].tolist())
 
-        files, runid, name, read_error = _spill(pieces, tmp, bucket, topics_seen)
+        files, runid, name, read_error = _spill(pieces, tmp, lambda piece: _topic_bucket(piece.qid, buckets),
+                                                topics_seen)
         errors: list[InputError] = []
         for b in sorted(files):
             run = _take_rows(tmp, b, runid, name)
@@ -444,14 +442,8 @@ def spill_by_topic(pieces: Iterable[Run], buckets: int, *,
     from .scratch import scratch_folder
 
     buckets = max(1, int(buckets))
-
-    def bucket(piece):
-        if buckets == 1:
-            return np.zeros(len(piece), dtype=np.int64)
-        return _topic_bucket(piece.qid, buckets)
-
     with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
-        files, runid, name, read_error = _spill(pieces, tmp, bucket)
+        files, runid, name, read_error = _spill(pieces, tmp, lambda piece: _topic_bucket(piece.qid, buckets))
         for b in sorted(files):
             yield _take_rows(tmp, b, runid, name)
     if read_error is not None:
