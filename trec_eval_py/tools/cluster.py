@@ -114,7 +114,9 @@ def map_on_cluster(client, func, items: list, shared, *, progress=None, on_error
     running are cancelled when the client goes)."""
     from distributed import as_completed
 
-    handle = client.scatter(shared, broadcast=True)
+    # one object (a tuple would be scattered element by element): every task on a
+    # worker then gets the same ``shared``, which a task may set itself up from once
+    handle = client.scatter([shared], broadcast=True)[0]
     futures = {client.submit(func, item, handle, pure=False): i for i, item in enumerate(items)}
     results: list = [None] * len(items)
     for done, fut in enumerate(as_completed(list(futures)), 1):

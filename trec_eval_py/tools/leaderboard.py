@@ -248,8 +248,11 @@ def _init_worker(q, specs, options, check, curve, limits=None, hide=False, keep=
 
 def _grade_task(sub: Submission, shared: tuple) -> dict:
     """:func:`_grade` as one task of a dask cluster (``shared``: the judgments and
-    the other worker settings, shipped once)."""
-    _init_worker(*shared)
+    the other worker settings, shipped once; the worker is set up from them once,
+    not for every run: its tasks all get the same object)."""
+    if _WORKER.get("shared") is not shared:
+        _init_worker(*shared)
+        _WORKER["shared"] = shared
     return _grade(sub)
 
 
