@@ -132,7 +132,7 @@ from ..engine.join.order import RankRule
 from ..engine.parse import Qrels, Run
 from ..engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, has_bare_cr, split_fields
 from ..engine.parse.numbers import FLOAT_RE, INT_RE
-from ..engine.parse.source import expand, read_pieces, read_source, source_name, split_pieces
+from ..engine.parse.source import expand, file_size, read_pieces, read_source, source_name, split_pieces
 
 ERROR = "error"
 WARNING = "warning"
@@ -1566,10 +1566,7 @@ class _RunBytes:
         """The run's size in bytes (0 when it cannot be told)."""
         if self.data is not None:
             return len(self.data)
-        try:
-            return os.path.getsize(self.run if isinstance(self.run, (str, os.PathLike)) else self.run.path)
-        except (OSError, TypeError, AttributeError):
-            return 0
+        return file_size(self.run if isinstance(self.run, (str, os.PathLike)) else self.run.path) or 0
 
 
 def _regular_file(run) -> bool:
