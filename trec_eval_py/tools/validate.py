@@ -1668,11 +1668,15 @@ def _check_regrouped(pieces: Iterator[_Cols], scan: _LineScan, checks: _RunCheck
     checks stop (an error, Ctrl-C, a signal)."""
     from ..engine.join.stream import spill_by_topic
 
+    def spilled(c: _Cols) -> Iterator[Run]:
+        checks.seen(c)
+        if len(c):  # (the run id is checked; the topic checks need the other columns)
+            yield Run(c.qid, c.docno, c.score, c.line, rank=c.rank)
+
     def rows() -> Iterator[Run]:
-        for c in itertools.chain(pieces, _later(scan.finish)):
-            checks.seen(c)
-            if len(c):  # (the run id is checked; the topic checks need the other columns)
-                yield Run(c.qid, c.docno, c.score, c.line, rank=c.rank)
+        for c in pieces:
+            yield from spilled(c)
+        yield from spilled(scan.finish())  # the last lines, once the pieces are read
 
     with contextlib.closing(spill_by_topic(rows(), buckets)) as groups:
         for part in groups:
@@ -1680,11 +1684,6 @@ def _check_regrouped(pieces: Iterator[_Cols], scan: _LineScan, checks: _RunCheck
             assert rank is not None  # every part was written with its ranks
             checks.topics(_Cols(part.qid, part.docno, rank, part.score, np.zeros(len(part), dtype="S1"),
                                 part.lineno))
-
-
-def _later(make: Callable[[], _Cols]) -> Iterator[_Cols]:
-    """``make()``, called only once the iteration gets there."""
-    yield make()
 
 
 #: a piece with a line problem is looked at in parts of about this many bytes: only
