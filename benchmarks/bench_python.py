@@ -30,17 +30,26 @@ Cases (``--only`` picks some):
   file         (with --baseline) the command line on the text files, this checkout
                against another (e.g. main): the file path must not be slower
 
+trec_eval_py is measured as pip installs it: its modules byte-compiled first
+(``compileall``, into the checkout's ignored ``__pycache__`` folders), as the
+peers' are. ``--no-bytecode`` measures a copy without them, compiled from
+source at every start (with PYTHONDONTWRITEBYTECODE): that costs a few MiB of
+peak memory, the compiler's, which no installed copy pays.
+
 Inputs are built on first use in --data (default benchmarks/data, not in git)
 with gen_synth.py (default: ../shared/tools/gen_synth.py beside the checkout).
 """
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -233,12 +242,26 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--baseline", default=None, help="another checkout, for the 'file' case")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--no-bytecode", action="store_true", help="compile trec_eval_py from source in every run")
     a = ap.parse_args()
     data = prepare(os.path.abspath(a.data), os.path.abspath(a.gen))
     want = set(a.only) if a.only else {"dict-small", "dict-big", "pandas", "parquet", "arrow", "file"}
+    roots = {ROOT: ROOT}
+    if a.baseline:
+        roots[os.path.abspath(a.baseline)] = os.path.abspath(a.baseline)
+    for root in list(roots):
+        if a.no_bytecode:  # a copy of the package without compiled modules
+            roots[root] = tempfile.mkdtemp(prefix="bench-source-")
+            atexit.register(shutil.rmtree, roots[root], True)
+            shutil.copytree(os.path.join(root, "trec_eval_py"), os.path.join(roots[root], "trec_eval_py"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:  # as an installed copy: compiled once, not at every start
+            subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(root, "trec_eval_py")],
+                           check=True, stdout=subprocess.DEVNULL)
 
     def env(folder: str, root: str = ROOT) -> dict:
-        return {**os.environ, "BENCH_ROOT": root, "BENCH_DATA": folder, "PYTHONPATH": root}
+        return {**os.environ, "BENCH_ROOT": roots[root], "BENCH_DATA": folder, "PYTHONPATH": roots[root],
+                "PYTHONDONTWRITEBYTECODE": "1"}
 
     rows = []
 

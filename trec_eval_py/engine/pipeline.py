@@ -42,8 +42,8 @@ from .join import EvalContext, iter_batches
 from .join.context import Settings
 from .join.empty_topics import counted_values, evaluated_topics, reset_placeholder_outputs
 from .measures import Kind, Measure, measure_specs, quiet_numpy, registry
-from .parse.run import Run
-from .parse.python import parquet_size
+from .parse.run import DICT_PIECE_ROWS, Run
+from .parse.python import dict_rows, parquet_size
 from .parse.source import file_size
 
 if TYPE_CHECKING:
@@ -304,7 +304,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     if client is not None or shards is not None or _is_dataset(run) or (not per_topic and _fold_streams(plan, run)):
         return _evaluate_ranges(plan, judgments, run, per_topic=per_topic, shards=shards, client=client,
                                 progress=progress)
-    if len(plan.contexts) > 1:
+    if len(plan.contexts) > 1 and not _dict_in_pieces(run):
         run = read_results(run, plan.opts, judgments=judgments)  # read once for every pass
     part = _measure_range(plan, judgments, run, progress, whole=True)
     fold = SummaryFold([c.measure for c in part.columns], [p is not None for p in part.parts])
@@ -751,12 +751,19 @@ PARTS = "parts"
 
 #: runs at least this large (in bytes, uncompressed files on disk) are read in pieces
 STREAM_MIN_BYTES = 64 << 20
+#: dicts of dicts with at least this many results are measured in pieces
+DICT_STREAM_MIN_ROWS = 2 * DICT_PIECE_ROWS[0]
 
 
 def _worth_streaming(run) -> bool:
     # None unless run is a readable path; a Parquet file counts its data uncompressed
     size = parquet_size(run) or file_size(run)
     return size is not None and size >= STREAM_MIN_BYTES
+
+
+def _dict_in_pieces(run) -> bool:
+    # a big dict is flattened a piece at a time by each pass, never whole
+    return (dict_rows(run) or 0) >= DICT_STREAM_MIN_ROWS
 
 
 def _as_options(options) -> Options:
@@ -863,6 +870,14 @@ def _parts(fmt, res_fmt, judgments, run, opts: Options, ctx: EvalContext):
         yield prefetch(fmt.stream(judgments, res_fmt.read_pieces(run), ctx))
         # only reached when the pieces were interleaved: regroup them through temporary files
         yield prefetch(fmt.spill(judgments, res_fmt.read_pieces(run), ctx, size_hint=file_size(run) or 0))
+    elif fmt.stream is not None and res_fmt.read_pieces is not None and _dict_in_pieces(run):
+        # a dict measured piece by piece holds only a piece's columns and
+        # intermediates besides the dict (no reader thread: flattening holds the GIL)
+        yield fmt.stream(judgments, res_fmt.read_pieces(run), ctx)
+        # a dict's keys come once each, but two str ids can be one id as bytes (lone
+        # surrogates: "\udcc3\udcbf" and "ÿ" are both b"\xc3\xbf"); with topics between
+        # them the pieces come back interleaved: read whole
+        yield [fmt.join(judgments, read_results(run, opts, ctx, judgments), ctx)]
     else:
         yield [fmt.join(judgments, read_results(run, opts, ctx, judgments), ctx)]
 

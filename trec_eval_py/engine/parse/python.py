@@ -32,9 +32,10 @@ scores are numbers and never NaN (infinities are allowed, as in run files).
 A docno given twice for one topic is reported by the join, as for files,
 with rows counted from 1 as "lines".
 
-The good path never runs Python code per value: dicts are flattened once
-(by the optional C extension ``_native/_pyin.c``, else by C-level iteration
-into lists and numpy), columns are checked with numpy, and Arrow strings are
+The good path never runs Python code per value: dicts are flattened (by
+the optional C extension ``_native/_pyin.c``, else by C-level iteration into
+lists and numpy; a big run dict a piece of whole topics at a time, see
+:func:`iter_run_from_dict`), columns are checked with numpy, and Arrow strings are
 copied from their buffers. An error's message is built only for the value
 that fails, with the offending value shortened.
 """
@@ -335,10 +336,8 @@ def _numbers_numpy(a: np.ndarray, what: str, name: str, level: bool) -> np.ndarr
 
 # ---------------------------------------------------------------- dicts
 
-def _dict_parts(obj, what: str, name: str, level: bool):
-    """``(topics, lengths, docnos, values, items)`` of a dict of dicts: topic ids as
-    given, documents per topic, docnos (bytes), values (float64), and the values as
-    Python objects when the C extension was not used (for messages)."""
+def _dict_lists(obj, what: str, name: str, level: bool) -> tuple[list, list]:
+    """The topic ids and the inner dicts of a dict of dicts, their types checked."""
     if not isinstance(obj, Mapping):
         raise InputTypeError(name, f"{what} must be a dict {{topic: {{docno: value}}}}, not {type(obj).__name__}")
     topics = list(obj.keys())
@@ -349,6 +348,18 @@ def _dict_parts(obj, what: str, name: str, level: bool):
         if not isinstance(inner, Mapping):
             kind = "judgments" if level else "scores"
             raise InputTypeError(name, f"{kind} of topic {_show(q)} must be a dict, not {type(inner).__name__}")
+    return topics, inners
+
+
+def _dict_parts(obj, what: str, name: str, level: bool):
+    """``(topics, lengths, docnos, values, items)`` of a dict of dicts: topic ids as
+    given, documents per topic, docnos (bytes), values (float64), and the values as
+    Python objects when the C extension was not used (for messages)."""
+    return _flat_parts(*_dict_lists(obj, what, name, level), name, level)
+
+
+def _flat_parts(topics: list, inners: list, name: str, level: bool):
+    """:func:`_dict_parts` of checked topic ids and inner dicts."""
     tb = _pack_str(topics, "topic id", name, lambda i: _show(topics[i]))
     pyin = _native.extension("pyin")
     got = pyin.flatten(inners) if pyin is not None else None
@@ -398,10 +409,40 @@ def qrels_from_dict(obj, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 def run_from_dict(obj, name: str):
     """``(qid, docno, score)`` columns of ``{topic: {docno: score}}``, and the topic ids
     with no documents (pytrec_eval's drop-in evaluates them as empty rankings)."""
-    topics, tb, lengths, docnos, values, _ = _dict_parts(obj, "run", name, level=False)
+    return _run_columns(*_dict_lists(obj, "run", name, level=False), name)
+
+
+def _run_columns(topics: list, inners: list, name: str):
+    topics, tb, lengths, docnos, values, _ = _flat_parts(topics, inners, name, level=False)
     score = _scores(values, name, _dict_where(topics, lengths, docnos))
     empty = [t for t, n in zip(topics, lengths.tolist()) if n == 0]
     return np.repeat(tb, lengths), docnos, score, empty
+
+
+def dict_rows(obj) -> int | None:
+    """How many results a dict of dicts holds (None for anything else, or a
+    malformed dict: the reader reports what is wrong with it)."""
+    if not isinstance(obj, Mapping):
+        return None
+    try:
+        return sum(map(len, obj.values()))
+    except TypeError:
+        return None
+
+
+def iter_run_from_dict(obj, name: str, rows: int):
+    """:func:`run_from_dict`'s columns in pieces of whole topics of about ``rows``
+    results each, in the dict's order; the types of every topic id and inner dict
+    are checked first, the values of each piece as it is made."""
+    topics, inners = _dict_lists(obj, "run", name, level=False)
+    ends = np.cumsum(np.fromiter(map(len, inners), dtype=np.int64, count=len(inners)))
+    lo = 0
+    while lo < len(topics):
+        # the piece ends at the topic that reaches ``rows`` results past its start
+        before = int(ends[lo - 1]) if lo else 0
+        hi = min(int(np.searchsorted(ends, before + rows, side="left")) + 1, len(topics))
+        yield _run_columns(topics[lo:hi], inners[lo:hi], name)[:3]
+        lo = hi
 
 
 # ---------------------------------------------------------------- Arrow
