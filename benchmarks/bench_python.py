@@ -19,6 +19,8 @@ Cases (``--only`` picks some):
                evaluate(qrels, run) against pytrec_eval's RelevanceEvaluator(qrels)
                + evaluate(run) on the same dicts
   dict-big     the same, 7,000 x 1,000 (gen_synth 7000 1000 300 1; 6.9M results)
+  dropin       the two dict cases through the pytrec_eval drop-in (RelevanceEvaluator)
+               against pytrec_eval
   pandas       pandas DataFrames (ir_measures' columns), 7,000 x 1,000: evaluate
                against ir_measures' pytrec_eval provider (calc_aggregate) and
                against ranx (Qrels.from_df + Run.from_df + evaluate, its compiled
@@ -79,6 +81,14 @@ te.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0, "b": 0.5}}, MEASURES)
 t0 = time.process_time()
 ev = te.evaluate(q, r, MEASURES)
 done(t0, ev.summary["AP"])
+""",
+    "trec_eval_py-dropin": r"""
+q, r = pickle.load(open(os.path.join(data, "dicts.pkl"), "rb"))
+from trec_eval_py import RelevanceEvaluator
+RelevanceEvaluator({"q": {"a": 1}}, set(TREC_NAMES)).evaluate({"q": {"a": 1.0, "b": 0.5}})
+t0 = time.process_time()
+res = RelevanceEvaluator(q, set(TREC_NAMES)).evaluate(r)
+done(t0, sum(v["map"] for v in res.values()) / len(res))
 """,
     "pytrec_eval-dict": r"""
 q, r = pickle.load(open(os.path.join(data, "dicts.pkl"), "rb"))
@@ -245,7 +255,7 @@ def main() -> None:
     ap.add_argument("--no-bytecode", action="store_true", help="compile trec_eval_py from source in every run")
     a = ap.parse_args()
     data = prepare(os.path.abspath(a.data), os.path.abspath(a.gen))
-    want = set(a.only) if a.only else {"dict-small", "dict-big", "pandas", "parquet", "arrow", "file"}
+    want = set(a.only) if a.only else {"dict-small", "dict-big", "dropin", "pandas", "parquet", "arrow", "file"}
     roots = {ROOT: ROOT}
     if a.baseline:
         roots[os.path.abspath(a.baseline)] = os.path.abspath(a.baseline)
@@ -281,6 +291,9 @@ def main() -> None:
         case("dict 1,000x100", data["small"], "trec_eval_py-dict", ["pytrec_eval-dict"])
     if "dict-big" in want:
         case("dict 7,000x1,000", data["big"], "trec_eval_py-dict", ["pytrec_eval-dict"])
+    if "dropin" in want:
+        case("drop-in 1,000x100", data["small"], "trec_eval_py-dropin", ["pytrec_eval-dict"])
+        case("drop-in 7,000x1,000", data["big"], "trec_eval_py-dropin", ["pytrec_eval-dict"])
     if "pandas" in want:
         case("pandas 7,000x1,000", data["big"], "trec_eval_py-pandas", ["ir_measures-pandas", "ranx-pandas"],
              "warm ranx")

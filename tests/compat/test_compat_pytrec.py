@@ -182,6 +182,44 @@ def test_nothing_to_evaluate_gives_an_empty_dict():
     assert RelevanceEvaluator({"1": {}}, {"map"}).evaluate({"1": {"a": 1.0}}) == {}
 
 
+def test_a_big_run_dict_is_read_in_pieces_with_the_same_results(monkeypatch):
+    """The drop-in hands the run dict to the engine, which reads a big one a piece
+    of topics at a time (bounded memory): the results are the whole dict's, empty
+    topics (read as empty rankings) included; a bad value is still reported."""
+    from trec_eval_py.engine import pipeline
+    from trec_eval_py.engine.parse import python, run as run_module
+
+    rng = random.Random("pieces")
+    measures = {"map", "P_5", "ndcg_cut_3", "num_ret", "recip_rank", "bpref"}
+    for _ in range(20):
+        qrels, run, level, judged_only = random_case(rng)
+        run[rng.choice(QIDS)] = {}  # a topic without documents, now and then a judged one
+        monkeypatch.setattr(pipeline, "DICT_STREAM_MIN_ROWS", 10 ** 9)
+        whole = RelevanceEvaluator(qrels, measures, relevance_level=level,
+                                   judged_docs_only_flag=judged_only).evaluate(run)
+        seen = []
+        real = python.iter_run_from_dict
+
+        def spy(obj, name, rows, real=real):
+            for piece in real(obj, name, rows):
+                seen.append(len(piece[2]))
+                yield piece
+
+        with monkeypatch.context() as mp:
+            mp.setattr(python, "iter_run_from_dict", spy)
+            mp.setattr(run_module, "DICT_PIECE_ROWS", (3, 3))
+            mp.setattr(pipeline, "DICT_STREAM_MIN_ROWS", 1)
+            pieces = RelevanceEvaluator(qrels, measures, relevance_level=level,
+                                        judged_docs_only_flag=judged_only).evaluate(run)
+            assert pieces == whole
+            if whole and any(run.values()):  # read in pieces, not whole
+                assert seen and max(seen) < 3 + max(map(len, run.values()))
+                assert sum(seen) % sum(map(len, run.values())) == 0
+            run["1"] = {"a": float("nan")}
+            with pytest.raises(trec_eval_py.InputError, match="1/a is NaN"):
+                RelevanceEvaluator({"2": {"a": 1}}, {"map"}).evaluate(run)
+
+
 def test_evaluator_is_reusable():
     ev = RelevanceEvaluator({"1": {"a": 1, "b": 0}}, {"P_1"})
     assert ev.evaluate({"1": {"a": 1.0, "b": 0.0}}) == {"1": {"P_1": 1.0}}

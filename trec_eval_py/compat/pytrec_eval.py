@@ -56,7 +56,7 @@ from .. import __version__ as _package_version
 __version__ = _package_version
 
 _QRELS_NAME = "<query_relevance>"
-_RUN_NAME = "<scores>"
+_RUN_NAME = "<run dict>"  # (what the engine names a run dict)
 
 COMPAT = "9.0.8"
 _TREC_NICKNAMES = ("official", "set", "all_trec", "all_prefs", "prefs", "qrels_jg")
@@ -153,19 +153,21 @@ class RelevanceEvaluator:
             raise TypeError(f"scores must be a dict {{topic: {{docno: score}}}}, not {type(scores).__name__}")
         if not scores:
             return {}
-        run, topics, empty = _run_from_dict(scores)
+        topics, empty = pyin.run_topics(scores, _RUN_NAME)
         wanted = [t for t in topics if t.encode("utf-8", "surrogateescape") in self._judged_topics]
-        if not wanted or self._qrels is None:
-            return {}
-        if not self._outputs:  # no measure asked for: every evaluated topic, with no values
-            return {t: {} for t in wanted}
+        if not wanted or self._qrels is None or not self._outputs:
+            pyin.run_from_dict(scores, _RUN_NAME)  # nothing to measure, but every value is checked
+            # no measure asked for: every evaluated topic, with no values
+            return {t: {} for t in wanted} if wanted and self._qrels is not None else {}
         qrels = self._qrels
+        # the dict itself is evaluated: a big one is read a piece of topics at a time
+        run: Mapping | Run = scores
         if empty & set(wanted):
             # topics without documents: evaluate them as empty rankings (-c), over the run's topics only
             keep = np.isin(qrels.qid, np.array([t.encode() for t in wanted], dtype="S"))
             qrels = Qrels(qrels.qid[keep], qrels.docno[keep], qrels.rel[keep], qrels.lineno[keep], qrels.name)
-            if len(run) == 0:
-                qrels, run = _with_placeholder(qrels, run)
+            if len(empty) == len(topics):  # no documents at all
+                qrels, run = _with_placeholder(qrels)
         try:
             ev = _evaluate(qrels, run, self._specs, relevance_level=self.relevance_level,
                            judged_only=self.judged_docs_only_flag, complete=bool(empty), compat=COMPAT)
@@ -191,12 +193,12 @@ def _evaluate(qrels, run, specs, **options):
 _PLACEHOLDER = b"\xff"
 
 
-def _with_placeholder(qrels: Qrels, run: Run) -> tuple[Qrels, Run]:
+def _with_placeholder(qrels: Qrels) -> tuple[Qrels, Run]:
     """Add a one-document topic, so a run of empty topics only is still evaluated."""
     one = np.ones(1, dtype=np.int64)
     q = Qrels(np.concatenate([qrels.qid, [_PLACEHOLDER]]), np.concatenate([qrels.docno, [b"x"]]),
               np.concatenate([qrels.rel, one]), np.concatenate([qrels.lineno, one]), qrels.name)
-    r = Run(np.array([_PLACEHOLDER]), np.array([b"x"]), np.ones(1), one, run.runid, run.name)
+    r = Run(np.array([_PLACEHOLDER]), np.array([b"x"]), np.ones(1), one, "", _RUN_NAME)
     return q, r
 
 
@@ -219,12 +221,6 @@ def _qrels_from_dict(qrels: Mapping) -> Qrels | None:
     if not len(r):
         return None
     return Qrels(q, d, r, row_numbers(len(r)), _QRELS_NAME)
-
-
-def _run_from_dict(scores: Mapping) -> tuple[Run, list[str], set[str]]:
-    q, d, s, empty = pyin.run_from_dict(scores, _RUN_NAME)
-    run = Run(q, d, s, row_numbers(len(s)), "", _RUN_NAME)
-    return run, list(scores), set(empty)
 
 
 def _text(lines: Iterable, name: str):

@@ -419,6 +419,13 @@ def _run_columns(topics: list, inners: list, name: str):
     return np.repeat(tb, lengths), docnos, score, empty
 
 
+def run_topics(obj, name: str) -> tuple[list, set]:
+    """The topic ids of a run dict in its order, and those given without documents;
+    the types of the ids and of the inner dicts checked (not the values)."""
+    topics, inners = _dict_lists(obj, "run", name, level=False)
+    return topics, {t for t, m in zip(topics, inners) if not m}
+
+
 def dict_rows(obj) -> int | None:
     """How many results a dict of dicts holds (None for anything else, or a
     malformed dict: the reader reports what is wrong with it)."""
