@@ -43,7 +43,7 @@ import ir_measures
 from ir_measures import Metric, providers
 
 from ..engine.measures import ir_measures_names, measure_specs, registry
-from ..engine.parse import Qrels, Run
+from ..engine.parse import Qrels, read_qrels, read_run
 from ..engine.parse import python as pyin
 from ..engine.parse.python import row_numbers
 from ..errors import MeasureError, NoTopicsError
@@ -53,7 +53,8 @@ LEFT_OUT = frozenset({"Judged"})
 
 
 def _judgments(qrels) -> Qrels | None:
-    """The judgments as columns; None when there are none (every measure is then empty)."""
+    """The judgments as columns; None when there are none (every measure is then empty,
+    where the readers refuse judgments without a line)."""
     if isinstance(qrels, Qrels):
         return qrels if len(qrels) else None
     name = "<qrels>"
@@ -64,8 +65,6 @@ def _judgments(qrels) -> Qrels | None:
     elif pyin.is_records(qrels):
         q, d, r = pyin.qrels_from_records(qrels, name)
     else:
-        from ..engine.parse import read_qrels
-
         return read_qrels(qrels)
     return Qrels(q, d, r, row_numbers(len(r)), name) if len(r) else None
 
@@ -84,10 +83,14 @@ class TrecEvalPyEvaluator(providers.Evaluator):
             return
         from ..engine.pipeline import evaluate
 
-        if not isinstance(run, Run):
-            run = _run(run)
-        if len(run) == 0:
-            return
+        if isinstance(run, Mapping):
+            # handed over as it is: a big dict is read a piece of topics at a time
+            if pyin.dict_rows(run) == 0:
+                return
+        else:
+            run = read_run(run)
+            if len(run) == 0:
+                return
         try:
             ev = evaluate(self.qrels, run, self.specs)
         except NoTopicsError:
@@ -101,21 +104,6 @@ class TrecEvalPyEvaluator(providers.Evaluator):
         for t, topic in enumerate(ev.topics):
             for m, values in cols:
                 yield Metric(query_id=topic, measure=m, value=1.0 if values is None else values[t])
-
-
-def _run(run) -> Run:
-    name = "<run>"
-    if isinstance(run, Mapping):
-        q, d, s, _ = pyin.run_from_dict(run, name)
-    elif pyin.is_frame(run) or pyin.is_parquet(run):
-        q, d, s, _, _ = pyin.run_from_table(run, name)
-    elif pyin.is_records(run):
-        q, d, s = pyin.run_from_records(run, name)
-    else:
-        from ..engine.parse import read_run
-
-        return read_run(run)
-    return Run(q, d, s, row_numbers(len(s)), "", name)
 
 
 class TrecEvalPyProvider(providers.Provider):
