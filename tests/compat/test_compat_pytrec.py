@@ -22,6 +22,7 @@ import subprocess
 import sys
 
 import pytest
+from support.dict_pieces import dict_pieces
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -187,7 +188,6 @@ def test_a_big_run_dict_is_read_in_pieces_with_the_same_results(monkeypatch):
     of topics at a time (bounded memory): the results are the whole dict's, empty
     topics (read as empty rankings) included; a bad value is still reported."""
     from trec_eval_py.engine import pipeline
-    from trec_eval_py.engine.parse import python, run as run_module
 
     rng = random.Random("pieces")
     measures = {"map", "P_5", "ndcg_cut_3", "num_ret", "recip_rank", "bpref"}
@@ -197,18 +197,7 @@ def test_a_big_run_dict_is_read_in_pieces_with_the_same_results(monkeypatch):
         monkeypatch.setattr(pipeline, "DICT_STREAM_MIN_ROWS", 10 ** 9)
         whole = RelevanceEvaluator(qrels, measures, relevance_level=level,
                                    judged_docs_only_flag=judged_only).evaluate(run)
-        seen = []
-        real = python.iter_run_from_dict
-
-        def spy(obj, name, rows, real=real):
-            for piece in real(obj, name, rows):
-                seen.append(len(piece[2]))
-                yield piece
-
-        with monkeypatch.context() as mp:
-            mp.setattr(python, "iter_run_from_dict", spy)
-            mp.setattr(run_module, "DICT_PIECE_ROWS", (3, 3))
-            mp.setattr(pipeline, "DICT_STREAM_MIN_ROWS", 1)
+        with dict_pieces(3) as seen:
             pieces = RelevanceEvaluator(qrels, measures, relevance_level=level,
                                         judged_docs_only_flag=judged_only).evaluate(run)
             assert pieces == whole

@@ -19,6 +19,7 @@ import sys
 import unittest
 
 import pytest
+from support.dict_pieces import dict_pieces
 from support.paths import ROOT
 
 ir_measures = pytest.importorskip("ir_measures")
@@ -236,27 +237,14 @@ def test_experiment_call_path_without_pyterrier():
         ours.stop_using_by_default()
 
 
-def test_a_run_dict_reaches_the_engine_as_it_is(monkeypatch):
+def test_a_run_dict_reaches_the_engine_as_it_is():
     """A run dict is handed to the engine, which reads a big one in pieces of topics:
     the provider's values are those of the dict read whole."""
-    from trec_eval_py.engine import pipeline
-    from trec_eval_py.engine.parse import python, run as run_module
-
     rng = random.Random("provider pieces")
     qrels = {str(t): {f"d{d}": rng.choice([0, 1, 2]) for d in rng.sample(range(30), 8)} for t in range(12)}
     run = {str(t): {f"d{d}": float(rng.randint(0, 5)) for d in rng.sample(range(30), 10)} for t in range(14)}
     measures = [P@5, AP, nDCG@10, RR]
     whole = set(ours.provider.iter_calc(measures, qrels, run))
-    seen = []
-    real = python.iter_run_from_dict
-
-    def spy(obj, name, rows):
-        for piece in real(obj, name, rows):
-            seen.append(len(piece[2]))
-            yield piece
-
-    monkeypatch.setattr(python, "iter_run_from_dict", spy)
-    monkeypatch.setattr(run_module, "DICT_PIECE_ROWS", (25, 25))
-    monkeypatch.setattr(pipeline, "DICT_STREAM_MIN_ROWS", 1)
-    assert set(ours.provider.iter_calc(measures, qrels, run)) == whole and len(whole) == 4 * 12
+    with dict_pieces(25) as seen:
+        assert set(ours.provider.iter_calc(measures, qrels, run)) == whole and len(whole) == 4 * 12
     assert len(seen) >= 140 // 30 and max(seen) <= 30

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import trec_eval_py as te
 from trec_eval_py import _native
 from trec_eval_py.errors import InputError, InputTypeError, MeasureError
+from support.dict_pieces import dict_pieces
 from support.paths import EXAMPLES, GOLDEN
 
 pd = pytest.importorskip("pandas")
@@ -134,32 +135,18 @@ def test_every_python_route_gives_the_file_routes_values(tmp_path, case, use_c):
 def test_a_dict_measured_in_pieces_gives_the_file_routes_values(tmp_path, case, piece_rows, use_c):
     """A big dict of dicts is flattened, ranked and measured a piece of whole topics
     at a time: whatever the piece size, the values are the file route's."""
-    from trec_eval_py.engine import pipeline
-    from trec_eval_py.engine.parse import python, run as run_module
-
     qrels, run = case
     if not qrels or not run:
         return
     qf, rf = write_text(tmp_path, qrels, run)
-    seen = []
-    real = python.iter_run_from_dict
-
-    def spy(obj, name, rows):
-        for piece in real(obj, name, rows):
-            seen.append(len(piece[2]))
-            yield piece
-
     qd, rd = {}, {}
     for t, d, r in qrels:
         qd.setdefault(str(t), {})[d] = r
     for t, d, s in reversed(run):  # topics in another order than the file's
         rd.setdefault(str(t), {})[d] = s
     rd["empty topic"] = {}
-    with pytest.MonkeyPatch.context() as mp:  # (one example's patches, not the test's)
+    with pytest.MonkeyPatch.context() as mp, dict_pieces(piece_rows) as seen:  # (this example's patches)
         mp.setattr(_native, "USE_C", use_c)
-        mp.setattr(python, "iter_run_from_dict", spy)
-        mp.setattr(run_module, "DICT_PIECE_ROWS", (piece_rows, piece_rows))
-        mp.setattr(pipeline, "DICT_STREAM_MIN_ROWS", 1)
         for opts in ({}, {"complete": True}, {"compat": "10.0", "complete": True}):
             seen.clear()
             assert outcome(qd, rd, **opts) == outcome(qf, rf, **opts)
@@ -168,35 +155,28 @@ def test_a_dict_measured_in_pieces_gives_the_file_routes_values(tmp_path, case, 
             assert seen and sum(seen) % len(run) == 0 and max(seen) < piece_rows + 10
 
 
-def test_a_dict_whose_topic_ids_meet_as_bytes_across_pieces_is_read_whole(monkeypatch):
+def test_a_dict_whose_topic_ids_meet_as_bytes_across_pieces_is_read_whole():
     """Two str ids with one UTF-8 form (lone surrogates are kept as their bytes) are one
     topic, as in a file; in pieces with a topic between them, they come back as an
     interleaved run does, and the dict is then read whole (it once kept half a topic)."""
-    from trec_eval_py.engine import pipeline
-    from trec_eval_py.engine.parse import run as run_module
-
     qrels = {"ÿ": {"a": 1, "b": 1}, "x": {"a": 1}}
     run = {"ÿ": {"a": 1.0}, "x": {"a": 1.0}, "\udcc3\udcbf": {"b": 2.0}}
     whole = te.evaluate(qrels, run, ["map", "num_ret"]).to_text(query=True)
     assert "num_ret               \tÿ\t2\n" in whole
-    monkeypatch.setattr(run_module, "DICT_PIECE_ROWS", (1, 1))
-    monkeypatch.setattr(pipeline, "DICT_STREAM_MIN_ROWS", 1)
-    assert te.evaluate(qrels, run, ["map", "num_ret"]).to_text(query=True) == whole
+    with dict_pieces(1) as seen:
+        assert te.evaluate(qrels, run, ["map", "num_ret"]).to_text(query=True) == whole
+        assert seen
 
 
-def test_a_bad_value_in_a_later_piece_names_its_topic_and_docno(monkeypatch):
-    from trec_eval_py.engine import pipeline
-    from trec_eval_py.engine.parse import run as run_module
-
-    monkeypatch.setattr(run_module, "DICT_PIECE_ROWS", (2, 2))
-    monkeypatch.setattr(pipeline, "DICT_STREAM_MIN_ROWS", 1)
+def test_a_bad_value_in_a_later_piece_names_its_topic_and_docno():
     qrels = {"1": {"a": 1}, "2": {"a": 1}}
     run = {"1": {"a": 1.0, "b": 2.0}, "2": {"a": 1.0, "b": float("nan")}}
-    with pytest.raises(InputError, match="2/b is NaN"):
-        te.evaluate(qrels, run, ["map"])
-    run["2"] = {"a": 1.0, 7: 1.0}
-    with pytest.raises(InputTypeError, match="docno of 2/7 must be a string, not int"):
-        te.evaluate(qrels, run, ["map"])
+    with dict_pieces(2):
+        with pytest.raises(InputError, match="2/b is NaN"):
+            te.evaluate(qrels, run, ["map"])
+        run["2"] = {"a": 1.0, 7: 1.0}
+        with pytest.raises(InputTypeError, match="docno of 2/7 must be a string, not int"):
+            te.evaluate(qrels, run, ["map"])
 
 
 def test_parsed_values_round_trip(tmp_path):
