@@ -11,9 +11,9 @@ def golden_dir():
 
 
 # A skip because something is missing from the machine (a test dependency, the
-# C extensions, Chromium) would let CI pass without running the test: under
-# CI those skips are failures. Skips that depend on the data stay skips.
-_MISSING = ("could not import", "not built", "no Chromium")
+# C extensions, Chromium, pdflatex) would let CI pass without running the test:
+# under CI those skips are failures. Skips that depend on the data stay skips.
+_MISSING = ("could not import", "not built", "no Chromium", "no pdflatex")
 
 
 @pytest.hookimpl(hookwrapper=True)

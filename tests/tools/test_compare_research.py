@@ -227,7 +227,7 @@ def _has_booktabs() -> bool:
     return probe.returncode == 0 and probe.stdout.strip() != ""
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no pdflatex on this machine")
 @pytest.mark.parametrize("fmt", ["latex", "long-latex"])
 def test_latex_tables_compile(tmp_path, capsysbinary, fmt):
     table = _wide(fmt, capsysbinary, "--test", "t", "--test", "wilcoxon")
