@@ -511,7 +511,7 @@ def test_the_interleaved_runs_hold_the_problems_they_are_for(tmp_path):
     their topics coming back."""
     fired: set[str] = set()
 
-    @settings(max_examples=60, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
+    @settings(max_examples=100, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))
     @given(run=_interleaved_runs(), data=st.data())
     def collect(run, data):

@@ -44,7 +44,7 @@ from .join.empty_topics import counted_values, evaluated_topics, reset_placehold
 from .measures import Kind, Measure, measure_specs, quiet_numpy, registry
 from .parse.run import DICT_PIECE_ROWS, Run
 from .parse.python import dict_rows, parquet_size
-from .parse.source import file_size
+from .parse.source import text_size
 
 if TYPE_CHECKING:
     from .parse.zscores import ZScores
@@ -480,7 +480,7 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
         read_pieces = results_format(plan.opts.results_format).read_pieces
         assert read_pieces is not None  # _fold_streams checked it (evaluate does, when there is no client)
         pieces = read_pieces(run)
-        n = 1 if single else max(1, (file_size(run) or 0) // RANGE_BYTES,
+        n = 1 if single else max(1, (text_size(run) or 0) // RANGE_BYTES,
                                  _default_ranges(client) if client is not None else 1)
         cuts = even_cuts(distinct_topics(judgments), n)
         runid = None  # the whole run's: known once it is read
@@ -756,8 +756,9 @@ DICT_STREAM_MIN_ROWS = 2 * DICT_PIECE_ROWS[0]
 
 
 def _worth_streaming(run) -> bool:
-    # None unless run is a readable path; a Parquet file counts its data uncompressed
-    size = parquet_size(run) or file_size(run)
+    # None unless run is a readable path; a Parquet file counts its data uncompressed,
+    # a compressed text file what it may expand to
+    size = parquet_size(run) or text_size(run)
     return size is not None and size >= STREAM_MIN_BYTES
 
 
@@ -869,7 +870,7 @@ def _parts(fmt, res_fmt, judgments, run, opts: Options, ctx: EvalContext):
         # a reader thread scans and ranks the next piece while this one is measured
         yield prefetch(fmt.stream(judgments, res_fmt.read_pieces(run), ctx))
         # only reached when the pieces were interleaved: regroup them through temporary files
-        yield prefetch(fmt.spill(judgments, res_fmt.read_pieces(run), ctx, size_hint=file_size(run) or 0))
+        yield prefetch(fmt.spill(judgments, res_fmt.read_pieces(run), ctx, size_hint=text_size(run) or 0))
     elif fmt.stream is not None and res_fmt.read_pieces is not None and _dict_in_pieces(run):
         # a dict measured piece by piece holds only a piece's columns and
         # intermediates besides the dict (no reader thread: flattening holds the GIL)

@@ -132,7 +132,7 @@ from ..engine.join.order import RankRule
 from ..engine.parse import Qrels, Run
 from ..engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, has_bare_cr, split_fields
 from ..engine.parse.numbers import FLOAT_RE, INT_RE
-from ..engine.parse.source import expand, file_size, read_pieces, read_source, source_name, split_pieces
+from ..engine.parse.source import expand, read_pieces, read_source, source_name, split_pieces, text_size
 
 ERROR = "error"
 WARNING = "warning"
@@ -1563,10 +1563,10 @@ class _RunBytes:
         return expand(self.run.read(), self.name)
 
     def size(self) -> int:
-        """The run's size in bytes (0 when it cannot be told)."""
+        """The run's size in bytes of text (a guess for a compressed file; 0 when it cannot be told)."""
         if self.data is not None:
             return len(self.data)
-        return file_size(self.run if isinstance(self.run, (str, os.PathLike)) else self.run.path) or 0
+        return text_size(self.run if isinstance(self.run, (str, os.PathLike)) else self.run.path) or 0
 
 
 def _regular_file(run) -> bool:

@@ -310,3 +310,60 @@ def test_a_duplicate_judgment_before_a_malformed_line_is_the_error(tmp_path, bad
     with pytest.raises(InputError, match="duplicate docno 'a'") as e:
         pipeline.evaluate(q, r, ["map"])
     assert e.value.line == 3
+
+
+@pytest.mark.parametrize("compress", ["gzip", "bz2", "lzma"])
+@pytest.mark.parametrize("chunk", [64, 1000, 1 << 20])
+def test_a_compressed_run_is_expanded_a_step_at_a_time(tmp_path, monkeypatch, compress, chunk):
+    """A compressed run file is read in pieces as it expands (a step of the
+    decompressor at a time), never expanded whole: the same rows as reading it whole."""
+    import importlib
+
+    from trec_eval_py.engine.parse import source
+
+    rows = [f"{t} Q0 {'d' * (i % 97)}{i} {i} {i * 0.5} run{t}".encode() for t in range(30) for i in range(40)]
+    rows[7] = b"# a comment line"
+    text = b"\n".join(rows)  # the last line without its newline
+    p = tmp_path / "run.z"
+    p.write_bytes(importlib.import_module(compress).compress(text))
+    monkeypatch.setattr(source, "_STEP", 100)  # many steps: lines cut across them
+    whole = read_run(p)
+
+    def refuse(*a, **k):
+        raise AssertionError("expanded whole")
+
+    monkeypatch.setattr(source, "_expand", refuse)
+    parts = list(iter_run_chunks(p, chunk_bytes=chunk))
+    assert len(parts) > 1 or chunk > len(text)
+    for col in ("qid", "docno", "score", "lineno"):
+        got = np.concatenate([getattr(x, col).astype(getattr(whole, col).dtype) for x in parts])
+        assert got.tolist() == getattr(whole, col).tolist()
+    assert parts[-1].runid == whole.runid
+
+
+def test_a_damaged_compressed_run_read_in_pieces_is_one_input_error(tmp_path):
+    import gzip
+
+    body = gzip.compress(b"".join(f"1 Q0 d{i} {i} {i} r\n".encode() for i in range(5000)))
+    p = tmp_path / "run.gz"
+    p.write_bytes(body[: len(body) // 2])  # cut short
+    with pytest.raises(InputError, match="cannot decompress"):
+        list(iter_run_chunks(p, chunk_bytes=1000))
+
+
+def test_a_compressed_run_in_pieces_keeps_the_expansion_bounds(tmp_path, monkeypatch):
+    """The size and ratio bounds hold step by step, with the file's compressed size."""
+    import gzip
+
+    from trec_eval_py.engine.parse import source
+
+    p = tmp_path / "run.gz"
+    p.write_bytes(gzip.compress(b"1 Q0 d 1 1 r\n" * 200_000))  # 2.6 MB of text, a few KB packed
+    monkeypatch.setattr(source, "_STEP", 1 << 16)
+    with source.set_read_limits(max_input=1 << 20):
+        with pytest.raises(InputError, match="expands to"):
+            list(iter_run_chunks(p, chunk_bytes=4096))
+    assert len(list(iter_run_chunks(p, chunk_bytes=1 << 20))) > 1  # within the bounds: read
+    monkeypatch.setattr(source, "RATIO_FLOOR", 1 << 20)  # (a run this small is let through otherwise)
+    with pytest.raises(InputError, match="expands more than 100 times"):
+        list(iter_run_chunks(p, chunk_bytes=4096))

@@ -118,6 +118,18 @@ def test_compressed_files(tmp_path, compress, suffix):
     assert read_run(p).docno.tolist() == [b"a", b"b", b"c"]
 
 
+def test_the_text_size_of_a_compressed_file_is_a_guess_from_its_size(tmp_path):
+    """What decides reading in pieces: a compressed file counts as what it may expand to."""
+    from trec_eval_py.engine.parse.source import COMPRESSED_GUESS, text_size
+
+    plain, packed = tmp_path / "run", tmp_path / "run.gz"
+    plain.write_bytes(RUN)
+    packed.write_bytes(gzip.compress(RUN))
+    assert text_size(plain) == len(RUN)
+    assert text_size(packed) == COMPRESSED_GUESS * packed.stat().st_size
+    assert text_size(RUN) is None and text_size(tmp_path / "nope") is None
+
+
 def test_file_objects_and_dicts():
     assert read_run(io.BytesIO(RUN)).runid == "r2"
     assert read_run(io.StringIO(RUN.decode())).runid == "r2"

@@ -8,7 +8,8 @@ What is read is bounded wherever its size is not known before reading
 never ends), file objects, and what a compressed file expands to. Past
 the bound the reader stops with one :class:`~trec_eval_py.errors.InputError`
 instead of filling the memory. A regular file's size is known, so it is read
-whole (or in pieces) whatever its size. The bounds are raised with
+whole (or in pieces) whatever its size; a compressed one read in pieces is
+expanded as it is read, the bounds checked at every step. The bounds are raised with
 :func:`set_read_limits` (``batch`` and ``validate``: ``--max-input``,
 ``--max-ratio``) or the environment (:data:`MAX_INPUT_ENV`,
 :data:`MAX_RATIO_ENV`).
@@ -16,6 +17,7 @@ whole (or in pieces) whatever its size. The bounds are raised with
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import re
 import stat
@@ -175,29 +177,35 @@ def read_bounded(f, name: str, limits: ReadLimits | None = None) -> bytes:
 
 def _expand(data: bytes, module: str, name: str) -> bytes:
     """``data`` decompressed by ``module`` (gzip, bz2 or lzma), a step at a time within the bounds."""
+    import io
+
+    return b"".join(_expanded_steps(io.BytesIO(data), module, name, len(data)))
+
+
+def _expanded_steps(f, module: str, name: str, packed: int):
+    """What the compressed stream ``f`` (``packed`` bytes, gzip, bz2 or lzma) expands
+    to, a step at a time; past the bounds (:func:`check_expansion`) one error."""
     import bz2
     import gzip
-    import io
     import lzma
     import zlib
 
     opener = {"gzip": gzip.GzipFile, "bz2": bz2.BZ2File, "lzma": lzma.LZMAFile}[module]
     limits = read_limits()
-    parts, have = [], 0
+    have = 0
     try:
-        with opener(fileobj=io.BytesIO(data)) if module == "gzip" else opener(io.BytesIO(data)) as f:
+        with opener(fileobj=f) if module == "gzip" else opener(f) as z:
             while True:
-                b = f.read(_STEP)
+                b = z.read(_STEP)
                 if not b:
                     break
-                parts.append(b)
                 have += len(b)
-                check_expansion(name, have, len(data), limits)
+                check_expansion(name, have, packed, limits)
+                yield b
     except (OSError, EOFError, lzma.LZMAError, zlib.error, ValueError, MemoryError) as e:
         if isinstance(e, InputError):
             raise
         raise InputError(name, f"cannot decompress: {e}") from None
-    return b"".join(parts)
 
 
 #: the UTF-8 byte-order mark some editors put at the start of a text file
@@ -318,13 +326,35 @@ def file_size(source: Source) -> int | None:
     return None
 
 
+#: bytes of text per compressed byte, to guess what a compressed file expands to
+#: without expanding it (runs compress 5 to 20 times: a guess on the low side)
+COMPRESSED_GUESS = 5
+
+
+def text_size(source: Source) -> int | None:
+    """:func:`file_size`, or for a compressed file a guess at the size of its text
+    (:data:`COMPRESSED_GUESS` times its size): a hint for deciding how to read it."""
+    size = file_size(source)
+    if size is None or not _names_a_file(source):
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return size  # a pipe is read once: never opened for a look (nor is a device)
+        with open(source, "rb") as f:
+            head = f.read(6)
+    except OSError:
+        return size
+    return size * COMPRESSED_GUESS if head.startswith(tuple(magic for magic, _ in _MAGIC)) else size
+
+
 def read_pieces(source: Source, chunk_bytes: int):
     """Consecutive pieces of ``source``, each ending at a line end (the last
     one may lack it); one piece for a line longer than ``chunk_bytes``.
 
     A plain file is read into one buffer that is reused for every piece
     (fresh buffers cost a page fault per 4 KB each time): a yielded
-    piece is a view into it, valid until the next one is asked for.
+    piece is a view into it, valid until the next one is asked for. A
+    compressed file is expanded as it is read (see :func:`file_pieces`).
     """
     if _names_a_file(source):
         try:
@@ -333,11 +363,9 @@ def read_pieces(source: Source, chunk_bytes: int):
             pass  # read_source says what is wrong with it
         else:
             with f:
-                head = f.read(6)
-                if not head.startswith(tuple(magic for magic, _ in _MAGIC)):
-                    yield from _file_pieces(f, head, chunk_bytes)
-                    return
-    # stdin, compressed data, bytes and file objects are read whole first
+                yield from file_pieces(f, chunk_bytes, os.fspath(source))
+                return
+    # stdin, bytes and file objects are read whole first
     yield from split_pieces(read_source(source), chunk_bytes)
 
 
@@ -357,13 +385,55 @@ def split_pieces(data: bytes, chunk_bytes: int):
 def file_pieces(f, chunk_bytes: int, name: str):
     """:func:`read_pieces` of a file already opened (unbuffered, binary), read from
     where it stands: for a file opened with care (without following a link). A
-    compressed file is read whole and expanded first (``name`` names it in errors)."""
+    compressed regular file is expanded as it is read, a step at a time (only a
+    piece of what it expands to is held); a compressed pipe is read whole first,
+    within the bounds (``name`` names either in errors)."""
     head = f.read(6)
-    if head.startswith(tuple(magic for magic, _ in _MAGIC)):
-        rest = f.read() if stat.S_ISREG(os.fstat(f.fileno()).st_mode) else read_bounded(f, name)
-        yield from split_pieces(expand(head + rest, name), chunk_bytes)
+    module = next((m for magic, m in _MAGIC if head.startswith(magic)), None)
+    if module is None:
+        yield from _file_pieces(f, head, chunk_bytes)
         return
-    yield from _file_pieces(f, head, chunk_bytes)
+    st = os.fstat(f.fileno())
+    if not stat.S_ISREG(st.st_mode):
+        yield from split_pieces(expand(head + read_bounded(f, name), name), chunk_bytes)
+        return
+    # the head goes back in front of the rest: a buffered reader over both
+    stream = io.BufferedReader(_Prefixed(head, f), buffer_size=_STEP)
+    yield from line_pieces(_expanded_steps(stream, module, name, st.st_size - f.tell() + len(head)), chunk_bytes)
+
+
+class _Prefixed(io.RawIOBase):
+    """A raw stream: ``head`` (bytes already read from ``f``), then the rest of ``f``."""
+
+    def __init__(self, head: bytes, f):
+        self.head, self.f = head, f
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        if self.head:
+            n = min(len(b), len(self.head))
+            b[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        return self.f.readinto(b)
+
+
+def line_pieces(steps, chunk_bytes: int):
+    """Consecutive pieces of the text ``steps`` (an iterable of bytes) make, each of
+    at least ``chunk_bytes`` (but the last) and ending at a line end (the last one
+    may lack it): :func:`split_pieces` of a text that is not held whole."""
+    buf = bytearray()
+    for b in steps:
+        buf += b
+        if len(buf) >= chunk_bytes:
+            cut = buf.rfind(b"\n") + 1
+            if cut:
+                yield bytes(buf[:cut])
+                del buf[:cut]
+    if buf:
+        yield bytes(buf)
 
 
 def _file_pieces(f, head: bytes, chunk_bytes: int):
