@@ -28,6 +28,8 @@ Cases (``--only`` picks some):
   interleaved  the 6.9M-line run dealt into 4 shards and concatenated (every
                topic in every shard) against the same run grouped: peak memory
   fallback     the 6.9M-line run on the numpy fallback (no C extensions), against C
+  gzip         the 6.9M-line run gzipped (level 6), against the same run as text: the
+               compressed run is expanded as it is read, in pieces
   scale        (--scale) 69M lines (gen_synth 70000 1000 300 1), against C
 Outputs are compared byte for byte wherever two programs print the same thing.
 
@@ -220,7 +222,7 @@ def main() -> None:
         row("`results.test`, `-q -m all_trec`, against `python -c 'import numpy'`", lines_in(small_args[-1]),
             "trec_eval_py", py + small_args, "numpy import", [sys.executable, "-c", "import numpy"], compare=False)
     big = None
-    if any(wanted(c) for c in ("big", "big-q", "interleaved", "fallback")):
+    if any(wanted(c) for c in ("big", "big-q", "interleaved", "fallback", "gzip")):
         big = ensure(a.data, "big", ["7000", "1000", "300", "1"], a.gen)
         n_big = lines_in(os.path.join(big, "run"))
         big_args = [os.path.join(big, "qrels"), os.path.join(big, "run")]
@@ -233,6 +235,17 @@ def main() -> None:
     if wanted("fallback") and te_c:
         row("same, `-m all_trec`, numpy fallback (no C)", n_big, "fallback",
             fallback + ["-m", "all_trec"] + big_args, "C", [te_c, "-m", "all_trec"] + big_args)
+    if wanted("gzip"):
+        packed = os.path.join(big, "run.gz")
+        if not os.path.exists(packed):
+            import gzip
+
+            print(f"building {packed} ...", file=sys.stderr)
+            with open(big_args[1], "rb") as src, gzip.open(packed + ".part", "wb", compresslevel=6) as dst:
+                shutil.copyfileobj(src, dst, 1 << 20)
+            os.replace(packed + ".part", packed)
+        row("same, the run gzipped (`gzip -6`) vs as text", n_big, "gzip", py + ["-m", "all_trec", big_args[0], packed],
+            "text", py + ["-m", "all_trec"] + big_args, note="B is trec_eval_py on the text file")
     per_topic = {}
     for case, topics in (("topics7k", 7000), ("topics200k", 200000)):
         if not wanted(case):
