@@ -177,8 +177,6 @@ def read_bounded(f, name: str, limits: ReadLimits | None = None) -> bytes:
 
 def _expand(data: bytes, module: str, name: str) -> bytes:
     """``data`` decompressed by ``module`` (gzip, bz2 or lzma), a step at a time within the bounds."""
-    import io
-
     return b"".join(_expanded_steps(io.BytesIO(data), module, name, len(data)))
 
 
@@ -292,10 +290,13 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
 def expand(data: bytes, name: str) -> bytes:
     """``data`` decompressed if its magic bytes say it is compressed (within the
     read limits, see :func:`check_expansion`), else as it is."""
-    for magic, module in _MAGIC:
-        if data.startswith(magic):
-            return _expand(data, module, name)
-    return data
+    module = compression(data)
+    return data if module is None else _expand(data, module, name)
+
+
+def compression(head: bytes) -> str | None:
+    """The module that decompresses data starting with ``head`` (gzip, bz2, lzma), or None."""
+    return next((module for magic, module in _MAGIC if head.startswith(magic)), None)
 
 
 def _refuse_device(f, mode: int, name: str, head: bytes | None = None) -> None:
@@ -344,7 +345,7 @@ def text_size(source: Source) -> int | None:
             head = f.read(6)
     except OSError:
         return size
-    return size * COMPRESSED_GUESS if head.startswith(tuple(magic for magic, _ in _MAGIC)) else size
+    return size * COMPRESSED_GUESS if compression(head) else size
 
 
 def read_pieces(source: Source, chunk_bytes: int):
@@ -389,7 +390,7 @@ def file_pieces(f, chunk_bytes: int, name: str):
     piece of what it expands to is held); a compressed pipe is read whole first,
     within the bounds (``name`` names either in errors)."""
     head = f.read(6)
-    module = next((m for magic, m in _MAGIC if head.startswith(magic)), None)
+    module = compression(head)
     if module is None:
         yield from _file_pieces(f, head, chunk_bytes)
         return
