@@ -871,16 +871,15 @@ def _parts(fmt, res_fmt, judgments, run, opts: Options, ctx: EvalContext):
         yield prefetch(fmt.stream(judgments, res_fmt.read_pieces(run), ctx))
         # only reached when the pieces were interleaved: regroup them through temporary files
         yield prefetch(fmt.spill(judgments, res_fmt.read_pieces(run), ctx, size_hint=text_size(run) or 0))
-    elif fmt.stream is not None and res_fmt.read_pieces is not None and _dict_in_pieces(run):
+        return
+    if fmt.stream is not None and res_fmt.read_pieces is not None and _dict_in_pieces(run):
         # a dict measured piece by piece holds only a piece's columns and
         # intermediates besides the dict (no reader thread: flattening holds the GIL)
         yield fmt.stream(judgments, res_fmt.read_pieces(run), ctx)
-        # a dict's keys come once each, but two str ids can be one id as bytes (lone
-        # surrogates: "\udcc3\udcbf" and "ÿ" are both b"\xc3\xbf"); with topics between
-        # them the pieces come back interleaved: read whole
-        yield [fmt.join(judgments, read_results(run, opts, ctx, judgments), ctx)]
-    else:
-        yield [fmt.join(judgments, read_results(run, opts, ctx, judgments), ctx)]
+        # (on below only when two of its str ids are one id as bytes, lone surrogates:
+        # "\udcc3\udcbf" and "ÿ" are both b"\xc3\xbf"; with topics between them the
+        # pieces come back interleaved, and the dict is read whole)
+    yield [fmt.join(judgments, read_results(run, opts, ctx, judgments), ctx)]
 
 
 def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *, progress=None) -> BatchResults:

@@ -398,27 +398,8 @@ def file_pieces(f, chunk_bytes: int, name: str):
     if not stat.S_ISREG(st.st_mode):
         yield from split_pieces(expand(head + read_bounded(f, name), name), chunk_bytes)
         return
-    # the head goes back in front of the rest: a buffered reader over both
-    stream = io.BufferedReader(_Prefixed(head, f), buffer_size=_STEP)
-    yield from line_pieces(_expanded_steps(stream, module, name, st.st_size - f.tell() + len(head)), chunk_bytes)
-
-
-class _Prefixed(io.RawIOBase):
-    """A raw stream: ``head`` (bytes already read from ``f``), then the rest of ``f``."""
-
-    def __init__(self, head: bytes, f):
-        self.head, self.f = head, f
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b) -> int:
-        if self.head:
-            n = min(len(b), len(self.head))
-            b[:n] = self.head[:n]
-            self.head = self.head[n:]
-            return n
-        return self.f.readinto(b)
+    f.seek(-len(head), os.SEEK_CUR)  # a regular file: its head is read again by the decompressor
+    yield from line_pieces(_expanded_steps(f, module, name, st.st_size - f.tell()), chunk_bytes)
 
 
 def line_pieces(steps, chunk_bytes: int):
