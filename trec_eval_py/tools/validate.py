@@ -1386,7 +1386,7 @@ def _report_unjudged(found: _Unjudged, max_unjudged: float, out: _Collector, rep
             "are underestimates", count=k)
 
 
-def _rel_lookup(c: _Cols, topic, perm, q: Qrels, compat: str, name: str):
+def _rel_lookup(c: _Cols, q: Qrels, compat: str, name: str):
     """A function giving the relevance (unjudged: 0) of rows of ``c`` by the engine's join
     over just those rows (given in evaluation order)."""
     def lookup(rows: np.ndarray) -> np.ndarray:
@@ -1807,9 +1807,12 @@ class _RunChecks:
         if not len(c):
             return
         _, qids, first = _topics(c.qid)
-        lines = self.topic_lines
-        new = [(n, line) for n, line in zip(qids.tolist(), c.line[first].tolist()) if n not in lines]
-        lines.update(new)
+        self._first_seen(qids.tolist(), c.line[first].tolist())
+
+    def _first_seen(self, names: list, lines: list) -> None:
+        """Topics ``names`` whose first lines are ``lines``: those not seen before are noted."""
+        new = [(n, line) for n, line in zip(names, lines) if n not in self.topic_lines]
+        self.topic_lines.update(new)
         if not self.common:
             self.common = any(n in self.ts.first_line for n, _ in new)
 
@@ -1821,9 +1824,7 @@ class _RunChecks:
             if not self.whole and (len(names) != len(run_starts(c.qid)) or
                                    any(n in self.topic_lines for n in names)):
                 raise _Interleaved()
-            self.topic_lines.update(zip(names, c.line[first].tolist()))
-            if not self.common:
-                self.common = any(n in self.ts.first_line for n in names)
+            self._first_seen(names, c.line[first].tolist())
         # each topic's first line: where the file checked whole finds a topic's example first
         first_line = c.line[first]
         keep = _check_duplicates(c, topic, qids, self.duplicates)
@@ -1835,7 +1836,7 @@ class _RunChecks:
         q = self._judgments(qids)
         if self.out.wants("tie"):
             if q is not None:
-                _check_ties(c, topic, qids, perm, key, _rel_lookup(c, topic, perm, q, self.compat, self.path),
+                _check_ties(c, topic, qids, perm, key, _rel_lookup(c, q, self.compat, self.path),
                             self.cutoffs, self.ties_judged, first_line)
             if not (self.common and self.judges):  # (else the ties without judgments are not reported)
                 _check_ties(c, topic, qids, perm, key, None, self.cutoffs, self.ties_cut, first_line)

@@ -247,8 +247,8 @@ def _topic_bucket(qid: np.ndarray, buckets: int) -> np.ndarray:
 
 
 def _write_rows(f, part: Run) -> None:
-    rank = part.rank is not None
-    header = np.array([len(part), part.qid.dtype.itemsize, part.docno.dtype.itemsize, rank], dtype=np.int64)
+    header = np.array([len(part), part.qid.dtype.itemsize, part.docno.dtype.itemsize, part.rank is not None],
+                      dtype=np.int64)
     cols = [header, part.qid, part.docno, part.score.astype(np.float64), part.lineno.astype(np.int64)]
     if part.rank is not None:
         cols.append(part.rank.astype(np.float64))
