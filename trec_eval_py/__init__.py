@@ -8,7 +8,7 @@ _moved.install()  # imports of the earlier module paths reach the same modules
 from .errors import InputError, MeasureError, TrecEvalError, UsageError  # noqa: E402
 
 __all__ = [
-    "__version__", "evaluate", "Evaluation", "Options", "read_qrels", "read_run", "Qrels", "Run",
+    "__version__", "evaluate", "Evaluator", "Evaluation", "Options", "read_qrels", "read_run", "Qrels", "Run",
     "TrecEvalError", "InputError", "MeasureError", "UsageError",
 ]
 
@@ -16,7 +16,8 @@ __all__ = [
 #: (``trec_eval_py.cli``) starts without numpy or the engine, so that it can
 #: set up numpy's start (see ``cli.main``) and skip what a command never uses
 _LAZY = {
-    "evaluate": ".engine.pipeline", "Evaluation": ".engine.pipeline", "Options": ".engine.pipeline",
+    "evaluate": ".engine.pipeline", "Evaluator": ".engine.pipeline", "Evaluation": ".engine.pipeline",
+    "Options": ".engine.pipeline",
     "read_qrels": ".engine.parse", "read_run": ".engine.parse", "Qrels": ".engine.parse", "Run": ".engine.parse",
     # the pytrec_eval drop-in loads the measure registry
     "RelevanceEvaluator": ".compat.pytrec_eval",

@@ -226,6 +226,17 @@ class Evaluation:
     def to_text(self, *, query: bool = False, summary: bool = True) -> str:
         return "".join(trec_lines(self, query=query, summary=summary, blocks=True))
 
+    def of_asked(self, positions: Iterable[int]) -> "Evaluation":
+        """The evaluation of the ``-m`` specs at ``positions`` only (their place among
+        those asked for): what evaluating just those measures gives, since every
+        column is computed and summarised on its own. One evaluation of a board's
+        measures and a curve's gives both this way."""
+        wanted = set(positions)
+        keep = [j for j, c in enumerate(self.columns) if c.asked in wanted]
+        return Evaluation(self.topics, [self.columns[j] for j in keep], [self.column_values[j] for j in keep],
+                          [self.column_summary[j] for j in keep], self.filled, self.printable, self.runid,
+                          self.options)
+
     def to_dataframe(self, per_topic: bool = True, *, wide: bool = False):
         """A pandas DataFrame: long (run, topic, measure, value) or ``wide`` (a row per
         topic); per-topic values, or with ``per_topic=False`` the summary."""
@@ -275,7 +286,7 @@ def measure_columns(selected) -> list[Column]:
 
 def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progress=None, per_topic: bool = True,
              shards=None, client=None, **options) -> Evaluation:
-    """Evaluate ``run`` against ``qrels``.
+    """Evaluate ``run`` against ``qrels``: ``Evaluator(qrels, measures, **options).evaluate(run, ...)``.
 
     ``qrels`` and ``run`` may be paths, ``-``, file objects or bytes (TREC text or
     Parquet), dicts in pytrec_eval's layout, pandas or polars DataFrames, Arrow
@@ -285,37 +296,104 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
     ``run`` may also be a sharded dataset (a folder made by ``trec_eval_py shard``).
     ``measures`` are ``-m`` specs or ir_measures measure objects (default: the
     judgment format's own set, ``official`` for qrels); the other keywords are
-    the fields of :class:`Options`.
-    ``progress``, if given, is called with the number of topics measured as each
-    piece of the run is done (big runs are measured piece by piece).
-
-    ``per_topic=False`` asks for the summary only: the result then holds no
-    per-topic values (``topics`` is empty), and a big run is summarised range
-    of topics by range in bounded memory. ``shards`` cuts the evaluation into
-    ranges of topics evaluated one after another: a number of ranges of about
-    as many topics each, ``"each"`` (one topic a range) or the cut points
-    (topic ids, strictly increasing). ``client`` (a ``dask.distributed.Client``)
-    evaluates the ranges on its cluster. Every way gives the same values, bit
-    for bit (see :mod:`trec_eval_py.engine.aggregate`).
+    the fields of :class:`Options`; ``progress``, ``per_topic``, ``shards`` and
+    ``client`` are those of :meth:`Evaluator.evaluate`. To evaluate several runs
+    against the same judgments, make one :class:`Evaluator` and call it for each.
     """
-    plan = _plan(measures, options)
-    shards = DEFAULT_SHARDS if shards is None else shards
-    judgments = read_judgments(qrels, plan.opts)
-    if client is not None or shards is not None or _is_dataset(run) or (not per_topic and _fold_streams(plan, run)):
-        return _evaluate_ranges(plan, judgments, run, per_topic=per_topic, shards=shards, client=client,
-                                progress=progress)
-    if len(plan.contexts) > 1 and not _dict_in_pieces(run):
-        run = read_results(run, plan.opts, judgments=judgments)  # read once for every pass
-    part = _measure_range(plan, judgments, run, progress, whole=True)
-    fold = SummaryFold([c.measure for c in part.columns], [p is not None for p in part.parts])
-    fold.add(part.chunks())
-    summary = fold.result(_final_info(plan, part.num_qrels_topics, part.num_positive,
-                                      int(np.count_nonzero(~part.filled)), part.runid, part.evaluated, part.filled))
-    if not per_topic:
-        return _summary_only(plan, part.columns, summary, part.runid)
-    # only the topics trec_eval evaluates are printed (9.0.8 skips the ones -c fills in)
-    return Evaluation(part.topics, part.columns, part.values, summary, part.filled, part.evaluated, part.runid,
-                      plan.opts)
+    return Evaluator(qrels, measures, **options).evaluate(run, progress=progress, per_topic=per_topic,
+                                                          shards=shards, client=client)
+
+
+class Evaluator:
+    """Judgments read and measures resolved once; then any number of runs evaluated.
+
+    ``Evaluator(qrels, measures, **options)`` takes what :func:`evaluate` takes
+    besides the run (``options`` are the fields of :class:`Options`); a bad
+    measure, option or judgment line is reported here, before any run is read.
+    :meth:`evaluate` then gives each run's :class:`Evaluation`, exactly the one
+    ``evaluate(qrels, run, measures, **options)`` gives, without parsing the
+    judgments or resolving the measures again. It is what ``pytrec_eval``'s
+    ``RelevanceEvaluator`` and ``ir_measures``' ``evaluator()`` are to their users,
+    and what every tool that evaluates many runs uses (batch, compare, validate,
+    pool-bias, fuse, the workers of a cluster).
+
+    An evaluator pickles (for a process pool or a dask cluster) as its parsed
+    judgments, its measure specs and its options: the receiver resolves the
+    measures again, once.
+
+    >>> ev = Evaluator("examples/qrels.txt", ["map", "P.10"])  # doctest: +SKIP
+    >>> [ev.evaluate(r).summary["map"] for r in ("examples/run_a.txt", "examples/run_b.txt")]  # doctest: +SKIP
+    """
+
+    def __init__(self, qrels, measures: Iterable[str] | str | None = None, **options) -> None:
+        self._plan = _plan(measures, options)
+        self.judgments = read_judgments(qrels, self._plan.opts)
+        self._totals: tuple[int, int] | None = None
+
+    @property
+    def options(self) -> Options:
+        """The evaluation's :class:`Options` (the measures asked for in ``options.measures``)."""
+        return self._plan.opts
+
+    @property
+    def columns(self) -> list[Column]:
+        """The columns every evaluation of this evaluator has, in print order."""
+        return _printed_columns(self._plan)
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """The judgments' topics and positive judgments (what trec_eval's summary counts)."""
+        if self._totals is None:
+            self._totals = judgment_format(self._plan.opts.rel_format).totals(self.judgments)
+        return self._totals
+
+    def __reduce__(self):
+        from .._record import as_dict
+
+        opts = {k: v for k, v in as_dict(self._plan.opts).items() if k != "measures"}
+        return (_rebuilt, (self.judgments, self._plan.measures, opts))
+
+    def __repr__(self) -> str:
+        return f"Evaluator(<{getattr(self.judgments, 'name', 'judgments')}>, {list(self._plan.measures)!r})"
+
+    def evaluate(self, run, *, progress=None, per_topic: bool = True, shards=None, client=None) -> Evaluation:
+        """The :class:`Evaluation` of ``run`` (anything :func:`evaluate` takes as a run).
+
+        ``progress``, if given, is called with the number of topics measured as
+        each piece of the run is done (big runs are measured piece by piece).
+        ``per_topic=False`` asks for the summary only: the result then holds no
+        per-topic values (``topics`` is empty), and a big run of many topics is
+        summarised range of topics by range in bounded memory. ``shards`` cuts
+        the evaluation into ranges of topics evaluated one after another: a
+        number of ranges of about as many topics each, ``"each"`` (one topic a
+        range) or the cut points (topic ids, strictly increasing). ``client`` (a
+        ``dask.distributed.Client``) evaluates the ranges on its cluster. Every
+        way gives the same values, bit for bit (see :mod:`trec_eval_py.engine.aggregate`).
+        """
+        plan, judgments = self._plan, self.judgments
+        shards = DEFAULT_SHARDS if shards is None else shards
+        if (client is not None or shards is not None or _is_dataset(run)
+                or (not per_topic and _summary_in_ranges(plan, judgments, run, self.totals))):
+            return _evaluate_ranges(plan, judgments, run, per_topic=per_topic, shards=shards, client=client,
+                                    progress=progress, totals=self.totals)
+        if len(plan.contexts) > 1 and not _dict_in_pieces(run):
+            run = read_results(run, plan.opts, judgments=judgments)  # read once for every pass
+        part = _measure_range(plan, judgments, run, progress, whole=True, totals=self.totals)
+        fold = SummaryFold([c.measure for c in part.columns], [p is not None for p in part.parts])
+        fold.add(part.chunks())
+        summary = fold.result(_final_info(plan, part.num_qrels_topics, part.num_positive,
+                                          int(np.count_nonzero(~part.filled)), part.runid, part.evaluated,
+                                          part.filled))
+        if not per_topic:
+            return _summary_only(plan, part.columns, summary, part.runid)
+        # only the topics trec_eval evaluates are printed (9.0.8 skips the ones -c fills in)
+        return Evaluation(part.topics, part.columns, part.values, summary, part.filled, part.evaluated, part.runid,
+                          plan.opts)
+
+
+
+def _rebuilt(judgments, measures, options) -> Evaluator:
+    return Evaluator(judgments, measures, **options)
 
 
 #: cut every evaluation into this many ranges of topics (None: only when asked); for tests
@@ -383,12 +461,13 @@ class _Range:
         return summary_chunks([c.measure for c in self.columns], self.values, info, self.parts)
 
 
-def _measure_range(plan: _Plan, judgments, run, progress=None, *, whole: bool) -> _Range:
+def _measure_range(plan: _Plan, judgments, run, progress=None, *, whole: bool, totals=None) -> _Range:
     """Every measure pass over ``run`` (topics of one range, or all of them when
-    ``whole``: then no topic at all is an error), -c's clean-up and -Z."""
+    ``whole``: then no topic at all is an error), -c's clean-up and -Z.
+    ``totals``: the judgments' (topics, positive judgments), when already counted."""
     passes = []
     for ctx, group in plan.contexts:
-        passes.append(_measure_pass(judgments, run, group, plan.opts, ctx, progress, whole=whole))
+        passes.append(_measure_pass(judgments, run, group, plan.opts, ctx, progress, whole=whole, totals=totals))
     num_qrels_topics, num_positive = passes[0][1]
     topics, filled, by_key, runid = _merge([p[0] for p in passes])
     columns = plan.columns
@@ -443,26 +522,39 @@ def _is_dataset(run) -> bool:
 
 
 def _fold_streams(plan: _Plan, run) -> bool:
-    """Whether a summary-only evaluation reads ``run`` range of topics by range
-    (a big file in a format read in pieces)."""
+    """Whether ``run`` is a big file in a format read in pieces (what a range of
+    topics can be cut from through temporary files)."""
     fmt = judgment_format(plan.opts.rel_format)
     res_fmt = results_format(plan.opts.results_format)
     return (fmt.stream is not None and res_fmt.read_pieces is not None
             and all(ctx.order != "rank" for ctx, _ in plan.contexts) and _worth_streaming(run))
 
 
+#: a summary-only evaluation of a big file goes range of topics by range (through
+#: temporary files) only when the judgments have at least this many topics: the
+#: summary needs a value per topic and output, a few MB for fewer topics, which
+#: the one streamed pass over the run holds; spilling the run's rows costs more
+RANGE_MIN_TOPICS = 50_000
+
+
+def _summary_in_ranges(plan: _Plan, judgments, run, totals: tuple[int, int]) -> bool:
+    """Whether a summary-only evaluation of ``run`` is folded range by range: a
+    big file (:func:`_fold_streams`) against judgments of many topics."""
+    return totals[0] >= RANGE_MIN_TOPICS and _fold_streams(plan, run)
+
+
 #: bytes of a big run's file per range of topics when it is summarised range by range
 RANGE_BYTES = 32 << 20
 
 
-def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, client, progress) -> Evaluation:
+def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, client, progress,
+                     totals: tuple[int, int]) -> Evaluation:
     """The evaluation cut into ranges of topics, folded in topic order."""
     from .join.ranges import can_cut, check_cuts, distinct_topics, even_cuts, split
     from .join.stream import first_error, negative_only_topic, spill_ranges
     from .join.dataset import open_dataset
 
-    fmt = judgment_format(plan.opts.rel_format)
-    num_qrels_topics, num_positive = fmt.totals(judgments)
+    num_qrels_topics, num_positive = totals
     # a topic judged only negatively reads the levels of the topic before it: one range
     single = negative_only_topic(judgments) or not can_cut(judgments)
     dataset = open_dataset(run) if _is_dataset(run) else None
@@ -689,7 +781,7 @@ def _fold_ranges(plan: _Plan, judged: list, runs, client, per_topic: bool, progr
     return folded
 
 
-def _measure_pass(judgments, run, selected, opts, ctx, progress=None, *, whole: bool = True):
+def _measure_pass(judgments, run, selected, opts, ctx, progress=None, *, whole: bool = True, totals=None):
     """The measure kernels over every batch, for one set of evaluation options.
 
     ``selected`` are ``(position, Selected)`` pairs; ``values`` are keyed by
@@ -715,7 +807,7 @@ def _measure_pass(judgments, run, selected, opts, ctx, progress=None, *, whole: 
             out.append(cols)
         return out
 
-    res = map_batches(measure, judgments, run, opts, ctx, progress=progress)
+    res = _map_batches(measure, judgments, run, opts, ctx, progress=progress, totals=totals)
     if not res.topics and whole:
         raise NoTopicsError("no topic has both judgments and results")
     pieces: dict[tuple, list[np.ndarray]] = {(pos, i): [] for pos, s in selected for i in keys(s)}
@@ -885,12 +977,17 @@ def _parts(fmt, res_fmt, judgments, run, opts: Options, ctx: EvalContext):
 def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *, progress=None) -> BatchResults:
     """``fn(batch)`` for every batch of evaluated topics (see the module docstring);
     ``progress(n)``, if given, hears of the ``n`` topics of each piece once measured."""
+    opts = _as_options(options)
+    return _map_batches(fn, read_judgments(qrels, opts), run, opts, ctx, progress=progress)
+
+
+def _map_batches(fn, judgments, run, opts: Options, ctx: EvalContext | None, *, progress=None,
+                 totals=None) -> BatchResults:
+    """:func:`map_batches` of parsed ``judgments`` (``totals``: theirs, when already counted)."""
     from .join.stream import Interleaved
 
-    opts = _as_options(options)
     fmt = judgment_format(opts.rel_format)
-    judgments = read_judgments(qrels, opts)
-    num_qrels_topics, num_positive = fmt.totals(judgments)
+    num_qrels_topics, num_positive = totals if totals is not None else fmt.totals(judgments)
     for parts in _parts(fmt, results_format(opts.results_format), judgments, run, opts, ctx or opts.context):
         results: list = []
         qids: list[str] = []

@@ -53,7 +53,7 @@ from ..errors import InputError, TrecEvalError, UsageError
 from ..engine.join.keys import distinct_sorted
 from ..engine.inputs import judgment_format
 from ..engine.measures import Kind, in_asked_order, measure_specs, registry
-from ..engine.pipeline import Evaluation, Options, evaluate, measure_columns
+from ..engine.pipeline import Evaluation, Options, measure_columns
 from ..engine.parse.source import expand
 from .submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
 from .validate import (ERROR, NOTE, WARNING, Finding, blank_line, load_qrels, qrels_topics, selected_checks,
@@ -223,20 +223,55 @@ def _sort_key(kind: Kind, value):
 
 # ---- grading one run (in a worker process or in this one) ----
 
-_WORKER: dict = {}
+
+class _Grader:
+    """What grading a run needs, set up once per process: one :class:`Evaluator` of
+    the board's measures (and the curve's, when kept: one evaluation a run gives
+    the board, the student's page and the curve), the validator's settings and
+    the judged topics, and what hiding the judgments keeps public."""
+
+    def __init__(self, q, specs, options, check, curve, hide=False, keep=True) -> None:
+        from ..engine.pipeline import Evaluator
+
+        self.board_specs = len(specs)  # the columns asked for after these are the curve's
+        self.levels = None
+        self.curve_apart = None  # the curve's own evaluator, when the board's measures hold its measure
+        extra = []
+        if curve:
+            opts = Options(**options)
+            reg = registry()
+            try:
+                (sel,) = reg.resolve([CURVE], opts.compat, opts.measures_for, given=opts.rel_format)
+                self.levels = np.array(sel.params.values, dtype=np.float64)
+            except TrecEvalError:  # judgments the curve's measure does not read: no curve
+                self.levels = None
+            board = reg.resolve(list(specs), opts.compat, opts.measures_for, given=opts.rel_format)
+            if self.levels is not None and any(s.measure.name == CURVE for s in board):
+                # asked for by the board, maybe with other levels (the first spec's parameters win)
+                self.curve_apart = Evaluator(q, [CURVE], **options)
+            elif self.levels is not None:
+                extra = [CURVE]
+        self.evaluator = Evaluator(q, list(specs) + extra, **options)
+        self.check = check
+        self.topics = None
+        if check is not None:
+            try:
+                self.topics = qrels_topics(q)  # once per process, not once per run
+            except AttributeError:  # judgments without per-row topic ids
+                self.topics = None
+        self.hide = hide
+        self.keep = keep
+        self.public = _public_words(q) if hide else frozenset()
+
+
+#: the grader of this process (a worker's, set by its initializer), None before one is set up
+_grader: list[_Grader] = []
 
 
 def _init_worker(q, specs, options, check, curve, limits=None, hide=False, keep=True, pool=False) -> None:
     from ..engine.parse.source import use_read_limits
 
-    topics = None
-    if check is not None:
-        try:
-            topics = qrels_topics(q)  # once per process, not once per run
-        except AttributeError:  # judgments without per-row topic ids
-            topics = None
-    _WORKER.update(q=q, specs=specs, options=options, check=check, curve=curve, hide=hide, keep=keep,
-                   public=_public_words(q) if hide else frozenset(), topics=topics)
+    _grader[:] = [_Grader(q, specs, options, check, curve, hide, keep)]
     if limits is not None:
         use_read_limits(limits)
     if pool:  # a worker: the parent alone answers Ctrl-C, and stops the workers with SIGTERM
@@ -246,13 +281,17 @@ def _init_worker(q, specs, options, check, curve, limits=None, hide=False, keep=
         signal.signal(signal.SIGTERM, _worker_stop)
 
 
+#: the shared settings a dask worker's grader was set up from (see _grade_task)
+_shared_seen: list = []
+
+
 def _grade_task(sub: Submission, shared: tuple) -> dict:
     """:func:`_grade` as one task of a dask cluster (``shared``: the judgments and
     the other worker settings, shipped once; the worker is set up from them once,
     not for every run: its tasks all get the same object)."""
-    if _WORKER.get("shared") is not shared:
+    if not _shared_seen or _shared_seen[0] is not shared:
         _init_worker(*shared)
-        _WORKER["shared"] = shared
+        _shared_seen[:] = [shared]
     return _grade(sub)
 
 
@@ -291,13 +330,13 @@ def _named(data: bytes, name: str):
 def _grade(sub: Submission) -> dict:
     """Validate and evaluate one submission; plain data only (it crosses processes).
 
-    The submission is read once (see :meth:`Submission.read`), and the validator,
-    the evaluation and the curve read those bytes."""
-    w = _WORKER
-    out = _grade_unhidden(sub)
-    if w["hide"]:
-        out["error"] = None if out["error"] is None else hide_quoted(out["error"], w["public"])
-        out["findings"] = [replace(f, message=hide_quoted(f.message, w["public"])) for f in out["findings"]]
+    The submission is read once (see :meth:`Submission.read`), and the validator
+    and the one evaluation (the board's measures and the curve) read those bytes."""
+    g = _grader[0]
+    out = _grade_unhidden(sub, g)
+    if g.hide:
+        out["error"] = None if out["error"] is None else hide_quoted(out["error"], g.public)
+        out["findings"] = [replace(f, message=hide_quoted(f.message, g.public)) for f in out["findings"]]
     return out
 
 
@@ -305,29 +344,27 @@ def _where(f: Finding) -> str:
     return f.message if f.line is None else f"line {f.line}: {f.message}"
 
 
-def _grade_unhidden(sub: Submission) -> dict:
-    w = _WORKER
-    q, specs, options, check = w["q"], w["specs"], w["options"], w["check"]
+def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
+    options = g.evaluator.options
     out: dict = {"error": None, "findings": [], "curve": None}
     try:
-        # decompressed once: the validator, the evaluation and the curve read the same bytes
+        # decompressed once: the validator and the evaluation read the same bytes
         data = expand(sub.read(), sub.name)
     except TrecEvalError as e:
-        out["error"] = _reason(e, (sub.name, sub.path), w["hide"])
+        out["error"] = _reason(e, (sub.name, sub.path), g.hide)
         out["findings"] = unreadable_report(sub.name, out["error"]).findings
         return out
-    if check is not None:
+    if g.check is not None:
         try:
             # with the settings validate uses; tie findings follow the ranking rule evaluated.
             # Hidden judgments: only their topic ids are checked against (no unjudged counts,
             # no ties told apart by judgments: they would say which documents are judged)
-            judged = None if w["hide"] else q
-            report = validate_run(sub.name, judged, topics=w["topics"], name=sub.name, data=data,
-                                  compat=options.get("compat", "9.0.8"),
-                                  rel_format=options.get("rel_format", "qrels"),
-                                  results_format=options.get("results_format", "trec_results"), **check)
+            judged = None if g.hide else g.evaluator.judgments
+            report = validate_run(sub.name, judged, topics=g.topics, name=sub.name, data=data,
+                                  compat=options.compat, rel_format=options.rel_format,
+                                  results_format=options.results_format, **g.check)
         except TrecEvalError as e:
-            report = unreadable_report(sub.name, _reason(e, (sub.name, sub.path), w["hide"]))
+            report = unreadable_report(sub.name, _reason(e, (sub.name, sub.path), g.hide))
         out["findings"] = report.findings
         first = report.hint()
         if first is not None:  # validate's verdict: a run with an error is not graded
@@ -336,38 +373,29 @@ def _grade_unhidden(sub: Submission) -> dict:
         if report.skipped_header is not None:
             data = blank_line(data, report.skipped_header)
 
-    def _source(sub):
-        return _named(data, sub.name)
-
     try:
-        ev = evaluate(q, _source(sub), specs, **options)
+        whole = g.evaluator.evaluate(_named(data, sub.name))
     except TrecEvalError as e:
-        out["error"] = _reason(e, (sub.name, sub.path), w["hide"])
+        out["error"] = _reason(e, (sub.name, sub.path), g.hide)
         out["findings"] = out["findings"] + unreadable_report(sub.name, out["error"]).findings
         return out
     except Exception as e:  # a bug must not take the class down; the row says what happened
         out["error"] = f"internal error ({type(e).__name__}: {e})"
         return out
+    ev = whole.of_asked(range(g.board_specs))
     filled = np.asarray(ev.filled, dtype=bool)
     out.update(summary=ev.column_summary, runid=ev.runid, answered=int(np.count_nonzero(~filled)))
-    if w.get("keep", True):  # per-topic values only for what shows them (a report, --per-topic)
+    if g.keep:  # per-topic values only for what shows them (a report, --per-topic)
         out.update(topics=list(ev.topics), values=ev.counted_values(), filled=ev.filled, printable=ev.printable)
-    del ev
-    if w["curve"]:
+    if g.levels is not None:
+        # (levels, 2): each recall level of CURVE and the run's summary there
         try:
-            out["curve"] = _curve(q, _source(sub), options)
+            curve = (whole.of_asked([g.board_specs]) if g.curve_apart is None
+                     else g.curve_apart.evaluate(_named(data, sub.name)))
+            out["curve"] = np.column_stack([g.levels, np.array(curve.column_summary, dtype=np.float64)])
         except TrecEvalError:
             pass
     return out
-
-
-def _curve(q, source, options: dict) -> np.ndarray:
-    """(levels, 2): each recall level of :data:`CURVE` and the run's summary there."""
-    ev = evaluate(q, source, [CURVE], **options)
-    opts = ev.options
-    (sel,) = registry().resolve([CURVE], opts.compat, opts.measures_for, given=opts.rel_format)
-    return np.column_stack([np.array(sel.params.values, dtype=np.float64),
-                            np.array(ev.column_summary, dtype=np.float64)])
 
 
 def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress, client=None) -> list[dict]:
