@@ -77,11 +77,12 @@ class TrecEvalPyEvaluator(providers.Evaluator):
         super().__init__(measures, topics)
         self.qrels = qrels
         self.specs = measure_specs(list(measures))
+        self._evaluator = None  # the engine's evaluator of these judgments, made at the first run
 
     def _iter_calc(self, run):
         if self.qrels is None:
             return
-        from ..engine.pipeline import evaluate
+        from ..engine.pipeline import Evaluator
 
         if isinstance(run, Mapping):
             # handed over as it is: a big dict is read a piece of topics at a time
@@ -91,8 +92,10 @@ class TrecEvalPyEvaluator(providers.Evaluator):
             run = read_run(run)
             if len(run) == 0:
                 return
+        if self._evaluator is None:
+            self._evaluator = Evaluator(self.qrels, self.specs)
         try:
-            ev = evaluate(self.qrels, run, self.specs)
+            ev = self._evaluator.evaluate(run)
         except NoTopicsError:
             return
         cols = []

@@ -145,6 +145,9 @@ class RelevanceEvaluator:
                 self._outputs.append((name, name if cut else s.measure.name, _transform(s.measure)))
         self._qrels: Qrels | None = _qrels_from_dict(query_relevance)
         self._judged_topics: set[bytes] = set() if self._qrels is None else set(np.unique(self._qrels.qid).tolist())
+        self._options = dict(relevance_level=self.relevance_level, judged_only=self.judged_docs_only_flag,
+                             compat=COMPAT)
+        self._evaluator = None  # the engine's evaluator of these judgments, made at the first run
 
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
         """``{topic: {measure: value}}`` for the run ``scores`` (``{topic: {docno: score}}``)."""
@@ -169,8 +172,12 @@ class RelevanceEvaluator:
             if len(empty) == len(topics):  # no documents at all
                 qrels, run = _with_placeholder(qrels)
         try:
-            ev = _evaluate(qrels, run, self._specs, relevance_level=self.relevance_level,
-                           judged_only=self.judged_docs_only_flag, complete=bool(empty), compat=COMPAT)
+            if qrels is self._qrels and not empty:  # the usual case: judgments and measures resolved once
+                if self._evaluator is None:
+                    self._evaluator = _evaluator(qrels, self._specs, **self._options)
+                ev = self._evaluator.evaluate(run)
+            else:
+                ev = _evaluator(qrels, self._specs, complete=bool(empty), **self._options).evaluate(run)
         except NoTopicsError:
             return {}
         index = {t: i for i, t in enumerate(ev.topics)}
@@ -183,10 +190,10 @@ class RelevanceEvaluator:
         return out
 
 
-def _evaluate(qrels, run, specs, **options):
-    from ..engine.pipeline import evaluate
+def _evaluator(qrels, specs, **options):
+    from ..engine.pipeline import Evaluator
 
-    return evaluate(qrels, run, specs, **options)
+    return Evaluator(qrels, specs, **options)
 
 
 #: a topic id no str can encode to (UTF-8 never has byte 0xff)

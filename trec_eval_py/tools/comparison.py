@@ -37,7 +37,7 @@ from ..output import table as tb
 from ..engine.aggregate import seq_total
 from ..engine.measures import Kind, in_asked_order, measure_specs
 from ..engine.parse.source import run_labels, source_label
-from ..engine.pipeline import evaluate, read_judgments
+from ..engine.pipeline import Evaluator
 from ..errors import NoTopicsError, UsageError
 from .significance import (
     ALL_TESTS,
@@ -273,14 +273,14 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     measures = measure_specs(measures)  # names, or ir_measures measure objects
     options = dict(options)
     options["complete"] = True
-    q = read_judgments(qrels, options)  # parsed once, in the -R format, for every run
+    evaluator = Evaluator(qrels, measures, **options)  # judgments parsed once, in the -R format, for every run
     files = [source_label(r, i) for i, r in enumerate(runs)]
     def failed(i: int, e: Exception):
         if isinstance(e, NoTopicsError):
             raise NoTopicsError(f"{files[i]}: {e}") from None
         raise e
 
-    shared = (q, measures, options)
+    shared = (evaluator,)
     if client is not None:
         from .cluster import map_on_cluster
 
@@ -378,9 +378,9 @@ def check_options(*, unit: str = "topics", tests: Sequence[str], alternative: st
 
 
 def _evaluate_one(src, shared: tuple):
-    """One run's evaluation for the pairing (``shared``: the judgments, measures and options)."""
-    q, measures, options = shared
-    return evaluate(q, src, measures, **options)
+    """One run's evaluation for the pairing (``shared``: the one :class:`Evaluator`)."""
+    (evaluator,) = shared
+    return evaluator.evaluate(src)
 
 
 def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",),

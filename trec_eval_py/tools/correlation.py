@@ -492,7 +492,7 @@ def evaluate_sides(runs: Sequence, qrels: Sequence, measures: Sequence[str] = ()
     ``options`` are the evaluation options (:class:`~trec_eval_py.engine.pipeline.Options`
     fields, e.g. ``complete=True``). Each judgments file and each run is read
     once. A measure must give one value per run (``P.10``, not ``P``)."""
-    from ..engine.pipeline import Options, evaluate, read_judgments, read_results
+    from ..engine.pipeline import Evaluator, Options, read_judgments, read_results
     from ..engine.parse.source import source_name
     from ..engine.parse.source import source_label
     from ..engine.parse.source import run_labels
@@ -518,9 +518,10 @@ def evaluate_sides(runs: Sequence, qrels: Sequence, measures: Sequence[str] = ()
     values = []
     for q, m in sides:
         col = []
+        evaluator = Evaluator(judgments[id(q)], [m], **options)  # one side's measure, resolved once
         for name, run in zip(names, parsed):
             try:
-                ev = evaluate(judgments[id(q)], run, [m], **options)
+                ev = evaluator.evaluate(run)
             except NoTopicsError:
                 raise UsageError(f"run {name}: no topic has both judgments in {source_name(q)} and results") from None
             if len(ev.columns) != 1 or ev.column_summary[0] is None:

@@ -322,7 +322,7 @@ def optimize_weights(runs: Sequence, qrels, measure: str, *, norm: str | None = 
     ties keep the first. Returns ``(weights, best value, [(weights, value)...])``.
     ``options`` are :class:`~trec_eval_py.engine.pipeline.Options` fields, for
     reading the runs and for the evaluation (``rel_format``, ``relevance_level``...)."""
-    from ..engine.pipeline import Options, evaluate, read_judgments
+    from ..engine.pipeline import Evaluator, Options
 
     norm = check("wsum", norm, None, len(runs), 60)
     n_points = math.comb(round(1 / step) + len(runs) - 1, len(runs) - 1) if step > 0 else 0
@@ -331,7 +331,8 @@ def optimize_weights(runs: Sequence, qrels, measure: str, *, norm: str | None = 
                          f"(at most {MAX_GRID}): use a larger step or fewer runs")
     opts = Options(**options)
     rule = RankRule.of(opts.context)
-    judgments = read_judgments(qrels, opts)
+    eval_opts = {k: v for k, v in options.items() if k != "results_format"}
+    evaluator = Evaluator(qrels, [measure], **eval_opts)  # judgments read once for every point
     blocks = list(whole_blocks(runs, opts))
     if not blocks:
         raise UsageError("the runs hold no results")
@@ -339,11 +340,10 @@ def optimize_weights(runs: Sequence, qrels, measure: str, *, norm: str | None = 
     rows = _gather(block, norm)
     report = []
     best, best_w = None, None
-    eval_opts = {k: v for k, v in options.items() if k != "results_format"}
     for w in grid(len(runs), step):
         f = _ranked(block, rows, _combine(rows, "wsum", 60, w), rule, depth)
         run = Run(f.topic, f.docno, f.score, np.arange(1, len(f) + 1, dtype=np.int64), "fused", "<fused run>")
-        ev = evaluate(judgments, run, [measure], **eval_opts)
+        ev = evaluator.evaluate(run)
         values = [v for c, v in zip(ev.columns, ev.column_summary) if v is not None and c.name != "runid"]
         if not values:
             raise UsageError(f"measure {measure!r} has no summary value to maximise")

@@ -146,11 +146,9 @@ def _without(judgments, drop: set):
     return replace(judgments, **changes), keep
 
 
-def _score(judgments, run, measure, eval_opts) -> tuple[float, str]:
-    """The mean of ``measure`` and the name it is printed under."""
-    from ..engine.pipeline import evaluate
-
-    ev = evaluate(judgments, run, [measure], **eval_opts)
+def _score(evaluator, run, measure) -> tuple[float, str]:
+    """The mean of ``measure`` (the evaluator's one measure) and the name it is printed under."""
+    ev = evaluator.evaluate(run)
     values = [(float(v), c.trec_name) for c, v in zip(ev.columns, ev.column_summary)
               if v is not None and c.name != "runid"]
     if not values:
@@ -163,14 +161,15 @@ def pool_bias(qrels, runs: Sequence, measure: str = "map", *, depth: int = 100, 
     """Leave-one-run-out (or, with ``groups``, one group name per run, leave-one-group-out)
     scores of ``runs`` on ``qrels`` for ``measure``; ``depth`` is the pool depth.
     Other keywords are :class:`~trec_eval_py.engine.pipeline.Options` fields."""
-    from ..engine.pipeline import Options, read_judgments
+    from ..engine.pipeline import Evaluator, Options
 
     if depth < 1:
         raise UsageError(f"--depth must be 1 or more, not {depth}")
     if len(runs) < 2:
         raise UsageError("leaving runs out needs at least two runs")
     opts = Options(**options)
-    judgments = read_judgments(qrels, opts)
+    full_judgments = Evaluator(qrels, [measure], **options)  # read once; the measure checked before any run
+    judgments = full_judgments.judgments
     labels, contrib = _contributions(runs, opts, depth)
     if labels is None:
         raise UsageError("the runs hold no results")
@@ -189,7 +188,7 @@ def pool_bias(qrels, runs: Sequence, measure: str = "map", *, depth: int = 100, 
         if len(gs) == 1:
             only.setdefault(next(iter(gs)), set()).add(key)
     rel = getattr(judgments, "rel", None)
-    scored = [_score(judgments, run, measure, options) for run in runs]
+    scored = [_score(full_judgments, run, measure) for run in runs]
     full = [v for v, _ in scored]
     name = scored[0][1]
     out = []
@@ -197,7 +196,7 @@ def pool_bias(qrels, runs: Sequence, measure: str = "map", *, depth: int = 100, 
         drop = only.get(run_group[i], set())
         reduced, keep = _without(judgments, drop)
         removed_rel = 0 if rel is None else int(np.count_nonzero((rel >= opts.relevance_level) & ~keep))
-        left = _score(reduced, run, measure, options)[0] if not keep.all() else full[i]
+        left = _score(Evaluator(reduced, [measure], **options), run, measure)[0] if not keep.all() else full[i]
         others = [full[j] for j in range(len(runs)) if j != i]
         out.append(RunBias(labels[i], group_of[i], len(drop), removed_rel, full[i], left,
                            1 + sum(s > full[i] for s in others), 1 + sum(s > left for s in others)))
