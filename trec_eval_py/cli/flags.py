@@ -27,6 +27,7 @@ import functools
 from typing import Any, List, Optional
 
 from .._record import record
+from .._versions import DEFAULT_COMPAT
 
 
 @record
@@ -68,7 +69,7 @@ _FLAGS = (
          "Results format, trec_results by default; trec_eval_py -h lists the registered formats.", "FORMAT"),
     Flag("zscore_file", ("-Z", "--Zscore"), Optional[str], None,
          "Print z-scores against the per-topic means and deviations in this file.", "FILE"),
-    Flag("compat", ("--compat",), str, "9.0.8",
+    Flag("compat", ("--compat",), str, DEFAULT_COMPAT,
          "trec_eval version to reproduce: 9.0.8 (default) or 10.0.", "VERSION"),
     Flag("valid_codes", ("--valid-codes",), List[str], [],
          "CodiEsp (-R codiesp, codiesp_x): a list of valid codes (first tab-separated field of "

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import textwrap
 
+from .._versions import DEFAULT_COMPAT
+
 USAGE = """\
 Usage: trec_eval_py [options] QRELS RUN
        trec_eval_py -h [-m MEASURE ...] [-R FORMAT]
@@ -151,7 +153,7 @@ def exit_codes_epilog(*codes) -> str:
     return "\n\n".join(x.replace("[", "\\[") for x in lines)
 
 
-def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = "9.0.8",
+def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = DEFAULT_COMPAT,
               results_format: str = "trec_results") -> str:
     from ..errors import MeasureError
     from ..engine.inputs import judgment_format, results_format as results_fmt

@@ -47,6 +47,7 @@ from ..engine.parse import Qrels, read_qrels, read_run
 from ..engine.parse import python as pyin
 from ..engine.parse.python import row_numbers
 from ..errors import MeasureError, NoTopicsError
+from .._versions import DEFAULT_COMPAT
 
 #: ir_measures names whose meaning differs from trec_eval's (see the module docstring)
 LEFT_OUT = frozenset({"Judged"})
@@ -127,7 +128,7 @@ class TrecEvalPyProvider(providers.Provider):
         if name not in ir_measures_names() or name in LEFT_OUT:
             return False
         try:
-            registry().resolve(measure_specs([measure]), "9.0.8", "qrels")
+            registry().resolve(measure_specs([measure]), DEFAULT_COMPAT, "qrels")
         except MeasureError:
             return False
         return True

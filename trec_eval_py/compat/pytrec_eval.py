@@ -41,10 +41,12 @@ import numbers
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
 from ..engine.aggregate import MIN_GEO_MEAN
+from .._versions import DEFAULT_COMPAT
 from ..errors import NoTopicsError
 from ..engine.measures import Agg, FloatCutoffs, IntCutoffs, Kind, registry
 from ..engine.parse import Qrels, Run
@@ -58,7 +60,7 @@ __version__ = _package_version
 _QRELS_NAME = "<query_relevance>"
 _RUN_NAME = "<run dict>"  # (what the engine names a run dict)
 
-COMPAT = "9.0.8"
+COMPAT = DEFAULT_COMPAT
 _TREC_NICKNAMES = ("official", "set", "all_trec", "all_prefs", "prefs", "qrels_jg")
 #: a measure name followed by '.' or '_' and numeric parameters (``P_5``, ``ndcg_cut.5,10``)
 _PARAM_SUFFIX = r"[._](\d+(?:\.\d+)?(?:,\d+(?:\.\d+)?)*)"
@@ -145,9 +147,9 @@ class RelevanceEvaluator:
                 self._outputs.append((name, name if cut else s.measure.name, _transform(s.measure)))
         self._qrels: Qrels | None = _qrels_from_dict(query_relevance)
         self._judged_topics: set[bytes] = set() if self._qrels is None else set(np.unique(self._qrels.qid).tolist())
-        self._options = dict(relevance_level=self.relevance_level, judged_only=self.judged_docs_only_flag,
-                             compat=COMPAT)
-        self._evaluator = None  # the engine's evaluator of these judgments, made at the first run
+        self._options: dict[str, object] = dict(relevance_level=self.relevance_level,
+                                                judged_only=self.judged_docs_only_flag, compat=COMPAT)
+        self._evaluator: Any = None  # the engine's evaluator of these judgments, made at the first run
 
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
         """``{topic: {measure: value}}`` for the run ``scores`` (``{topic: {docno: score}}``)."""
@@ -174,10 +176,10 @@ class RelevanceEvaluator:
         try:
             if qrels is self._qrels and not empty:  # the usual case: judgments and measures resolved once
                 if self._evaluator is None:
-                    self._evaluator = _evaluator(qrels, self._specs, **self._options)
+                    self._evaluator = _make_evaluator(qrels, self._specs, **self._options)
                 ev = self._evaluator.evaluate(run)
             else:
-                ev = _evaluator(qrels, self._specs, complete=bool(empty), **self._options).evaluate(run)
+                ev = _make_evaluator(qrels, self._specs, complete=bool(empty), **self._options).evaluate(run)
         except NoTopicsError:
             return {}
         index = {t: i for i, t in enumerate(ev.topics)}
@@ -190,7 +192,7 @@ class RelevanceEvaluator:
         return out
 
 
-def _evaluator(qrels, specs, **options):
+def _make_evaluator(qrels, specs, **options):
     from ..engine.pipeline import Evaluator
 
     return Evaluator(qrels, specs, **options)

@@ -126,6 +126,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 from .._record import field, record
+from .._versions import DEFAULT_COMPAT
 from ..errors import InputError, UsageError
 from ..engine.join.keys import docno_words, row_hash, run_starts
 from ..engine.join.order import RankRule
@@ -1266,7 +1267,7 @@ def _check_topics(topic_lines: dict, ts: TopicSet, out: _Collector) -> bool:
     return True
 
 
-def unjudged_at_top(ordered, q: Qrels, compat: str = "9.0.8", name: str = "<run>") -> dict[bytes, np.ndarray]:
+def unjudged_at_top(ordered, q: Qrels, compat: str = DEFAULT_COMPAT, name: str = "<run>") -> dict[bytes, np.ndarray]:
     """Per topic of ``ordered`` (``{qid: docnos in the ranking rule's order}``) that the
     judgments ``q`` cover: the positions, among its top :data:`UNJUDGED_DEPTH`, of the
     documents without a judgment (not in the qrels, or with a negative level), found
@@ -1443,7 +1444,7 @@ def validate_run(
     max_unjudged: float = DEFAULT_MAX_UNJUDGED,
     cutoffs: Iterable[int] = COMMON_CUTOFFS,
     max_per_check: int = DEFAULT_MAX_PER_CHECK,
-    compat: str = "9.0.8",
+    compat: str = DEFAULT_COMPAT,
     rel_format: str = "qrels",
     results_format: str = "trec_results",
     ignore: Iterable[str] = (),
@@ -1941,7 +1942,7 @@ def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", 
     # -R codiesp): said before any file is read
     fmt = kw.get("results_format", "trec_results")
     Options(rel_format=rel_format if qrels is not None else _partner(fmt), results_format=fmt,
-            compat=kw.get("compat", "9.0.8"), measures=())
+            compat=kw.get("compat", DEFAULT_COMPAT), measures=())
     selected_checks(kw.get("ignore", ()), kw.get("select", ()))
     q = load_qrels(qrels, {"rel_format": rel_format}) if qrels is not None else None
     ts = (topics if isinstance(topics, TopicSet) else read_topics(topics)) if topics is not None else None

@@ -20,9 +20,9 @@ import operator
 import os
 
 from ..._record import record
+from ..._versions import COMPAT_VERSIONS, DEFAULT_COMPAT
 from ...errors import OptionError, OptionTypeError
 
-COMPAT_VERSIONS = ("9.0.8", "10.0")
 #: what ``--order`` may name (the primary keys of :mod:`.order`)
 ORDERS = ("score", "rank", "file")
 #: the largest value trec_eval's ``long`` counters hold
@@ -106,7 +106,7 @@ class Settings:
     max_docs: int | None = None
     judged_only: bool = False
     complete: bool = False
-    compat: str = "9.0.8"
+    compat: str = DEFAULT_COMPAT
     order: str | None = None
     valid_codes: tuple[str, ...] = ()
 

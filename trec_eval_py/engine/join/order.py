@@ -35,6 +35,7 @@ from typing import Callable
 import numpy as np
 
 from ..._record import record
+from ..._versions import DEFAULT_COMPAT
 from ...errors import UsageError
 from ..parse.run import Run
 from .context import ORDERS, EvalContext, check_compat
@@ -177,7 +178,7 @@ def segment_positions(counts: np.ndarray) -> np.ndarray:
     return np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(starts, counts)
 
 
-def top_ranked(run: Run, depth: int, *, compat: str = "9.0.8", order: str = "score") -> Run:
+def top_ranked(run: Run, depth: int, *, compat: str = DEFAULT_COMPAT, order: str = "score") -> Run:
     """The first ``depth`` documents of every topic of ``run``, in evaluation order.
 
     The documents an evaluation with ``-M depth`` (``max_docs=depth``) would

@@ -15,6 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..._record import field, record
+from ..._versions import COMPAT_VERSIONS, DEFAULT_COMPAT
 from ._order import print_key
 from ._params import NoParams, ParamSpec, Params
 
@@ -41,7 +42,7 @@ class Kind(enum.Enum):
     STR = "str"  # printed as text
 
 
-VERSIONS = ("9.0.8", "10.0")
+VERSIONS = COMPAT_VERSIONS
 
 
 @record
@@ -87,7 +88,7 @@ class Measure:
     aggregate: Agg = Agg.MEAN
     per_topic: bool = True
     nicknames: frozenset = frozenset()
-    since: str = "9.0.8"
+    since: str = DEFAULT_COMPAT
     rel_formats: frozenset | None = frozenset({"qrels"})
     summary: Callable | None = None
     parts: Kernel | None = None

@@ -6,6 +6,7 @@ import importlib
 from functools import lru_cache
 
 from ..._record import record, replace
+from ..._versions import DEFAULT_COMPAT
 from ...errors import MeasureError, OptionTypeError
 from ._base import VERSIONS, Measure, in_nickname
 from ._order import is_trec_measure, print_key
@@ -126,7 +127,7 @@ class Registry:
         return [self._load(n) for n in self._names_in_order()
                 if in_nickname(self._index[n][2], self._index[n][1], nickname, compat)]
 
-    def resolve(self, specs: list[str], compat: str = "9.0.8", rel_format: str | None = None, *,
+    def resolve(self, specs: list[str], compat: str = DEFAULT_COMPAT, rel_format: str | None = None, *,
                 given: str | None = None) -> list[Selected]:
         """Turn ``-m`` arguments into the measures to compute, in print order.
 
