@@ -33,6 +33,7 @@ import numpy as np
 from .._record import record
 from ..engine.join.keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, run_starts
 from ..engine.join.order import RankRule, segment_positions
+from ..engine.join.stream import concat_rows, slice_rows
 from ..engine.parse import Run
 from ..engine.parse.source import run_labels as _run_labels, source_label
 
@@ -124,21 +125,6 @@ class Unordered(Exception):
     """A run's topics are not grouped in byte order of their ids."""
 
 
-def _slice(run: Run, lo: int, hi: int) -> Run:
-    return Run(run.qid[lo:hi], run.docno[lo:hi], run.score[lo:hi], run.lineno[lo:hi], run.runid, run.name)
-
-
-def _concat(a: Run, b: Run) -> Run:
-    def cat(x, y):
-        if x.dtype != y.dtype and x.dtype.kind == "S":
-            w = max(x.dtype.itemsize, y.dtype.itemsize)
-            x, y = x.astype(f"S{w}"), y.astype(f"S{w}")
-        return np.concatenate([x, y])
-
-    return Run(cat(a.qid, b.qid), cat(a.docno, b.docno), np.concatenate([a.score, b.score]),
-               np.concatenate([a.lineno, b.lineno]), b.runid, b.name)
-
-
 #: a run smaller than this (bytes on disk) is read whole when it is one of few
 STREAM_MIN_BYTES = 16 << 20
 #: at most about this much run text (all runs together) is read whole: with
@@ -204,11 +190,11 @@ def iter_ranked(source, opts, *, chunk_bytes: int | None = None,
         return rank_run(part, rule)
 
     for piece in pieces:
-        run = piece if carry is None else _concat(carry, piece)
+        run = piece if carry is None else concat_rows(carry, piece)
         cut = int(run_starts(run.qid)[-1])
-        carry = _slice(run, cut, len(run))
+        carry = slice_rows(run, cut, len(run))
         if cut:
-            yield ranked(_slice(run, 0, cut))
+            yield ranked(slice_rows(run, 0, cut))
     if carry is not None and len(carry):
         yield ranked(carry)
 

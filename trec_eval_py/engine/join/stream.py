@@ -81,11 +81,14 @@ class Interleaved(Exception):
     """A topic's lines are not contiguous in the run."""
 
 
-def _slice(run: Run, lo: int, hi: int) -> Run:
+def slice_rows(run: Run, lo: int, hi: int) -> Run:
+    """Rows ``lo:hi`` of ``run`` (views), with its run id and name."""
     return Run(run.qid[lo:hi], run.docno[lo:hi], run.score[lo:hi], run.lineno[lo:hi], run.runid, run.name)
 
 
-def _concat(a: Run, b: Run) -> Run:
+def concat_rows(a: Run, b: Run) -> Run:
+    """The rows of ``a`` then ``b`` (ids and docnos widened to the wider of the two),
+    with ``b``'s run id and name: a piece's carried last topic joined to the next piece."""
     return Run(
         np.concatenate([a.qid, b.qid]), np.concatenate([a.docno, b.docno]),
         np.concatenate([a.score, b.score]), np.concatenate([a.lineno, b.lineno]), b.runid, b.name,
@@ -160,7 +163,7 @@ def _whole(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> Iterator[Ra
     the topics ranked before it, which needs every topic of the run at once."""
     run = None
     for piece in pieces:
-        run = piece if run is None else _concat(run, piece)
+        run = piece if run is None else concat_rows(run, piece)
     if run is not None:
         yield build_rankings(qrels, run, ctx)
 
@@ -204,16 +207,16 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
             # before it is joined now, as reading whole would (a duplicate
             # docno there is the earlier bad line)
             rows = e.rows_before if e.line is not None else None
-            rest = carry if rows is None else rows if carry is None else _concat(carry, rows)
+            rest = carry if rows is None else rows if carry is None else concat_rows(carry, rows)
             if rest is not None and len(rest):
                 rank(rest)
             raise
         runid = piece.runid
-        run = piece if carry is None else _concat(carry, piece)
+        run = piece if carry is None else concat_rows(carry, piece)
         last = int(run_starts(run.qid)[-1])
-        carry = _slice(run, last, len(run))
+        carry = slice_rows(run, last, len(run))
         if last:
-            rk = rank(_slice(run, 0, last))
+            rk = rank(slice_rows(run, 0, last))
             if rk.num_topics:
                 yield replace(rk, runid=runid)
                 yielded = runid
