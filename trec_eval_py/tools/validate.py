@@ -1297,7 +1297,7 @@ class _Levels:
 def _levels(q: Qrels, qid: np.ndarray, docno: np.ndarray, compat: str, name: str) -> _Levels:
     """Relevance level (negative: unjudged) of each row (``qid``, ``docno``), rows given
     topic by topic in the ranking rule's order, by the engine's join."""
-    from ..engine.pipeline import Options, map_batches
+    from ..engine.pipeline import Options, join
 
     n = len(qid)
     none = _Levels(np.zeros(0, "S1"), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64))
@@ -1309,16 +1309,14 @@ def _levels(q: Qrels, qid: np.ndarray, docno: np.ndarray, compat: str, name: str
     # scores that keep the given order under the ranking rule (strictly falling, exact in float32)
     run = Run(qid, docno, float(1 << 22) - pos.astype(np.float64), np.arange(1, n + 1, dtype=np.int64), "", name)
 
-    def level(b):
-        # a negative level marks a pooled document nobody judged: unjudged as well
-        return list(b.qids), np.asarray(b.num_ret, dtype=np.int64), np.asarray(b.rel, dtype=np.float64)[b.valid]
-
-    res = [part for part in map_batches(level, q, run, Options(compat=compat, measures=())).results]
-    if not res:
+    # the join stage alone (no batches): each ranked row's level, a negative one
+    # marking a document nobody judged (pooled or not)
+    ranked = join(q, run, Options(compat=compat, measures=()))
+    if not ranked.qids:
         return none
-    ids = np.array([t.encode("utf-8", "surrogateescape") for ids, _, _ in res for t in ids], dtype="S")
-    counts = np.concatenate([k for _, k, _ in res])
-    rel = np.concatenate([r for _, _, r in res])
+    ids = np.array([t.encode("utf-8", "surrogateescape") for t in ranked.qids], dtype="S")
+    counts = np.asarray(ranked.num_ret, dtype=np.int64)
+    rel = np.asarray(ranked.rel, dtype=np.float64)
     # each topic's first row among those given: a topic's levels are its rows' in order
     heads = qid[starts]
     by_id = np.argsort(heads, kind="stable")
