@@ -350,3 +350,43 @@ def test_an_interrupt_is_130(monkeypatch, capsysbinary, tmp_path):
     old.write_text("map\tall\t0.5\n")
     code, out, err = run_cli(["diff", old, old], capsysbinary)
     assert (code, out, err) == (130, "", "trec_eval_py: interrupted\n")
+
+
+def test_out_of_memory_is_one_line_and_status_2_without_importing(monkeypatch, capsysbinary):
+    """Memory runs out inside the evaluation: the handler must not import
+    anything (an import needs memory; under ``ulimit -v`` it raised a second
+    MemoryError, importing the escaping of file names, and the command ended
+    with a traceback and status 1). Here every import of a module not yet
+    loaded fails from the moment the evaluation starts, and the escaping's
+    modules are not loaded."""
+    import builtins
+    import sys
+
+    import trec_eval_py.engine.pipeline as pipeline
+
+    real_import = builtins.__import__
+    tried = []
+
+    def poisoned(name, *args, **kwargs):
+        if name not in sys.modules:
+            tried.append(name)
+            raise MemoryError
+        return real_import(name, *args, **kwargs)
+
+    def evaluate(*args, **kwargs):
+        for name in ("unicodedata", "trec_eval_py.output.names"):
+            monkeypatch.delitem(sys.modules, name, raising=False)
+        monkeypatch.setattr(builtins, "__import__", poisoned)
+        raise MemoryError
+
+    monkeypatch.setattr(pipeline, "evaluate", evaluate)
+    examples = ROOT / "examples"
+    try:
+        code, out, err = run_cli(["-q", "-m", "all_trec", examples / "qrels.txt", examples / "run_a.txt"],
+                                 capsysbinary)
+    finally:
+        builtins.__import__ = real_import
+    assert tried == []
+    assert (code, out) == (ExitCode.INPUT, "")
+    assert err.startswith("trec_eval_py: out of memory; ") and err.count("\n") == 1
+    assert "docs/guide/scale.md" in err
