@@ -237,3 +237,30 @@ def test_workers_killed_again_and_again(tmp_path):
     line = _one_line(err)
     assert ("lost every dask worker, for 5 s (--cluster-timeout)" in line
             or "dask workers died 4 times running one task (killed, or over their memory limit)" in line)
+
+
+def test_relative_paths_reach_the_workers(tmp_path, cluster):
+    """With --scheduler, a worker runs in a folder of its own (here /): the
+    dataset's shards, a -Z file and the runs of batch named relative to the
+    command's folder must still be found (they were 'cannot read this shard')."""
+    import shutil
+
+    address = cluster[0]
+    shutil.copy(EXAMPLES / "qrels.txt", tmp_path / "qrels")
+    (tmp_path / "runs").mkdir()
+    shutil.copy(EXAMPLES / "run_a.txt", tmp_path / "runs" / "a.run")
+    shutil.copy(EXAMPLES / "run_b.txt", tmp_path / "runs" / "b.run")
+    (tmp_path / "z").write_text("".join(f"{t} map 0.1 0.05\n" for t in (301, 302, 303)))
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "trec_eval_py", *args], capture_output=True, text=True,
+                              env=_env(), cwd=tmp_path, timeout=300)
+
+    assert run("shard", "runs/a.run", "-o", "ds", "--shards", "3").returncode == 0
+    for flags in (["-m", "map", "-m", "P.10"], ["-m", "map", "-Z", "z"]):
+        here = run(*flags, "qrels", "runs/a.run")
+        there = run("--engine", "dask", "--scheduler", address, *flags, "qrels", "ds")
+        assert (there.returncode, there.stderr) == (0, "") and there.stdout == here.stdout
+    here = run("batch", "-m", "map", "qrels", "runs")
+    there = run("batch", "--engine", "dask", "--scheduler", address, "-m", "map", "qrels", "runs")
+    assert (there.returncode, there.stderr) == (0, "") and there.stdout == here.stdout

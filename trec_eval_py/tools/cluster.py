@@ -284,6 +284,9 @@ def map_on_cluster(client, func, items: list, shared, *, progress=None, on_error
     running are cancelled when the client goes)."""
     from distributed import as_completed
 
+    items = [located(item) for item in items]
+    if isinstance(shared, tuple):
+        shared = tuple(located(x) if isinstance(x, dict) else x for x in shared)
     # one object (a tuple would be scattered element by element): every task on a
     # worker then gets the same ``shared``, which a task may set itself up from once
     handle = client.scatter([shared], broadcast=True)[0]
@@ -311,3 +314,37 @@ def _lost_cluster(error: Exception, client) -> bool:
     command ends) rather than its own (``on_error`` speaks for it). Workers
     dying on one task are that task's: a run too big for a worker's memory."""
     return type(error).__name__ != "KilledWorker" and fault(error, client) is not None
+
+
+#: the evaluation options that name files a worker reads
+PATH_OPTIONS = ("zscore_file", "valid_codes")
+
+
+def located(value):
+    """``value`` with the files it names made absolute, before it is sent to a
+    cluster: a worker runs in a folder of its own (``--scheduler``: another
+    machine's), where a relative path names another file or none. A
+    :class:`~.submissions.Submission` (its ``path``; its ``name``, for messages,
+    stays as given), a path that exists here, or a dict of evaluation options
+    (:data:`PATH_OPTIONS`); anything else as it is."""
+    from .submissions import Submission
+
+    if isinstance(value, Submission):
+        if value.path in ("-", "") or os.path.isabs(value.path):
+            return value
+        from .._record import replace
+
+        return replace(value, path=os.path.abspath(value.path))
+    if isinstance(value, (str, os.PathLike)):
+        text = os.fspath(value)
+        return os.path.abspath(text) if text not in ("-", "") and os.path.exists(text) else value
+    if isinstance(value, dict):
+        out = dict(value)
+        for key in PATH_OPTIONS:
+            v = out.get(key)
+            if isinstance(v, (list, tuple)):
+                out[key] = type(v)(located(x) for x in v)
+            elif v is not None:
+                out[key] = located(v)
+        return out
+    return value

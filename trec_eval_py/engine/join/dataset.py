@@ -78,6 +78,13 @@ class ShardRange:
     hi: bytes | None = None
     #: the rows the manifest records for this shard (None: not checked)
     rows: int | None = None
+    #: the shard's name in messages, as the user named the dataset ("": ``path``);
+    #: ``path`` is absolute, to be read where a worker runs, whatever its folder
+    shown: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.shown or self.path
 
     def read_pieces(self):
         """The shard's rows as :class:`Run` pieces, a row group each (topics grouped, in order).
@@ -97,9 +104,9 @@ class ShardRange:
             rows = f.metadata.num_rows
             qid_column = f.schema_arrow.get_field_index("qid")
         except (OSError, pa.ArrowException) as e:
-            raise InputError(self.path, f"cannot read this shard ({e})") from None
+            raise InputError(self.name, f"cannot read this shard ({e})") from None
         if self.rows is not None and rows != self.rows:
-            raise InputError(self.path, f"this shard holds {rows} rows where the manifest says {self.rows}; "
+            raise InputError(self.name, f"this shard holds {rows} rows where the manifest says {self.rows}; "
                                         "it was changed after it was written: shard the run again")
         any_rows = False
         for g in groups:
@@ -107,7 +114,7 @@ class ShardRange:
             try:
                 t = f.read_row_group(g, columns=["qid", "docno", "score", "line"])
             except (OSError, KeyError, pa.ArrowException) as e:
-                raise InputError(self.path, f"cannot read this shard ({e})") from None
+                raise InputError(self.name, f"cannot read this shard ({e})") from None
             piece = self._run(t)
             self._check_ids(piece)
             any_rows = any_rows or len(piece) > 0
@@ -121,7 +128,7 @@ class ShardRange:
                 f"topics from {_text(self.lo)!r}" if self.hi is None else
                 f"topics before {_text(self.hi)!r}" if self.lo is None else
                 f"topics from {_text(self.lo)!r} up to, not including, {_text(self.hi)!r}")
-        return InputError(self.path, f"{what}, outside this shard's range in the "
+        return InputError(self.name, f"{what}, outside this shard's range in the "
                                      f"manifest ({span}): its rows would be evaluated without their judgments; "
                                      "shard the run again")
 
@@ -226,9 +233,10 @@ class Dataset:
         cuts = [bytes(c) for c in self.cuts.tolist()]
         for i, s in enumerate(self.shards):
             rows = s.get("rows")
-            yield ShardRange(os.path.join(self.path, s["file"]), self.source, self.runid,
+            shown = os.path.join(self.path, s["file"])
+            yield ShardRange(os.path.abspath(shown), self.source, self.runid,
                              cuts[i - 1] if i else None, cuts[i] if i < len(cuts) else None,
-                             rows if isinstance(rows, int) and not isinstance(rows, bool) else None)
+                             rows if isinstance(rows, int) and not isinstance(rows, bool) else None, shown)
 
 
 def open_dataset(path) -> Dataset:
