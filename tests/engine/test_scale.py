@@ -263,6 +263,23 @@ def test_topic_split_between_shards_is_one_line_and_status_2(tmp_path, capsys):
     assert captured.err.count("\n") == 1 and str(second) in captured.err and "'301'" in captured.err
 
 
+@pytest.mark.parametrize("command", [["validate"], ["batch", str(QRELS)]])
+def test_validate_and_batch_say_a_dataset_is_one(tmp_path, capsys, command):
+    """A dataset folder given to validate or batch: its Parquet files were read as
+    text runs ('a binary file... save the run as plain text'); now one line
+    says what the folder is and what to do, with the usage status."""
+    from trec_eval_py import cli
+
+    out, _ = _shard(tmp_path, shards=2)
+    with pytest.raises(SystemExit) as e:
+        cli.main([*command, str(out)])
+    captured = capsys.readouterr()
+    assert e.value.code == 1 and captured.out == ""
+    assert captured.err == (f"trec_eval_py: {out} is a sharded run dataset made by trec_eval_py shard, not a folder "
+                            f"of run files: evaluate it with 'trec_eval_py QRELS {out}'; to check or grade the run, "
+                            f"give the run file it was made from: {RUN}\n")
+
+
 def test_shard_command(tmp_path, capsys):
     from trec_eval_py import cli
 

@@ -57,6 +57,24 @@ def is_dataset(source) -> bool:
     return os.path.isfile(os.path.join(os.fspath(source), MANIFEST))
 
 
+def dataset_source(path) -> str | None:
+    """When folder ``path`` holds a sharded run (a manifest of this format), the
+    name of the run file it was made from (``""`` if the manifest lacks it);
+    otherwise None. For commands that take folders of run files, to say what
+    such a folder is instead of reading its Parquet files as runs."""
+    if not is_dataset(path):
+        return None
+    try:
+        with open(os.path.join(os.fspath(path), MANIFEST), "rb") as f:
+            m = json.loads(f.read(1 << 24))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(m, dict) or m.get("format") != FORMAT:
+        return None
+    source = m.get("source")
+    return str(source.get("name", "")) if isinstance(source, dict) else ""
+
+
 def _text(b: bytes) -> str:
     return b.decode("utf-8", "surrogateescape")
 
