@@ -142,10 +142,10 @@ class ShardRange:
 
     def _outside(self, what: str) -> InputError:
         """The error of rows outside the range: ``what`` says which."""
-        span = ("any topic" if self.lo is None and self.hi is None else
-                f"topics from {_text(self.lo)!r}" if self.hi is None else
-                f"topics before {_text(self.hi)!r}" if self.lo is None else
-                f"topics from {_text(self.lo)!r} up to, not including, {_text(self.hi)!r}")
+        lo = None if self.lo is None else _text(self.lo)
+        hi = None if self.hi is None else _text(self.hi)
+        span = ("any topic" if lo is None and hi is None else f"topics from {lo!r}" if hi is None else
+                f"topics before {hi!r}" if lo is None else f"topics from {lo!r} up to, not including, {hi!r}")
         return InputError(self.name, f"{what}, outside this shard's range in the "
                                      f"manifest ({span}): its rows would be evaluated without their judgments; "
                                      "shard the run again")
