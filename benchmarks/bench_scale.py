@@ -8,6 +8,9 @@ every number with the load average it was taken under (the machine is shared).
 usage: bench_scale.py DATA [--base PATH] [--gen gen_synth.py] [--topics N] [--docs N] [--judged N]
                            [--runs N] [--repeat 3] [--only NAME]
 
+NAME: one, validate, validate-header, validate-interleaved, dataset,
+text-dask, dataset-local, dataset-dask, batch, batch-jobs.
+
 DATA holds the generated inputs (made with gen_synth.py when missing):
 ``t{topics}/`` (the big run), ``b7k/`` and ``runs{N}/`` (the batch sweep:
 7,000 topics x 100 documents). ``--base`` is a checkout of the code to
@@ -123,7 +126,27 @@ def main() -> None:
            ("1 worker", py + ["--engine", "dask", "--workers", "1", "-m", "all_trec", qrels, str(ds)], HERE),
            ("2 workers", py + ["--engine", "dask", "--workers", "2", "-m", "all_trec", qrels, str(ds)], HERE),
            a.repeat)
-    if a.only in (None, "batch"):  # many runs of 7,000 topics x 100 documents
+    if a.only in (None, "text-dask"):  # the plain run file: one process, or a local cluster of 2 workers
+        ab(f"{a.topics} topics x {a.docs}, the run file, -m all_trec",
+           ("one process", py + ["-m", "all_trec", qrels, runf], HERE),
+           ("dask, 2 workers", py + ["--engine", "dask", "--workers", "2", "-m", "all_trec", qrels, runf], HERE),
+           a.repeat)
+    if a.only in (None, "dataset-local"):  # the run file or its dataset, both in one process
+        ds = a.data / f"t{a.topics}x{a.docs}.shards"
+        if not (ds / "manifest.json").exists():
+            subprocess.run(py + ["shard", runf, "-o", str(ds), "--shards", "32"], cwd=HERE, check=True)
+        ab(f"{a.topics} topics x {a.docs}, one process, -m all_trec",
+           ("the run file", py + ["-m", "all_trec", qrels, runf], HERE),
+           ("its dataset (32 shards)", py + ["-m", "all_trec", qrels, str(ds)], HERE), a.repeat)
+    if a.only in (None, "dataset-dask"):  # where dask may pay: the dataset on 2 workers against one process
+        ds = a.data / f"t{a.topics}x{a.docs}.shards"
+        if not (ds / "manifest.json").exists():
+            subprocess.run(py + ["shard", runf, "-o", str(ds), "--shards", "32"], cwd=HERE, check=True)
+        ab(f"{a.topics} topics x {a.docs}, -m all_trec",
+           ("the run file, one process", py + ["-m", "all_trec", qrels, runf], HERE),
+           ("its dataset, dask 2 workers", py + ["--engine", "dask", "--workers", "2", "-m", "all_trec", qrels,
+                                                 str(ds)], HERE), a.repeat)
+    if a.only in (None, "batch", "batch-jobs"):  # many runs of 7,000 topics x 100 documents
         b = a.data / "b7k"
         gen(a.gen, b, 7000, 100, 50)
         runs = a.data / f"runs{a.runs}"
@@ -133,9 +156,14 @@ def main() -> None:
                 shutil.copyfile(b / "run", runs / f"r{i:03d}")
         bq = str(b / "qrels")
         base = py + ["batch", "--no-validate", "-m", "all_trec", "--engine", "dask"]
-        ab(f"batch of {a.runs} runs of 7,000 x 100",
-           ("1 worker", base + ["--workers", "1", bq, str(runs)], HERE),
-           ("2 workers", base + ["--workers", "2", bq, str(runs)], HERE), a.repeat)
+        if a.only in (None, "batch"):
+            ab(f"batch of {a.runs} runs of 7,000 x 100",
+               ("1 worker", base + ["--workers", "1", bq, str(runs)], HERE),
+               ("2 workers", base + ["--workers", "2", bq, str(runs)], HERE), a.repeat)
+        if a.only in (None, "batch-jobs"):  # the same sweep: 2 processes of batch's own pool, or dask
+            ab(f"batch of {a.runs} runs of 7,000 x 100, 2 processes",
+               ("--jobs 2", py + ["batch", "--no-validate", "-m", "all_trec", "--jobs", "2", bq, str(runs)], HERE),
+               ("dask, 2 workers", base + ["--workers", "2", bq, str(runs)], HERE), a.repeat)
 
 
 if __name__ == "__main__":

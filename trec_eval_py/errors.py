@@ -25,6 +25,7 @@ class ExitCode(IntEnum):
     INPUT = 2
     FAILED = 3
     INCOMPLETE = 4
+    CLUSTER = 5
     NO_TOPICS = 7
     INTERNAL = 70
     INTERRUPTED = 130
@@ -42,6 +43,9 @@ EXIT_CODES: tuple[tuple[int, str, str], ...] = (
                                 "(with --strict, warnings), compare --fail-if found a significant regression"),
     (ExitCode.INCOMPLETE, "incomplete", "the output was written, but some runs could not be used (batch: "
                                         "their rows say why)"),
+    (ExitCode.CLUSTER, "cluster", "--engine dask: the cluster failed the command (the scheduler lost, no "
+                                  "worker left or able to run a task within --cluster-timeout, workers dying "
+                                  "on one task: killed, or over their memory limit); the message says which"),
     (ExitCode.NO_TOPICS, "no topics", "no topic has both judgments and results"),
     (ExitCode.INTERNAL, "internal", "a bug: an error the program did not foresee (one line; set "
                                     "TREC_EVAL_PY_TRACEBACK=1 for the traceback)"),
@@ -212,6 +216,14 @@ class OptionError(UsageError):
 class OptionTypeError(OptionError, TypeError):
     """A parameter given a value of the wrong type through the Python API
     (``max_docs="5"``): both an :class:`OptionError` and a ``TypeError``."""
+
+
+class ClusterError(TrecEvalError):
+    """A dask cluster failed the command: its scheduler was lost, no worker was
+    left (or none could run a task) for longer than the timeout, or workers
+    died running one task (killed, or over their memory limit)."""
+
+    exit_code = ExitCode.CLUSTER
 
 
 class NoTopicsError(TrecEvalError):

@@ -350,3 +350,73 @@ def test_an_interrupt_is_130(monkeypatch, capsysbinary, tmp_path):
     old.write_text("map\tall\t0.5\n")
     code, out, err = run_cli(["diff", old, old], capsysbinary)
     assert (code, out, err) == (130, "", "trec_eval_py: interrupted\n")
+
+
+def test_out_of_memory_is_one_line_and_status_2_without_importing(monkeypatch, capsysbinary):
+    """Memory runs out inside the evaluation: the handler must not import
+    anything (an import needs memory; under ``ulimit -v`` it raised a second
+    MemoryError, importing the escaping of file names, and the command ended
+    with a traceback and status 1). Here every import of a module not yet
+    loaded fails from the moment the evaluation starts, and the escaping's
+    modules are not loaded."""
+    import builtins
+    import sys
+
+    import trec_eval_py.engine.pipeline as pipeline
+
+    real_import = builtins.__import__
+    tried = []
+
+    def poisoned(name, *args, **kwargs):
+        if name not in sys.modules:
+            tried.append(name)
+            raise MemoryError
+        return real_import(name, *args, **kwargs)
+
+    def evaluate(*args, **kwargs):
+        for name in ("unicodedata", "trec_eval_py.output.names"):
+            monkeypatch.delitem(sys.modules, name, raising=False)
+        monkeypatch.setattr(builtins, "__import__", poisoned)
+        raise MemoryError
+
+    monkeypatch.setattr(pipeline, "evaluate", evaluate)
+    examples = ROOT / "examples"
+    try:
+        code, out, err = run_cli(["-q", "-m", "all_trec", examples / "qrels.txt", examples / "run_a.txt"],
+                                 capsysbinary)
+    finally:
+        builtins.__import__ = real_import
+    assert tried == []
+    assert (code, out) == (ExitCode.INPUT, "")
+    assert err.startswith("trec_eval_py: out of memory; ") and err.count("\n") == 1
+    assert "docs/guide/scale.md" in err
+
+
+def test_main_help_lists_every_flag_of_the_main_command():
+    """-h names every flag the main command takes (--engine, --workers,
+    --scheduler were missing), except trec_eval's obsolete output flags."""
+    from trec_eval_py import cli
+    from trec_eval_py.cli.flags import FLAGS
+    from trec_eval_py.cli.help import usage_text
+
+    text = usage_text()
+    flags = list(cli.MAIN_FLAGS.values()) + [FLAGS[k] for k in cli.EVALUATION]
+    spellings = [d for f in flags if f.field not in ("old_format", "old_format_long") for d in f.decls]
+    assert [d for d in spellings if not re.search(rf"(^|[\s,]){re.escape(d)}(?![\w-])", text, re.M)] == []
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_help_keeps_bracketed_words(command, capsysbinary):
+    """typer's rich help reads ``[dask]`` as markup and drops it (``shard -h``
+    printed "the  extra"): every bracketed word of a command's help and of its
+    options' is shown."""
+    import typer.main
+
+    from trec_eval_py.cli import commands
+
+    click_command = typer.main.get_command(commands.load(command))
+    texts = [click_command.help or ""] + [getattr(p, "help", None) or "" for p in click_command.params]
+    words = {w.replace("\\", "") for t in texts for w in re.findall(r"\\?\[[a-z][\w-]*\]", t)}
+    code, out, _ = run_cli([command, "-h"], capsysbinary)
+    assert code == 0
+    assert [w for w in sorted(words) if w not in out] == []

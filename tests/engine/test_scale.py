@@ -188,6 +188,98 @@ def test_manifest_ranges_are_checked(tmp_path):
         evaluate(QRELS, out, "map")
 
 
+def _move_rows(out, m, count: int, *, statistics: bool = True, group_rows: int | None = None,
+               fix_manifest: bool = True) -> str:
+    """Move shard 0's first ``count`` rows (of its first topic) to the front of
+    shard 1, as a tool that splits a topic between shards would; shard 1's
+    rows stay in topic order. Returns shard 1's path."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    first, second = (out / s["file"] for s in m["shards"][:2])
+    a, b = pq.read_table(first), pq.read_table(second)
+    assert len(set(a.column("qid").to_pylist()[:count])) == 1
+    pq.write_table(a.slice(count), first)
+    pq.write_table(pa.concat_tables([a.slice(0, count), b]), second, write_statistics=statistics,
+                   row_group_size=group_rows)
+    if fix_manifest:  # the row counts agree: only the ids give the rows away
+        m["shards"][0]["rows"] -= count
+        m["shards"][1]["rows"] += count
+        (out / "manifest.json").write_text(json.dumps(m))
+    return str(second)
+
+
+@pytest.mark.parametrize("statistics, group_rows", [(True, None), (False, None), (True, 4)])
+def test_rows_outside_a_shards_range_are_an_error(tmp_path, statistics, group_rows):
+    """Rows of a topic put in the next shard would be evaluated without their
+    judgments (wrong numbers, no error): each row group's topics are checked
+    against the shard's range, through its statistics (a group of 4 rows
+    wholly outside) or the ids read (a group partly outside, or no statistics)."""
+    out, m = _shard(tmp_path, shards=3)
+    second = _move_rows(out, m, 4, statistics=statistics, group_rows=group_rows)
+    for per_topic in (True, False):
+        with pytest.raises(InputError, match="outside this shard's range") as e:
+            evaluate(QRELS, out, "map", per_topic=per_topic)
+        assert e.value.path == second
+        assert ("its statistics" in str(e.value)) == (statistics and group_rows == 4)
+
+
+def test_a_shards_row_count_is_the_manifests(tmp_path):
+    out, m = _shard(tmp_path, shards=3)
+    _move_rows(out, m, 4, fix_manifest=False)
+    with pytest.raises(InputError, match="holds .* rows where the manifest says") as e:
+        evaluate(QRELS, out, "map")
+    assert e.value.path == str(out / m["shards"][0]["file"])
+
+
+def test_topic_split_between_shards_is_one_line_and_status_2(tmp_path, capsys):
+    """The example run sharded in 3, topic 301's top 100 rows moved into the
+    second shard: the evaluation printed map 0.1742 instead of 0.1785, with status 0."""
+    import pyarrow.parquet as pq
+
+    from trec_eval_py import cli
+
+    out = tmp_path / "ds"
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    cli.main(["shard", str(examples / "run_a.txt"), "-o", str(out), "--shards", "3"])
+    capsys.readouterr()
+    m = __import__("json").loads((out / "manifest.json").read_text())
+    first = pq.read_table(out / m["shards"][0]["file"])
+    top = np.argsort(-first.column("score").to_numpy(), kind="stable")[:100]
+    moved = np.zeros(len(first), bool)
+    moved[top] = True
+    pq.write_table(first.filter(pa.array(~moved)), out / m["shards"][0]["file"])
+    second = out / m["shards"][1]["file"]
+    pq.write_table(pa.concat_tables([first.filter(pa.array(moved)), pq.read_table(second)]), second)
+    m["shards"][0]["rows"] -= 100
+    m["shards"][1]["rows"] += 100
+    (out / "manifest.json").write_text(__import__("json").dumps(m))
+    with pytest.raises(SystemExit) as e:
+        cli.main(["-m", "map", "-m", "P.10", "-m", "num_ret", str(examples / "qrels.txt"), str(out)])
+    assert e.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and str(second) in captured.err and "'301'" in captured.err
+
+
+@pytest.mark.parametrize("command", [["validate"], ["batch", str(QRELS)]])
+def test_validate_and_batch_say_a_dataset_is_one(tmp_path, capsys, command):
+    """A dataset folder given to validate or batch: its Parquet files were read as
+    text runs ('a binary file... save the run as plain text'); now one line
+    says what the folder is and what to do, with the usage status."""
+    from trec_eval_py import cli
+
+    out, _ = _shard(tmp_path, shards=2)
+    with pytest.raises(SystemExit) as e:
+        cli.main([*command, str(out)])
+    captured = capsys.readouterr()
+    assert e.value.code == 1 and captured.out == ""
+    assert captured.err == (f"trec_eval_py: {out} is a sharded run dataset made by trec_eval_py shard, not a folder "
+                            f"of run files: evaluate it with 'trec_eval_py QRELS {out}'; to check or grade the run, "
+                            f"give the run file it was made from: {RUN}\n")
+
+
 def test_shard_command(tmp_path, capsys):
     from trec_eval_py import cli
 

@@ -59,6 +59,10 @@ def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: di
     cluster = cluster_client({k: own[k] for k in CLUSTER_FLAGS})
     # big runs are measured piece by piece: a bar on a terminal's stderr, erased before output
     with cluster as client, Progress(desc="topics measured", unit="topics") as bar:
+        if client is not None:  # the files the workers read (-Z, --valid-codes), named wherever they run
+            from ..tools.cluster import located
+
+            options = located(options)
         # without -q only the summary is printed: a big run is then summarised range by range
         result = evaluate(rel_info_file, results_file, progress=bar.update, per_topic=own["query"], client=client,
                           **{**options, "measures": options["measures"] or None})
@@ -265,6 +269,13 @@ def _check_not_a_mistyped_command(word: str) -> None:
         raise UsageError(f"unknown command {word!r}; did you mean {close[0]!r}? (trec_eval_py -h lists them)")
 
 
+#: the line printed when memory runs out, made before it does: that handler may
+#: import nothing (an import needs memory; it failed with a traceback, importing
+#: the escaping of file names, which this line does not need)
+_OUT_OF_MEMORY = ("trec_eval_py: out of memory; without -q a big run is summarised in bounded memory, and "
+                  "--engine dask spreads the topics over several processes (docs/guide/scale.md)\n")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``trec_eval_py`` command."""
     _one_blas_thread()
@@ -277,6 +288,7 @@ def main(argv: list[str] | None = None) -> None:
         if argv[0] in commands.names():
             sub = argv[0]
     old_handlers = _catch_signals()
+    out_of_memory = False
     try:
         if sub is None and argv and not argv[0].startswith("-"):
             _check_not_a_mistyped_command(argv[0])
@@ -304,6 +316,10 @@ def main(argv: list[str] | None = None) -> None:
         if isinstance(e, OutputError):
             silence_stdout()
         _fail(_message(e, sub), e.exit_code)
+    except MemoryError:
+        # said below, once this block has let go of the exception: its traceback holds
+        # the evaluation's frames, and with them the memory they took
+        out_of_memory = True
     except _parser_errors()[1]:
         # click turns Ctrl-C (and an end of input at a prompt) inside a command into Abort
         _fail("interrupted", ExitCode.INTERRUPTED)
@@ -323,10 +339,6 @@ def main(argv: list[str] | None = None) -> None:
         if e.signum == signal.SIGINT:
             _stopped("interrupted", ExitCode.INTERRUPTED)
         _stopped("terminated", ExitCode.TERMINATED)  # SIGTERM: 128 + 15
-    except MemoryError:
-        gc.collect()
-        _fail("out of memory; without -q a big run is summarised in bounded memory, and --engine dask "
-              "spreads the topics over several processes (docs/guide/scale.md)", ExitCode.INPUT)
     except Exception as e:  # a bug: one line and a code of its own (Python's 1 would read as a usage error)
         if os.environ.get("TREC_EVAL_PY_TRACEBACK"):
             raise
@@ -338,3 +350,7 @@ def main(argv: list[str] | None = None) -> None:
 
             for sig, handler in old_handlers.items():
                 signal.signal(sig, handler)
+    if out_of_memory:
+        gc.collect()
+        sys.stderr.write(_OUT_OF_MEMORY)
+        sys.exit(ExitCode.INPUT)

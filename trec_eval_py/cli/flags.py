@@ -92,12 +92,15 @@ CLUSTER_FLAGS: dict[str, Flag] = {f.field: f for f in (
          "With --engine dask: start a cluster of N worker processes on this machine (default: one per core).", "N"),
     Flag("scheduler", ("--scheduler",), Optional[str], None,
          "With --engine dask: use the running dask cluster whose scheduler is at ADDRESS.", "ADDRESS"),
+    Flag("cluster_timeout", ("--cluster-timeout",), Optional[int], None,
+         "With --engine dask: give up (exit status 5) when the scheduler is lost, or no worker can run a "
+         "task for this many seconds (default 60).", "SECONDS"),
 )}
 
 
 def cluster_flags(help: dict[str, str] | None = None):
     """Add :data:`CLUSTER_FLAGS` to a typer command, which receives them as ``cluster``
-    (``{"engine": ..., "workers": ..., "scheduler": ...}``, for :func:`cluster_client`)."""
+    (``{"engine": ..., "workers": ..., "scheduler": ..., "cluster_timeout": ...}``, for :func:`cluster_client`)."""
     return command_flags(CLUSTER_FLAGS, help=help, into="cluster")
 
 
@@ -106,11 +109,11 @@ def cluster_client(cluster: dict):
     for the local engine (dask is then not imported)."""
     import contextlib
 
-    if cluster["engine"] == "local" and cluster["workers"] is None and cluster["scheduler"] is None:
+    if cluster["engine"] == "local" and all(cluster[k] is None for k in ("workers", "scheduler", "cluster_timeout")):
         return contextlib.nullcontext()
     from ..tools.cluster import client_for
 
-    return client_for(cluster["engine"], cluster["workers"], cluster["scheduler"])
+    return client_for(cluster["engine"], cluster["workers"], cluster["scheduler"], cluster["cluster_timeout"])
 
 
 def evaluation_flags(*fields: str, help: dict[str, str] | None = None):

@@ -28,7 +28,7 @@ Options (trec_eval's own, with its long spellings):
                                  is an error naming the text and what the
                                  measure takes.
   -c, --complete_rel_info_wanted average over every topic of QRELS; a topic
-                                 without results counts as an empty ranking
+      --all                      without results counts as an empty ranking
   -l, --level_for_rel N          lowest judgment level that counts as
                                  relevant (default 1)
   -n, --nosummary                leave out the summary ('all') lines
@@ -52,7 +52,9 @@ Options (trec_eval's own, with its long spellings):
   --format trec|json|csv         output: trec_eval's text (default), JSON
                                  ({"runid", "per_topic", "summary"}) or long
                                  CSV (runid,topic,measure,value)
-
+  --valid-codes FILE             CodiEsp (-R codiesp, codiesp_x): predicted
+                                 codes not listed in FILE are ignored
+{cluster_flags}
 Ranking: documents are ordered by score, highest first; equal scores are
 ordered by docno, in descending byte order. The rank column is ignored
 (unless --order rank; equal ranks then fall to the same docno order).
@@ -88,9 +90,17 @@ def format_flags_text() -> str:
                          f"results format: {names(results_formats(), 'trec_results')}"))
 
 
+def cluster_flags_text() -> str:
+    """The ``--engine``, ``--workers`` and ``--scheduler`` lines of the usage text,
+    from the flags' own table (:data:`~.flags.CLUSTER_FLAGS`)."""
+    from .flags import CLUSTER_FLAGS
+
+    return "".join(_flag_text(f"{f.decls[0]} {f.metavar}", f.help) for f in CLUSTER_FLAGS.values())
+
+
 def usage_text() -> str:
     """Usage and flags, with the formats the engine registers."""
-    return USAGE.replace("{format_flags}", format_flags_text())
+    return USAGE.replace("{format_flags}", format_flags_text()).replace("{cluster_flags}", cluster_flags_text())
 
 
 def subcommand_summaries() -> list[tuple[str, str]]:

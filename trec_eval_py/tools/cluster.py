@@ -15,16 +15,35 @@ elsewhere (``--scheduler``) keep what their nanny sets: start them with
 ``distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_`` set to null
 (see docs/guide/scale.md).
 
+Faults (:func:`watched`): a cluster that fails the command ends it with a
+:class:`~trec_eval_py.errors.ClusterError` (one line, exit status 5) in
+bounded time, instead of a hang or an "internal error". A lost connection
+to the scheduler cancels the client's tasks at once; no worker left (or
+none that may run a task: all paused over their memory limit) for
+``timeout`` seconds is found by a thread that looks at the cluster every
+second, and cancels the tasks; workers that died running one task (dask
+tries it on 4 workers) give dask's ``KilledWorker``, said with the memory
+limit when the nanny restarted them for memory.
+
 dask is an optional dependency (``pip install 'trec_eval_py[dask]'``),
 imported only here and only when a cluster is asked for.
 """
 from __future__ import annotations
 
 import contextlib
+import os
+import threading
+import time
 
-from ..errors import UsageError
+from ..errors import ClusterError, TrecEvalError, UsageError
 
 ENGINES = ("local", "dask")
+#: seconds without a scheduler, or without a worker able to run a task, before a command gives up
+DEFAULT_TIMEOUT = 60
+#: how often the watch looks at the cluster (seconds)
+_POLL = 1.0
+#: the reason the watch gives the tasks it cancels
+_CANCELLED = "trec_eval_py: cluster fault"
 
 
 def _distributed():
@@ -36,12 +55,14 @@ def _distributed():
     return dask, distributed
 
 
-def check_engine(engine: str, workers: int | None, scheduler: str | None) -> None:
+def check_engine(engine: str, workers: int | None, scheduler: str | None, timeout: float | None = None) -> None:
     """A usage error for flags that do not go together."""
     if engine not in ENGINES:
         raise UsageError(f"unknown --engine {engine!r}; choose one of {', '.join(ENGINES)}")
-    if engine != "dask" and (workers is not None or scheduler is not None):
-        raise UsageError("--workers and --scheduler go with --engine dask")
+    if engine != "dask" and (workers is not None or scheduler is not None or timeout is not None):
+        raise UsageError("--workers, --scheduler and --cluster-timeout go with --engine dask")
+    if timeout is not None and not timeout > 0:
+        raise UsageError("--cluster-timeout must be a number of seconds above 0")
     if workers is not None and scheduler is not None:
         raise UsageError("--workers starts a cluster and --scheduler uses one: give one of them")
     if workers is not None and workers < 1:
@@ -70,36 +91,185 @@ def local_cluster(workers: int, *, quiet: bool = False, **kwargs):
 
 
 @contextlib.contextmanager
-def client_for(engine: str, workers: int | None = None, scheduler: str | None = None):
+def client_for(engine: str, workers: int | None = None, scheduler: str | None = None,
+               timeout: float | None = None):
     """The client the command line evaluates with: None for the local engine;
     for dask a cluster of ``workers`` processes started (and stopped) here, or the
-    scheduler at ``scheduler`` (default: one worker process per core)."""
-    check_engine(engine, workers, scheduler)
+    scheduler at ``scheduler`` (default: one worker process per core), its
+    faults turned into a :class:`ClusterError` (see :func:`watched`) after
+    ``timeout`` seconds (default :data:`DEFAULT_TIMEOUT`)."""
+    check_engine(engine, workers, scheduler, timeout)
     if engine != "dask":
         yield None
         return
     _, distributed = _distributed()
-    if scheduler is not None:
-        try:
-            client = distributed.Client(scheduler, timeout="30s")
-        except (OSError, TimeoutError) as e:
-            raise UsageError(f"cannot reach the dask scheduler at {scheduler}: {e}") from None
-        with client:
-            yield client
-        return
+    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
     import logging
-    import os
 
-    # the cluster is this command's own: its start and stop are no news on stderr
-    # (a worker slow to stop is killed, which dask reports as a warning)
-    quiet = logging.getLogger("distributed")
-    level = quiet.level
-    quiet.setLevel(logging.ERROR)
+    # dask's own logs are no news on stderr: the start and stop of the command's own
+    # cluster (a worker slow to stop is killed, which dask reports as a warning), and
+    # the faults, which the command says in its one line (the client logs a lost
+    # scheduler with tracebacks; the scheduler of the command's own cluster, in this
+    # process, logs a task that killed its workers)
+    # (dask's configuration gives some of its loggers levels of their own: each is quieted)
+    quiet = [logging.getLogger(name) for name in ["distributed", *logging.root.manager.loggerDict]
+             if name == "distributed" or name.startswith("distributed.")]
+    levels = [logger.level for logger in quiet]
+    for logger in quiet:
+        logger.setLevel(logging.CRITICAL)
     try:
-        with local_cluster(workers or os.cpu_count() or 1, quiet=True) as cluster, distributed.Client(cluster) as client:
+        if scheduler is not None:
+            try:
+                client = distributed.Client(scheduler, timeout=f"{timeout}s")
+            except (OSError, TimeoutError) as e:
+                raise UsageError(f"cannot reach the dask scheduler at {scheduler}: {e}") from None
+            with client, watched(client, timeout, f"the dask scheduler at {scheduler}"):
+                yield client
+            return
+        with local_cluster(workers or os.cpu_count() or 1, quiet=True) as cluster, \
+                distributed.Client(cluster) as client, watched(client, timeout, "the dask scheduler"):
             yield client
     finally:
-        quiet.setLevel(level)
+        for logger, level in zip(quiet, levels):
+            logger.setLevel(level)
+
+
+class _Watch:
+    """A thread that looks at the cluster every :data:`_POLL` seconds. When the
+    client has lost its scheduler, or no worker can run a task (none is left,
+    or every one is paused over its memory limit), for ``timeout`` seconds, it
+    notes the fault and cancels every task of the client (again each time it
+    looks, for tasks submitted since): whatever waits for one then raises."""
+
+    def __init__(self, client, timeout: float, scheduler: str):
+        self.client = client
+        self.timeout = timeout
+        self.scheduler = scheduler
+        self.fault: str | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="trec_eval_py cluster watch", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(self.timeout + 2 * _POLL)
+
+    def problem(self) -> str | None:
+        """What keeps the cluster from running tasks now, or None."""
+        client = self.client
+        if client.status != "running":
+            return f"lost {self.scheduler}"
+        try:
+            info = client.sync(client.scheduler.identity, n_workers=-1,
+                               callback_timeout=max(_POLL, min(self.timeout, 10.0)))
+        except Exception:  # an answer that does not come, a connection that breaks
+            return f"{self.scheduler} does not answer"
+        workers = info.get("workers") or {}
+        if not workers:
+            return "lost every dask worker"
+        if not any(w.get("status") == "running" for w in workers.values()):
+            statuses = sorted({str(w.get("status")) for w in workers.values()})
+            return f"no dask worker can run a task (every one is {' or '.join(statuses)}; paused: over its memory limit)"
+        return None
+
+    def _run(self) -> None:
+        since = None
+        while not self._stop.wait(_POLL):
+            if self.fault is None:
+                problem = self.problem()
+                if problem is None:
+                    since = None
+                    continue
+                if since is None:
+                    since = time.monotonic()
+                if time.monotonic() - since < self.timeout:
+                    continue
+                self.fault = f"{problem}, for {self.timeout:g} s (--cluster-timeout)"
+            self._cancel()
+
+    def _cancel(self) -> None:
+        client = self.client
+
+        def cancel() -> None:  # in the client's event loop, where future states live
+            for state in list(client.futures.values()):
+                if state.status not in ("finished", "error", "cancelled"):
+                    state.cancel(reason=_CANCELLED, msg=self.fault)
+
+        try:
+            client.loop.add_callback(cancel)
+        except Exception:  # the loop is gone: the client's own close has cancelled them
+            pass
+
+
+def fault(error: BaseException, client=None, scheduler: str = "the dask scheduler") -> str | None:
+    """What a dask exception says of the cluster, as one line (None: it is no
+    cluster fault, e.g. a bug in a task): ``KilledWorker`` (workers died running
+    one task; with their memory limit when the nanny restarted them for memory),
+    tasks cancelled because the client lost the scheduler, a broken connection."""
+    import asyncio
+    import concurrent.futures
+
+    from distributed.comm import CommClosedError
+
+    name = type(error).__name__
+    if name == "KilledWorker":
+        died = getattr(error, "allowed_failures", None)
+        times = f"{died + 1} times " if isinstance(died, int) else ""
+        memory = _memory_restarts(client)
+        if memory:
+            limit = getattr(getattr(error, "last_worker", None), "memory_limit", None)
+            of = f" of {limit / 1e6:,.0f} MB" if isinstance(limit, (int, float)) and limit else ""
+            return (f"dask workers died {times}running one task: over their memory limit{of} (the nanny restarted "
+                    f"a worker at 95 % of it {memory} times); give the workers more memory, or cut the work "
+                    "smaller (more shards)")
+        return (f"dask workers died {times}running one task (killed, or over their memory limit); "
+                "see the workers' logs")
+    if isinstance(error, (asyncio.CancelledError, concurrent.futures.CancelledError)):
+        reason = getattr(error, "reason", None)
+        if reason == _CANCELLED:  # by the watch, which says why
+            return getattr(error, "msg", None) or "the cluster failed"
+        if reason == "scheduler-connection-lost" or (client is not None and client.status != "running"):
+            return f"lost {scheduler}"
+        return None
+    if isinstance(error, CommClosedError) or (isinstance(error, OSError) and client is not None
+                                              and client.status != "running"):
+        return f"lost {scheduler}"
+    return None
+
+
+def _memory_restarts(client) -> int:
+    """How many times a nanny restarted a worker over its memory limit (0: unknown)."""
+    if client is None or client.status != "running":
+        return 0
+    try:
+        return len(client.sync(client.scheduler.events, topic="worker-restart-memory", callback_timeout=5))
+    except Exception:
+        return 0
+
+
+@contextlib.contextmanager
+def watched(client, timeout: float = DEFAULT_TIMEOUT, scheduler: str = "the dask scheduler"):
+    """Run the block with ``client``'s cluster watched (see :class:`_Watch`); a
+    cluster fault that ends it (one the watch found, or a dask exception that
+    :func:`fault` reads as one) is raised as a :class:`ClusterError`.
+    ``scheduler`` names the scheduler in messages."""
+    watch = _Watch(client, timeout, scheduler)
+    watch.start()
+    try:
+        yield client
+    except ClusterError:
+        raise
+    except Exception as e:
+        if isinstance(e, TrecEvalError):  # the command's own error (a bad input line...)
+            raise
+        said = watch.fault or fault(e, client, scheduler)
+        if said is None:
+            raise
+        raise ClusterError(f"--engine dask: {said}") from None
+    finally:
+        watch.stop()
 
 
 def map_on_cluster(client, func, items: list, shared, *, progress=None, on_error=None) -> list:
@@ -114,6 +284,9 @@ def map_on_cluster(client, func, items: list, shared, *, progress=None, on_error
     running are cancelled when the client goes)."""
     from distributed import as_completed
 
+    items = [located(item) for item in items]
+    if isinstance(shared, tuple):
+        shared = tuple(located(x) if isinstance(x, dict) else x for x in shared)
     # one object (a tuple would be scattered element by element): every task on a
     # worker then gets the same ``shared``, which a task may set itself up from once
     handle = client.scatter([shared], broadcast=True)[0]
@@ -124,12 +297,54 @@ def map_on_cluster(client, func, items: list, shared, *, progress=None, on_error
         try:
             results[i] = fut.result()
         except Exception as e:
-            if on_error is None:
+            if on_error is None or _lost_cluster(e, client):
                 for other in futures:
                     other.cancel()
                 raise
-            results[i] = on_error(i, e)
+            said = fault(e, client)  # workers that died on this task: its own failure, said as such
+            results[i] = on_error(i, e if said is None else ClusterError(said))
         fut.release()
         if progress is not None:
             progress(done, len(items), i)
     return results
+
+
+def _lost_cluster(error: Exception, client) -> bool:
+    """Whether a task's failure is the cluster's (every task would fail alike: the
+    command ends) rather than its own (``on_error`` speaks for it). Workers
+    dying on one task are that task's: a run too big for a worker's memory."""
+    return type(error).__name__ != "KilledWorker" and fault(error, client) is not None
+
+
+#: the evaluation options that name files a worker reads
+PATH_OPTIONS = ("zscore_file", "valid_codes")
+
+
+def located(value):
+    """``value`` with the files it names made absolute, before it is sent to a
+    cluster: a worker runs in a folder of its own (``--scheduler``: another
+    machine's), where a relative path names another file or none. A
+    :class:`~.submissions.Submission` (its ``path``; its ``name``, for messages,
+    stays as given), a path that exists here, or a dict of evaluation options
+    (:data:`PATH_OPTIONS`); anything else as it is."""
+    from .submissions import Submission
+
+    if isinstance(value, Submission):
+        if value.path in ("-", "") or os.path.isabs(value.path):
+            return value
+        from .._record import replace
+
+        return replace(value, path=os.path.abspath(value.path))
+    if isinstance(value, (str, os.PathLike)):
+        text = os.fspath(value)
+        return os.path.abspath(text) if text not in ("-", "") and os.path.exists(text) else value
+    if isinstance(value, dict):
+        out = dict(value)
+        for key in PATH_OPTIONS:
+            v = out.get(key)
+            if isinstance(v, (list, tuple)):
+                out[key] = type(v)(located(x) for x in v)
+            elif v is not None:
+                out[key] = located(v)
+        return out
+    return value

@@ -664,6 +664,7 @@ def scan_submissions(paths, *, exclude=()) -> Found:
             if os.path.lexists(os.path.join(bare, REPORT_MARKER)):
                 found.skipped.append(Skipped(p, "a report written by trec_eval_py batch"))
                 continue
+            _refuse_dataset(p)
             start = len(found.skipped)
             # '.' stands for the files under it named from here: alice/run.txt, not ./alice/run.txt
             for _, name, full, fst in sorted(_walk(bare, "" if bare == "." else bare, excluded, found)):
@@ -678,6 +679,22 @@ def scan_submissions(paths, *, exclude=()) -> Found:
         else:
             found.skipped.append(Skipped(p, kind_of(st.st_mode) or "not a regular file"))
     return found
+
+
+def _refuse_dataset(path: str) -> None:
+    """A sharded run (a folder made by ``trec_eval_py shard``) given where run files
+    are taken: its Parquet files would each be read as a text run (and found
+    binary). A usage error saying what it is and what to do instead."""
+    from ..engine.join.dataset import dataset_source
+
+    source = dataset_source(path)
+    if source is None:
+        return
+    from ..errors import UsageError
+
+    raise UsageError(f"{path} is a sharded run dataset made by trec_eval_py shard, not a folder of run files: "
+                     f"evaluate it with 'trec_eval_py QRELS {path}'; to check or grade the run, give the run "
+                     f"file it was made from{': ' + source if source else ''}")
 
 
 def find_submissions(paths, *, exclude=()) -> list[Submission]:

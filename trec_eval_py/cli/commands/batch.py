@@ -17,7 +17,7 @@ from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_UNJUDGED
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command(epilog=exit_codes_epilog(ExitCode.INCOMPLETE))
+@app.command(epilog=exit_codes_epilog(ExitCode.INCOMPLETE, ExitCode.CLUSTER))
 @cluster_flags(help={"engine": "local (processes of this machine, see -j) or dask (one task per run on a dask "
                                 "cluster; see --workers, --scheduler)."})
 @evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order",

@@ -28,7 +28,7 @@ UNITS = ("topics", "positives")
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command(epilog=exit_codes_epilog(ExitCode.FAILED, ExitCode.NO_TOPICS))
+@app.command(epilog=exit_codes_epilog(ExitCode.FAILED, ExitCode.CLUSTER, ExitCode.NO_TOPICS))
 @cluster_flags(help={"engine": "local (this process) or dask (each run evaluated as a task on a dask cluster; "
                                "the tests run here; --unit topics only). See --workers, --scheduler."})
 @evaluation_flags("measures", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "compat", "order",

@@ -21,8 +21,9 @@ def shard(
     (topic ids in byte order, about as many lines each; a topic is never split)
     and a manifest (the cuts, the run id, the source file's size and SHA-256).
     Evaluate it like the run itself (trec_eval_py QRELS DIR), on one machine or
-    with --engine dask, each shard a task. Needs pyarrow (the [dask] extra).
+    with --engine dask, each shard a task. Needs pyarrow (the \\[dask] extra).
     """
+    # (the backslash keeps typer's rich help from reading [dask] as markup and dropping it)
     from ...engine.join.dataset import write_dataset
 
     m = write_dataset(run, out, shards=shards)

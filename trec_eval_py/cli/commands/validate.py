@@ -15,7 +15,7 @@ from ..output import tell, tell_skipped, write_output
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@app.command(epilog=exit_codes_epilog(ExitCode.FAILED))
+@app.command(epilog=exit_codes_epilog(ExitCode.FAILED, ExitCode.CLUSTER))
 @cluster_flags(help={"engine": "local (this process) or dask (one task per file on a dask cluster; see "
                                "--workers, --scheduler)."})
 @evaluation_flags("compat", "rel_format", "results_format",

@@ -57,6 +57,24 @@ def is_dataset(source) -> bool:
     return os.path.isfile(os.path.join(os.fspath(source), MANIFEST))
 
 
+def dataset_source(path) -> str | None:
+    """When folder ``path`` holds a sharded run (a manifest of this format), the
+    name of the run file it was made from (``""`` if the manifest lacks it);
+    otherwise None. For commands that take folders of run files, to say what
+    such a folder is instead of reading its Parquet files as runs."""
+    if not is_dataset(path):
+        return None
+    try:
+        with open(os.path.join(os.fspath(path), MANIFEST), "rb") as f:
+            m = json.loads(f.read(1 << 24))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(m, dict) or m.get("format") != FORMAT:
+        return None
+    source = m.get("source")
+    return str(source.get("name", "")) if isinstance(source, dict) else ""
+
+
 def _text(b: bytes) -> str:
     return b.decode("utf-8", "surrogateescape")
 
@@ -72,26 +90,100 @@ class ShardRange:
     path: str
     source: str  # the source run's name, for messages
     runid: str
+    #: the range of topics the manifest gives this shard: ``lo <= id < hi``
+    #: (None: no bound on that side)
+    lo: bytes | None = None
+    hi: bytes | None = None
+    #: the rows the manifest records for this shard (None: not checked)
+    rows: int | None = None
+    #: the shard's name in messages, as the user named the dataset ("": ``path``);
+    #: ``path`` is absolute, to be read where a worker runs, whatever its folder
+    shown: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.shown or self.path
 
     def read_pieces(self):
-        """The shard's rows as :class:`Run` pieces, a row group each (topics grouped, in order)."""
+        """The shard's rows as :class:`Run` pieces, a row group each (topics grouped, in order).
+
+        A row outside the shard's range (a topic split between two shards, rows
+        another tool put in the wrong shard) would be evaluated without its
+        topic's judgments, which live in its own range: the numbers would be
+        wrong. So every row group is checked: first its statistics, where the
+        file has them (a group wholly outside the range fails before it is
+        decoded), then the topic ids read (statistics may be missing,
+        truncated by their writer, or wrong). The shard's row count must be the
+        manifest's. Any mismatch is an :class:`InputError` naming the shard."""
         pa, pq = _pyarrow()
         try:
             f = pq.ParquetFile(self.path)
             groups = range(f.num_row_groups)
+            rows = f.metadata.num_rows
+            qid_column = f.schema_arrow.get_field_index("qid")
         except (OSError, pa.ArrowException) as e:
-            raise InputError(self.path, f"cannot read this shard ({e})") from None
+            raise InputError(self.name, f"cannot read this shard ({e})") from None
+        if self.rows is not None and rows != self.rows:
+            raise InputError(self.name, f"this shard holds {rows} rows where the manifest says {self.rows}; "
+                                        "it was changed after it was written: shard the run again")
         any_rows = False
         for g in groups:
+            self._check_statistics(f, g, qid_column)
             try:
                 t = f.read_row_group(g, columns=["qid", "docno", "score", "line"])
             except (OSError, KeyError, pa.ArrowException) as e:
-                raise InputError(self.path, f"cannot read this shard ({e})") from None
+                raise InputError(self.name, f"cannot read this shard ({e})") from None
             piece = self._run(t)
+            self._check_ids(piece)
             any_rows = any_rows or len(piece) > 0
             yield piece
         if not any_rows:
             yield self.empty()
+
+    def _outside(self, what: str) -> InputError:
+        """The error of rows outside the range: ``what`` says which."""
+        lo = None if self.lo is None else _text(self.lo)
+        hi = None if self.hi is None else _text(self.hi)
+        span = ("any topic" if lo is None and hi is None else f"topics from {lo!r}" if hi is None else
+                f"topics before {hi!r}" if lo is None else f"topics from {lo!r} up to, not including, {hi!r}")
+        return InputError(self.name, f"{what}, outside this shard's range in the "
+                                     f"manifest ({span}): its rows would be evaluated without their judgments; "
+                                     "shard the run again")
+
+    def _check_statistics(self, f, g: int, column: int) -> None:
+        """A row group whose statistics put it wholly outside the range. (A writer
+        may truncate them: a minimum is then a prefix, no more than the true one,
+        and a maximum no less than the true one; either way this never fails a
+        group that is inside. A group only partly outside is left to the ids.)"""
+        if column < 0 or (self.lo is None and self.hi is None):
+            return
+        try:
+            stats = f.metadata.row_group(g).column(column).statistics
+            if stats is None or not stats.has_min_max:
+                return
+            lo, hi = stats.min, stats.max
+        except Exception:  # statistics are a shortcut: the ids read are checked anyway
+            return
+        if isinstance(lo, str):
+            lo, hi = _bytes(lo), _bytes(hi)
+        if not isinstance(lo, bytes) or not isinstance(hi, bytes):
+            return
+        if (self.lo is not None and hi < self.lo) or (self.hi is not None and lo >= self.hi):
+            raise self._outside(f"row group {g} holds topics {_text(lo)!r} to {_text(hi)!r} (its statistics)")
+
+    def _check_ids(self, piece: Run) -> None:
+        """Every topic id read lies in the range (one vector comparison a bound)."""
+        if not len(piece):
+            return
+        bad = np.zeros(len(piece), bool)
+        if self.lo is not None:
+            bad |= piece.qid < self.lo
+        if self.hi is not None:
+            bad |= piece.qid >= self.hi
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise self._outside(f"holds topic {_text(bytes(piece.qid[i]))!r} (line {int(piece.lineno[i])} "
+                                f"of {self.source})")
 
     def empty(self) -> Run:
         return Run(np.zeros(0, "S1"), np.zeros(0, "S1"), np.zeros(0), np.zeros(0, np.int64), self.runid, self.source)
@@ -156,8 +248,13 @@ class Dataset:
 
     def ranges(self):
         """Each shard as a :class:`ShardRange`, in range order."""
-        for s in self.shards:
-            yield ShardRange(os.path.join(self.path, s["file"]), self.source, self.runid)
+        cuts = [bytes(c) for c in self.cuts.tolist()]
+        for i, s in enumerate(self.shards):
+            rows = s.get("rows")
+            shown = os.path.join(self.path, s["file"])
+            yield ShardRange(os.path.abspath(shown), self.source, self.runid,
+                             cuts[i - 1] if i else None, cuts[i] if i < len(cuts) else None,
+                             rows if isinstance(rows, int) and not isinstance(rows, bool) else None, shown)
 
 
 def open_dataset(path) -> Dataset:
