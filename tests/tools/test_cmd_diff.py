@@ -1,6 +1,7 @@
 """``trec_eval_py diff``: the regression check between two evaluation outputs."""
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from support.golden import GOLDEN
 from trec_eval_py.tools.diff import CHANGED, ONLY_NEW, ONLY_OLD, diff_outputs
 from support.golden import run_cli  # noqa: E402
-from support.paths import EXAMPLES  # noqa: E402
+from support.paths import EXAMPLES, ROOT  # noqa: E402
 
 EXPECTED = GOLDEN / "expected"
 
@@ -219,3 +220,51 @@ def test_malformed_json_and_csv(tmp_path, capsysbinary, content, message):
     good = write(tmp_path, "good", BASE)
     code, _, err = run_cli(["diff", good, bad], capsysbinary)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- what the pages say diff exits with
+
+#: "`diff` exits N when CONDITION" in prose, and the row of the exit-status guide's table of checks
+_STATED = re.compile(r"`diff` exits (?:with status )?(\d+) when ([^.;(]*)")
+_TABLE_ROW = re.compile(r"^\| `diff` \| (\d+) \|", re.MULTILINE)
+
+
+def stated_diff_statuses() -> list[tuple[str, int, str]]:
+    """(page, status, condition) for every place the README and the guides say what ``diff`` exits with."""
+    found = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        if {"_build", "reference"} & set(page.relative_to(ROOT).parts):
+            continue
+        text = page.read_text(encoding="utf-8")
+        flat = " ".join(text.split())
+        rel = page.relative_to(ROOT).as_posix()
+        found += [(rel, int(m[1]), m[2].strip()) for m in _STATED.finditer(flat)]
+        found += [(rel, int(m[1]), "found differences (the table of checks)") for m in _TABLE_ROW.finditer(text)]
+    return found
+
+
+def _situation(condition: str) -> str:
+    """Which run of diff a stated condition describes."""
+    c = condition.lower()
+    for word, situation in (("usage", "usage"), ("read", "unreadable"), ("no difference", "same"),
+                            ("changed", "regression"), ("moved", "regression"), ("differ", "regression")):
+        if word in c:
+            return situation
+    raise AssertionError(f"cannot tell which case of diff this describes: {condition!r}")
+
+
+def test_the_docs_state_the_exit_statuses_diff_gives(tmp_path, capsysbinary):
+    old = write(tmp_path, "old", BASE)
+    new = write(tmp_path, "new", [BASE[0], ("map", "1", "0.3500"), *BASE[2:]])
+    bad = tmp_path / "bad"
+    bad.write_text("map all\n")
+    real = {situation: run_cli(["diff", *args], capsysbinary)[0] for situation, args in (
+        ("same", [old, old]), ("regression", [old, new]), ("usage", ["--tol", "x", old, new]),
+        ("unreadable", [old, bad]))}
+    stated = stated_diff_statuses()
+    pages = {page for page, _, _ in stated}
+    # the CI guide and the exit-status guide both say it (the CI guide once said 1)
+    assert {"docs/guide/ci.md", "docs/guide/exit-codes.md"} <= pages, stated
+    wrong = [(page, status, cond, real[_situation(cond)]) for page, status, cond in stated
+             if status != real[_situation(cond)]]
+    assert wrong == [], "pages that state another status than diff gives (page, stated, when, real)"
