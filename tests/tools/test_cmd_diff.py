@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from support.golden import GOLDEN
+from trec_eval_py.errors import InputError
 from trec_eval_py.tools.diff import CHANGED, ONLY_NEW, ONLY_OLD, diff_outputs
 from support.golden import run_cli  # noqa: E402
 from support.paths import EXAMPLES, ROOT  # noqa: E402
@@ -268,3 +269,32 @@ def test_the_docs_state_the_exit_statuses_diff_gives(tmp_path, capsysbinary):
     wrong = [(page, status, cond, real[_situation(cond)]) for page, status, cond in stated
              if status != real[_situation(cond)]]
     assert wrong == [], "pages that state another status than diff gives (page, stated, when, real)"
+
+
+@pytest.mark.parametrize("line", ["map\t301\tabc", "some garbage here", "P_5\tall\t0.2x"])
+def test_a_value_that_is_not_a_number_is_unreadable_input(tmp_path, capsysbinary, line):
+    # not "the numbers moved" (3): the file cannot be read (2), the message names file, line and text
+    good = write(tmp_path, "good", BASE)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("runid\tall\tsys\n" + line + "\n")
+    code, out, err = run_cli(["diff", good, bad], capsysbinary)
+    assert code == 2 and out == ""
+    assert err.startswith(f"trec_eval_py: {bad}, line 2: ") and "is not a number" in err and repr(line) in err
+    with pytest.raises(InputError) as e:
+        diff_outputs(bad, good)
+    assert (e.value.path, e.value.line, e.value.text) == (str(bad), 2, line)
+
+
+def test_a_text_value_in_json_where_a_number_belongs_is_unreadable_input(tmp_path, capsysbinary):
+    doc = tmp_path / "bad.json"
+    doc.write_text('{"runid": "sys", "per_topic": {"301": {"map": "abc"}}, "summary": {}}')
+    code, _, err = run_cli(["diff", doc, doc], capsysbinary)
+    assert code == 2 and "map for topic 301: 'abc' is not a number" in err
+
+
+def test_text_measures_are_compared_as_text(tmp_path, capsysbinary):
+    # the run id and relstring (relstring_20 with a parameter) are text in any output
+    old = write(tmp_path, "old", [("runid", "all", "sys"), ("relstring_20", "1", "'10-0'"), ("relstring", "1", "''")])
+    new = write(tmp_path, "new", [("runid", "all", "sys"), ("relstring_20", "1", "'11-0'"), ("relstring", "1", "''")])
+    report = diff_outputs(old, new)
+    assert [(d.kind, d.measure) for d in report.differences] == [(CHANGED, "relstring_20")]
