@@ -174,6 +174,17 @@ class ByName(Mapping):
     def __len__(self) -> int:
         return len(self._data)
 
+    def __repr__(self) -> str:
+        # a dict's repr, so that a notebook or the REPL shows the values; a name two
+        # outputs share shows no value, as reading it raises
+        shown = {n: _NamedTwice() if n in self._twice else v for n, v in self._data.items()}
+        return f"ByName({shown!r})"
+
+
+class _NamedTwice:
+    def __repr__(self) -> str:
+        return "<two outputs: read them by column>"
+
 
 @record(frozen=False)
 class Evaluation:
