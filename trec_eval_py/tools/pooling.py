@@ -247,11 +247,14 @@ def _rbp_pick(block, judged, p, budget, rule, level):
         cand = np.flatnonzero(~is_judged)
         if not len(cand):
             return []
-        # the ranking rule orders the candidates: weight descending, ties by docno
+        # weight descending as the exact doubles (as trectools and ranx order them), ties by docno
+        # as the ranking rule breaks them; not the rule's own key: in 9.0.8 it compares scores as
+        # floats, which would tie weights apart by less than a float's resolution
         fake = Run(np.zeros(len(cand), "S1"), docs[cand], weight[cand], np.arange(len(cand)))
-        order = rule.order_rows(np.zeros(len(cand), np.int64), fake)
+        order = by_weight.order_rows(np.zeros(len(cand), np.int64), fake)
         return cand[order[:budget]]
 
+    by_weight = RankRule(order="score", single_precision=False, docno_descending=rule.docno_descending)
     return pick
 
 
