@@ -36,7 +36,8 @@ def test_trec_eval_9_and_10_outputs_differ(capsysbinary):
     report = diff_outputs(old, new)
     changed = {(d.measure, d.topic) for d in report.differences if d.kind == CHANGED}
     assert ("iprec_at_recall_0.10", "301") in changed and ("11pt_avg", "all") in changed
-    assert {d.measure for d in report.differences if d.kind == ONLY_NEW} == {"rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"}
+    assert {d.measure for d in report.differences if d.kind == ONLY_NEW} == {"rbp", "rbp_resid", "unj_5", "unj_10",
+                                                                             "unj_20"}
     code, out, _ = run_cli(["diff", old, new], capsysbinary)
     assert code == 3
     assert "changed     iprec_at_recall_0.10    301       0.2096 -> 0.2098  (+0.0002)" in out.splitlines()
@@ -60,7 +61,8 @@ def test_one_sided_and_text_values(tmp_path, capsysbinary):
     assert kinds == [(CHANGED, "runid", "all"), (ONLY_OLD, "map", "2"), (ONLY_NEW, "P_5", "all")]
     code, out, _ = run_cli(["diff", a, b], capsysbinary)
     assert code == 3
-    assert out.splitlines()[-1] == "3 differences beyond 0.0001: 1 changed, 1 only in old, 1 only in new (4 values compared)"
+    assert out.splitlines()[-1] == (
+        "3 differences beyond 0.0001: 1 changed, 1 only in old, 1 only in new (4 values compared)")
     code, out, _ = run_cli(["diff", "-q", a, b], capsysbinary)
     assert code == 3 and out.count("\n") == 1
 

@@ -413,9 +413,10 @@ def _head(run, k: int):
 def render(kind: str, data, fmt: str, labels: Sequence[str] = (), *, first: bool = True) -> str:
     """The one formatting function of ``pool``: ``kind`` ``"pool"`` (a
     :class:`PoolPart`, written in blocks: ``first`` says nothing was written
-    before; JSON's closing bracket is :data:`JSON_END`) or ``"stats"`` (a :class:`PoolStats`), as ``fmt`` (text, csv, json;
-    ``qrels`` for the pool: ``topic 0 docno -1``, a qrels file of pooled,
-    not yet judged documents to fill in)."""
+    before; JSON's closing bracket is :data:`JSON_END`) or ``"stats"`` (a
+    :class:`PoolStats`), as ``fmt`` (text, csv, json; ``qrels`` for the pool:
+    ``topic 0 docno -1``, a qrels file of pooled, not yet judged documents to
+    fill in)."""
     if kind == "stats":
         return _render_stats(data, fmt)
     part: PoolPart = data
@@ -446,7 +447,8 @@ def render(kind: str, data, fmt: str, labels: Sequence[str] = (), *, first: bool
             w.writerow([topic[j], docno[j], " ".join(f"{n}:{k}" for n, k in contrib(j))])
         out = [buf.getvalue()]
     elif fmt == "json":
-        items = [json.dumps({"topic": topic[j], "docno": docno[j], "runs": dict(contrib(j))}) for j in range(len(docno))]
+        items = [json.dumps({"topic": topic[j], "docno": docno[j], "runs": dict(contrib(j))})
+                 for j in range(len(docno))]
         body = ",\n".join(items)
         out = [("[\n" if first else ",\n") + body if body else ""]
     else:
