@@ -125,6 +125,19 @@ def test_ruff_finds_nothing():
     assert res.returncode == 0, res.stdout[-3000:]
 
 
+def test_ruff_holds_lines_to_the_configured_length(tmp_path):
+    # line-length is not only configured but checked (E501): a line one character over is found
+    pytest.importorskip("ruff")
+    import tomllib
+
+    limit = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]["line-length"]
+    module = tmp_path / "long.py"
+    module.write_text("x = 1\n" + "y = '" + "a" * (limit - 6) + "'\n" + "z = '" + "a" * (limit - 5) + "'\n")
+    res = subprocess.run([sys.executable, "-m", "ruff", "check", "--config", str(ROOT / "pyproject.toml"),
+                          "--output-format", "concise", str(module)], capture_output=True, text=True)
+    assert res.returncode == 1 and re.findall(r":(\d+):\d+: E501", res.stdout) == ["3"], res.stdout
+
+
 @pytest.mark.slow  # about 30 s of CPU without mypy's cache (a fresh checkout), 3 s with it
 def test_mypy_finds_nothing(monkeypatch):
     """``python3 -m mypy`` is clean: the package, as pyproject.toml's ``[tool.mypy]`` configures it."""

@@ -371,3 +371,66 @@ if __name__ == "__main__":
             print(problem, end="\n\n")
         failed += bool(problems)
     sys.exit(1 if failed and not args.update else 0)
+
+
+# ---------------------------------------------------------------- the README's set-up section
+
+
+def _set_up_section() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("\n## Set up\n")
+    return text[start:text.index("\n## ", start + 1)]
+
+
+def _test_extra_closure() -> tuple[set[str], set[str]]:
+    """The distributions installing the package with its test extra brings (as installed here),
+    and the requirements that are not installed."""
+    import tomllib
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    todo = [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["test"]]
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    missing: set[str] = set()
+    while todo:
+        req = todo.pop()
+        key = (re.sub(r"[-_.]+", "-", req.name).lower(), tuple(sorted(req.extras)))
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            dist = metadata.distribution(req.name)
+        except metadata.PackageNotFoundError:
+            missing.add(req.name)
+            continue
+        for spec in dist.requires or []:
+            sub = Requirement(spec)
+            if sub.marker is None or any(sub.marker.evaluate({"extra": e}) for e in (req.extras or {""})):
+                todo.append(sub)
+    return {name for name, _ in seen} | {"trec-eval-py"}, missing
+
+
+def test_the_set_up_section_says_what_the_test_install_costs():
+    section = _set_up_section()
+    flat = " ".join(section.split())
+    # two commands: install and evaluate the example; install and run the tests
+    assert re.findall(r"^```\n(.+)\n```$", section, re.MULTILINE) == [
+        'python3 -m pip install ".[all]" && trec_eval_py examples/qrels.txt examples/run_a.txt',
+        'python3 -m pip install -e ".[test]" && python3 -m pytest']
+    # the quick run it offers leaves out a marker pytest knows
+    quick = re.search(r'`python3 -m pytest -m "not (\w+)"`', flat)
+    assert quick, "the set-up section names no quick run"
+    import tomllib
+
+    markers = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert any(m.split(":")[0].strip() == quick[1] for m in markers["markers"])
+    assert re.search(r"\d+ to \d+ minutes", flat), "the set-up section does not say how long the suite takes"
+    # the number of packages it states is the test extra's, within a fifth
+    stated = re.search(r"about (\d+) packages", flat)
+    assert stated, "the set-up section does not say how many packages the test extra pulls"
+    closure, missing = _test_extra_closure()
+    if missing:
+        pytest.skip(f"the test extra is not wholly installed here ({', '.join(sorted(missing))})")
+    assert abs(int(stated[1]) - len(closure)) <= len(closure) / 5, (int(stated[1]), len(closure))

@@ -24,8 +24,9 @@ CASES = load_cases()
 def code_path(request, monkeypatch):
     """Run every case on these code paths: the default one for small files; the
     portable one (no C at all: numpy field scanner, numpy join and ranking with
-    the exact sort-based lookup, math.log and cumsum, batches of a few cells); the big-file one (the run read in small pieces, topic groups
-    ranked as they complete); the sharded one (topics cut into 1, 2, 3, 7
+    the exact sort-based lookup, math.log and cumsum, batches of a few cells);
+    the big-file one (the run read in small pieces, topic groups ranked as they
+    complete); the sharded one (topics cut into 1, 2, 3, 7
     ranges or one range per topic, each evaluated alone, the summaries folded
     in order); and the folded one (a big file summarised range by range through
     temporary files, ranges of a few bytes). All must give trec_eval's bytes."""

@@ -97,7 +97,8 @@ def reference(data: bytes, kind: str):
 
 
 # ------------------------------------------------------------------ inputs
-QRELS = "".join(f"{t} 0 d{t}{i} {(i * 7 + t) % 4 - (1 if i == 5 else 0)}\n" for t in (1, 2, 3) for i in range(7)).encode()
+QRELS = "".join(f"{t} 0 d{t}{i} {(i * 7 + t) % 4 - (1 if i == 5 else 0)}\n"
+                for t in (1, 2, 3) for i in range(7)).encode()
 RUN = "".join(f"{t} Q0 d{t}{(i * 5) % 8} {i + 1} {20 - i * 1.5:g} runA\n" for t in (1, 2, 3) for i in range(8)).encode()
 RUN2 = "".join(f"{t} Q0 d{t}{i} {i + 1} {i * 0.5:g} runB\n" for t in (1, 2, 3) for i in range(8)).encode()
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import tomllib
 
 from support.golden import GOLDEN
+from support.paths import ROOT
 
 #: module names (and their submodules) the small evaluation must not import
 UNUSED = (
@@ -126,3 +129,43 @@ def test_the_installed_command_starts_through_entry():
 
     (script,) = [e for e in entry_points(group="console_scripts") if e.name == "trec_eval_py"]
     assert script.value == "trec_eval_py.cli:entry", "stale install: pip install -e . refreshes the script"
+
+
+def _import_name(requirement: str) -> str:
+    """The top-level module a requirement of pyproject.toml installs (``scikit-learn>=1.2`` -> ``sklearn``)."""
+    name = re.split(r"[\[<>=!~ ;]", requirement, maxsplit=1)[0].lower().replace("-", "_")
+    return {"scikit_learn": "sklearn", "pytrec_eval_terrier": "pytrec_eval", "python_terrier": "pyterrier",
+            "websocket_client": "websocket"}.get(name, name)
+
+
+_DOCS_PROBE = """\
+import importlib, pkgutil, sys
+
+BLOCKED = set(sys.argv[1].split(","))
+
+class Block:
+    # another extra's package is not there: as in a fresh install of the [docs] extra
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, Block())
+import trec_eval_py.tools as tools
+# what docs/_ext/reference.py imports to write the reference pages
+for module in ["trec_eval_py", "trec_eval_py.cli", "trec_eval_py.cli.commands", "trec_eval_py.compat.pytrec_eval"] + [
+        f"trec_eval_py.tools.{i.name}" for i in pkgutil.iter_modules(tools.__path__) if not i.name.startswith("_")]:
+    importlib.import_module(module)
+"""
+
+
+def test_the_docs_extra_installs_what_the_documentation_site_imports():
+    # python3 -m pip install ".[docs]" then python3 -m sphinx -W docs OUT (the README's command):
+    # the reference pages import every tools module, so what those import must come with [docs]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    installed = {_import_name(r) for r in project["dependencies"] + extras["docs"]}
+    others = {_import_name(r) for name, reqs in extras.items() if name != "docs" for r in reqs} - installed
+    p = subprocess.run([sys.executable, "-c", _DOCS_PROBE, ",".join(sorted(others))],
+                       capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 0, p.stderr[-2000:]

@@ -120,7 +120,8 @@ def test_parameters_and_nicknames_match_pytrec_eval(specs):
         if s not in pytrec_eval.supported_nicknames:
             assert compat_pytrec._measure_specs([s])[0].partition(".")[0] in registry(), s
     if any(s in pytrec_eval.supported_nicknames for s in specs):
-        members = set().union(*(pytrec_eval.supported_nicknames[s] for s in specs if s in pytrec_eval.supported_nicknames))
+        nicknames = pytrec_eval.supported_nicknames
+        members = set().union(*(nicknames[s] for s in specs if s in nicknames))
         assert members <= set(m.name for m in registry()), members - set(m.name for m in registry())
     rng = random.Random("params " + "+".join(specs))
     for _ in range(25):
@@ -247,7 +248,8 @@ def test_parse_helpers_and_aggregation():
     with pytest.raises(ValueError):
         compat_pytrec.parse_run(["1 Q0 a 1 2.5 r\n", "1 Q0 a 2 1 r\n"])
     for name, values in [("map", [0.5, 0.25]), ("num_ret", [3.0, 4.0]), ("gm_map", [-1.0, -2.0])]:
-        assert compat_pytrec.compute_aggregated_measure(name, values) == pytrec_eval.compute_aggregated_measure(name, values)
+        assert (compat_pytrec.compute_aggregated_measure(name, values)
+                == pytrec_eval.compute_aggregated_measure(name, values))
 
 
 def test_version_numpy_levels_and_defaultdicts_like_pytrec_eval():

@@ -29,7 +29,8 @@ def test_submodules_and_switches_are_shared():
         "from trec_eval_py.compat.pytrec_eval import RelevanceEvaluator as R2\n"
         "assert RelevanceEvaluator is R2\n"
         "import sys\n"
-        "assert len({id(m) for m in sys.modules.values() if (getattr(m, '__file__', None) or '').endswith('fields.py')}) == 1\n"
+        "assert len({id(m) for m in sys.modules.values() if (getattr(m, '__file__', None) or "
+        "'').endswith('fields.py')}) == 1\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr

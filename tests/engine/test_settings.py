@@ -71,7 +71,8 @@ def test_options_context_is_one_copy_of_the_shared_settings():
     c = o.context
     for f in ("max_docs", "relevance_level", "judged_only", "compat", "num_docs_in_coll", "valid_codes"):
         assert getattr(c, f) == getattr(o, f)
-    assert c.order == "score" and Options(results_format="biocreative_int", rel_format="biocreative_int").context.order == "rank"
+    assert c.order == "score" and Options(results_format="biocreative_int",
+                                          rel_format="biocreative_int").context.order == "rank"
     assert EvalContext().rank_order == "score"
 
 
@@ -93,8 +94,10 @@ def _cli(*args, cwd):
     (["-M", "-1"], "trec_eval_py: -M must be 0 or more, not -1\n"),
     (["--compat", "8"], "trec_eval_py: unknown --compat '8'; choose one of 9.0.8, 10.0\n"),
     (["--order", "nope"], "trec_eval_py: unknown --order 'nope'; choose one of score, rank, file\n"),
-    (["-T", "codiesp"], "trec_eval_py: '-T codiesp' results are evaluated with '-R codiesp' judgments, not '-R qrels'\n"),
-    (["--valid-codes", "x"], "trec_eval_py: --valid-codes applies to judgment formats that read codes, not '-R qrels'\n"),
+    (["-T", "codiesp"],
+     "trec_eval_py: '-T codiesp' results are evaluated with '-R codiesp' judgments, not '-R qrels'\n"),
+    (["--valid-codes", "x"],
+     "trec_eval_py: --valid-codes applies to judgment formats that read codes, not '-R qrels'\n"),
 ])
 @pytest.mark.parametrize("sub", [[], ["batch"], ["compare"]])
 def test_the_command_line_names_the_flags(tmp_path, args, message, sub):

@@ -227,7 +227,8 @@ def test_complete_topics(tmp_path, compat):
         # 9.0.8 never evaluates it: nothing is converted for it and it adds 0 to the means
         assert z.values["map"][2] == raw.values["map"][2] == 0.0
         assert "\t3\t" not in z.to_text(query=True)
-        zg = [z_of(math.log(max(float(v), 1e-5)), q, "gm_map") for q, v in zip(raw.topics[:2], raw.values["gm_map"][:2])]
+        zg = [z_of(math.log(max(float(v), 1e-5)), q, "gm_map")
+              for q, v in zip(raw.topics[:2], raw.values["gm_map"][:2])]
         assert z.summary["gm_map"] == math.exp((zg[0] + zg[1] + math.log(1e-5)) / 3)
     zm = [z.values["map"][t] for t in range(3)]
     assert z.summary["map"] == (zm[0] + zm[1] + zm[2]) / 3

@@ -73,7 +73,8 @@ def test_trec_format_is_the_default(capsysbinary, monkeypatch):
 
 def test_unknown_format(capsysbinary, monkeypatch):
     code, out, err = run_cli(["--format", "xml", "inputs/qrels.test", "inputs/results.test"], capsysbinary, monkeypatch)
-    assert code == 1 and out == "" and err == "trec_eval_py: unknown --format 'xml'; choose one of trec, json, csv, parquet\n"
+    assert code == 1 and out == ""
+    assert err == "trec_eval_py: unknown --format 'xml'; choose one of trec, json, csv, parquet\n"
 
 
 def test_plain_text_outside_notebooks():

@@ -297,3 +297,20 @@ def test_tsv_fast_path_is_taken_for_plain_tables_only():
         assert tb._tsv_rows(t, 4) is None
         assert "\t" not in render(t, "tsv").splitlines()[1].split("\t")[0]
     assert render(Table(cols, [("=1", 1, float("nan"), 0.5)]), "tsv").splitlines()[1] == "'=1\t1\tNaN\t0.500000"
+
+
+def test_a_p_value_below_the_floating_resolution_is_shown_as_a_bound():
+    # a double near 1 resolves about 2.2e-16: a p of 0.0 (scipy's tail underflowing, 1 - cdf) or of 4e-21
+    # means "below that" for every test alike, never 0.0e+00
+    bound = f"< {tb.P_FLOOR:.0e}"
+    assert bound == "< 1e-16"
+    for p in (0.0, 4.2e-21, 5e-324, tb.P_FLOOR / 2):
+        assert tb.pvalue_text(p) == bound
+    assert tb.pvalue_text(tb.P_FLOOR) == "1.0e-16"
+    assert tb.pvalue_text(2.5e-5) == "2.5e-05" and tb.pvalue_text(0.0188) == "0.0188"
+    assert tb.pvalue_text(float("nan")) == "nan"
+    t = Table([Column("p", "pvalue")], [[0.0]])
+    assert bound in render(t, "text") and "0.0e+00" not in render(t, "text")
+    assert r"\textless{} 1e-16" in render(t, "latex") and "&lt; 1e-16" in render(t, "html")
+    assert json.loads(render(t, "json")) == [{"p": 0.0}]  # machines get the number itself
+    assert render(t, "csv").splitlines()[1] == "0.0"

@@ -76,7 +76,8 @@ def make_class(root) -> Path:
     write("alice/run.txt", alice)
     runs["alice"] = alice
     write("bob/submission/run.txt", _lines(rng, truth, "bob", 0.6), end="\r\n")
-    (sub / "carol.txt.gz").write_bytes(gzip.compress("".join(ln + "\n" for ln in _lines(rng, truth, "carol", 0.4)).encode()))
+    carol = "".join(ln + "\n" for ln in _lines(rng, truth, "carol", 0.4))
+    (sub / "carol.txt.gz").write_bytes(gzip.compress(carol.encode()))
     dave = _lines(rng, truth, "dave", 0.3)
     write("dave.txt", dave[:-20] + [ln.replace(" dave", " dave-final") for ln in dave[-20:]])
     write("erin.txt", [f"{t} Q0 {d} {r} 1.0 erin" for t in TOPICS for r, d in enumerate(rng.sample(DOCS, 20), 1)])

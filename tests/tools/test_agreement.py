@@ -216,7 +216,8 @@ def test_documents_and_topics_judged_by_one_assessor(tmp_path):
     b = write(tmp_path, "b", [(1, "d1", 1), (1, "d2", 1), (1, "d3", 2), (2, "d1", 0), (4, "y", 0)])
     rep = agreement([a, b])
     stats = {k: v for k, v, _ in rep.summary()}
-    assert (stats["num_topics"], stats["num_topics_compared"], stats["num_compared"], stats["num_single"]) == (4, 2, 4, 3)
+    counts = (stats["num_topics"], stats["num_topics_compared"], stats["num_compared"], stats["num_single"])
+    assert counts == (4, 2, 4, 3)
     # the same statistics as the compared documents alone
     alone = agreement([write(tmp_path, "a2", [(1, "d1", 1), (1, "d2", 0), (1, "d3", 2), (2, "d1", 1)]),
                        write(tmp_path, "b2", [(1, "d1", 1), (1, "d2", 1), (1, "d3", 2), (2, "d1", 0)])])
@@ -365,7 +366,8 @@ def test_cli_three_assessors_show_pairs(capsysbinary):
 @pytest.mark.parametrize("content, message", [
     ("1 0 d1 1\n1 0 d2 x\n", "b.qrels, line 2: relevance is not an integer"),
     ("1 0 d1 1\n1 0 d2\n", "b.qrels, line 2:"),
-    ("1 0 d1 1\n1 0 d2 0\n1 0 d1 0\n", "b.qrels, line 3: duplicate docno 'd1' in the same topic (first seen on line 1)"),
+    ("1 0 d1 1\n1 0 d2 0\n1 0 d1 0\n",
+     "b.qrels, line 3: duplicate docno 'd1' in the same topic (first seen on line 1)"),
 ])
 def test_cli_bad_judgments(tmp_path, capsysbinary, content, message):
     a = write(tmp_path, "a.qrels", [(1, "d1", 1)])

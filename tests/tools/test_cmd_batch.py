@@ -61,7 +61,8 @@ def test_text_board_equals_main_command_per_run(corpus, capsysbinary):
     rows = [ln.split() for ln in lines[1:]]
     assert len(rows) == 4
     for rank, path, runid, topics, warnings, *cells in rows:
-        printed = main_output(corpus, path, capsysbinary, "-c", "-m", "map", "-m", "P.10", "-m", "num_rel_ret", "-m", "runid")
+        printed = main_output(corpus, path, capsysbinary, "-c", "-m", "map", "-m", "P.10", "-m", "num_rel_ret", "-m",
+                              "runid")
         want = {ln.split()[0]: ln.split()[2] for ln in printed.splitlines()}
         assert runid == want["runid"]
         assert cells == [want["map"], want["P_10"], want["num_rel_ret"]]

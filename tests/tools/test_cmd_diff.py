@@ -1,14 +1,16 @@
 """``trec_eval_py diff``: the regression check between two evaluation outputs."""
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
 
 from support.golden import GOLDEN
+from trec_eval_py.errors import InputError
 from trec_eval_py.tools.diff import CHANGED, ONLY_NEW, ONLY_OLD, diff_outputs
 from support.golden import run_cli  # noqa: E402
-from support.paths import EXAMPLES  # noqa: E402
+from support.paths import EXAMPLES, ROOT  # noqa: E402
 
 EXPECTED = GOLDEN / "expected"
 
@@ -34,7 +36,8 @@ def test_trec_eval_9_and_10_outputs_differ(capsysbinary):
     report = diff_outputs(old, new)
     changed = {(d.measure, d.topic) for d in report.differences if d.kind == CHANGED}
     assert ("iprec_at_recall_0.10", "301") in changed and ("11pt_avg", "all") in changed
-    assert {d.measure for d in report.differences if d.kind == ONLY_NEW} == {"rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"}
+    assert {d.measure for d in report.differences if d.kind == ONLY_NEW} == {"rbp", "rbp_resid", "unj_5", "unj_10",
+                                                                             "unj_20"}
     code, out, _ = run_cli(["diff", old, new], capsysbinary)
     assert code == 3
     assert "changed     iprec_at_recall_0.10    301       0.2096 -> 0.2098  (+0.0002)" in out.splitlines()
@@ -58,7 +61,8 @@ def test_one_sided_and_text_values(tmp_path, capsysbinary):
     assert kinds == [(CHANGED, "runid", "all"), (ONLY_OLD, "map", "2"), (ONLY_NEW, "P_5", "all")]
     code, out, _ = run_cli(["diff", a, b], capsysbinary)
     assert code == 3
-    assert out.splitlines()[-1] == "3 differences beyond 0.0001: 1 changed, 1 only in old, 1 only in new (4 values compared)"
+    assert out.splitlines()[-1] == (
+        "3 differences beyond 0.0001: 1 changed, 1 only in old, 1 only in new (4 values compared)")
     code, out, _ = run_cli(["diff", "-q", a, b], capsysbinary)
     assert code == 3 and out.count("\n") == 1
 
@@ -219,3 +223,80 @@ def test_malformed_json_and_csv(tmp_path, capsysbinary, content, message):
     good = write(tmp_path, "good", BASE)
     code, _, err = run_cli(["diff", good, bad], capsysbinary)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- what the pages say diff exits with
+
+#: "`diff` exits N when CONDITION" in prose, and the row of the exit-status guide's table of checks
+_STATED = re.compile(r"`diff` exits (?:with status )?(\d+) when ([^.;(]*)")
+_TABLE_ROW = re.compile(r"^\| `diff` \| (\d+) \|", re.MULTILINE)
+
+
+def stated_diff_statuses() -> list[tuple[str, int, str]]:
+    """(page, status, condition) for every place the README and the guides say what ``diff`` exits with."""
+    found = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        if {"_build", "reference"} & set(page.relative_to(ROOT).parts):
+            continue
+        text = page.read_text(encoding="utf-8")
+        flat = " ".join(text.split())
+        rel = page.relative_to(ROOT).as_posix()
+        found += [(rel, int(m[1]), m[2].strip()) for m in _STATED.finditer(flat)]
+        found += [(rel, int(m[1]), "found differences (the table of checks)") for m in _TABLE_ROW.finditer(text)]
+    return found
+
+
+def _situation(condition: str) -> str:
+    """Which run of diff a stated condition describes."""
+    c = condition.lower()
+    for word, situation in (("usage", "usage"), ("read", "unreadable"), ("no difference", "same"),
+                            ("changed", "regression"), ("moved", "regression"), ("differ", "regression")):
+        if word in c:
+            return situation
+    raise AssertionError(f"cannot tell which case of diff this describes: {condition!r}")
+
+
+def test_the_docs_state_the_exit_statuses_diff_gives(tmp_path, capsysbinary):
+    old = write(tmp_path, "old", BASE)
+    new = write(tmp_path, "new", [BASE[0], ("map", "1", "0.3500"), *BASE[2:]])
+    bad = tmp_path / "bad"
+    bad.write_text("map all\n")
+    real = {situation: run_cli(["diff", *args], capsysbinary)[0] for situation, args in (
+        ("same", [old, old]), ("regression", [old, new]), ("usage", ["--tol", "x", old, new]),
+        ("unreadable", [old, bad]))}
+    stated = stated_diff_statuses()
+    pages = {page for page, _, _ in stated}
+    # the CI guide and the exit-status guide both say it (the CI guide once said 1)
+    assert {"docs/guide/ci.md", "docs/guide/exit-codes.md"} <= pages, stated
+    wrong = [(page, status, cond, real[_situation(cond)]) for page, status, cond in stated
+             if status != real[_situation(cond)]]
+    assert wrong == [], "pages that state another status than diff gives (page, stated, when, real)"
+
+
+@pytest.mark.parametrize("line", ["map\t301\tabc", "some garbage here", "P_5\tall\t0.2x"])
+def test_a_value_that_is_not_a_number_is_unreadable_input(tmp_path, capsysbinary, line):
+    # not "the numbers moved" (3): the file cannot be read (2), the message names file, line and text
+    good = write(tmp_path, "good", BASE)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("runid\tall\tsys\n" + line + "\n")
+    code, out, err = run_cli(["diff", good, bad], capsysbinary)
+    assert code == 2 and out == ""
+    assert err.startswith(f"trec_eval_py: {bad}, line 2: ") and "is not a number" in err and repr(line) in err
+    with pytest.raises(InputError) as e:
+        diff_outputs(bad, good)
+    assert (e.value.path, e.value.line, e.value.text) == (str(bad), 2, line)
+
+
+def test_a_text_value_in_json_where_a_number_belongs_is_unreadable_input(tmp_path, capsysbinary):
+    doc = tmp_path / "bad.json"
+    doc.write_text('{"runid": "sys", "per_topic": {"301": {"map": "abc"}}, "summary": {}}')
+    code, _, err = run_cli(["diff", doc, doc], capsysbinary)
+    assert code == 2 and "map for topic 301: 'abc' is not a number" in err
+
+
+def test_text_measures_are_compared_as_text(tmp_path, capsysbinary):
+    # the run id and relstring (relstring_20 with a parameter) are text in any output
+    old = write(tmp_path, "old", [("runid", "all", "sys"), ("relstring_20", "1", "'10-0'"), ("relstring", "1", "''")])
+    new = write(tmp_path, "new", [("runid", "all", "sys"), ("relstring_20", "1", "'11-0'"), ("relstring", "1", "''")])
+    report = diff_outputs(old, new)
+    assert [(d.kind, d.measure) for d in report.differences] == [(CHANGED, "relstring_20")]

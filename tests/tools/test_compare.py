@@ -214,3 +214,41 @@ def test_fail_if_worse_fires_on_a_worse_run(tmp_path, capsysbinary):
         got, _, err = run_cli(["compare", qrels, base, worse, "--fail-if", "worse", "--alternative", alt],
                               capsysbinary)
         assert got == 3 and "significantly worse" in err, (alt, err)
+
+
+def _far_apart(tmp_path, topics=60):
+    """Qrels and three runs: ``a`` ranks the three relevant documents of each topic near the top,
+    ``b`` and ``c`` below four to six others; differences so large that tukey-classic's
+    studentized range underflows to p = 0.0 in scipy and the t-test's p is about 1e-21."""
+    import random
+
+    rng = random.Random(3)
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"{t} 0 d{d} {int(d < 3)}\n" for t in range(1, topics + 1) for d in range(10)))
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for name, skip in (("a", 0), ("b", 4), ("c", 4)):
+        lines = []
+        for t in range(1, topics + 1):
+            others = list(range(3, 10))
+            rng.shuffle(others)
+            k = skip + rng.randint(0, 2)
+            order = others[:k] + [0, 1, 2] + others[k:]
+            lines += [f"{t} Q0 d{d} {r + 1} {20 - r} {name}\n" for r, d in enumerate(order)]
+        (runs / f"{name}.run").write_text("".join(lines))
+    return qrels, runs
+
+
+def test_a_p_value_below_the_floating_resolution_prints_as_a_bound(tmp_path, capsysbinary):
+    qrels, runs = _far_apart(tmp_path)
+    c = compare_runs(qrels, sorted(runs.iterdir()), ["map"], ["tukey-classic", "t"])
+    p = {(r.run, r.test): r.p_value for r in c.rows}
+    assert p[("b", "tukey-classic")] == 0.0 and 0 < p[("b", "t")] < 1e-16  # underflow, and a real tiny p
+    code, out, _ = run_cli(["compare", "--test", "tukey-classic", "--test", "t", "-m", "map", qrels, runs],
+                           capsysbinary)
+    assert code == 0 and "0.0e+00" not in out
+    rows = [ln.split() for ln in out.splitlines() if ln.startswith(("b ", "c "))]
+    assert len(rows) == 4 and all(ln[6:10] == ["<", "1e-16", "<", "1e-16"] for ln in rows)
+    code, _, err = run_cli(["compare", "--test", "tukey-classic", "-m", "map", "--fail-if", "worse", qrels, runs],
+                           capsysbinary)
+    assert code == 3 and "corrected p < 1e-16)" in err and "corrected p 0)" not in err

@@ -234,7 +234,8 @@ def test_latex_tables_compile(tmp_path, capsysbinary, fmt):
     # booktabs when installed; otherwise its three rules as plain \hline (texlive-latex-base lacks it)
     rules = ("\\usepackage{booktabs}\n" if _has_booktabs() else
              "\\newcommand{\\toprule}{\\hline}\\newcommand{\\midrule}{\\hline}\\newcommand{\\bottomrule}{\\hline}\n")
-    doc = "\\documentclass{article}\n\\usepackage[margin=1cm]{geometry}\n" + rules + "\\begin{document}\n" + table + "\\end{document}\n"
+    doc = ("\\documentclass{article}\n\\usepackage[margin=1cm]{geometry}\n" + rules
+           + "\\begin{document}\n" + table + "\\end{document}\n")
     (tmp_path / "t.tex").write_text(doc)
     res = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
@@ -306,6 +307,7 @@ def test_zip_of_runs_is_read_like_batch(tmp_path):
 def test_resampling_reports_progress():
     calls = []
     compare_runs(QRELS, [str(EX / "runs" / "bm25.run"), str(EX / "runs" / "rm3.run")], "map",
-                 ["randomization", "tukey"], permutations=5000, progress=lambda done, total: calls.append((done, total)))
+                 ["randomization", "tukey"], permutations=5000,
+                 progress=lambda done, total: calls.append((done, total)))
     assert calls and all(0 < d <= t == 5000 for d, t in calls)
     assert sum(1 for d, t in calls if d == t) >= 3  # randomization, its bootstrap interval, tukey

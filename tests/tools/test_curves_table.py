@@ -182,7 +182,8 @@ def test_no_negatives_is_nan(tmp_path, capsysbinary):
     assert rows.shape == (1, 7) and math.isnan(rows[0, 5]) and rows[0, 3] == 0.5
     code, out, _ = run_cli([q, r, "--curve", "table"], capsysbinary)
     assert out.splitlines()[1] == "1\t1\t2.5\t1\t0.500000\t1.000000\tNaN\t0.666667"
-    assert json.loads(run_cli([q, r, "--curve", "table", "--format", "json"], capsysbinary)[1])["topics"]["1"][0][5] is None
+    assert json.loads(run_cli([q, r, "--curve", "table", "--format", "json"],
+                              capsysbinary)[1])["topics"]["1"][0][5] is None
 
 
 def test_cli_errors(capsysbinary):

@@ -264,9 +264,11 @@ def test_bad_run_names_file_and_line(tmp_path, capsysbinary):
     bad = tmp_path / "bad"
     bad.write_text("1 Q0 D1 1 1.0 x\n1 Q0 D2 2 oops x\n")
     code, out, err = run_cli(["fuse", a, bad], capsysbinary)
-    assert code == 2 and out == "" and err == f"trec_eval_py: {bad}, line 2: score is not a number ('oops'): '1 Q0 D2 2 oops x'\n"
+    assert code == 2 and out == ""
+    assert err == f"trec_eval_py: {bad}, line 2: score is not a number ('oops'): '1 Q0 D2 2 oops x'\n"
     dup = tmp_path / "dup"
     dup.write_text("1 Q0 D1 1 1.0 x\n1 Q0 D1 2 0.5 x\n")
     code, out, err = run_cli(["fuse", a, dup, "-o", tmp_path / "o"], capsysbinary)
-    assert code == 2 and err == f"trec_eval_py: {dup}, line 2: duplicate docno 'D1' in the same topic (first seen on line 1)\n"
+    assert code == 2
+    assert err == f"trec_eval_py: {dup}, line 2: duplicate docno 'D1' in the same topic (first seen on line 1)\n"
     assert not (tmp_path / "o").exists() and [p.name for p in tmp_path.iterdir() if p.name.startswith(".partial")] == []

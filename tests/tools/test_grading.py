@@ -299,7 +299,8 @@ def test_report_files(report):
     rows = list(csv.DictReader(io.StringIO((report / "leaderboard.csv").read_text())))
     assert sorted(r["run"] for r in rows) == sorted(EXPECTED)
     md = (report / "leaderboard.md").read_text().splitlines()
-    assert md[0].startswith("| rank | student | run | runid | topics | findings | map |") and len(md) == 2 + len(EXPECTED)
+    assert md[0].startswith("| rank | student | run | runid | topics | findings | map |")
+    assert len(md) == 2 + len(EXPECTED)
     # numbers as the board shows them, topic counts as numbers
     first = rows[0]
     assert re.fullmatch(r"0\.\d{4}", first["map"]) and first["topics"] == "10" and first["topics_total"] == "10"

@@ -139,7 +139,8 @@ def test_missing_matplotlib_names_the_extra(tmp_path, capsysbinary, monkeypatch)
     dest = tmp_path / "x.png"
     code, _, err = run_cli(["plot", QRELS, *RUNS, "-o", str(dest)], capsysbinary)
     assert code == 1 and not dest.exists()
-    assert err == "trec_eval_py: plotting needs matplotlib, which comes with the 'plot' extra: pip install 'trec_eval_py[plot]'\n"
+    assert err == ("trec_eval_py: plotting needs matplotlib, which comes with the 'plot' extra: "
+                   "pip install 'trec_eval_py[plot]'\n")
     with pytest.raises(plotting.MissingExtraError, match=r"'plot' extra"):
         plotting.plot_pr(QRELS, RUNS)
 

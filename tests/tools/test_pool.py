@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -73,6 +74,30 @@ def test_rbp_adapts_to_judgments_by_hand(tmp_path):
     assert [d for _, d, _ in p.entries()] == ["z2", "x2", "z3"]
     static = pool([a, b, c], "rbp", budget=9, p=0.5, depth=None)
     assert [d for _, d, _ in static.entries()] == ["z1", "y1", "x1", "z2", "y2", "x2", "z3", "y3"]
+
+
+@pytest.mark.parametrize("compat", ["9.0.8", "10.0"])
+def test_rbp_orders_weights_as_doubles(tmp_path, compat):
+    """p = 0.5. z: A's rank 1, 0.5. a: B's rank 1 and A's rank 26, 0.5 + 0.5^26 =
+    0.5 + 1.5e-8: heavier, by less than half a float's step at 0.5 (2^-25), so as
+    floats (the 9.0.8 ranking rule's scores) the two tie and the docno order
+    (descending) would put z first; the weights are ordered as the doubles they
+    are, as trectools and ranx order them."""
+    fill = "".join(f"1 Q0 f{r:02d} {r} {30 - r} A\n" for r in range(2, 26))
+    a = write(tmp_path / "a", "1 Q0 z 1 30 A\n" + fill + "1 Q0 a 26 1 A\n")
+    b = write(tmp_path / "b", "1 Q0 a 1 1 B\n")
+    assert float(np.float32(0.5 + 0.5 ** 26)) == 0.5  # a float cannot tell them apart
+    p = pool([a, b], "rbp", budget=2, p=0.5, depth=None, compat=compat)
+    assert [d for _, d, _ in p.entries()] == ["a", "z"]
+
+
+@pytest.mark.parametrize("order", ["rank", "file"])
+def test_rbp_orders_weights_whatever_ranks_the_runs(tmp_path, order):
+    # --order says how each run's ranks are read; the chosen documents are still the heaviest first
+    a = write(tmp_path / "a", "1 Q0 d1 1 3 A\n1 Q0 d2 2 2 A\n1 Q0 d3 3 1 A\n")
+    b = write(tmp_path / "b", "1 Q0 d2 1 3 B\n1 Q0 d4 2 2 B\n")
+    p = pool([a, b], "rbp", budget=3, p=0.5, depth=None, order=order)
+    assert [d for _, d, _ in p.entries()] == ["d2", "d1", "d4"]
 
 
 def test_move_to_front_by_hand(tmp_path):

@@ -68,7 +68,8 @@ def browser(tmp_path):
         yield port
 
 
-ROWS = "Array.from(document.querySelectorAll('#board tbody tr')).map(r => [r.cells[1].textContent, r.cells[{col}].getAttribute('data-v')])"
+ROWS = ("Array.from(document.querySelectorAll('#board tbody tr'))"
+        ".map(r => [r.cells[1].textContent, r.cells[{col}].getAttribute('data-v')])")
 
 
 def column(dt: DevTools, name: str) -> int:
@@ -176,7 +177,8 @@ def test_the_index_fits_and_shows_scores_first(lms_report, browser, size):
         assert dt.js("document.documentElement.scrollWidth") <= dt.js("window.innerWidth")
         # the first student's first score is on the first screen
         assert visible(dt, "#board tbody tr:first-child td:nth-child(3)")
-        assert dt.js("document.querySelector('#board tbody tr:first-child td:nth-child(3)').textContent").startswith("0.")
+        first = dt.js("document.querySelector('#board tbody tr:first-child td:nth-child(3)').textContent")
+        assert first.startswith("0.")
         if size == "laptop":  # with the LMS's long names, the whole board fits the window
             assert dt.js("document.querySelector('#board').getBoundingClientRect().right") <= 1280
             full = dt.js("document.querySelector('#board tbody td.name a').title")

@@ -295,7 +295,8 @@ def test_a_big_run_is_never_read_whole(tmp_path, monkeypatch):
     (tmp_path / "gz" / "run.gz").write_bytes(gzip.compress(data))
     monkeypatch.setattr(v, "PIECE_BYTES", 4096)
     (zipped,) = v.validate_runs([str(tmp_path / "gz")])
-    assert (zipped.lines, zipped.results, zipped.topics, zipped.findings) == (whole.lines, whole.results, whole.topics, [])
+    assert ((zipped.lines, zipped.results, zipped.topics, zipped.findings)
+            == (whole.lines, whole.results, whole.topics, []))
 
 
 def test_ties_without_judgments_in_common(tmp_path, monkeypatch):
@@ -538,7 +539,8 @@ def test_a_regrouped_run_is_never_read_whole(tmp_path, monkeypatch):
     data = _shuffled_run(400, 25)
     run = tmp_path / "run"
     run.write_bytes(data)
-    (tmp_path / "qrels").write_text("".join(f"{t} 0 d{t}-{i} {i % 3}\n" for t in range(1, 300) for i in range(1, 30, 4)))
+    (tmp_path / "qrels").write_text("".join(f"{t} 0 d{t}-{i} {i % 3}\n"
+                                            for t in range(1, 300) for i in range(1, 30, 4)))
     qrels = str(tmp_path / "qrels")
     whole = _report(str(run), qrels, WHOLE, monkeypatch, max_docs=20)
 

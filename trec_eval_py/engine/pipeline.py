@@ -174,6 +174,17 @@ class ByName(Mapping):
     def __len__(self) -> int:
         return len(self._data)
 
+    def __repr__(self) -> str:
+        # a dict's repr, so that a notebook or the REPL shows the values; a name two
+        # outputs share shows no value, as reading it raises
+        shown = {n: _NamedTwice() if n in self._twice else v for n, v in self._data.items()}
+        return f"ByName({shown!r})"
+
+
+class _NamedTwice:
+    def __repr__(self) -> str:
+        return "<two outputs: read them by column>"
+
 
 @record(frozen=False)
 class Evaluation:
@@ -203,6 +214,23 @@ class Evaluation:
     def summary(self) -> ByName:
         """``{name: summary value}`` for the outputs that have a summary line."""
         return ByName((c.name, v) for c, v in zip(self.columns, self.column_summary) if v is not None)
+
+    @property
+    def averaged_over(self) -> tuple[str, int | None]:
+        """Which topics the summary's means (and totals) are over, and how many.
+
+        ``("judged topics", n)`` under ``complete`` (``-c``): every topic of the
+        judgments, one the run has no results for counting as an empty ranking
+        (as ir_measures and ``batch`` average); ``("topics with results", n)``
+        otherwise, trec_eval's default: the judged topics the run has results
+        for. ``n`` is ``num_q``; None for a summary-only evaluation
+        (``per_topic=False``) that did not ask for ``num_q``.
+        """
+        over = "judged topics" if self.options.complete else "topics with results"
+        if self.topics:
+            return over, len(self.topics) if self.options.complete else int(np.count_nonzero(~self.filled))
+        num_q = self.summary.get("num_q")
+        return over, None if num_q is None else int(num_q)
 
     def counted_values(self) -> list[np.ndarray]:
         """``column_values`` as the summary counts them: under 9.0.8's ``-c`` a

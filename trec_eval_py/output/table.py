@@ -89,7 +89,8 @@ class Column:
         :data:`DEFAULT_DIGITS` or the document's ``digits``; ``signed``
         writes ``+``); ``shortest`` (the shortest text that reads back as
         the same double); ``pvalue`` (4 decimals, or 2 significant digits in
-        exponent form below 1e-4); ``percent`` (a fraction shown as
+        exponent form below 1e-4, ``< 1e-16`` below that, see
+        :func:`pvalue_text`); ``percent`` (a fraction shown as
         ``+12.3%``); ``fraction`` (a tuple of whole numbers shown as
         ``3/4`` or ``2/1/7``; ``parts`` names its numbers in csv and json);
         ``auto`` (by the value's type).
@@ -315,10 +316,21 @@ def float_text(v: float, digits: int = DEFAULT_DIGITS, signed: bool = False) -> 
     return f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
 
 
+#: the smallest p-value shown as a number. A double near 1 has a resolution of about
+#: 2.2e-16, so a test that reaches its p through 1 - cdf, or whose tail underflows in
+#: scipy (the studentized range of tukey-classic), gives 0.0 or noise below it: every
+#: test's p below this bound is shown as the bound, ``< 1e-16``, never as ``0.0e+00``.
+P_FLOOR = 1e-16
+
+
 def pvalue_text(p: float) -> str:
+    """A p-value as people read it: 4 decimals, 2 significant digits in exponent form
+    below 1e-4, ``< 1e-16`` below :data:`P_FLOOR` (0 included), ``nan``."""
     p = float(p)
     if p != p:
         return "nan"
+    if p < P_FLOOR:
+        return f"< {P_FLOOR:.0e}"
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 

@@ -283,7 +283,8 @@ def _vertices(pts: np.ndarray) -> np.ndarray:
     if len(pts) < 3:
         return pts
     prev, cur, nxt = pts[:-2], pts[1:-1], pts[2:]
-    mid = ((prev[:, 0] == cur[:, 0]) & (cur[:, 0] == nxt[:, 0])) | ((prev[:, 1] == cur[:, 1]) & (cur[:, 1] == nxt[:, 1]))
+    mid = (((prev[:, 0] == cur[:, 0]) & (cur[:, 0] == nxt[:, 0]))
+           | ((prev[:, 1] == cur[:, 1]) & (cur[:, 1] == nxt[:, 1])))
     keep = np.concatenate([[True], ~mid, [True]])
     return pts[keep]
 
@@ -651,6 +652,7 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
     return Curves(spec, shown, points, average, res.runid, bounds, average_bounds)
 
 
-__all__ = ["CURVES", "CurveKind", "KINDS", "curve_names", "curve_help", "TABLE_COLUMNS", "CurveSpec", "Curves", "ThresholdTable", "parse_curve", "compute_curves",
+__all__ = ["CURVES", "CurveKind", "KINDS", "curve_names", "curve_help", "TABLE_COLUMNS", "CurveSpec", "Curves",
+           "ThresholdTable", "parse_curve", "compute_curves",
            "compute_table", "batch_table", "batch_points", "batch_levels",
            "batch_bounds", "batch_bound_levels"]

@@ -12,7 +12,10 @@ topic. Numbers are compared as the decimals written, so a tolerance of
 ``1e-4`` accepts exactly a change in the fourth decimal of trec_eval's text
 and nothing more (JSON and CSV carry full precision: comparing them with text
 needs a tolerance of at least 5e-5, half the last printed decimal). Text
-values (the run id) must match exactly. Measures can be left out
+values (the run id, ``relstring``) must match exactly; any other value that is
+not a number makes the file unreadable (:class:`InputError`, naming the file,
+the line and its text), so that a broken file is never read as numbers that
+moved. Measures can be left out
 (``ignore``, e.g. ``runid``) and given their own tolerance; names may be
 shell-style patterns (``iprec_at_recall_*``).
 """
@@ -184,10 +187,29 @@ def render_diff(report: DiffReport, fmt: str = "text", *, quiet: bool = False) -
     return "".join(clean(x) + "\n" for x in lines)
 
 
+def text_measure(measure: str) -> bool:
+    """Whether ``measure``, as an output names it, has text values rather than numbers:
+    ``runid``, ``relstring``, ``relstring_20`` (the measures of kind ``str``; a
+    parameter is written after an underscore). An unknown name has numbers."""
+    from ..engine.measures import Kind, registry
+
+    measures = registry()
+    parts = measure.split("_")
+    for n in range(len(parts), 0, -1):
+        base = "_".join(parts[:n])
+        if base in measures:
+            return measures[base].kind is Kind.STR
+    return False
+
+
 def _add(out: dict, name: str, measure: str, topic: str, value: Value, text: str) -> None:
     key = (measure, topic)
     if "\x00" in measure or "\x00" in topic or "\x00" in value.text:
         raise InputError(name, "a NUL byte in a value", value.line or None, text.replace("\x00", "\\0"))
+    # a value that is not a number is unreadable input (2), not a change of the numbers (3)
+    if value.number is None and not text_measure(measure):
+        raise InputError(name, f"{measure} for topic {topic}: {value.text!r} is not a number", value.line or None,
+                         text)
     if key in out and not out[key].implicit:
         where = f" (first on line {out[key].line})" if out[key].line else ""
         raise InputError(name, f"{measure} for topic {topic} given twice{where}", value.line or None, text)

@@ -169,7 +169,8 @@ def read_ndeval_run(run, settings: NdevalSettings):
     bad = np.flatnonzero((rank != np.floor(rank)) | (rank < 0) | (rank > MAX_NUMBER))
     if len(bad):
         i = bad[np.argmin(r.lineno[bad])]
-        raise InputError(r.name, f"rank {float(rank[i])!r} is not a whole number from 0 to {MAX_NUMBER}", int(r.lineno[i]))
+        raise InputError(r.name, f"rank {float(rank[i])!r} is not a whole number from 0 to {MAX_NUMBER}",
+                         int(r.lineno[i]))
     qid = _numbered(r.qid, r.lineno, r.name, run_topic, "a number, with or without a prefix ending in '-'")
     if not settings.traditional:  # ranks are the order: one document per rank
         from ..engine.join.keys import codes_in, distinct_sorted

@@ -247,11 +247,14 @@ def _rbp_pick(block, judged, p, budget, rule, level):
         cand = np.flatnonzero(~is_judged)
         if not len(cand):
             return []
-        # the ranking rule orders the candidates: weight descending, ties by docno
+        # weight descending as the exact doubles (as trectools and ranx order them), ties by docno
+        # as the ranking rule breaks them; not the rule's own key: in 9.0.8 it compares scores as
+        # floats, which would tie weights apart by less than a float's resolution
         fake = Run(np.zeros(len(cand), "S1"), docs[cand], weight[cand], np.arange(len(cand)))
-        order = rule.order_rows(np.zeros(len(cand), np.int64), fake)
+        order = by_weight.order_rows(np.zeros(len(cand), np.int64), fake)
         return cand[order[:budget]]
 
+    by_weight = RankRule(order="score", single_precision=False, docno_descending=rule.docno_descending)
     return pick
 
 
@@ -410,9 +413,10 @@ def _head(run, k: int):
 def render(kind: str, data, fmt: str, labels: Sequence[str] = (), *, first: bool = True) -> str:
     """The one formatting function of ``pool``: ``kind`` ``"pool"`` (a
     :class:`PoolPart`, written in blocks: ``first`` says nothing was written
-    before; JSON's closing bracket is :data:`JSON_END`) or ``"stats"`` (a :class:`PoolStats`), as ``fmt`` (text, csv, json;
-    ``qrels`` for the pool: ``topic 0 docno -1``, a qrels file of pooled,
-    not yet judged documents to fill in)."""
+    before; JSON's closing bracket is :data:`JSON_END`) or ``"stats"`` (a
+    :class:`PoolStats`), as ``fmt`` (text, csv, json; ``qrels`` for the pool:
+    ``topic 0 docno -1``, a qrels file of pooled, not yet judged documents to
+    fill in)."""
     if kind == "stats":
         return _render_stats(data, fmt)
     part: PoolPart = data
@@ -443,7 +447,8 @@ def render(kind: str, data, fmt: str, labels: Sequence[str] = (), *, first: bool
             w.writerow([topic[j], docno[j], " ".join(f"{n}:{k}" for n, k in contrib(j))])
         out = [buf.getvalue()]
     elif fmt == "json":
-        items = [json.dumps({"topic": topic[j], "docno": docno[j], "runs": dict(contrib(j))}) for j in range(len(docno))]
+        items = [json.dumps({"topic": topic[j], "docno": docno[j], "runs": dict(contrib(j))})
+                 for j in range(len(docno))]
         body = ",\n".join(items)
         out = [("[\n" if first else ",\n") + body if body else ""]
     else:

@@ -623,6 +623,8 @@ def positives_report(qrels, runs: Sequence, measures: Sequence[str], *, fmt: str
     return compare_positive_runs(qrels, runs, measures, **kw).format(fmt)
 
 
-__all__ = ["FORMATS", "POSITIVE_TESTS", "ROW_FIELDS", "check_positive_format", "positives_report", "unpaired_t", "rank_sum", "unpaired_permutation", "positive_tests",
-           "PositiveValues", "positive_values", "compare_positives", "compare_positive_runs", "PositivesComparison", "PositivesRow",
+__all__ = ["FORMATS", "POSITIVE_TESTS", "ROW_FIELDS", "check_positive_format", "positives_report", "unpaired_t",
+           "rank_sum", "unpaired_permutation", "positive_tests",
+           "PositiveValues", "positive_values", "compare_positives", "compare_positive_runs", "PositivesComparison",
+           "PositivesRow",
            "area_spec", "area_measure_names", "check_positive_tests", "positives_by_area"]

@@ -276,7 +276,8 @@ def test_options_that_do_not_fit(tmp_path):
     # the Python API names its parameters (the command line names the flags: below)
     with pytest.raises(UsageError, match="valid_codes applies"):
         Options(valid_codes="codes.tsv")
-    with pytest.raises(UsageError, match="'results_format=codiesp_x' results are evaluated with 'rel_format=codiesp_x'"):
+    with pytest.raises(UsageError,
+                       match="'results_format=codiesp_x' results are evaluated with 'rel_format=codiesp_x'"):
         Options(results_format="codiesp_x")
     with pytest.raises(UsageError, match="'results_format=codiesp_x' results"):
         Options(rel_format="codiesp", results_format="codiesp_x")

@@ -28,7 +28,8 @@ def test_every_format_has_a_default_set_its_judgments_feed(name):
     ("qrels_jg", "qrels.123", "qrels_jg"),
 ])
 def test_no_m_is_the_formats_own_set(rel_format, qrels, nickname):
-    q, r = GOLDEN / "inputs" / qrels, GOLDEN / "inputs" / ("prefs.results.test" if rel_format == "prefs" else "results.test")
+    results = "prefs.results.test" if rel_format == "prefs" else "results.test"
+    q, r = GOLDEN / "inputs" / qrels, GOLDEN / "inputs" / results
     default = evaluate(q, r, rel_format=rel_format)
     asked = evaluate(q, r, [nickname], rel_format=rel_format)
     assert default.to_text(query=True) == asked.to_text(query=True)

@@ -200,7 +200,8 @@ def test_bad_line_in_the_first_piece_of_an_interleaved_run_names_the_file(tmp_pa
     monkeypatch.setattr(run_module, "CHUNK_BYTES", 4096)
     with pytest.raises(InputError) as pieces:
         pipeline.evaluate(str(q), str(p), ["map"])
-    assert str(pieces.value) == str(whole.value) == f"{p}, line 7: duplicate docno 'd3' in the same topic (first seen on line 4)"
+    assert str(pieces.value) == str(whole.value) == (
+        f"{p}, line 7: duplicate docno 'd3' in the same topic (first seen on line 4)")
 
 
 @pytest.mark.parametrize("interleaved", [False, True])

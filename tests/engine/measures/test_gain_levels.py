@@ -69,7 +69,8 @@ def test_huge_distinct_levels_are_cheap():
     ln = np.log2
     dcg1 = top / ln(2) + 1 / ln(3) + 3 / ln(5)
     idcg1 = top / ln(2) + 3 / ln(3) + 1 / ln(4)
-    np.testing.assert_allclose(v, [dcg1 / idcg1, (2 / ln(2) + (top - 7) / ln(3)) / ((top - 7) / ln(2) + 5 / ln(3) + 2 / ln(4))])
+    np.testing.assert_allclose(v, [dcg1 / idcg1,
+                                   (2 / ln(2) + (top - 7) / ln(3)) / ((top - 7) / ln(2) + 5 / ln(3) + 2 / ln(4))])
     assert _gains.gain_table((), top + 1, (0, 1, 3, top)).levels == (0, 1, 3, top)
 
 

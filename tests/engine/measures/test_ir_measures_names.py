@@ -199,7 +199,8 @@ def test_cli_reports_under_the_name_asked_for(tmp_path):
     qrels, run = random_case(random.Random("cli names"))
     qf, rf = tmp_path / "q", tmp_path / "r"
     qf.write_text("".join(f"{q} 0 {d} {r}\n" for q, ds in qrels.items() for d, r in ds.items()))
-    rf.write_text("".join(f"{q} Q0 {d} {i + 1} {s} run\n" for q, ds in run.items() for i, (d, s) in enumerate(ds.items())))
+    rf.write_text("".join(f"{q} Q0 {d} {i + 1} {s} run\n"
+                          for q, ds in run.items() for i, (d, s) in enumerate(ds.items())))
     names = ["nDCG@10", "P(rel=2)@5", "AP", "map", "R@5", "SetF(beta=0.5)"]
     api = te.evaluate(str(qf), str(rf), names)
     argv = [x for n in names for x in ("-m", n)]

@@ -327,7 +327,8 @@ def test_output_names_and_selection():
     sel = registry().resolve(["cwl_inst.T=3,ED,etu"])[0]
     assert sel.names == ["cwl_inst_T=3_ETU", "cwl_inst_T=3_ED"]
     assert registry().resolve(["cwl_inst"])[0].names == ["cwl_inst"]
-    assert registry().resolve(["cwl_rr.all"])[0].names == ["cwl_rr", "cwl_rr_ETU", "cwl_rr_EC", "cwl_rr_ETC", "cwl_rr_ED"]
+    assert registry().resolve(["cwl_rr.all"])[0].names == ["cwl_rr", "cwl_rr_ETU", "cwl_rr_EC", "cwl_rr_ETC",
+                                                           "cwl_rr_ED"]
     assert {m.name for m in registry().nickname_members("cwl", "9.0.8")} == set(CWL_NAMES)
 
 

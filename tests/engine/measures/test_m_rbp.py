@@ -71,7 +71,8 @@ def test_names_and_versions():
 @pytest.mark.parametrize("params,p", [(None, 0.9), ("p=0.5", 0.5), ("p=0.8,1=3,2=-1", 0.8)])
 def test_matches_reference(params, p):
     rels, judged = random_topics(81, 300)
-    prs = [] if params is None else [(int(k), float(v)) for k, v in (x.split("=") for x in params.split(",")) if k != "p"]
+    prs = [] if params is None else [(int(k), float(v)) for k, v in (x.split("=") for x in params.split(","))
+                                     if k != "p"]
     got = column("rbp", rels, judged, params)
     want = [ref.rbp(c, j, p, prs) for c, j in zip(rels, judged)]
     assert got == want

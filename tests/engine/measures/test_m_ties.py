@@ -98,7 +98,8 @@ def labelled(draw):
 def _as_files(labels, scores, names=None):
     names = names or [f"d{i:03d}" for i in range(len(labels))]
     qrels = "".join(f"q 0 {d} {int(r)}\n" for d, r in zip(names, labels)).encode()
-    run = "".join(f"q Q0 {d} 0 {s} r\n" for d, s in zip(names, (repr(float(x)) if not isinstance(x, str) else x for x in scores))).encode()
+    shown = (x if isinstance(x, str) else repr(float(x)) for x in scores)
+    run = "".join(f"q Q0 {d} 0 {s} r\n" for d, s in zip(names, shown)).encode()
     return qrels, run
 
 

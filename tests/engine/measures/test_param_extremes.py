@@ -40,7 +40,8 @@ def test_as_trec_eval_prints_it(spec, lines, capsysbinary):
                "(trec_eval would read '1')"),
     ("ndcg_cut.5,2E3", "trec_eval_py: measure 'ndcg_cut': cutoff '2E3' has an exponent: write the whole number "
                        "(trec_eval would read '2')"),
-    ("P.-99999999999999999999", "trec_eval_py: measure 'P': cutoffs must be whole numbers above 0, not '-99999999999999999999'"),
+    ("P.-99999999999999999999",
+     "trec_eval_py: measure 'P': cutoffs must be whole numbers above 0, not '-99999999999999999999'"),
 ])
 def test_cutoffs_that_are_errors(spec, message, capsysbinary):
     code, out, err = run_cli(["-m", spec, QRELS, RUN], capsysbinary)

@@ -76,7 +76,8 @@ def kinds(qrels, run, tmp_path):
     yield "pandas", qdf, rdf
     yield "pandas object columns", qdf.astype({"query_id": object, "doc_id": object}), rdf.astype(
         {"query_id": object, "doc_id": object})
-    yield "pandas (PyTerrier's names)", qdf.rename(columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"}), \
+    yield "pandas (PyTerrier's names)", qdf.rename(columns={"query_id": "qid", "doc_id": "docno",
+                                                            "relevance": "label"}), \
         rdf.rename(columns={"query_id": "qid", "doc_id": "docno", "run_id": "name"})
     yield "polars", pl.DataFrame(qc), pl.DataFrame(rc)
     qt, rt = pa.table(qc), pa.table(rc)

@@ -31,7 +31,8 @@ def agreement(
     relevance_only: bool = typer.Option(False, "--relevance-only", help=(
         "List only the disagreements on relevance (at -l), not every difference of level.")),
     fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(OUTPUT_FORMATS, 'text')}."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write to FILE instead of standard output."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+                                         help="Write to FILE instead of standard output."),
     *,
     options: dict,
 ) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import typer
 
 from ...errors import ExitCode, UsageError
-from ...output.table import check_format, check_typeset, choices_text
+from ...output.table import check_format, check_typeset, choices_text, pvalue_text
 from ...tools.comparison import (
     DEFAULTS, FAIL_IF, FORMATS, PAIRS, TOPICS_FROM, Comparison, check_options, compare_runs,
 )
@@ -140,7 +140,7 @@ def compare(
     if fail_if is None:
         return ExitCode.OK
     if isinstance(result, Comparison):
-        failed = [f"{r.run} on {r.measure} ({TEST_NAMES[r.test]}, corrected p {r.p_value_corrected:.3g})"
+        failed = [f"{r.run} on {r.measure} ({TEST_NAMES[r.test]}, corrected p {pvalue_text(r.p_value_corrected)})"
                   for r in result.failures(fail_if)]
     else:  # --unit positives
         failed = [f"{r.run} on {r.measure}, topic {r.topic} ({', '.join(t for t in result.tests if r.significant[t])})"

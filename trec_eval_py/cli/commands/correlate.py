@@ -39,7 +39,8 @@ def correlate(
     plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE", help=(
         "Also draw the runs' values on both sides, swapped pairs joined (.png, .svg or .pdf; needs the plot extra).")),
     dpi: int = typer.Option(150, "--dpi", help="Resolution of a .png figure."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write to FILE instead of standard output."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+                                         help="Write to FILE instead of standard output."),
     *,
     options: dict,
 ) -> None:

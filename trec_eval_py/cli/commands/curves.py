@@ -1,4 +1,4 @@
-"""``trec_eval_py curves``: a run's ranking-curve points (precision/recall, ROC, CROC, accumulation...) or per-rank table.
+"""``trec_eval_py curves``: ranking-curve points (precision/recall, ROC, CROC, accumulation...) or per-rank table.
 
 Prints, per topic and (where meaningful) averaged over topics, the points of
 the chosen curve as TSV (``topic<TAB>x<TAB>y`` with a header line) or JSON,
@@ -40,7 +40,10 @@ retrieved (LingPipe's addMisses) count in recall only.
 
 @app.command(help=_HELP, epilog=exit_codes_epilog(ExitCode.NO_TOPICS))
 @evaluation_flags("complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order", "compat",
-                  "rel_format", "results_format", "valid_codes", help={"num_docs_in_coll": "Collection size: every unretrieved document is a negative ranked last (roc, croc, table's rej_recall). Relevant documents never retrieved (LingPipe's misses) count in recall without it."})
+                  "rel_format", "results_format", "valid_codes",
+                  help={"num_docs_in_coll": "Collection size: every unretrieved document is a negative ranked last "
+                                            "(roc, croc, table's rej_recall). Relevant documents never retrieved "
+                                            "(LingPipe's misses) count in recall without it."})
 def curves(
     rel_info_file: str = typer.Argument(..., metavar="QRELS"),
     results_file: str = typer.Argument(..., metavar="RUN"),
@@ -48,7 +51,9 @@ def curves(
     topic: Optional[str] = typer.Option(None, "--topic", help="Only this topic's points; 'all' for only the average."),
     fmt: str = typer.Option("tsv", "--format", help=f"Output: {choices_text(POINT_FORMATS, 'tsv')} (topic, x, y "
                             "with a header line); for --curve table also text (aligned columns)."),
-    levels: int = typer.Option(DEFAULT_LEVELS, "--levels", help="Number of evenly spaced x levels of the averaged curve (every curve with an average)."),
+    levels: int = typer.Option(DEFAULT_LEVELS, "--levels",
+                               help="Number of evenly spaced x levels of the averaged curve (every curve with an "
+                                    "average)."),
     *,
     options: dict,
 ) -> None:
@@ -73,7 +78,8 @@ def curves(
         raise UsageError(f"curve '{result.name}' has no average over topics; pick a topic")
     per_topic = not only_avg
     summary = topic is None or only_avg
-    text = {"tsv": result.to_tsv, "csv": result.to_csv, "json": result.to_json}[fmt](per_topic=per_topic, summary=summary)
+    text = {"tsv": result.to_tsv, "csv": result.to_csv, "json": result.to_json}[fmt](per_topic=per_topic,
+                                                                                     summary=summary)
     write_output(text)
 
 

@@ -23,7 +23,8 @@ def diff(
         "Largest change that still counts as equal (default 1e-4); MEASURE=NUMBER gives a measure its own "
         "(repeatable; shell-style patterns allowed, e.g. 'P_*=0.001').")),
     ignore: List[str] = typer.Option([], "--ignore", help=(
-        "Leave these measures out (repeatable, or a comma-separated list; e.g. runid, or a pattern such as 'iprec_at_recall_*').")),
+        "Leave these measures out (repeatable, or a comma-separated list; e.g. runid, or a pattern such as "
+        "'iprec_at_recall_*').")),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="Text: print only the summary line."),
     fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(FORMATS, 'text')} "
                             "(csv: one difference a row; json: the settings, counts and differences)."),

@@ -25,17 +25,26 @@ def parse_weights(text: Optional[str]) -> Optional[list[float]]:
 
 @app.command(epilog=exit_codes_epilog())
 @evaluation_flags("results_format", "order", "compat", "rel_format", "relevance_level", "measures",
-                  help={"measures": "With --train-qrels: the measure whose mean the weight search maximises (default map).",
+                  help={"measures": "With --train-qrels: the measure whose mean the weight search maximises (default "
+                                    "map).",
                         "rel_format": "Format of --train-qrels (default qrels)."})
 def fuse(
     runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files, in any -T format."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="The fused run (default: standard output)."),
-    method: str = typer.Option("rrf", "--method", help="rrf, combsum, combmnz, combanz, combmax, combmin, borda or wsum."),
-    norm: Optional[str] = typer.Option(None, "--norm", help="Score normalisation before combining: minmax (default), max, sum, zscore, rank or none. Not for rrf and borda, which read ranks."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT",
+                                         help="The fused run (default: standard output)."),
+    method: str = typer.Option("rrf", "--method",
+                               help="rrf, combsum, combmnz, combanz, combmax, combmin, borda or wsum."),
+    norm: Optional[str] = typer.Option(None, "--norm",
+                                       help="Score normalisation before combining: minmax (default), max, sum, "
+                                            "zscore, rank or none. Not for rrf and borda, which read ranks."),
     k: float = typer.Option(60, "--k", help="rrf: the constant k of 1/(k + rank)."),
-    weights: Optional[str] = typer.Option(None, "--weights", metavar="W1,W2,...", help="wsum: one weight per run, in the order given."),
-    train_qrels: Optional[str] = typer.Option(None, "--train-qrels", metavar="QRELS", help="wsum: choose the weights that maximise -m's mean on these judgments (a grid of --step)."),
-    step: float = typer.Option(0.1, "--step", help="Grid step of the weight search (weights are multiples of it summing to 1)."),
+    weights: Optional[str] = typer.Option(None, "--weights", metavar="W1,W2,...",
+                                          help="wsum: one weight per run, in the order given."),
+    train_qrels: Optional[str] = typer.Option(None, "--train-qrels", metavar="QRELS",
+                                              help="wsum: choose the weights that maximise -m's mean on these "
+                                                   "judgments (a grid of --step)."),
+    step: float = typer.Option(0.1, "--step",
+                               help="Grid step of the weight search (weights are multiples of it summing to 1)."),
     depth: int = typer.Option(1000, "--depth", help="Documents kept per topic (0: all)."),
     runid: str = typer.Option("fused", "--runid", help="Run id of the fused run."),
     *,

@@ -25,16 +25,21 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
                   help={"num_docs_in_coll": "Collection size: with it, every non-relevant document is a ROC negative."})
 def plot(
     qrels: str = typer.Argument(..., metavar="QRELS"),
-    runs: List[str] = typer.Argument(..., metavar="RUN...", help="Runs to draw; for per-topic, the first is the baseline."),
+    runs: List[str] = typer.Argument(..., metavar="RUN...",
+                                     help="Runs to draw; for per-topic, the first is the baseline."),
     kind: str = typer.Option("pr", "--kind", "-k", help=f"Figure: {', '.join(KINDS)}."),
     output: str = typer.Option(..., "-o", "--output", help="Figure file; .png, .svg or .pdf."),
-    measure: str = typer.Option("map", "-m", "--measure", help="Measure of the per-topic figure (one output, e.g. map, P.10, ndcg_cut.10)."),
-    croc_alpha: float = typer.Option(7.0, "--alpha", help="Magnification (exponential) of the croc figure's false-positive axis and of the cac figure's fraction-ranked axis."),
+    measure: str = typer.Option("map", "-m", "--measure",
+                                help="Measure of the per-topic figure (one output, e.g. map, P.10, ndcg_cut.10)."),
+    croc_alpha: float = typer.Option(7.0, "--alpha",
+                                     help="Magnification (exponential) of the croc figure's false-positive axis and "
+                                          "of the cac figure's fraction-ranked axis."),
     dpi: int = typer.Option(150, "--dpi", help="Resolution of .png figures."),
     *,
     options: dict,
 ) -> None:
-    """Draw runs' averaged P/R, ROC, CROC, pROC or accumulation (ac, cac, pac) curves, or per-topic differences from the first run.
+    """Draw runs' averaged P/R, ROC, CROC, pROC or accumulation (ac, cac, pac) curves, or per-topic
+    differences from the first run.
 
     Accumulation figures shade what no ranking can reach (above the best and
     below the worst possible curve), as the CROC paper does.

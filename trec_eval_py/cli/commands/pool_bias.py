@@ -19,11 +19,18 @@ def pool_bias(
     qrels: str = typer.Argument(..., metavar="QRELS", help="The judgments of the pool."),
     runs: List[str] = typer.Argument(..., metavar="RUN...", help="Every run that contributed to the pool."),
     depth: int = typer.Option(100, "-k", "--depth", help="Depth of the pool the runs contributed to."),
-    groups: Optional[str] = typer.Option(None, "--groups", metavar="CSV", help="Leave one group out: a CSV file of run,group lines (runs named as in the output)."),
-    group_prefix: Optional[int] = typer.Option(None, "--group-prefix", metavar="N", help="Leave one group out, a group being the runs whose names share their first N characters."),
-    group_separator: Optional[str] = typer.Option(None, "--group-separator", metavar="SEP", help="Leave one group out, a group being the runs whose names agree up to SEP (e.g. '-': team-run1)."),
+    groups: Optional[str] = typer.Option(None, "--groups", metavar="CSV",
+                                         help="Leave one group out: a CSV file of run,group lines (runs named as in "
+                                              "the output)."),
+    group_prefix: Optional[int] = typer.Option(None, "--group-prefix", metavar="N",
+                                               help="Leave one group out, a group being the runs whose names share "
+                                                    "their first N characters."),
+    group_separator: Optional[str] = typer.Option(None, "--group-separator", metavar="SEP",
+                                                  help="Leave one group out, a group being the runs whose names agree "
+                                                       "up to SEP (e.g. '-': team-run1)."),
     fmt: str = typer.Option("text", "--format", help="text, csv or json."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the table to FILE instead of standard output."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+                                         help="Write the table to FILE instead of standard output."),
     *,
     options: dict,
 ) -> None:

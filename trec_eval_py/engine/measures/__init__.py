@@ -10,7 +10,8 @@ from ._params import FloatCutoffs, FloatParams, IntCutoffs, NoParams, PairParams
 from ._registry import Registry, in_asked_order, registry
 
 __all__ = [
-    "Agg", "Kind", "Measure", "SummaryFold", "quiet_numpy", "safe_div", "Params", "NoParams", "IntCutoffs", "FloatCutoffs",
+    "Agg", "Kind", "Measure", "SummaryFold", "quiet_numpy", "safe_div", "Params", "NoParams", "IntCutoffs",
+    "FloatCutoffs",
     "FloatParams", "PairParams", "Registry", "in_asked_order", "registry",
 ]
 

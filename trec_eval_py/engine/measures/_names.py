@@ -143,7 +143,8 @@ ALIASES: dict[str, Alias] = {a.name: a for a in [
           help="rank-biased precision (graded gains; with rel=: binary, relevant at that level)"),
     Alias("INST", "cwl_inst", options=(), params=("T",) + _GRADES, help="INST, adaptive C/W/L measure"),
     Alias("INSQ", "cwl_insq", options=(), params=("T",) + _GRADES, help="INSQ, static C/W/L measure"),
-    Alias("BPM", None, "cwl_bpm", "int", (), ("T",) + _GRADES, help="Bejeweled Player Model (static), @K the cost budget"),
+    Alias("BPM", None, "cwl_bpm", "int", (), ("T",) + _GRADES,
+          help="Bejeweled Player Model (static), @K the cost budget"),
     Alias("SDCG", None, "cwl_sdcg", "int", (), ("dcg",) + _GRADES, help="scaled DCG at k"),
     Alias("NERR8", None, "cwl_nerr8", "int", (), _GRADES, help="not-quite ERR, equation 8"),
     Alias("NERR9", None, "cwl_nerr9", "int", (), _GRADES, help="not-quite ERR, equation 9"),
@@ -487,7 +488,8 @@ def suggestions(spec: str, trec_names) -> list[str]:
     trec = _closest(base, trec_names)
     ir_hit = ir is not None and ir.lower() == base.lower()
     # '@' says the user meant ir_measures' syntax, '.' trec_eval's; else whichever matches best
-    use_ir = ir is not None and (at is not None or ir_hit or trec is None) and not (dot is not None and trec is not None)
+    use_ir = (ir is not None and (at is not None or ir_hit or trec is None)
+              and not (dot is not None and trec is not None))
     out: list[str] = []
     if use_ir and ir is not None:
         alias = ALIASES[SYNONYMS.get(ir, ir)]

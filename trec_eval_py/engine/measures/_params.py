@@ -246,7 +246,8 @@ class CutoffsAndValues(ParamSpec):
             if not sep:
                 if self.cutoffs is None:
                     raise MeasureError(f"measure '{measure}' takes no cutoff (got {item!r}); "
-                                       f"it takes {', '.join(n + '=' for n in self.names)} e.g. {self._example(measure)}")
+                                       f"it takes {', '.join(n + '=' for n in self.names)} e.g. "
+                                       f"{self._example(measure)}")
                 cuts.append(item)
                 continue
             key = key.strip()

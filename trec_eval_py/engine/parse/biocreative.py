@@ -177,7 +177,8 @@ class _Keys:
                 reason = (f"pair {_label(cols[1])} {_label(cols[2])} of article {_label(doi)} repeats "
                           f"line {first}'s pair with its columns swapped (a pair is unordered)")
             elif task == "IPT":
-                reason = f"pair {_label(cols[1])} {_label(cols[2])} of article {_label(doi)} is listed twice (also line {first})"
+                reason = (f"pair {_label(cols[1])} {_label(cols[2])} of article {_label(doi)} is listed twice "
+                          f"(also line {first})")
             else:
                 reason = f"accession {_label(cols[1])} of article {_label(doi)} is listed twice (also line {first})"
             raise InputError(self.name, reason, lineno, _text(line))

@@ -261,9 +261,11 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
                      budget=_column_budget(data))
     for field, kind in wanted.items():
         if kind == FLOAT:
-            f.columns[field] = parse_floats(f.columns[field], f.lineno, data, name, labels.get(field, f"field {field + 1}"))
+            f.columns[field] = parse_floats(f.columns[field], f.lineno, data, name, labels.get(field,
+                                                                                               f"field {field + 1}"))
         elif kind == INT:
-            f.columns[field] = parse_ints(f.columns[field], f.lineno, data, name, labels.get(field, f"field {field + 1}"))
+            f.columns[field] = parse_ints(f.columns[field], f.lineno, data, name, labels.get(field,
+                                                                                             f"field {field + 1}"))
     return f
 
 

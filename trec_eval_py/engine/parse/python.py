@@ -625,7 +625,10 @@ class _Table:
                     _more_runs(self.name, first.as_py(), other.as_py())
             v = first.as_py()
             return v if isinstance(v, str) else _id_text(v) or str(v)
-        ids = _ids_numpy(c[1], "run id", self.name)[c[2]] if isinstance(c, tuple) else _ids_numpy(c, "run id", self.name)
+        if isinstance(c, tuple):
+            ids = _ids_numpy(c[1], "run id", self.name)[c[2]]
+        else:
+            ids = _ids_numpy(c, "run id", self.name)
         first = ids[0]
         if not np.all(ids == first):
             _more_runs(self.name, first, ids[int(np.flatnonzero(ids != first)[0])])
