@@ -279,9 +279,9 @@ def side_key(rev: str | None) -> tuple[str, str, str]:
         digest = tree_digest()
         clean = digest == hashlib.sha256(b"").hexdigest()
         return (f"tree-{commit[:12]}-{digest[:12]}-{py}", commit,
-                f"the working tree at {commit[:12]}{'' if clean else ' with its changes'}")
+                f"the working tree (commit {commit[:12]}{', no changes' if clean else ' and its changes'})")
     commit = git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").strip()
-    return f"rev-{commit[:12]}-{py}", commit, f"{rev} ({commit[:12]})"
+    return f"rev-{commit[:12]}-{py}", commit, f"commit {commit[:12]}"
 
 
 def venv_python(venv: str) -> str:
@@ -425,11 +425,14 @@ def time_route(route: str, sides: list[dict], paths: dict, env: dict, scratch: s
 
 def why(failure: list[str]) -> str:
     """The reason in a failed command's message (bench.measure's: 'failed (N):
-    COMMAND', then its standard error): the line that says error, else the last."""
+    COMMAND', then its standard error): a traceback's last line, else the
+    first line that says error, else the last."""
     # typer draws its errors in a box headed 'Error': the box and its head are left out
     said = [t for t in (x.strip(" \u2502\u256d\u256e\u2570\u256f\u2500") for x in failure[1:]) if t and t != "Error"]
     if not said:
         return failure[0][:160] if failure else "failed"
+    if any(t.startswith("Traceback") for t in said):  # the exception is the last line
+        return said[-1][:160]
     return next((t for t in said if "rror" in t), said[-1])[:160]
 
 

@@ -99,6 +99,9 @@ def test_the_reason_of_a_failure_is_its_error_line(guard):
     assert guard.why(boxed) == "No such command 'validate'."  # typer's box and its head left out
     assert guard.why(["failed (1): cmd", "", "ValueError: bad line", "last"]) == "ValueError: bad line"
     assert guard.why(["failed (1): cmd", "just this"]) == "just this"
+    traceback = ["failed (1): cmd", "Traceback (most recent call last):", '  File "x.py", line 9, in _first_error',
+                 "    raise _count_error(data)", "trec_eval_py.errors.InputError: <bytes>, line 1: needs 4 fields"]
+    assert guard.why(traceback) == traceback[-1]
     assert guard.why(["failed (1): cmd"]) == "failed (1): cmd"
 
 
