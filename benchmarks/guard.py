@@ -81,9 +81,9 @@ ROUTES: dict[str, tuple[str, bool]] = {
     "big": ("6.9M lines (gen_synth 7000 1000 300 1), -m all_trec", True),
     "big-q": ("the same, -q -m all_trec", False),
     "topics200k": ("200,000 topics x 10 docs (gen_synth 200000 10 10 1), -m all_trec", False),
-    "dict": ("evaluate() on dicts of dicts, 7,000 x 1,000 (bench_python.py's dict-big): its CPU", False),
-    "pandas": ("evaluate() on pandas DataFrames, 7,000 x 1,000 (bench_python.py's): its CPU", False),
-    "parquet": ("evaluate() on Parquet files, 7,000 x 1,000 (bench_python.py's): its CPU", False),
+    "dict": ("evaluate() on dicts of dicts, 7,000 x 1,000 (bench_python.py's dict-big), timed: its CPU", False),
+    "pandas": ("evaluate() on pandas DataFrames, 7,000 x 1,000 (bench_python.py's), timed: its CPU", False),
+    "parquet": ("evaluate() on Parquet files, 7,000 x 1,000 (bench_python.py's), timed: its CPU", False),
     "batch": ("batch QRELS FOLDER: 20 runs of 42k lines (gen_synth 43 1000 200, seeds 1-20)", False),
     "batch-report": ("the same with --report OUT (a fresh OUT each time)", False),
     "validate": ("validate --qrels QRELS RUN on the 500k-line run", False),
@@ -112,7 +112,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--baseline", metavar="REV", help="the git revision to compare against (required)")
     ap.add_argument("--head", metavar="REV2", default=None,
-                    help="compare against this revision instead of the working tree")
+                    help="time this revision where the working tree would be (two revisions compared)")
     pick = ap.add_mutually_exclusive_group()
     pick.add_argument("--only", nargs="+", metavar="ROUTE", default=None, help="these routes only (see --list)")
     pick.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")

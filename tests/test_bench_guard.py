@@ -121,3 +121,15 @@ def test_labels(guard):
     assert guard.label_of(None) == "HEAD"
     assert guard.label_of("8518c1f") == "8518c1f" and guard.label_of("main~2") == "main~2"
     assert guard.label_of("a|b c") == "REV"  # not put as given into a table or a terminal
+
+
+def test_a_launched_command_keeps_its_output_and_its_error(guard, tmp_path):
+    # bench.measure through the launcher, as the guard runs every command
+    out = tmp_path / "out"
+    wall, cpu, peak = guard.measure([sys.executable, "-c", "print('hello')"], str(out), launch=True)
+    assert out.read_text() == "hello\n" and wall > 0 and cpu > 0 and peak > 0
+    with pytest.raises(SystemExit) as e:
+        guard.measure([sys.executable, "-c", "import sys; sys.exit('broken here')"], launch=True)
+    message = str(e.value).splitlines()
+    assert message[0].startswith("failed (1):") and message[-1] == "broken here"  # no launcher line in it
+    assert guard.why(message) == "broken here"
