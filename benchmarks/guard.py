@@ -449,19 +449,27 @@ def main(argv: list[str] | None = None) -> int:
     if a.list:
         print(route_list())
         return 0
-    routes = selected(a)
-    data, gen = os.path.abspath(a.data), os.path.abspath(a.gen)
     # every command runs in an empty folder: `python -m trec_eval_py` then imports the
     # side's install, not a package the current folder happens to hold
     cwd = tempfile.mkdtemp(prefix="guard-cwd-")
     os.chdir(cwd)
-    env = child_env(cwd)
     try:
-        rev_side = build(a.baseline, os.path.join(data, "builds"), env)
-        head_side = build(a.head, os.path.join(data, "builds"), env)
+        return compare(a, cwd)
     except GuardError as e:
         print(f"guard: {e}", file=sys.stderr)
         return 2
+    finally:
+        os.chdir(ROOT)
+        shutil.rmtree(cwd, ignore_errors=True)
+
+
+def compare(a: argparse.Namespace, cwd: str) -> int:
+    """Build both sides, time the routes, print; the exit status."""
+    routes = selected(a)
+    data, gen = os.path.abspath(a.data), os.path.abspath(a.gen)
+    env = child_env(cwd)
+    rev_side = build(a.baseline, os.path.join(data, "builds"), env)
+    head_side = build(a.head, os.path.join(data, "builds"), env)
     labels = (label_of(a.baseline), label_of(a.head))
     if labels[0] == labels[1]:
         labels = (labels[0] + " (REV)", labels[1] + " (HEAD)")
@@ -486,8 +494,6 @@ def main(argv: list[str] | None = None) -> int:
             print(line(rows[-1], labels), file=out, flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-        os.chdir(ROOT)
-        shutil.rmtree(cwd, ignore_errors=True)
     print(f"\n{summary(rows)}", file=out)
     if a.markdown:
         print(f"guard.py, measured {started}, {os.cpu_count()} CPUs, load average {load_before:.1f} before and "
