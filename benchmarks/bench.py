@@ -75,21 +75,48 @@ def shared_tool(name: str) -> str:
     return os.path.normpath(os.path.join(ROOT, "..", "shared", "tools", name))
 
 
-def measure(argv: list[str], stdout_path: str | None = None) -> tuple[float, float, float]:
-    """Wall seconds, CPU seconds and peak RSS (MiB) of one run of ``argv``."""
+# Linux keeps a process's peak resident set across exec (a child started with
+# vfork even shares its parent's memory until then): a command started straight
+# from a process that has grown reports at least that process's peak as its own.
+# The launcher, a fresh small process, starts the command and reports the
+# command's own wall time, CPU and peak on the last line of standard error.
+LAUNCHER = ("import os, subprocess, sys, time\n"
+            "t0 = time.perf_counter()\n"
+            "p = subprocess.Popen(sys.argv[1:])\n"
+            "_, status, u = os.wait4(p.pid, 0)\n"
+            "wall = time.perf_counter() - t0\n"
+            "sys.stderr.write(f'\\nlaunched {wall!r} {u.ru_utime + u.ru_stime!r} {u.ru_maxrss}\\n')\n"
+            "sys.exit(os.waitstatus_to_exitcode(status))\n")
+
+
+def measure(argv: list[str], stdout_path: str | None = None, *, launch: bool = False,
+            env: dict | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak RSS (MiB) of one run of ``argv``.
+
+    ``launch`` starts it through LAUNCHER, so the figures are the command's own
+    whatever this process's size (the launcher's start is left out of them);
+    ``env`` is the command's environment (default: this process's). A command
+    that exits non-zero raises SystemExit naming it, with its standard error.
+    """
     out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
     t0 = time.perf_counter()
-    p = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE)
+    p = subprocess.Popen([sys.executable, "-c", LAUNCHER, *argv] if launch else argv, stdout=out,
+                         stderr=subprocess.PIPE, env=env)
     err = p.stderr.read().decode(errors="replace")
     _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
+    wall, cpu, peak = time.perf_counter() - t0, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / MIB
     p.stderr.close()
     p.returncode = os.waitstatus_to_exitcode(status)
     if stdout_path:
         out.close()
+    if launch and "\nlaunched " in err:
+        err, _, figures = err.rpartition("\nlaunched ")
+        w, c, k = figures.split()
+        wall, cpu, peak = float(w), float(c), int(k) / MIB
     if p.returncode != 0:
-        raise SystemExit(f"failed ({p.returncode}): {' '.join(argv)}\n{err}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / MIB
+        shown = " ".join(x if len(x) < 80 and "\n" not in x else x[:40].split("\n")[0] + "..." for x in argv)
+        raise SystemExit(f"failed ({p.returncode}): {shown}\n{err.strip()}")
+    return wall, cpu, peak
 
 
 def lines_in(path: str) -> int:
@@ -128,16 +155,19 @@ def ensure_interleaved(data: str, grouped: str, shards: int = 4) -> str:
     return d
 
 
-def ab(a: list[str], b: list[str], repeat: int) -> tuple[tuple, tuple]:
-    """Median wall, median CPU and max peak of ``a`` and ``b``, run alternately."""
+def ab(a: list[str], b: list[str], repeat: int, run=measure) -> tuple[tuple, tuple]:
+    """Median wall, median CPU and max peak of ``a`` and ``b``, run alternately.
+
+    ``run(argv)`` measures one run (default ``measure``); it may return any
+    figure in the wall slot (a time the command reports itself, say)."""
     ra, rb = [], []
     for i in range(repeat):
         if i % 2 == 0:
-            ra.append(measure(a))
-            rb.append(measure(b))
+            ra.append(run(a))
+            rb.append(run(b))
         else:
-            rb.append(measure(b))
-            ra.append(measure(a))
+            rb.append(run(b))
+            ra.append(run(a))
 
     def summary(rs):
         return statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs), max(r[2] for r in rs)
@@ -145,17 +175,36 @@ def ab(a: list[str], b: list[str], repeat: int) -> tuple[tuple, tuple]:
     return summary(ra), summary(rb)
 
 
-def installed_package() -> dict:
-    """Where this Python's ``trec_eval_py`` is, its version, and which of its
-    C extensions it has (without them the numpy fallback runs)."""
-    code = ("import json, os, trec_eval_py\n"
-            "from trec_eval_py import _native\n"
-            "c = {k: _native.built(k) for k in ('scan', 'joinrank', 'cmath')}\n"
-            "print(json.dumps({'dir': os.path.dirname(trec_eval_py.__file__), 'version': trec_eval_py.__version__,\n"
-            "                  'c': ', '.join(k for k, m in c.items() if m is not None) or 'none'}))\n")
+# Which compiled modules the package holds that import: found by their files, so
+# it answers for any revision wherever its extensions sit (``_native/``, or once
+# ``engine/parse/``, ``engine/join/``...); without them the numpy fallback runs.
+PACKAGE_INFO = ("import importlib, importlib.machinery, json, os, trec_eval_py\n"
+                "d = os.path.dirname(trec_eval_py.__file__)\n"
+                "c = []\n"
+                "for top, _, files in os.walk(d):\n"
+                "    for f in files:\n"
+                "        for suffix in importlib.machinery.EXTENSION_SUFFIXES:\n"
+                "            if f.endswith(suffix):\n"
+                "                mod = os.path.relpath(os.path.join(top, f[:-len(suffix)]), os.path.dirname(d))\n"
+                "                try:\n"
+                "                    importlib.import_module(mod.replace(os.sep, '.'))\n"
+                "                except ImportError:\n"
+                "                    continue\n"
+                "                c.append(os.path.basename(mod).lstrip('_'))\n"
+                "                break\n"
+                "print(json.dumps({'dir': d, 'file': trec_eval_py.__file__,\n"
+                "                  'version': getattr(trec_eval_py, '__version__', '?'),\n"
+                "                  'c': ', '.join(sorted(c)) or 'none'}))\n")
+
+
+def installed_package(python: str = sys.executable, env: dict | None = None) -> dict:
+    """Where ``python``'s ``trec_eval_py`` is (``dir``, ``file``), its
+    ``version``, and which of its C extensions it has (``c``: 'cmath, joinrank,
+    pyin, scan', or 'none': then the numpy fallback runs)."""
     import json
 
-    return json.loads(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
+    done = subprocess.run([python, "-c", PACKAGE_INFO], check=True, capture_output=True, text=True, env=env)
+    return json.loads(done.stdout)
 
 
 def same_output(a: list[str], b: list[str], tmp: str) -> bool:

@@ -57,7 +57,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from bench import ensure, shared_tool  # noqa: E402
+from bench import ensure, measure, shared_tool  # noqa: E402
 
 MIB = 1024.0
 MEASURES = ["AP", "nDCG@10", "P@10", "R@100", "RR"]
@@ -164,19 +164,14 @@ def program(key: str) -> str:
     return (PRELUDE + f"MEASURES = {MEASURES!r}\nTREC_NAMES = {TREC_NAMES!r}\n" + PROGRAMS[key])
 
 
-def run_child(argv: list[str], env: dict) -> tuple[float, float, float]:
-    """(CPU seconds it reports, peak RSS MiB, check value) of one child process."""
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    out = p.stdout.read()
-    err = p.stderr.read().decode(errors="replace")
-    _, status, usage = os.wait4(p.pid, 0)
-    p.stdout.close()
-    p.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"failed: {' '.join(argv[:3])}...\n{err}")
-    line = out.decode().strip().splitlines()[-1]
+def run_child(argv: list[str], env: dict) -> tuple[float, float, float, float]:
+    """(CPU seconds it reports, peak RSS MiB, check value, CPU seconds of the
+    whole process) of one child process, measured through bench.py's launcher."""
+    with tempfile.NamedTemporaryFile(prefix="bench-out-") as out:
+        _, cpu, peak = measure(argv, out.name, launch=True, env=env)
+        line = out.read().decode().strip().splitlines()[-1]
     doc = json.loads(line)
-    return doc["cpu"], usage.ru_maxrss / MIB, doc["check"]
+    return doc["cpu"], peak, doc["check"], cpu
 
 
 def timed(argv_for: dict, env_for: dict, repeat: int) -> dict:
