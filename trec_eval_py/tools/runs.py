@@ -33,7 +33,7 @@ import numpy as np
 from .._record import record
 from ..engine.join.keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, run_starts
 from ..engine.join.order import RankRule, segment_positions
-from ..engine.join.stream import concat_rows, slice_rows
+from ..engine.join.stream import whole_topics
 from ..engine.parse import Run
 from ..engine.parse.source import run_labels as _run_labels, source_label
 
@@ -178,25 +178,13 @@ def iter_ranked(source, opts, *, chunk_bytes: int | None = None,
         yield read_ranked(source, opts)
         return
     rule = RankRule.of(opts.context)
-    carry: Run | None = None
     last = None  # the last complete topic handed on
-
-    def ranked(part: Run) -> Ranked:
-        nonlocal last
+    for part in whole_topics(pieces):
         heads = part.qid[run_starts(part.qid)]
         if len(heads) > 1 and not (heads[1:] > heads[:-1]).all() or last is not None and heads[0] <= last:
             raise Unordered()
         last = heads[-1]
-        return rank_run(part, rule)
-
-    for piece in pieces:
-        run = piece if carry is None else concat_rows(carry, piece)
-        cut = int(run_starts(run.qid)[-1])
-        carry = slice_rows(run, cut, len(run))
-        if cut:
-            yield ranked(slice_rows(run, 0, cut))
-    if carry is not None and len(carry):
-        yield ranked(carry)
+        yield rank_run(part, rule)
 
 
 @record(eq=False)

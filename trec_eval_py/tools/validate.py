@@ -130,6 +130,7 @@ from .._versions import DEFAULT_COMPAT
 from ..errors import InputError, UsageError
 from ..engine.join.keys import docno_words, row_hash, run_starts
 from ..engine.join.order import RankRule
+from ..engine.join.stream import whole_topics
 from ..engine.parse import Qrels, Run
 from ..engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, has_bare_cr, split_fields
 from ..engine.parse.numbers import FLOAT_RE, INT_RE
@@ -1640,12 +1641,17 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
         if len(cols):
             checks.topics(cols)
     else:
-        carry = _Cols.empty()
-        for cols in _columns(itertools.chain((first,), more), scan, path, report):
-            carry = checks.complete(carry, cols)
-        carry = checks.complete(carry, scan.finish())
-        if len(carry):
-            checks.topics(carry)
+        def lines() -> Iterator[_Cols]:
+            for c in _columns(itertools.chain((first,), more), scan, path, report):
+                checks.rows(c)
+                yield c
+            rest = scan.finish()  # the lines the scan holds back, once the pieces are read
+            checks.rows(rest)
+            yield rest
+
+        # the topics as they complete (the one loop that reads a run in pieces)
+        for group in whole_topics(lines(), take=lambda c, lo, hi: c.take(slice(lo, hi)), then=_Cols.then):
+            checks.topics(group)
     if not checks.rows_seen:
         if not out.has_error():
             what = "only comments" if scan.any_text else "nothing"
@@ -1786,18 +1792,6 @@ class _RunChecks:
         """Result lines, in file order."""
         self.rows_seen += len(c)
         self.runids.add(c)
-
-    def complete(self, carry: _Cols, c: _Cols) -> _Cols:
-        """The lines ``c`` after those of ``carry`` (an unfinished topic): the topics
-        they complete are checked, the last one (which may go on) is given back."""
-        self.rows(c)
-        rows = carry.then(c)
-        if not len(rows):
-            return rows
-        last = int(run_starts(rows.qid)[-1])
-        if last:
-            self.topics(rows.take(slice(0, last)))
-        return rows.take(slice(last, None))
 
     def seen(self, c: _Cols) -> None:
         """Result lines, in file order, whose topics are checked later (regrouped):

@@ -168,6 +168,52 @@ def _whole(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> Iterator[Ra
         yield build_rankings(qrels, run, ctx)
 
 
+def whole_topics(pieces: Iterable, *, qid=lambda rows: rows.qid, take=slice_rows, then=concat_rows,
+                 finish_on_error: bool = False) -> Iterator:
+    """Consecutive pieces of a run regrouped into groups of whole topics, in run order:
+    the one loop that reads a run in pieces (the evaluation's, the checks of
+    ``validate``, the organiser tools').
+
+    Each piece is joined to the unfinished last topic of the pieces before it;
+    all of that but its last topic is given, and the last topic waits for the
+    next piece (given once the pieces end). A group's rows keep the file's
+    order. ``qid(rows)``, ``take(rows, lo, hi)`` and ``then(a, b)`` read, cut and
+    join the rows (a :class:`Run` by default). Whether a topic comes back is the
+    caller's to see (a group's topics are whole only if the run lists each
+    topic's lines together).
+
+    With ``finish_on_error``, a reading error carrying the rows before its bad
+    line (:attr:`InputError.rows_before`) first gives the unfinished topic with
+    those rows as a last group, so the caller checks them as reading the file
+    whole would (an earlier bad line there is the one to report); then the
+    error is raised.
+    """
+    carry = None
+    it = iter(pieces)
+    while True:
+        try:
+            piece = next(it)
+        except StopIteration:
+            break
+        except InputError as e:
+            rows = e.rows_before if e.line is not None else None
+            if finish_on_error:
+                rest = carry if rows is None else rows if carry is None else then(carry, rows)
+                if rest is not None and len(rest):
+                    yield rest
+            raise
+        rows = piece if carry is None else then(carry, piece)
+        if not len(rows):
+            carry = rows
+            continue
+        last = int(run_starts(qid(rows))[-1])
+        carry = take(rows, last, len(rows))
+        if last:
+            yield take(rows, 0, last)
+    if carry is not None and len(carry):
+        yield carry
+
+
 def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> Iterator[Rankings]:
     """Rankings of groups of complete topics, in the order the run lists them.
 
@@ -182,50 +228,27 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
         return
     part_ctx = replace(ctx, complete=False)
     done: set[bytes] = set()
-    carry: Run | None = None
     runid = ""
-
-    def rank(part: Run) -> Rankings:
+    yielded = None  # the run id of the last rankings yielded
+    # a bad line: the complete topics before it were joined; the rest before it is
+    # joined too, as reading whole would (a duplicate docno there is the earlier bad line)
+    for part in whole_topics(pieces, finish_on_error=True):
         heads = part.qid[run_starts(part.qid)]  # one per stretch of a topic's lines
         names = set(heads.tolist())
         if len(names) != len(heads) or names & done:
             raise Interleaved()
         done.update(names)
+        runid = part.runid
         # joined even without judged topics: the join is what finds a duplicate docno
         # in an unjudged topic, as it does when the run is read whole
-        return build_rankings(by_topic.subset(np.sort(heads)), part, part_ctx)
-
-    yielded = None  # the run id of the last rankings yielded
-    it = iter(pieces)
-    while True:
-        try:
-            piece = next(it)
-        except StopIteration:
-            break
-        except InputError as e:
-            # a bad line: the complete topics before it were joined; the rest
-            # before it is joined now, as reading whole would (a duplicate
-            # docno there is the earlier bad line)
-            rows = e.rows_before if e.line is not None else None
-            rest = carry if rows is None else rows if carry is None else concat_rows(carry, rows)
-            if rest is not None and len(rest):
-                rank(rest)
-            raise
-        runid = piece.runid
-        run = piece if carry is None else concat_rows(carry, piece)
-        last = int(run_starts(run.qid)[-1])
-        carry = slice_rows(run, last, len(run))
-        if last:
-            rk = rank(slice_rows(run, 0, last))
-            if rk.num_topics:
-                yield replace(rk, runid=runid)
-                yielded = runid
-    if carry is not None and len(carry):
-        rk = rank(carry)
-        # the run id is the last line's (as reading whole): when it changed in
-        # an unjudged last topic, its empty rankings still carry it
-        if rk.num_topics or yielded != runid:
+        rk = build_rankings(by_topic.subset(np.sort(heads)), part, part_ctx)
+        if rk.num_topics:
             yield replace(rk, runid=runid)
+            yielded = runid
+    # the run id is the last line's (as reading whole): when it changed in the
+    # unjudged last topics, their empty rankings still carry it
+    if runid != yielded and done:
+        yield replace(rk, runid=runid)
     yield from _unanswered(by_topic, done, runid, ctx)
 
 
