@@ -96,6 +96,11 @@ class Submission:
     root: str | None = None
     #: when it was last changed (a file's mtime, a member's date), for ``--pick latest``
     mtime: float | None = None
+    #: a file found in a folder given: (the folder as given, its (st_dev, st_ino), the names
+    #: of the folders and the file below it), opened one name at a time from the folder
+    beneath: tuple = ()
+    #: (st_dev, st_ino) of the file (or archive) as listed: what is opened must be it
+    ident: tuple | None = None
 
     def read(self) -> bytes:
         """The submission's bytes (still compressed if the file is): for a file, read
@@ -107,7 +112,7 @@ class Submission:
                 from ..engine.parse.source import read_source
 
                 return read_source("-")
-            return _read_file(self.path, self.name)
+            return _read_file(self)
         if not self.inner:
             return _read_member(self)
         return _read_nested(self)
@@ -122,7 +127,7 @@ class Submission:
         that end at line ends (views: copy what is kept). A file is read piece by
         piece, opened as :meth:`read` opens it; a member is read whole first."""
         if self.on_disk:
-            fd = _open_regular(self.path, self.name)
+            fd = _open_sub(self)
             with os.fdopen(fd, "rb", buffering=0) as f:
                 try:
                     yield from file_pieces(f, chunk_bytes, self.name)
@@ -167,22 +172,87 @@ def kind_of(mode: int) -> str | None:
     return "not a regular file"
 
 
-def _open_regular(path: str, name: str) -> int:
-    """A file descriptor of ``path``, which must be a regular file reached without
-    following a link in its last component (a pipe is not waited on)."""
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_FILE_FLAGS = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def _identity_of(st: os.stat_result) -> tuple:
+    return (st.st_dev, st.st_ino)
+
+
+def _not_opened(e: OSError, name: str, shown: str, dir_fd: int | None = None) -> InputError:
+    """The error of an ``os.open`` of ``name`` (in ``dir_fd``) that failed: a link is
+    named as such (O_NOFOLLOW refused it), anything else by its ``strerror``."""
+    if isinstance(e, FileNotFoundError):
+        return InputError(shown, "no such file")
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise InputError(name, "no such file") from None
+        link = stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        link = False
+    if link:
+        return InputError(shown, "a symbolic link: not followed")
+    return InputError(shown, f"cannot open: {e.strerror or e}")
+
+
+def open_folder(name: str, shown: str, ident: tuple | None, dir_fd: int | None = None) -> int:
+    """A descriptor of the folder ``name`` (in the folder ``dir_fd``), opened without
+    following a link and checked to be the folder listed (``ident``: its st_dev, st_ino)."""
+    try:
+        fd = os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
     except OSError as e:
-        if os.path.islink(path):
-            raise InputError(name, "a symbolic link: not followed") from None
-        raise InputError(name, f"cannot open: {e.strerror or e}") from None
+        err = _not_opened(e, name, shown, dir_fd)
+        if "symbolic link" not in err.reason:
+            err = InputError(shown, "not a folder any more: changed after it was listed"
+                             if isinstance(e, NotADirectoryError) else f"cannot list the folder: {e.strerror or e}")
+        raise err from None
+    if ident is not None and _identity_of(os.fstat(fd)) != ident:
+        os.close(fd)
+        raise InputError(shown, "changed after it was listed (another folder in its place): not read")
+    return fd
+
+
+def _open_beneath(beneath: tuple, name: str) -> int:
+    """A descriptor of the file ``beneath`` names, opened one name at a time from its
+    folder, each without following a link: a folder on its path swapped for a link
+    (by a student writing to the class folder while it is graded) is refused, not followed."""
+    root, root_ident, parts = beneath
+    fd = open_folder(root, name, root_ident)
+    try:
+        for i, part in enumerate(parts[:-1]):
+            try:
+                sub = open_folder(part, name, None, fd)
+            except InputError as e:
+                where = "/".join(parts[: i + 1])
+                raise InputError(name, f"{where}/ on its path: {e.reason}") from None
+            os.close(fd)
+            fd = sub
+        try:
+            return os.open(parts[-1], _FILE_FLAGS, dir_fd=fd)
+        except OSError as e:
+            raise _not_opened(e, parts[-1], name, fd) from None
+    finally:
+        os.close(fd)
+
+
+def _open_regular(path: str, name: str, beneath: tuple = (), ident: tuple | None = None) -> int:
+    """A file descriptor of ``path``, which must be a regular file reached without
+    following a link (in its last component; in every component below the folder
+    given, with ``beneath``), a pipe not waited on, and, with ``ident``, the very
+    file that was listed."""
+    if beneath:
+        fd = _open_beneath(beneath, name)
+    else:
+        try:
+            fd = os.open(path, _FILE_FLAGS)
+        except OSError as e:
+            raise _not_opened(e, path, name) from None
     try:
         st = os.fstat(fd)
         what = kind_of(st.st_mode)
         if what is not None or not stat.S_ISREG(st.st_mode):
             raise InputError(name, what or "a folder, not a file")
+        if ident is not None and _identity_of(st) != ident:
+            raise InputError(name, "changed after it was listed (another file in its place): not read")
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -190,13 +260,17 @@ def _open_regular(path: str, name: str) -> int:
     return fd
 
 
-def _read_file(path: str, name: str) -> bytes:
-    fd = _open_regular(path, name)
+def _open_sub(sub: Submission) -> int:
+    return _open_regular(sub.path, sub.name, sub.beneath, sub.ident)
+
+
+def _read_file(sub: Submission) -> bytes:
+    fd = _open_sub(sub)
     with os.fdopen(fd, "rb") as f:
         try:
             return f.read()
         except OSError as e:
-            raise InputError(name, f"cannot read: {e.strerror or e}") from None
+            raise InputError(sub.name, f"cannot read: {e.strerror or e}") from None
 
 
 # ---- zip archives ----
@@ -208,8 +282,9 @@ def _stamp(st: os.stat_result) -> tuple:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def _open_archive(path: str, name: str) -> tuple[tuple, zipfile.ZipFile]:
-    fd = _open_regular(path, name)
+def _open_archive(path: str, name: str, beneath: tuple = (), ident: tuple | None = None
+                  ) -> tuple[tuple, zipfile.ZipFile]:
+    fd = _open_regular(path, name, beneath, ident)
     f = os.fdopen(fd, "rb")
     try:
         return _stamp(os.fstat(f.fileno())), zipfile.ZipFile(f)
@@ -218,7 +293,7 @@ def _open_archive(path: str, name: str) -> tuple[tuple, zipfile.ZipFile]:
         raise
 
 
-def _archive(path: str, name: str) -> zipfile.ZipFile:
+def _archive(path: str, name: str, beneath: tuple = (), ident: tuple | None = None) -> zipfile.ZipFile:
     """The archive at ``path``, opened once per process (a forked worker opens its own:
     the parent's file offset is shared with it)."""
     pid = os.getpid()
@@ -231,7 +306,7 @@ def _archive(path: str, name: str) -> zipfile.ZipFile:
         old = _ARCHIVES.pop(next(iter(_ARCHIVES)))
         if old[0] == pid:
             old[2].close()
-    stamp, z = _open_archive(path, name)
+    stamp, z = _open_archive(path, name, beneath, ident)
     _ARCHIVES[path] = (pid, stamp, z)
     return z
 
@@ -254,7 +329,7 @@ def _read_member(sub: Submission) -> bytes:
     import zlib
 
     try:
-        z = _archive(sub.path, sub.name)
+        z = _archive(sub.path, sub.name, sub.beneath, sub.ident)
         infos = z.infolist()
         info = infos[sub.index] if sub.index is not None and sub.index < len(infos) else None
         if info is None or info.filename != sub.member:
@@ -424,7 +499,8 @@ _ARCHIVE_ERRORS = (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, 
 
 
 def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data: bytes | None = None,
-                     kind: str = "zip", root: str | None = None) -> None:
+                     kind: str = "zip", root: str | None = None, beneath: tuple = (),
+                     ident: tuple | None = None) -> None:
     """The members of the archive ``path`` (or, nested, of ``data``: the bytes of the
     member reached by ``inner``) as submissions, archives among them opened in turn."""
     import tarfile
@@ -432,13 +508,14 @@ def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data
     def failed(reason: str) -> None:
         found.submissions.append(Submission(name, path, problem=reason, root=root))
 
+    where = {"root": root, "beneath": beneath, "ident": ident}
     try:
         if data is None:
             if kind == "zip":
-                with _open_archive(path, name)[1] as z:
+                with _open_archive(path, name, beneath, ident)[1] as z:
                     listed = _list_zip(z, name, found)
             else:
-                fd = _open_regular(path, name)
+                fd = _open_regular(path, name, beneath, ident)
                 with os.fdopen(fd, "rb") as f, _open_tar(f) as t:
                     listed = _list_tar(t, name, found)
         elif kind == "zip":
@@ -474,10 +551,10 @@ def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data
         nested = archive_kind(m.shown)
         step = (m.raw, m.index)
         if data is None:
-            sub = Submission(full, path, member=m.raw, index=m.index, root=root, mtime=m.mtime) \
-                if kind == "zip" else Submission(full, path, inner=(("tar", *step),), root=root, mtime=m.mtime)
+            sub = Submission(full, path, member=m.raw, index=m.index, mtime=m.mtime, **where) \
+                if kind == "zip" else Submission(full, path, inner=(("tar", *step),), mtime=m.mtime, **where)
         else:
-            sub = Submission(full, path, member=None, inner=inner + ((kind, *step),), root=root, mtime=m.mtime)
+            sub = Submission(full, path, member=None, inner=inner + ((kind, *step),), mtime=m.mtime, **where)
         if nested is not None:
             if len(sub.inner) + (sub.member is not None) >= NESTED_MAX:
                 found.skipped.append(Skipped(full, f"an archive nested more than {NESTED_MAX} deep: not opened"))
@@ -488,7 +565,7 @@ def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data
                 found.submissions.append(Submission(full, path, problem=err.reason, root=root))
                 continue
             chain = sub.inner if sub.member is None else (("zip", sub.member, sub.index),)
-            _archive_members(path, full, found, chain, inner_data, nested, root)
+            _archive_members(path, full, found, chain, inner_data, nested, root, beneath, ident)
             continue
         found.submissions.append(sub)
     if not taken:
@@ -505,14 +582,16 @@ def _read_nested(sub: Submission) -> bytes:
     import tarfile
 
     # a zip on disk: its member first (the archive stays open); a tar on disk: the first step
-    data = _read_member(Submission(sub.name, sub.path, sub.member, sub.index)) if sub.member is not None else None
+    outer = {"beneath": sub.beneath, "ident": sub.ident}
+    data = _read_member(Submission(sub.name, sub.path, sub.member, sub.index, **outer)) \
+        if sub.member is not None else None
     for kind, raw, index in sub.inner:
         try:
             if data is None:
                 if kind == "zip":
-                    data = _read_member(Submission(sub.name, sub.path, raw, index))
+                    data = _read_member(Submission(sub.name, sub.path, raw, index, **outer))
                     continue
-                fd = _open_regular(sub.path, sub.name)
+                fd = _open_sub(sub)
                 with os.fdopen(fd, "rb") as f, _open_tar(f) as t:
                     data = _tar_member(t, raw, index, sub.name, os.fstat(f.fileno()).st_size)
                 continue
@@ -565,44 +644,95 @@ def _bounded(f, name: str, packed: int) -> bytes:
 
 # ---- walking folders ----
 
-def _walk(root: str, prefix: str, exclude: set, found: Found) -> list[tuple[bytes, str, str, os.stat_result]]:
+#: folders of a walk kept open at once (the last ones of the path walked: a deep tree
+#: does not run out of file descriptors, and going one folder deeper opens one)
+_OPEN_FOLDERS = 32
+
+
+class _Folders:
+    """The folders of one walk, each opened from its parent's descriptor without
+    following a link and checked to be the folder listed: a folder swapped for a link
+    (or for another folder) between the listing and the opening is never entered."""
+
+    def __init__(self, root_fd: int):
+        self.root_fd = root_fd
+        self.chain: list[tuple[tuple, int]] = []  # (names below the root, descriptor): a path's last folders
+        self.idents: dict[tuple, tuple] = {}  # names below the root -> (st_dev, st_ino) as listed
+
+    def open(self, parts: tuple, shown: str) -> int:
+        chain = self.chain
+        while chain and parts[: len(chain[-1][0])] != chain[-1][0]:
+            os.close(chain.pop()[1])
+        have, fd = chain[-1] if chain else ((), self.root_fd)
+        for i in range(len(have), len(parts)):
+            fd = open_folder(parts[i], shown, self.idents[parts[: i + 1]], fd)
+            chain.append((parts[: i + 1], fd))
+            if len(chain) > _OPEN_FOLDERS:
+                os.close(chain.pop(0)[1])
+        return fd
+
+    def close(self) -> None:
+        for _, fd in self.chain:
+            os.close(fd)
+        self.chain.clear()
+        os.close(self.root_fd)
+
+
+def _walk(root: str, root_ident: tuple, prefix: str, exclude: set, found: Found) -> list[tuple]:
     """Every regular file under the folder ``root`` (without recursion: a deep tree is no
-    problem), as ``(sort key, name, path, stat)``; the rest goes to ``found.skipped``."""
-    files = []
-    stack = [(root, prefix)]
-    while stack:
-        folder, shown = stack.pop()
-        try:
-            with os.scandir(folder) as it:
-                entries = list(it)
-        except OSError as e:
-            found.skipped.append(Skipped(shown + "/", f"cannot list the folder: {e.strerror or e}"))
-            continue
-        for entry in entries:
-            name = f"{shown}/{entry.name}" if shown else entry.name
+    problem), as ``(sort key, name, path, stat, names below root)``; the rest goes to
+    ``found.skipped``. Every folder is listed and opened through descriptors (see
+    :class:`_Folders`), so nothing outside ``root`` is ever listed."""
+    files: list[tuple] = []
+    try:
+        folders = _Folders(open_folder(root, prefix or root, root_ident))
+    except InputError as e:
+        found.skipped.append(Skipped((prefix or root) + "/", e.reason))
+        return files
+    try:
+        stack: list[tuple[tuple, str]] = [((), prefix)]
+        while stack:
+            parts, shown = stack.pop()
             try:
-                st = entry.stat(follow_symlinks=False)
+                fd = folders.open(parts, shown + "/")
+                with os.scandir(fd) as it:
+                    entries = list(it)
+            except InputError as e:
+                found.skipped.append(Skipped(shown + "/", e.reason.replace("a symbolic link: not followed",
+                                                                            "a symbolic link (not followed)")))
+                continue
             except OSError as e:
-                found.skipped.append(Skipped(name, f"cannot read: {e.strerror or e}"))
+                found.skipped.append(Skipped(shown + "/", f"cannot list the folder: {e.strerror or e}"))
                 continue
-            is_dir = stat.S_ISDIR(st.st_mode)
-            if _hidden(entry.name):
-                found.skipped.append(Skipped(name + "/" * is_dir, f"a hidden {'folder' if is_dir else 'file'}"))
+            if parts and any(e.name == REPORT_MARKER for e in entries):
+                found.skipped.append(Skipped(shown + "/", "a report written by trec_eval_py batch"))
                 continue
-            if (st.st_dev, st.st_ino) in exclude:
-                found.skipped.append(Skipped(name + "/" * is_dir, "written by this command (an output)"))
-                continue
-            if is_dir:
-                if os.path.lexists(os.path.join(entry.path, REPORT_MARKER)):
-                    found.skipped.append(Skipped(name + "/", "a report written by trec_eval_py batch"))
+            for entry in entries:
+                name = f"{shown}/{entry.name}" if shown else entry.name
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError as e:
+                    found.skipped.append(Skipped(name, f"cannot read: {e.strerror or e}"))
                     continue
-                stack.append((entry.path, name))
-                continue
-            what = kind_of(st.st_mode)
-            if what is not None:
-                found.skipped.append(Skipped(name, what))
-                continue
-            files.append((os.fsencode(name), name, entry.path, st))
+                is_dir = stat.S_ISDIR(st.st_mode)
+                if _hidden(entry.name):
+                    found.skipped.append(Skipped(name + "/" * is_dir, f"a hidden {'folder' if is_dir else 'file'}"))
+                    continue
+                if _identity_of(st) in exclude:
+                    found.skipped.append(Skipped(name + "/" * is_dir, "written by this command (an output)"))
+                    continue
+                below = parts + (entry.name,)
+                if is_dir:
+                    folders.idents[below] = _identity_of(st)
+                    stack.append((below, name))
+                    continue
+                what = kind_of(st.st_mode)
+                if what is not None:
+                    found.skipped.append(Skipped(name, what))
+                    continue
+                files.append((os.fsencode(name), name, os.path.join(root, *below), st, below))
+    finally:
+        folders.close()
     return files
 
 
@@ -625,7 +755,7 @@ def scan_submissions(paths, *, exclude=()) -> Found:
 
     root: str | None = None
 
-    def take(name: str, path: str, st: os.stat_result | None) -> None:
+    def take(name: str, path: str, st: os.stat_result | None, beneath: tuple = ()) -> None:
         if name in seen_names:
             found.skipped.append(Skipped(name, "given twice: graded once"))
             return
@@ -637,10 +767,12 @@ def scan_submissions(paths, *, exclude=()) -> Found:
                 return
             seen_files[key] = name
         kind = archive_kind(path) if st is not None else None
+        ident = _identity_of(st) if st is not None else None
         if kind is not None:
-            _archive_members(path, name, found, kind=kind, root=root)
+            _archive_members(path, name, found, kind=kind, root=root, beneath=beneath, ident=ident)
         else:
-            found.submissions.append(Submission(name, path, root=root, mtime=st.st_mtime if st else None))
+            found.submissions.append(Submission(name, path, root=root, mtime=st.st_mtime if st else None,
+                                                beneath=beneath, ident=ident))
 
     for p in paths:
         p = os.fspath(p)
@@ -665,13 +797,15 @@ def scan_submissions(paths, *, exclude=()) -> Found:
                 found.skipped.append(Skipped(p, "a report written by trec_eval_py batch"))
                 continue
             start = len(found.skipped)
+            ident = _identity_of(st)
             # '.' stands for the files under it named from here: alice/run.txt, not ./alice/run.txt
-            for _, name, full, fst in sorted(_walk(bare, "" if bare == "." else bare, excluded, found)):
+            for _, name, full, fst, below in sorted(_walk(bare, ident, "" if bare == "." else bare, excluded, found),
+                                                    key=lambda f: f[0]):
                 why = not_a_run(name)
                 if why is not None:  # a README or a write-up beside the run: listed, not graded
                     found.skipped.append(Skipped(name, why))
                     continue
-                take(name, full, fst)
+                take(name, full, fst, (bare, ident, below))
             found.skipped[start:] = sorted(found.skipped[start:], key=lambda s: os.fsencode(s.path))
         elif stat.S_ISREG(st.st_mode):
             take(p, p, st)
