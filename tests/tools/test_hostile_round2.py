@@ -133,3 +133,206 @@ def test_an_archive_in_a_swapped_folder_is_not_opened(tmp_path, klass, outside, 
     _swap_for_link(klass / "alice", outside)
     with pytest.raises(InputError, match="a symbolic link: not followed"):
         late.read()
+
+
+# ---- 2. nothing lost without a word: a damaged tar header ----
+
+def _tar(path, members, mode="w") -> None:
+    import io
+    import tarfile
+
+    with tarfile.open(path, mode, format=tarfile.GNU_FORMAT) as t:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+
+
+def test_a_damaged_tar_header_is_a_row_and_what_precedes_it_is_graded(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    tar = tmp_path / "class.tar"
+    runs = [(f"s{k}/run.txt", run_text(f"s{k}").encode()) for k in range(3)]
+    _tar(tar, runs)
+    data = bytearray(tar.read_bytes())
+    second = 512 + (len(runs[0][1]) + 511) // 512 * 512  # the second member's header
+    data[second + 148:second + 156] = b"garbage!"  # its checksum: tarfile ends the listing here
+    tar.write_bytes(bytes(data))
+    code, doc, err = grade(tmp_path, capsysbinary, tar)
+    rows = {r["run"]: r for r in doc["runs"]}
+    assert rows[f"{tar}/s0/run.txt"]["rank"] == 1
+    assert f"the tar archive has a damaged header at byte {second}" in rows[str(tar)]["error"]
+    assert "the members after it are not read" in rows[str(tar)]["error"]
+    assert code == 4
+
+
+def test_a_tar_cut_short_keeps_what_it_listed(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    tar = tmp_path / "class.tar.gz"
+    _tar(tar, [(f"s{k}/run.txt", run_text(f"s{k}", docs=range(400)).encode()) for k in range(3)], "w:gz")
+    import gzip
+
+    plain = gzip.decompress(tar.read_bytes())
+    tar.write_bytes(gzip.compress(plain[: len(plain) // 2]))  # the middle of the second member
+    code, doc, err = grade(tmp_path, capsysbinary, tar)
+    rows = {r["run"]: r for r in doc["runs"]}
+    assert rows[f"{tar}/s0/run.txt"]["rank"] == 1
+    assert "the tar archive is damaged after 's1/run.txt'" in rows[str(tar)]["error"]
+    assert code == 4
+
+
+# ---- 3. bounded work: members, total expansion, one pass per archive ----
+
+def test_an_archive_of_too_many_members_is_one_row_and_the_class_is_graded(tmp_path, klass, capsysbinary,
+                                                                          monkeypatch):
+    import tarfile
+    import zipfile
+
+    with zipfile.ZipFile(klass / "many.zip", "w") as z:
+        for k in range(2000):
+            z.writestr(f"m{k}.txt", "1 Q0 D1 1 1 x\n")
+    _tar(klass / "many.tar", [(f"m{k}.txt", b"1 Q0 D1 1 1 x\n") for k in range(2000)])
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--max-members", "1000")
+    rows = {r["run"]: r for r in doc["runs"]}
+    assert set(rows) == {f"{klass}/alice/run.txt", f"{klass}/bob/run.txt", f"{klass}/many.tar",
+                         f"{klass}/many.zip"}
+    for a in ("many.tar", "many.zip"):
+        assert rows[f"{klass}/{a}"]["error"] == "holds more than 1,000 members: not opened (raise the bound " \
+                                                "with --max-members or TREC_EVAL_PY_MAX_MEMBERS)"
+    assert code == 4
+    assert tarfile  # the tar is listed as a stream: its members past the bound are never read
+
+
+def _fifield(path, files: int, kernel_bytes: int) -> None:
+    """A zip whose members overlap (D. Fifield, "A better zip bomb", 2019): member i's
+    compressed data is a stored block quoting member i+1's local header, then member
+    i+1's data, down to one deflated kernel they all share."""
+    import struct
+    import zlib
+
+    def local(name: bytes, crc: int, csize: int, usize: int) -> bytes:
+        return struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 8, 0, 0x21, crc, csize, usize, len(name), 0) + name
+
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    kernel = c.compress(b"\0" * kernel_bytes) + c.flush()
+    out, crc, csize = b"\0" * kernel_bytes, zlib.crc32(b"\0" * kernel_bytes), len(kernel)
+    headers = []
+    for i in reversed(range(files)):
+        name = f"{i:04d}.txt".encode()
+        lh = local(name, crc, csize, len(out))
+        headers.append((name, lh, crc, csize, len(out)))
+        quote = b"\0" + struct.pack("<HH", len(lh), len(lh) ^ 0xFFFF)
+        out, crc, csize = lh + out, zlib.crc32(out, zlib.crc32(lh)), csize + len(quote) + len(lh)
+    headers.reverse()
+    body, offsets = b"", []
+    for i, (name, lh, *_rest) in enumerate(headers):
+        offsets.append(len(body))
+        body += lh
+        if i + 1 < len(headers):
+            nxt = headers[i + 1][1]
+            body += b"\0" + struct.pack("<HH", len(nxt), len(nxt) ^ 0xFFFF)
+    body = body[: offsets[-1] + len(headers[-1][1])] + kernel
+    central = b"".join(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 8, 0, 0x21, crc, cs, us,
+                                   len(name), 0, 0, 0, 0, 0, off) + name
+                       for (name, _lh, crc, cs, us), off in zip(headers, offsets))
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, files, files, len(central), len(body), 0)
+    path.write_bytes(body + central + end)
+
+
+def test_overlapping_members_are_bounded_by_the_archive_total(tmp_path, klass, capsysbinary):
+    bomb = klass / "overlap.zip"
+    _fifield(bomb, 40, 1 << 20)  # 40 members of over 1 MiB each in a few KB: 40 MiB in all
+    assert bomb.stat().st_size < 1 << 14
+    code, doc, err = grade(tmp_path, capsysbinary, klass)
+    rows = {r["run"]: r for r in doc["runs"]}
+    assert set(rows) == {f"{klass}/alice/run.txt", f"{klass}/bob/run.txt", str(bomb)}
+    assert "expands more than 100 times" in rows[str(bomb)]["error"]
+    assert "a decompression bomb?" in rows[str(bomb)]["error"] and code == 4
+
+
+def test_an_archive_past_its_total_is_one_row(tmp_path, klass, capsysbinary, monkeypatch):
+    import zipfile
+
+    with zipfile.ZipFile(klass / "big.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        for k in range(4):
+            z.writestr(f"s{k}/run.txt", run_text(f"s{k}", docs=range(3000)))  # about 200 KB each
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--max-archive", "512K")
+    rows = {r["run"]: r for r in doc["runs"]}
+    assert rows[f"{klass}/big.zip"]["error"] == "its members expand to more than 512 KiB in all: not opened " \
+                                                "(raise the bound with --max-archive or TREC_EVAL_PY_MAX_ARCHIVE)"
+    assert rows[f"{klass}/alice/run.txt"]["rank"] is not None and code == 4
+
+
+def test_the_archives_of_a_class_are_bounded_together(tmp_path, klass, capsysbinary, monkeypatch):
+    import zipfile
+
+    for a in ("a", "b"):
+        with zipfile.ZipFile(klass / f"{a}.zip", "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("run.txt", run_text(a, docs=range(1000), topics=range(6)))  # about 130 KB
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--max-class", "200K")
+    rows = {r["run"]: r for r in doc["runs"]}
+    assert rows[f"{klass}/a.zip/run.txt"]["error"] is None
+    assert rows[f"{klass}/b.zip"]["error"] == "the archives read together expand to more than 200 KiB: not " \
+                                              "opened (raise the bound with --max-class or TREC_EVAL_PY_MAX_CLASS)"
+
+
+def test_a_tar_header_declaring_a_terabyte_stops_the_listing_at_once(tmp_path, capsysbinary):
+    import bz2
+    import io
+    import tarfile
+
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    head = tarfile.TarInfo("run.txt")
+    head.size = 1 << 40  # its data would be decompressed (or read) to find the next header
+    blob = head.tobuf(tarfile.GNU_FORMAT) + b"\0" * (1 << 20)
+    bomb = tmp_path / "bomb.tar.bz2"
+    bomb.write_bytes(bz2.compress(blob))
+    code, doc, err = grade(tmp_path, capsysbinary, bomb)
+    (row,) = doc["runs"]
+    assert row["run"] == str(bomb)
+    assert row["error"] == "its members expand to more than 4 GiB in all: not opened (raise the bound with " \
+                           "--max-archive or TREC_EVAL_PY_MAX_ARCHIVE)"
+    assert io  # the header alone says it: nothing after it is decompressed
+
+
+def _count_opens(monkeypatch, cls):
+    opened = []
+    real = cls.__init__
+
+    def counting(self, *a, **k):
+        opened.append(1)
+        real(self, *a, **k)
+
+    monkeypatch.setattr(cls, "__init__", counting)
+    return opened
+
+
+def test_a_tar_and_a_nested_zip_are_each_read_once_for_all_their_members(tmp_path, monkeypatch):
+    import io
+    import tarfile
+    import zipfile
+
+    _tar(tmp_path / "class.tar.gz", [(f"s{k:03d}/run.txt", run_text(f"s{k}").encode()) for k in range(200)],
+         "w:gz")
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as z:
+        for k in range(200):
+            z.writestr(f"s{k:03d}/run.txt", run_text(f"s{k}"))
+    with zipfile.ZipFile(tmp_path / "lms.zip", "w") as z:
+        z.writestr("section1.zip", inner.getvalue())
+    tars = _count_opens(monkeypatch, tarfile.TarFile)
+    zips = _count_opens(monkeypatch, zipfile.ZipFile)
+    subs = scan_submissions([tmp_path / "class.tar.gz", tmp_path / "lms.zip"]).submissions
+    assert len(subs) == 400 and (len(tars), len(zips)) == (1, 2)  # listed: each archive opened once
+    data = [s.read() for s in subs]
+    close_archives()
+    assert (len(tars), len(zips)) == (2, 4)  # read: each opened once more, not once per member
+    assert data[7] == run_text("s7").encode() and data[207] == run_text("s7").encode()
+
+
+def test_grading_in_this_process_leaves_the_environment_s_bounds_in_force(tmp_path, klass, capsysbinary,
+                                                                          monkeypatch):
+    from trec_eval_py.engine.parse.source import read_limits
+
+    grade(tmp_path, capsysbinary, klass)  # -j 1: the bounds are set up in this very process
+    monkeypatch.setenv("TREC_EVAL_PY_MAX_MEMBERS", "7")
+    assert read_limits().max_members == 7

@@ -37,13 +37,18 @@ name without it.
 A file is opened without following a link (``O_NOFOLLOW``) and without
 waiting on a pipe (``O_NONBLOCK``), and the open file is checked to be a
 regular one, so a file swapped for a link or a pipe after the walk is not
-read either. What an archive member expands to is bounded
-(:class:`~trec_eval_py.engine.parse.source.ReadLimits`): by its declared
-sizes before reading it, and again while reading it.
+read either. What an archive holds is bounded
+(:class:`~trec_eval_py.engine.parse.source.ReadLimits`): its number of
+entries, what its members expand to together (checked from the sizes they
+declare, before their data is read), and each member by its declared sizes
+before reading it and again while reading it; the archives of one scan are
+bounded together too. An archive past a bound, and a tar's members after a
+damaged header, are a failed row with the reason.
 
-Nothing is read here except an archive's table of contents: a :class:`Submission`
-reads its bytes when asked, so a pool of worker processes can each read
-their own; each process opens an archive once for all its members.
+Nothing is read here except what lists an archive (a zip's table of contents, a tar
+once through): a :class:`Submission` reads its bytes when asked, so a pool of worker
+processes can each read their own; each process opens an archive once for all its
+members, an archive inside an archive too.
 """
 from __future__ import annotations
 
@@ -52,8 +57,9 @@ import os
 import stat
 import zipfile
 
-from .._record import field, record
-from ..engine.parse.source import check_expansion, expand, file_pieces, read_limits, split_pieces
+from .._record import field, record, replace
+from ..engine.parse.source import (bound_hint, check_expansion, expand, file_pieces, read_limits, show_size,
+                                   split_pieces, too_big)
 from ..errors import InputError
 
 #: a file in a folder that ``batch --report`` wrote: the folder is never walked as submissions
@@ -75,13 +81,13 @@ class Skipped:
 
 @record
 class Submission:
-    """One run to grade: a file, or a member of a zip archive.
+    """One run to grade: a file, or a member of an archive (perhaps inside archives).
 
     name : its path as given (``class/alice/run.txt``; ``late.zip/bob/run.txt``
     for a member): unique among the submissions found together
     path : the file on disk (the archive, for a member)
-    member : the member's name inside the archive, or None
-    index : the member's position in the archive's table of contents
+    member : the member's name inside the archive that holds it, or None
+    index : the member's position in that archive's listing
     problem : why it cannot be read at all (an archive that does not open)
     """
 
@@ -90,7 +96,8 @@ class Submission:
     member: str | None = None
     index: int | None = None
     problem: str | None = None
-    #: archives inside the member (or file), outermost first: (member name, index) in each
+    #: the way to a member from the file on disk, outermost first: (kind of the archive,
+    #: member name, index) for each archive on the way (empty for a file of its own)
     inner: tuple = ()
     #: the argument it was found under (a folder or archive given), for naming its student
     root: str | None = None
@@ -107,20 +114,18 @@ class Submission:
         without following a link or opening a pipe; for a member, within the bounds."""
         if self.problem is not None:
             raise InputError(self.name, self.problem)
-        if self.member is None and not self.inner:
-            if self.path == "-":
-                from ..engine.parse.source import read_source
-
-                return read_source("-")
-            return _read_file(self)
-        if not self.inner:
+        if self.inner:
             return _read_member(self)
-        return _read_nested(self)
+        if self.path == "-":
+            from ..engine.parse.source import read_source
+
+            return read_source("-")
+        return _read_file(self)
 
     @property
     def on_disk(self) -> bool:
         """Whether it is a file of its own (not a member of an archive, not standard input)."""
-        return self.problem is None and self.member is None and not self.inner and self.path != "-"
+        return self.problem is None and not self.inner and self.path != "-"
 
     def pieces(self, chunk_bytes: int):
         """The submission's bytes, decompressed, in pieces of about ``chunk_bytes``
@@ -149,6 +154,8 @@ class Found:
 
     submissions: list[Submission] = field(factory=list)
     skipped: list[Skipped] = field(factory=list)
+    #: bytes the members of the archives found declare, together (see ReadLimits.max_class)
+    expanded: int = 0
 
 
 # ---- opening without following ----
@@ -273,87 +280,253 @@ def _read_file(sub: Submission) -> bytes:
             raise InputError(sub.name, f"cannot read: {e.strerror or e}") from None
 
 
-# ---- zip archives ----
+# ---- archives ----
 
-_ARCHIVES: dict[str, tuple[int, tuple, zipfile.ZipFile]] = {}  # path -> (pid, stamp, archive)
-
-
-def _stamp(st: os.stat_result) -> tuple:
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-def _open_archive(path: str, name: str, beneath: tuple = (), ident: tuple | None = None
-                  ) -> tuple[tuple, zipfile.ZipFile]:
-    fd = _open_regular(path, name, beneath, ident)
-    f = os.fdopen(fd, "rb")
-    try:
-        return _stamp(os.fstat(f.fileno())), zipfile.ZipFile(f)
-    except BaseException:
-        f.close()
-        raise
+#: what can go wrong reading a member: a corrupt stream, an unknown method, a password
+_MEMBER_ERRORS = (OSError, EOFError, zipfile.BadZipFile, KeyError, RuntimeError, NotImplementedError, ValueError)
+#: the most bytes of a tar's extended header (a long name, pax records): tarfile reads one whole
+_TAR_HEADER_MAX = 1 << 20
 
 
-def _archive(path: str, name: str, beneath: tuple = (), ident: tuple | None = None) -> zipfile.ZipFile:
-    """The archive at ``path``, opened once per process (a forked worker opens its own:
-    the parent's file offset is shared with it)."""
+def _errors() -> tuple:
+    import lzma
+    import tarfile
+    import zlib
+
+    return (*_MEMBER_ERRORS, zlib.error, lzma.LZMAError, tarfile.TarError)
+
+
+def _check_total(name: str, total: int, packed: int, limits) -> None:
+    """Raise when the members of an archive of ``packed`` bytes declare ``total`` bytes past
+    the bounds: :attr:`ReadLimits.max_archive`, and the ratio a member must keep too (an
+    archive whose members share one compressed stream expands far past its own size)."""
+    if limits.max_archive and total > limits.max_archive:
+        raise InputError(name, f"its members expand to more than {show_size(limits.max_archive)} in all: not "
+                               f"opened (raise the bound with {bound_hint('max_archive')})")
+    check_expansion(name, total, packed, replace(limits, max_input=0))
+
+
+def _too_many(name: str, limits) -> InputError:
+    return InputError(name, f"holds more than {limits.max_members:,} members: not opened (raise the bound with "
+                            f"{bound_hint('max_members')})")
+
+
+class _Archive:
+    """An archive opened for its members: its listing (``entries``: ``(name, is a folder,
+    what it is when not a regular file, mtime)`` in archive order) and the bytes of each.
+
+    Opening it reads it once, within the bounds (:class:`ReadLimits`): a zip's table of
+    contents (the number of entries and the sizes they declare are checked before any
+    member is read); a tar from start to end, each header checked before the member's
+    data is read (a header declaring a terabyte stops the listing, its data unread), the
+    regular members' bytes kept in a temporary file (in memory while small) so that each
+    is then read without a second pass. ``damage`` says why a tar's members after a
+    damaged header (or a cut) cannot be listed; ``total`` is what the members declare."""
+
+    def __init__(self, kind: str, name: str, f, packed: int):
+        self.kind, self.name, self.packed = kind, name, packed
+        self.damage: str | None = None
+        self.limits = read_limits()
+        self._file = f
+        self._zip: zipfile.ZipFile | None = None
+        self._spool = None
+        self._where: dict[int, tuple[int, int]] = {}  # tar member index -> (offset in the spool, size)
+        try:
+            if kind == "zip":
+                self._open_zip(f)
+            else:
+                self._open_tar(f)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open_zip(self, f) -> None:
+        import time
+
+        def mtime(info) -> float | None:
+            try:
+                return time.mktime(info.date_time + (0, 0, -1))
+            except (OverflowError, ValueError):
+                return None
+
+        z = self._zip = zipfile.ZipFile(f)
+        infos = z.infolist()
+        if self.limits.max_members and len(infos) > self.limits.max_members:
+            raise _too_many(self.name, self.limits)
+        # zipfile yields no more than a member's declared size: the declared total bounds it all
+        # (a member whose own sizes fail the bounds is never read: its row says so)
+        self.total = sum(i.file_size for i in infos if member_problem(i) is None)
+        _check_total(self.name, self.total, self.packed, self.limits)
+        self.entries = [(i.filename, i.is_dir(), _member_kind(i), mtime(i)) for i in infos]
+
+    def _open_tar(self, f) -> None:
+        import tarfile
+        import tempfile
+
+        limits, name = self.limits, self.name
+
+        class Header(tarfile.TarInfo):
+            """tarfile ends a listing at a damaged header without a word: the damage is noted;
+            an extended header (read whole by tarfile) is bounded."""
+
+            @classmethod
+            def fromtarfile(cls, tar):
+                try:
+                    return super().fromtarfile(tar)
+                except (tarfile.InvalidHeaderError, tarfile.TruncatedHeaderError,
+                        tarfile.SubsequentHeaderError) as e:
+                    tar.damage = f"a damaged header at byte {tar.offset} ({e})"
+                    raise
+
+            def _proc_member(self, tar):
+                if self.type in (tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE,
+                                 tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK) \
+                        and self.size > _TAR_HEADER_MAX:
+                    raise tarfile.InvalidHeaderError(f"an extended header of {self.size:,} bytes")
+                return super()._proc_member(tar)
+
+        self.entries, self.total = [], 0
+        spool = self._spool = tempfile.SpooledTemporaryFile(max_size=64 << 20)
+        # a stream, read once from start to end: no seek back, nothing decompressed twice
+        t = tarfile.open(fileobj=f, mode="r|*", tarinfo=Header)
+        last = None
+        try:
+            while True:
+                m = t.next()
+                if m is None:
+                    break
+                if limits.max_members and len(self.entries) >= limits.max_members:
+                    raise _too_many(name, limits)
+                self.total += max(m.size, 0)
+                _check_total(name, self.total, self.packed, limits)  # before its data is read
+                index = len(self.entries)
+                what = None if m.isreg() else \
+                    "a symbolic link" if m.issym() or m.islnk() else "not a regular file"
+                self.entries.append((m.name, m.isdir(), what, float(m.mtime)))
+                last = m.name
+                if m.isreg() and (not limits.max_input or m.size <= limits.max_input):
+                    src = t.extractfile(m)
+                    start = spool.tell()
+                    while src is not None:
+                        b = src.read(1 << 20)
+                        if not b:
+                            break
+                        spool.write(b)
+                    self._where[index] = (start, spool.tell() - start)
+        except InputError:
+            raise
+        except (*_errors(), MemoryError) as e:
+            if not self.entries:
+                raise InputError(name, "not a readable tar archive") from None
+            self.damage = f"the tar archive is damaged after {last!r} ({e})"
+        else:
+            damage = getattr(t, "damage", None)
+            if damage is not None:
+                self.damage = f"the tar archive has {damage}"
+        if self.damage is not None:
+            self.damage += ": the members after it are not read"
+
+    def read(self, raw: str, index: int, name: str) -> bytes:
+        """The bytes of the member ``raw``, ``index``-th of the listing (``name`` names the
+        submission in errors), within the bounds."""
+        entry = self.entries[index] if 0 <= index < len(self.entries) else None
+        if entry is None or entry[0] != raw:
+            raise InputError(name, "the archive changed after it was listed")
+        try:
+            if self._zip is not None:
+                info = self._zip.infolist()[index]
+                problem = member_problem(info)
+                if problem is not None:
+                    raise InputError(name, problem)
+                return _bounded(self._zip.open(info), name, info.compress_size)
+            where = self._where.get(index)
+            if where is None:
+                if entry[2] is not None:
+                    raise InputError(name, f"the member is {entry[2]}")
+                raise too_big(name, "expands to", self.limits)  # its size alone passes the bound
+            check_expansion(name, where[1], self.packed, self.limits)
+            self._spool.seek(where[0])
+            return self._spool.read(where[1])
+        except InputError:
+            raise
+        except _errors() as e:
+            raise InputError(name, f"cannot read from the {self.kind} archive: {e}") from None
+        except MemoryError:
+            raise InputError(name, "too big to read into memory") from None
+
+    def close(self) -> None:
+        for f in (self._zip, self._spool, self._file):
+            if f is not None:
+                f.close()
+
+
+# (path on disk, steps to the archive inside it) -> (process id, the archive opened)
+_ARCHIVES: dict[tuple, tuple[int, _Archive]] = {}
+
+
+def _archive(path: str, name: str, steps: tuple, kind: str, beneath: tuple = (),
+             ident: tuple | None = None) -> _Archive:
+    """The archive of ``kind`` at ``path`` (``steps`` empty) or in the member ``steps``
+    lead to inside it, opened once per process (a forked worker opens its own: the
+    parent's file offset is shared with it); ``name`` names it in errors."""
     pid = os.getpid()
-    held = _ARCHIVES.get(path)
+    key = (path, steps)
+    held = _ARCHIVES.get(key)
     if held is not None and held[0] == pid:
-        return held[2]
-    if held is not None and held[0] != pid:
-        _ARCHIVES.pop(path)  # the parent's: its file is left to the parent
+        _ARCHIVES[key] = _ARCHIVES.pop(key)  # the most recently used goes last
+        return held[1]
+    if held is not None:
+        _ARCHIVES.pop(key)  # the parent's: its file is left to the parent
+    if steps:
+        outer = steps[-1]
+        data = _archive(path, name, steps[:-1], outer[0], beneath, ident).read(outer[1], outer[2], name)
+        f, packed = io.BytesIO(data), len(data)
+    else:
+        f = os.fdopen(_open_regular(path, name, beneath, ident), "rb")
+        packed = os.fstat(f.fileno()).st_size
+    try:
+        opened = _Archive(kind, name, f, packed)
+    except InputError:
+        raise
+    except (*_errors(), MemoryError) as e:
+        f.close()
+        if isinstance(e, OSError) and not isinstance(e, zipfile.BadZipFile) and e.strerror:
+            raise InputError(name, f"cannot open: {e.strerror}") from None
+        raise InputError(name, f"not a readable {kind} archive") from None
     while len(_ARCHIVES) >= _OPEN_ARCHIVES:
         old = _ARCHIVES.pop(next(iter(_ARCHIVES)))
         if old[0] == pid:
-            old[2].close()
-    stamp, z = _open_archive(path, name, beneath, ident)
-    _ARCHIVES[path] = (pid, stamp, z)
-    return z
+            old[1].close()
+    _ARCHIVES[key] = (pid, opened)
+    return opened
 
 
 def close_archives() -> None:
     """Close the archives this process holds open."""
     pid = os.getpid()
-    for path in list(_ARCHIVES):
-        held = _ARCHIVES.pop(path)
+    for key in list(_ARCHIVES):
+        held = _ARCHIVES.pop(key)
         if held[0] == pid:
-            held[2].close()
-
-
-#: what can go wrong reading a member: a corrupt stream, an unknown method, a password
-_MEMBER_ERRORS = (OSError, EOFError, zipfile.BadZipFile, KeyError, RuntimeError, NotImplementedError, ValueError)
+            held[1].close()
 
 
 def _read_member(sub: Submission) -> bytes:
-    import lzma
-    import zlib
+    kind, raw, index = sub.inner[-1]
+    return _archive(sub.path, sub.name, sub.inner[:-1], kind, sub.beneath, sub.ident).read(raw, index, sub.name)
 
-    try:
-        z = _archive(sub.path, sub.name, sub.beneath, sub.ident)
-        infos = z.infolist()
-        info = infos[sub.index] if sub.index is not None and sub.index < len(infos) else None
-        if info is None or info.filename != sub.member:
-            raise InputError(sub.name, "the archive changed after it was listed")
-        problem = member_problem(info)
-        if problem is not None:
-            raise InputError(sub.name, problem)
-        limits = read_limits()
-        parts, have = [], 0
-        with z.open(info) as f:
-            while True:
-                b = f.read(1 << 20)
-                if not b:
-                    break
-                parts.append(b)
-                have += len(b)
-                check_expansion(sub.name, have, info.compress_size, limits)
-        return b"".join(parts)
-    except InputError:
-        raise
-    except (*_MEMBER_ERRORS, zlib.error, lzma.LZMAError) as e:
-        raise InputError(sub.name, f"cannot read from the zip archive: {e}") from None
-    except MemoryError:
-        raise InputError(sub.name, "too big to read into memory") from None
+
+def _bounded(f, name: str, packed: int) -> bytes:
+    limits = read_limits()
+    parts, have = [], 0
+    with f:
+        while True:
+            b = f.read(1 << 20)
+            if not b:
+                break
+            parts.append(b)
+            have += len(b)
+            check_expansion(name, have, packed, limits)
+    return b"".join(parts)
 
 
 def member_problem(info: zipfile.ZipInfo) -> str | None:
@@ -445,27 +618,6 @@ def _listing(members, name: str, found: Found) -> list[_Entry]:
     return listed
 
 
-def _list_zip(z: zipfile.ZipFile, name: str, found: Found) -> list[_Entry]:
-    import time
-
-    def mtime(info) -> float | None:
-        try:
-            return time.mktime(info.date_time + (0, 0, -1))
-        except (OverflowError, ValueError):
-            return None
-
-    return _listing(((i.filename, i.is_dir(), _member_kind(i), mtime(i)) for i in z.infolist()), name, found)
-
-
-def _list_tar(t, name: str, found: Found) -> list[_Entry]:
-    def what(m) -> str | None:
-        if m.isreg():
-            return None
-        return "a symbolic link" if m.issym() or m.islnk() else "not a regular file"
-
-    return _listing(((m.name, m.isdir(), what(m), float(m.mtime)) for m in t.getmembers()), name, found)
-
-
 def _member_name(raw: str, name: str, found: Found, hidden_folders: set) -> str | None:
     """A member's name as shown, or None (and a line in ``found.skipped``) for one
     that is not taken: a name leaving the archive, a hidden file or folder."""
@@ -489,52 +641,33 @@ def _member_name(raw: str, name: str, found: Found, hidden_folders: set) -> str 
     return "/".join(parts)
 
 
-def _open_tar(fileobj):
-    import tarfile
+def _archive_members(path: str, name: str, found: Found, steps: tuple = (), kind: str = "zip",
+                     root: str | None = None, beneath: tuple = (), ident: tuple | None = None) -> None:
+    """The members of the archive ``path`` (or of the archive in the member ``steps``
+    lead to inside it) as submissions, archives among them opened in turn; what an
+    archive holds past the bounds, or after a damaged header, is a failed row."""
 
-    return tarfile.open(fileobj=fileobj, mode="r:*")
+    def failed(reason: str, label: str = name) -> None:
+        found.submissions.append(Submission(label, path, problem=reason, root=root))
 
-
-_ARCHIVE_ERRORS = (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, RuntimeError, NotImplementedError)
-
-
-def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data: bytes | None = None,
-                     kind: str = "zip", root: str | None = None, beneath: tuple = (),
-                     ident: tuple | None = None) -> None:
-    """The members of the archive ``path`` (or, nested, of ``data``: the bytes of the
-    member reached by ``inner``) as submissions, archives among them opened in turn."""
-    import tarfile
-
-    def failed(reason: str) -> None:
-        found.submissions.append(Submission(name, path, problem=reason, root=root))
-
-    where = {"root": root, "beneath": beneath, "ident": ident}
     try:
-        if data is None:
-            if kind == "zip":
-                with _open_archive(path, name, beneath, ident)[1] as z:
-                    listed = _list_zip(z, name, found)
-            else:
-                fd = _open_regular(path, name, beneath, ident)
-                with os.fdopen(fd, "rb") as f, _open_tar(f) as t:
-                    listed = _list_tar(t, name, found)
-        elif kind == "zip":
-            with zipfile.ZipFile(io.BytesIO(data)) as z:
-                listed = _list_zip(z, name, found)
-        else:
-            with _open_tar(io.BytesIO(data)) as t:
-                listed = _list_tar(t, name, found)
+        archive = _archive(path, name, steps, kind, beneath, ident)
     except InputError as e:
         failed(e.reason)
         return
-    except (tarfile.TarError, *_ARCHIVE_ERRORS) as e:
-        if isinstance(e, OSError) and not isinstance(e, tarfile.TarError):
-            failed(f"cannot open: {e.strerror or e}")
-        else:
-            failed(f"not a readable {kind} archive")
-        return
+    limits = archive.limits
+    if not steps:  # a nested archive's members are counted in the member that holds it
+        found.expanded += archive.total
+        if limits.max_class and found.expanded > limits.max_class:
+            failed(f"the archives read together expand to more than {show_size(limits.max_class)}: not "
+                   f"opened (raise the bound with {bound_hint('max_class')})")
+            return
+    listed = _listing(archive.entries, name, found)
+    if archive.damage is not None:
+        failed(archive.damage)
     if not listed:
-        failed(f"the {kind} archive holds no run file")
+        if archive.damage is None:
+            failed(f"the {kind} archive holds no run file")
         return
     listed.sort(key=lambda e: os.fsencode(e.shown))
     seen: dict[str, int] = {}
@@ -548,98 +681,18 @@ def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data
             found.skipped.append(Skipped(full, why))
             continue
         taken += 1
+        inner = steps + ((kind, m.raw, m.index),)
         nested = archive_kind(m.shown)
-        step = (m.raw, m.index)
-        if data is None:
-            sub = Submission(full, path, member=m.raw, index=m.index, mtime=m.mtime, **where) \
-                if kind == "zip" else Submission(full, path, inner=(("tar", *step),), mtime=m.mtime, **where)
-        else:
-            sub = Submission(full, path, member=None, inner=inner + ((kind, *step),), mtime=m.mtime, **where)
         if nested is not None:
-            if len(sub.inner) + (sub.member is not None) >= NESTED_MAX:
+            if len(inner) >= NESTED_MAX:
                 found.skipped.append(Skipped(full, f"an archive nested more than {NESTED_MAX} deep: not opened"))
                 continue
-            try:
-                inner_data = sub.read()
-            except InputError as err:
-                found.submissions.append(Submission(full, path, problem=err.reason, root=root))
-                continue
-            chain = sub.inner if sub.member is None else (("zip", sub.member, sub.index),)
-            _archive_members(path, full, found, chain, inner_data, nested, root, beneath, ident)
+            _archive_members(path, full, found, inner, nested, root, beneath, ident)
             continue
-        found.submissions.append(sub)
-    if not taken:
+        found.submissions.append(Submission(full, path, member=m.raw, index=m.index, inner=inner, root=root,
+                                            mtime=m.mtime, beneath=beneath, ident=ident))
+    if not taken and archive.damage is None:
         failed(f"the {kind} archive holds no run file")
-
-
-def _zip_members(path: str, name: str, found: Found, root: str | None = None) -> None:
-    _archive_members(path, name, found, kind="zip", root=root)
-
-
-def _read_nested(sub: Submission) -> bytes:
-    """The bytes of a member inside archives inside the file (or member) ``sub.path``,
-    each step within the bounds."""
-    import tarfile
-
-    # a zip on disk: its member first (the archive stays open); a tar on disk: the first step
-    outer = {"beneath": sub.beneath, "ident": sub.ident}
-    data = _read_member(Submission(sub.name, sub.path, sub.member, sub.index, **outer)) \
-        if sub.member is not None else None
-    for kind, raw, index in sub.inner:
-        try:
-            if data is None:
-                if kind == "zip":
-                    data = _read_member(Submission(sub.name, sub.path, raw, index, **outer))
-                    continue
-                fd = _open_sub(sub)
-                with os.fdopen(fd, "rb") as f, _open_tar(f) as t:
-                    data = _tar_member(t, raw, index, sub.name, os.fstat(f.fileno()).st_size)
-                continue
-            if kind == "zip":
-                with zipfile.ZipFile(io.BytesIO(data)) as z:
-                    infos = z.infolist()
-                    info = infos[index] if index < len(infos) else None
-                    if info is None or info.filename != raw:
-                        raise InputError(sub.name, "the archive changed after it was listed")
-                    problem = member_problem(info)
-                    if problem is not None:
-                        raise InputError(sub.name, problem)
-                    data = _bounded(z.open(info), sub.name, info.compress_size)
-            else:
-                with _open_tar(io.BytesIO(data)) as t:
-                    data = _tar_member(t, raw, index, sub.name, len(data))
-        except InputError:
-            raise
-        except (tarfile.TarError, *_MEMBER_ERRORS) as e:
-            raise InputError(sub.name, f"cannot read from the archive: {e}") from None
-    assert data is not None  # read() comes here for a submission with a step inside archives
-    return data
-
-
-def _tar_member(t, raw: str, index: int, name: str, packed: int) -> bytes:
-    members = t.getmembers()
-    m = members[index] if index < len(members) else None
-    if m is None or m.name != raw or not m.isreg():
-        raise InputError(name, "the archive changed after it was listed")
-    check_expansion(name, m.size, packed)
-    f = t.extractfile(m)
-    if f is None:
-        raise InputError(name, "the member is not a regular file")
-    return _bounded(f, name, packed)
-
-
-def _bounded(f, name: str, packed: int) -> bytes:
-    limits = read_limits()
-    parts, have = [], 0
-    with f:
-        while True:
-            b = f.read(1 << 20)
-            if not b:
-                break
-            parts.append(b)
-            have += len(b)
-            check_expansion(name, have, packed, limits)
-    return b"".join(parts)
 
 
 # ---- walking folders ----
@@ -748,6 +801,13 @@ def scan_submissions(paths, *, exclude=()) -> Found:
     """The submissions ``paths`` (files, folders, zips, ``-``) stand for, in order, and
     what was found but not graded. ``exclude`` names files or folders never to take
     (the outputs of the command, such as its report folder)."""
+    try:
+        return _scan(paths, exclude)
+    finally:
+        close_archives()  # each process that reads the members opens the archives again, once
+
+
+def _scan(paths, exclude) -> Found:
     found = Found()
     excluded = {i for i in (_identity(os.fspath(p)) for p in exclude if p is not None) if i is not None}
     seen_names: set[str] = set()

@@ -24,7 +24,7 @@ import stat
 import sys
 from typing import BinaryIO, Sequence, TextIO, TypeGuard, Union
 
-from ..._record import record
+from ..._record import record, replace
 from ...errors import InputError, InputTypeError, UsageError, shorten
 
 Source = Union[str, os.PathLike, bytes, BinaryIO, TextIO]
@@ -42,12 +42,21 @@ _MAGIC = (
 #: environment variables that raise (or lower) the bounds for every command
 MAX_INPUT_ENV = "TREC_EVAL_PY_MAX_INPUT"
 MAX_RATIO_ENV = "TREC_EVAL_PY_MAX_RATIO"
+MAX_MEMBERS_ENV = "TREC_EVAL_PY_MAX_MEMBERS"
+MAX_ARCHIVE_ENV = "TREC_EVAL_PY_MAX_ARCHIVE"
+MAX_CLASS_ENV = "TREC_EVAL_PY_MAX_CLASS"
 #: most bytes read from a source of unknown size, or expanded from compressed data
 DEFAULT_MAX_INPUT = 1 << 30
 #: most bytes out per compressed byte in (text runs compress 5 to 20 times)...
 DEFAULT_MAX_RATIO = 100
 #: ... once the output passes this size (tiny files of repeated lines compress far better)
 RATIO_FLOOR = 16 << 20
+#: most entries in one archive (files and folders: a class of thousands fits)
+DEFAULT_MAX_MEMBERS = 10_000
+#: most bytes the members of one archive expand to, all together
+DEFAULT_MAX_ARCHIVE = 4 << 30
+#: most bytes the members of all the archives of one grading expand to
+DEFAULT_MAX_CLASS = 16 << 30
 _STEP = 1 << 20  # bytes read or expanded at a time
 
 
@@ -57,10 +66,17 @@ class ReadLimits:
     (standard input, a pipe, a device, a file object) or expanded from compressed
     data (a ``.gz`` file, a zip archive's member); ``max_ratio`` bytes expanded per
     compressed byte once past :data:`RATIO_FLOOR` (a zip bomb expands a few
-    megabytes to gigabytes). 0 turns a bound off."""
+    megabytes to gigabytes). For archives of submissions: ``max_members`` entries
+    in one archive, ``max_archive`` bytes its members expand to together (an
+    archive of many members, or of members sharing one compressed stream) and
+    ``max_class`` bytes the members of all the archives read together expand to.
+    0 turns a bound off."""
 
     max_input: int = DEFAULT_MAX_INPUT
     max_ratio: float = DEFAULT_MAX_RATIO
+    max_members: int = DEFAULT_MAX_MEMBERS
+    max_archive: int = DEFAULT_MAX_ARCHIVE
+    max_class: int = DEFAULT_MAX_CLASS
 
 
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", re.I)
@@ -80,19 +96,48 @@ def parse_size(text: str | int, what: str = "size") -> int:
     return int(float(m.group(1)) * 1024 ** " kmgt".index(m.group(2).lower() or " "))
 
 
+#: each bound: its environment variable, its flag, and what reads its value
+_BOUNDS = {
+    "max_input": (MAX_INPUT_ENV, "--max-input", "size"),
+    "max_ratio": (MAX_RATIO_ENV, "--max-ratio", "ratio"),
+    "max_members": (MAX_MEMBERS_ENV, "--max-members", "count"),
+    "max_archive": (MAX_ARCHIVE_ENV, "--max-archive", "size"),
+    "max_class": (MAX_CLASS_ENV, "--max-class", "size"),
+}
+
+
+def _bound(value, field: str, what: str):
+    """The value of the bound ``field`` from a flag, a keyword or the environment (``what``)."""
+    kind = _BOUNDS[field][2]
+    if kind == "size":
+        return parse_size(value, what)
+    if kind == "count":
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise UsageError(f"{what}: expected a whole number, 0 or more (0: no limit), not {value!r}")
+        return value
+    try:
+        r = float(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else -1.0
+    except ValueError:
+        r = -1.0
+    if not r >= 0:
+        raise UsageError(f"{what}: expected a number, 0 or more (0: no limit), not {value!r}")
+    return r
+
+
+def bound_hint(field: str) -> str:
+    """``--max-members or TREC_EVAL_PY_MAX_MEMBERS``: how to raise a bound, for a message."""
+    env, flag, _ = _BOUNDS[field]
+    return f"{flag} or {env}"
+
+
 def _env_limits() -> ReadLimits:
-    size, ratio = os.environ.get(MAX_INPUT_ENV), os.environ.get(MAX_RATIO_ENV)
     out = ReadLimits()
-    if size:
-        out = ReadLimits(parse_size(size, MAX_INPUT_ENV), out.max_ratio)
-    if ratio:
-        try:
-            r = float(ratio)
-        except ValueError:
-            r = -1.0
-        if not r >= 0:
-            raise UsageError(f"{MAX_RATIO_ENV}: expected a number (0: no limit), not {ratio!r}")
-        out = ReadLimits(out.max_input, r)
+    for field, (env, _, _) in _BOUNDS.items():
+        value = os.environ.get(env)
+        if value:
+            out = replace(out, **{field: _bound(value, field, env)})
     return out
 
 
@@ -105,18 +150,25 @@ def read_limits() -> ReadLimits:
 
 
 def use_read_limits(limits: ReadLimits) -> None:
-    """Read with ``limits`` from now on in this process (a worker process takes its parent's)."""
-    _LIMITS.append(limits)
+    """Read with ``limits`` from now on in this process (a worker process takes its parent's).
+    The bounds already in force push nothing: grading in this very process would
+    otherwise leave them in force after the command, over the environment's."""
+    if read_limits() != limits:
+        _LIMITS.append(limits)
 
 
 @contextlib.contextmanager
-def set_read_limits(max_input: int | str | None = None, max_ratio: float | None = None):
-    """Within the ``with`` block, read with these bounds (None: keep the one in force)."""
-    cur = read_limits()
-    size = cur.max_input if max_input is None else parse_size(max_input, "--max-input")
-    if max_ratio is not None and not (isinstance(max_ratio, (int, float)) and max_ratio >= 0):
+def set_read_limits(max_input: int | str | None = None, max_ratio: float | None = None, *,
+                    max_members: int | None = None, max_archive: int | str | None = None,
+                    max_class: int | str | None = None):
+    """Within the ``with`` block, read with these bounds (None: keep the one in force;
+    sizes as :func:`parse_size` reads them)."""
+    given = {"max_input": max_input, "max_ratio": max_ratio, "max_members": max_members,
+             "max_archive": max_archive, "max_class": max_class}
+    if max_ratio is not None and not isinstance(max_ratio, (int, float)):
         raise UsageError(f"--max-ratio: expected a number, 0 or more, not {max_ratio!r}")
-    _LIMITS.append(ReadLimits(size, cur.max_ratio if max_ratio is None else float(max_ratio)))
+    changed = {k: _bound(v, k, _BOUNDS[k][1]) for k, v in given.items() if v is not None}
+    _LIMITS.append(replace(read_limits(), **changed))
     try:
         yield _LIMITS[-1]
     finally:
