@@ -336,3 +336,71 @@ def test_grading_in_this_process_leaves_the_environment_s_bounds_in_force(tmp_pa
     grade(tmp_path, capsysbinary, klass)  # -j 1: the bounds are set up in this very process
     monkeypatch.setenv("TREC_EVAL_PY_MAX_MEMBERS", "7")
     assert read_limits().max_members == 7
+
+
+# ---- 3. bounded work: endless and empty-but-huge inputs ----
+
+def _limited(args, input_path=None, memory=1 << 30, timeout=60):
+    """``trec_eval_py ARGS`` in a process of at most ``memory`` bytes of address space."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (memory + (1 << 30), memory + (1 << 30)))  # numpy's own
+
+    stdin = open(input_path, "rb") if input_path else subprocess.DEVNULL
+    try:
+        return subprocess.run([sys.executable, "-m", "trec_eval_py", *map(str, args)], stdin=stdin, cwd=ROOT,
+                              capture_output=True, text=True, timeout=timeout, preexec_fn=limit)
+    finally:
+        if input_path:
+            stdin.close()
+
+
+def test_a_device_on_standard_input_is_refused_at_its_first_byte(tmp_path):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    p = _limited(["batch", tmp_path / "qrels.txt", "-", "--format", "json"], "/dev/zero", memory=1 << 29)
+    assert p.returncode == 4, p.stderr
+    (row,) = json.loads(p.stdout)["runs"]
+    assert row["error"] == "is a device, not a file"
+
+
+def test_a_sparse_file_of_gigabytes_is_called_binary_without_being_read(tmp_path):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    sparse = tmp_path / "run.txt"
+    with open(sparse, "wb") as f:
+        f.truncate(3 << 30)  # 3 GiB of zeros, no byte of it on disk
+    p = _limited(["batch", tmp_path / "qrels.txt", sparse, "--format", "json"], memory=1 << 29)
+    assert p.returncode == 4, p.stderr
+    (row,) = json.loads(p.stdout)["runs"]
+    assert row["error"].startswith("this is a binary file")
+    p = _limited(["validate", sparse], memory=1 << 29)
+    assert p.returncode == 3, p.stderr
+    assert f"{sparse}:1: error: the line is longer than 1 MiB: no run or judgments line is (raise the bound with " \
+           "--max-line or TREC_EVAL_PY_MAX_LINE)" in p.stdout
+
+
+# ---- 4. a line or a field long enough to fill the memory ----
+
+def test_a_line_past_the_bound_is_a_finding_naming_it(tmp_path, capsysbinary):
+    run = tmp_path / "run.txt"
+    run.write_text(run_text("r") + f"1 Q0 {'A' * 200_000} 11 1 r\n" + run_text("r", topics=(3,)))
+    code, out, err = run_cli(["validate", run, "--max-line", "100K"], capsysbinary)
+    assert code == 3 and "Traceback" not in err
+    assert f"{run}:21: error: the line is longer than 100 KiB: no run or judgments line is (raise the bound " \
+           "with --max-line or TREC_EVAL_PY_MAX_LINE) [unreadable]" in out
+    code, out, err = run_cli(["validate", run], capsysbinary)  # 1 MiB by default
+    assert "longer than" not in out
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    code, doc, err = grade(tmp_path, capsysbinary, run, "--max-line", "100K")
+    assert doc["runs"][0]["error"].startswith("line 21: the line is longer than 100 KiB")
+
+
+def test_one_long_docno_after_many_short_ones_is_a_finding_not_gigabytes(tmp_path, capsysbinary):
+    run = tmp_path / "run.txt"
+    n = 500_000  # more than a piece of the validator's (8 MB) of one topic's short lines...
+    with open(run, "w") as f:
+        f.writelines(f"1 Q0 D{d} {d} {n + 10 - d} r\n" for d in range(1, n + 1))
+        f.write(f"1 Q0 {'A' * 400_000} {n + 1} 1 r\n")  # ...then one docno of 400 KB: 200 GB padded
+    code, out, err = run_cli(["validate", run, "--max-docs", "0"], capsysbinary)
+    assert code == 3 and "Traceback" not in err and "out of memory" not in err
+    assert f"{run}:{n + 1}: error: run field 3 is 400000 bytes long: padding all" in out

@@ -110,6 +110,9 @@ READ_LIMIT_FLAGS: dict[str, Flag] = {f.field: f for f in (
     Flag("max_class", ("--max-class",), Optional[str], None,
          "Most bytes the members of all the archives given expand to together (default 16G; 0: no limit).",
          "SIZE"),
+    Flag("max_line", ("--max-line",), Optional[str], None,
+         "Longest line of a file read in pieces; a longer one is an error naming it (default 1M; 0: no limit).",
+         "SIZE"),
 )}
 
 

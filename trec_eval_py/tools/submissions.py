@@ -58,8 +58,8 @@ import stat
 import zipfile
 
 from .._record import field, record, replace
-from ..engine.parse.source import (bound_hint, check_expansion, expand, file_pieces, read_limits, show_size,
-                                   split_pieces, too_big)
+from ..engine.parse.source import (BINARY_HEAD, binary_reason, bound_hint, check_expansion, compression, expand,
+                                   file_pieces, read_limits, show_size, split_pieces, too_big)
 from ..errors import InputError
 
 #: a file in a folder that ``batch --report`` wrote: the folder is never walked as submissions
@@ -139,7 +139,7 @@ class Submission:
                 except OSError as e:
                     raise InputError(self.name, f"cannot read: {e.strerror or e}") from None
             return
-        yield from split_pieces(expand(self.read(), self.name), chunk_bytes)
+        yield from split_pieces(expand(self.read(), self.name), chunk_bytes, self.name)
 
     def source(self):
         """What the readers take: the submission's bytes as a stream named after it."""
@@ -275,7 +275,12 @@ def _read_file(sub: Submission) -> bytes:
     fd = _open_sub(sub)
     with os.fdopen(fd, "rb") as f:
         try:
-            return f.read()
+            # a binary file is told by its head: not read whole first (a sparse file of gigabytes)
+            head = f.read(BINARY_HEAD)
+            reason = None if compression(head) else binary_reason(head)
+            if reason is not None:
+                raise InputError(sub.name, reason)
+            return head + f.read()
         except OSError as e:
             raise InputError(sub.name, f"cannot read: {e.strerror or e}") from None
 
