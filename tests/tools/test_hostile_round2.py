@@ -375,8 +375,7 @@ def test_a_sparse_file_of_gigabytes_is_called_binary_without_being_read(tmp_path
     assert row["error"].startswith("this is a binary file")
     p = _limited(["validate", sparse], memory=1 << 29)
     assert p.returncode == 3, p.stderr
-    assert f"{sparse}:1: error: the line is longer than 1 MiB: no run or judgments line is (raise the bound with " \
-           "--max-line or TREC_EVAL_PY_MAX_LINE)" in p.stdout
+    assert f"{sparse}: error: this is a binary file, not a text run file: save the run as plain text" in p.stdout
 
 
 # ---- 4. a line or a field long enough to fill the memory ----

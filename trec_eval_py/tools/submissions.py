@@ -56,6 +56,7 @@ import io
 import os
 import stat
 import zipfile
+from typing import Any
 
 from .._record import field, record, replace
 from ..engine.parse.source import (BINARY_HEAD, binary_reason, bound_hint, check_expansion, compression, expand,
@@ -115,7 +116,7 @@ class Submission:
         if self.problem is not None:
             raise InputError(self.name, self.problem)
         if self.inner:
-            return _read_member(self)
+            return _not_binary(_read_member(self), self.name)
         if self.path == "-":
             from ..engine.parse.source import read_source
 
@@ -135,6 +136,7 @@ class Submission:
             fd = _open_sub(self)
             with os.fdopen(fd, "rb", buffering=0) as f:
                 try:
+                    _not_binary(os.pread(fd, BINARY_HEAD, 0), self.name)
                     yield from file_pieces(f, chunk_bytes, self.name)
                 except OSError as e:
                     raise InputError(self.name, f"cannot read: {e.strerror or e}") from None
@@ -271,15 +273,21 @@ def _open_sub(sub: Submission) -> int:
     return _open_regular(sub.path, sub.name, sub.beneath, sub.ident)
 
 
+def _not_binary(data: bytes, name: str) -> bytes:
+    """``data`` (or its head), unless it is a binary file (told by its head: the rest is
+    never read, nor searched for a line end; compressed data is told once expanded)."""
+    reason = None if compression(data[:6]) else binary_reason(data[:BINARY_HEAD])
+    if reason is not None:
+        raise InputError(name, reason)
+    return data
+
+
 def _read_file(sub: Submission) -> bytes:
     fd = _open_sub(sub)
     with os.fdopen(fd, "rb") as f:
         try:
             # a binary file is told by its head: not read whole first (a sparse file of gigabytes)
-            head = f.read(BINARY_HEAD)
-            reason = None if compression(head) else binary_reason(head)
-            if reason is not None:
-                raise InputError(sub.name, reason)
+            head = _not_binary(f.read(BINARY_HEAD), sub.name)
             return head + f.read()
         except OSError as e:
             raise InputError(sub.name, f"cannot read: {e.strerror or e}") from None
@@ -334,7 +342,7 @@ class _Archive:
         self.limits = read_limits()
         self._file = f
         self._zip: zipfile.ZipFile | None = None
-        self._spool = None
+        self._spool: Any = None  # a SpooledTemporaryFile: a tar's regular members, one after another
         self._where: dict[int, tuple[int, int]] = {}  # tar member index -> (offset in the spool, size)
         try:
             if kind == "zip":
@@ -485,7 +493,8 @@ def _archive(path: str, name: str, steps: tuple, kind: str, beneath: tuple = (),
     if steps:
         outer = steps[-1]
         data = _archive(path, name, steps[:-1], outer[0], beneath, ident).read(outer[1], outer[2], name)
-        f, packed = io.BytesIO(data), len(data)
+        f: Any = io.BytesIO(data)
+        packed = len(data)
     else:
         f = os.fdopen(_open_regular(path, name, beneath, ident), "rb")
         packed = os.fstat(f.fileno()).st_size

@@ -537,13 +537,13 @@ class _Cols:
         if len(parts) <= 1:
             return parts[0] if parts else _Cols.empty()
         rows = sum(len(p) for p in parts)
-        for field, column in ((1, "qid"), (3, "docno"), (6, "runid")):
+        for number, column in ((1, "qid"), (3, "docno"), (6, "runid")):
             arrays = [getattr(p, column) for p in parts]
             width = max(a.itemsize for a in arrays)
             if width * rows > column_budget(sum(a.nbytes for a in arrays)):
                 wide = max(parts, key=lambda p: getattr(p, column).itemsize)
                 i = int(np.argmax(np.char.str_len(getattr(wide, column))))
-                raise InputError(name, f"run field {field} is {width} bytes long: padding all {rows} lines to it "
+                raise InputError(name, f"run field {number} is {width} bytes long: padding all {rows} lines to it "
                                        f"would need {width * rows / 2**30:.1f} GiB (fields are stored at the width "
                                        f"of the longest)", int(wide.line[i]))
         return _Cols(*(np.concatenate(cols) for cols in zip(*(
