@@ -678,7 +678,9 @@ def test_unlistable_folders_are_named(tmp_path, klass, capsysbinary, monkeypatch
     real = os.scandir
 
     def scandir(path="."):  # root reads any folder: a permission error is simulated
-        if os.fspath(path).endswith("locked"):
+        # folders are listed through descriptors: the folder a descriptor stands for
+        where = os.readlink(f"/proc/self/fd/{path}") if isinstance(path, int) else os.fspath(path)
+        if where.endswith("locked"):
             raise PermissionError(13, "Permission denied")
         return real(path)
 

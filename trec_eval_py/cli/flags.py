@@ -98,6 +98,34 @@ CLUSTER_FLAGS: dict[str, Flag] = {f.field: f for f in (
 )}
 
 
+#: the bounds on reading untrusted submissions (batch, validate): ReadLimits' fields
+READ_LIMIT_FLAGS: dict[str, Flag] = {f.field: f for f in (
+    Flag("max_input", ("--max-input",), Optional[str], None,
+         "Most bytes read from standard input or expanded from a compressed file or archive member "
+         "(default 1G; e.g. 4G; 0: no limit).", "SIZE"),
+    Flag("max_ratio", ("--max-ratio",), Optional[float], None,
+         "Most bytes a compressed file, an archive member or an archive's members together may expand to "
+         "per compressed byte, past 16 MiB (default 100; 0: no limit).", "N"),
+    Flag("max_members", ("--max-members",), Optional[int], None,
+         "Most entries in one archive; an archive with more is one failed row (default 10000; 0: no limit).",
+         "N"),
+    Flag("max_archive", ("--max-archive",), Optional[str], None,
+         "Most bytes the members of one archive expand to together (default 4G; 0: no limit).", "SIZE"),
+    Flag("max_class", ("--max-class",), Optional[str], None,
+         "Most bytes the members of all the archives given expand to together (default 16G; 0: no limit).",
+         "SIZE"),
+    Flag("max_line", ("--max-line",), Optional[str], None,
+         "Longest line of a file read in pieces; a longer one is an error naming it (default 1M; 0: no limit).",
+         "SIZE"),
+)}
+
+
+def read_limit_flags():
+    """Add :data:`READ_LIMIT_FLAGS` to a typer command, which receives them as ``limits``
+    (keywords of :func:`~trec_eval_py.engine.parse.source.set_read_limits`)."""
+    return command_flags(READ_LIMIT_FLAGS, into="limits")
+
+
 def cluster_flags(help: dict[str, str] | None = None):
     """Add :data:`CLUSTER_FLAGS` to a typer command, which receives them as ``cluster``
     (``{"engine": ..., "workers": ..., "scheduler": ..., "cluster_timeout": ...}``, for :func:`cluster_client`)."""

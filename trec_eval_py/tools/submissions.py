@@ -37,13 +37,18 @@ name without it.
 A file is opened without following a link (``O_NOFOLLOW``) and without
 waiting on a pipe (``O_NONBLOCK``), and the open file is checked to be a
 regular one, so a file swapped for a link or a pipe after the walk is not
-read either. What an archive member expands to is bounded
-(:class:`~trec_eval_py.engine.parse.source.ReadLimits`): by its declared
-sizes before reading it, and again while reading it.
+read either. What an archive holds is bounded
+(:class:`~trec_eval_py.engine.parse.source.ReadLimits`): its number of
+entries, what its members expand to together (checked from the sizes they
+declare, before their data is read), and each member by its declared sizes
+before reading it and again while reading it; the archives of one scan are
+bounded together too. An archive past a bound, and a tar's members after a
+damaged header, are a failed row with the reason.
 
-Nothing is read here except an archive's table of contents: a :class:`Submission`
-reads its bytes when asked, so a pool of worker processes can each read
-their own; each process opens an archive once for all its members.
+Nothing is read here except what lists an archive (a zip's table of contents, a tar
+once through): a :class:`Submission` reads its bytes when asked, so a pool of worker
+processes can each read their own; each process opens an archive once for all its
+members, an archive inside an archive too.
 """
 from __future__ import annotations
 
@@ -51,9 +56,11 @@ import io
 import os
 import stat
 import zipfile
+from typing import Any
 
-from .._record import field, record
-from ..engine.parse.source import check_expansion, expand, file_pieces, read_limits, split_pieces
+from .._record import field, record, replace
+from ..engine.parse.source import (BINARY_HEAD, binary_reason, bound_hint, check_expansion, compression, expand,
+                                   file_pieces, read_limits, show_size, split_pieces, too_big)
 from ..errors import InputError
 
 #: a file in a folder that ``batch --report`` wrote: the folder is never walked as submissions
@@ -75,13 +82,13 @@ class Skipped:
 
 @record
 class Submission:
-    """One run to grade: a file, or a member of a zip archive.
+    """One run to grade: a file, or a member of an archive (perhaps inside archives).
 
     name : its path as given (``class/alice/run.txt``; ``late.zip/bob/run.txt``
     for a member): unique among the submissions found together
     path : the file on disk (the archive, for a member)
-    member : the member's name inside the archive, or None
-    index : the member's position in the archive's table of contents
+    member : the member's name inside the archive that holds it, or None
+    index : the member's position in that archive's listing
     problem : why it cannot be read at all (an archive that does not open)
     """
 
@@ -90,46 +97,51 @@ class Submission:
     member: str | None = None
     index: int | None = None
     problem: str | None = None
-    #: archives inside the member (or file), outermost first: (member name, index) in each
+    #: the way to a member from the file on disk, outermost first: (kind of the archive,
+    #: member name, index) for each archive on the way (empty for a file of its own)
     inner: tuple = ()
     #: the argument it was found under (a folder or archive given), for naming its student
     root: str | None = None
     #: when it was last changed (a file's mtime, a member's date), for ``--pick latest``
     mtime: float | None = None
+    #: a file found in a folder given: (the folder as given, its (st_dev, st_ino), the names
+    #: of the folders and the file below it), opened one name at a time from the folder
+    beneath: tuple = ()
+    #: (st_dev, st_ino) of the file (or archive) as listed: what is opened must be it
+    ident: tuple | None = None
 
     def read(self) -> bytes:
         """The submission's bytes (still compressed if the file is): for a file, read
         without following a link or opening a pipe; for a member, within the bounds."""
         if self.problem is not None:
             raise InputError(self.name, self.problem)
-        if self.member is None and not self.inner:
-            if self.path == "-":
-                from ..engine.parse.source import read_source
+        if self.inner:
+            return _not_binary(_read_member(self), self.name)
+        if self.path == "-":
+            from ..engine.parse.source import read_source
 
-                return read_source("-")
-            return _read_file(self.path, self.name)
-        if not self.inner:
-            return _read_member(self)
-        return _read_nested(self)
+            return read_source("-")
+        return _read_file(self)
 
     @property
     def on_disk(self) -> bool:
         """Whether it is a file of its own (not a member of an archive, not standard input)."""
-        return self.problem is None and self.member is None and not self.inner and self.path != "-"
+        return self.problem is None and not self.inner and self.path != "-"
 
     def pieces(self, chunk_bytes: int):
         """The submission's bytes, decompressed, in pieces of about ``chunk_bytes``
         that end at line ends (views: copy what is kept). A file is read piece by
         piece, opened as :meth:`read` opens it; a member is read whole first."""
         if self.on_disk:
-            fd = _open_regular(self.path, self.name)
+            fd = _open_sub(self)
             with os.fdopen(fd, "rb", buffering=0) as f:
                 try:
+                    _not_binary(os.pread(fd, BINARY_HEAD, 0), self.name)
                     yield from file_pieces(f, chunk_bytes, self.name)
                 except OSError as e:
                     raise InputError(self.name, f"cannot read: {e.strerror or e}") from None
             return
-        yield from split_pieces(expand(self.read(), self.name), chunk_bytes)
+        yield from split_pieces(expand(self.read(), self.name), chunk_bytes, self.name)
 
     def source(self):
         """What the readers take: the submission's bytes as a stream named after it."""
@@ -144,6 +156,8 @@ class Found:
 
     submissions: list[Submission] = field(factory=list)
     skipped: list[Skipped] = field(factory=list)
+    #: bytes the members of the archives found declare, together (see ReadLimits.max_class)
+    expanded: int = 0
 
 
 # ---- opening without following ----
@@ -167,22 +181,87 @@ def kind_of(mode: int) -> str | None:
     return "not a regular file"
 
 
-def _open_regular(path: str, name: str) -> int:
-    """A file descriptor of ``path``, which must be a regular file reached without
-    following a link in its last component (a pipe is not waited on)."""
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_FILE_FLAGS = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def _identity_of(st: os.stat_result) -> tuple:
+    return (st.st_dev, st.st_ino)
+
+
+def _not_opened(e: OSError, name: str, shown: str, dir_fd: int | None = None) -> InputError:
+    """The error of an ``os.open`` of ``name`` (in ``dir_fd``) that failed: a link is
+    named as such (O_NOFOLLOW refused it), anything else by its ``strerror``."""
+    if isinstance(e, FileNotFoundError):
+        return InputError(shown, "no such file")
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise InputError(name, "no such file") from None
+        link = stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        link = False
+    if link:
+        return InputError(shown, "a symbolic link: not followed")
+    return InputError(shown, f"cannot open: {e.strerror or e}")
+
+
+def open_folder(name: str, shown: str, ident: tuple | None, dir_fd: int | None = None) -> int:
+    """A descriptor of the folder ``name`` (in the folder ``dir_fd``), opened without
+    following a link and checked to be the folder listed (``ident``: its st_dev, st_ino)."""
+    try:
+        fd = os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
     except OSError as e:
-        if os.path.islink(path):
-            raise InputError(name, "a symbolic link: not followed") from None
-        raise InputError(name, f"cannot open: {e.strerror or e}") from None
+        err = _not_opened(e, name, shown, dir_fd)
+        if "symbolic link" not in err.reason:
+            err = InputError(shown, "not a folder any more: changed after it was listed"
+                             if isinstance(e, NotADirectoryError) else f"cannot list the folder: {e.strerror or e}")
+        raise err from None
+    if ident is not None and _identity_of(os.fstat(fd)) != ident:
+        os.close(fd)
+        raise InputError(shown, "changed after it was listed (another folder in its place): not read")
+    return fd
+
+
+def _open_beneath(beneath: tuple, name: str) -> int:
+    """A descriptor of the file ``beneath`` names, opened one name at a time from its
+    folder, each without following a link: a folder on its path swapped for a link
+    (by a student writing to the class folder while it is graded) is refused, not followed."""
+    root, root_ident, parts = beneath
+    fd = open_folder(root, name, root_ident)
+    try:
+        for i, part in enumerate(parts[:-1]):
+            try:
+                sub = open_folder(part, name, None, fd)
+            except InputError as e:
+                where = "/".join(parts[: i + 1])
+                raise InputError(name, f"{where}/ on its path: {e.reason}") from None
+            os.close(fd)
+            fd = sub
+        try:
+            return os.open(parts[-1], _FILE_FLAGS, dir_fd=fd)
+        except OSError as e:
+            raise _not_opened(e, parts[-1], name, fd) from None
+    finally:
+        os.close(fd)
+
+
+def _open_regular(path: str, name: str, beneath: tuple = (), ident: tuple | None = None) -> int:
+    """A file descriptor of ``path``, which must be a regular file reached without
+    following a link (in its last component; in every component below the folder
+    given, with ``beneath``), a pipe not waited on, and, with ``ident``, the very
+    file that was listed."""
+    if beneath:
+        fd = _open_beneath(beneath, name)
+    else:
+        try:
+            fd = os.open(path, _FILE_FLAGS)
+        except OSError as e:
+            raise _not_opened(e, path, name) from None
     try:
         st = os.fstat(fd)
         what = kind_of(st.st_mode)
         if what is not None or not stat.S_ISREG(st.st_mode):
             raise InputError(name, what or "a folder, not a file")
+        if ident is not None and _identity_of(st) != ident:
+            raise InputError(name, "changed after it was listed (another file in its place): not read")
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -190,95 +269,278 @@ def _open_regular(path: str, name: str) -> int:
     return fd
 
 
-def _read_file(path: str, name: str) -> bytes:
-    fd = _open_regular(path, name)
+def _open_sub(sub: Submission) -> int:
+    return _open_regular(sub.path, sub.name, sub.beneath, sub.ident)
+
+
+def _not_binary(data: bytes, name: str) -> bytes:
+    """``data`` (or its head), unless it is a binary file (told by its head: the rest is
+    never read, nor searched for a line end; compressed data is told once expanded)."""
+    reason = None if compression(data[:6]) else binary_reason(data[:BINARY_HEAD])
+    if reason is not None:
+        raise InputError(name, reason)
+    return data
+
+
+def _read_file(sub: Submission) -> bytes:
+    fd = _open_sub(sub)
     with os.fdopen(fd, "rb") as f:
         try:
-            return f.read()
+            # a binary file is told by its head: not read whole first (a sparse file of gigabytes)
+            head = _not_binary(f.read(BINARY_HEAD), sub.name)
+            return head + f.read()
         except OSError as e:
-            raise InputError(name, f"cannot read: {e.strerror or e}") from None
+            raise InputError(sub.name, f"cannot read: {e.strerror or e}") from None
 
 
-# ---- zip archives ----
+# ---- archives ----
 
-_ARCHIVES: dict[str, tuple[int, tuple, zipfile.ZipFile]] = {}  # path -> (pid, stamp, archive)
-
-
-def _stamp(st: os.stat_result) -> tuple:
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-def _open_archive(path: str, name: str) -> tuple[tuple, zipfile.ZipFile]:
-    fd = _open_regular(path, name)
-    f = os.fdopen(fd, "rb")
-    try:
-        return _stamp(os.fstat(f.fileno())), zipfile.ZipFile(f)
-    except BaseException:
-        f.close()
-        raise
+#: what can go wrong reading a member: a corrupt stream, an unknown method, a password
+_MEMBER_ERRORS = (OSError, EOFError, zipfile.BadZipFile, KeyError, RuntimeError, NotImplementedError, ValueError)
+#: the most bytes of a tar's extended header (a long name, pax records): tarfile reads one whole
+_TAR_HEADER_MAX = 1 << 20
 
 
-def _archive(path: str, name: str) -> zipfile.ZipFile:
-    """The archive at ``path``, opened once per process (a forked worker opens its own:
-    the parent's file offset is shared with it)."""
+def _errors() -> tuple:
+    import lzma
+    import tarfile
+    import zlib
+
+    return (*_MEMBER_ERRORS, zlib.error, lzma.LZMAError, tarfile.TarError)
+
+
+def _check_total(name: str, total: int, packed: int, limits) -> None:
+    """Raise when the members of an archive of ``packed`` bytes declare ``total`` bytes past
+    the bounds: :attr:`ReadLimits.max_archive`, and the ratio a member must keep too (an
+    archive whose members share one compressed stream expands far past its own size)."""
+    if limits.max_archive and total > limits.max_archive:
+        raise InputError(name, f"its members expand to more than {show_size(limits.max_archive)} in all: not "
+                               f"opened (raise the bound with {bound_hint('max_archive')})")
+    check_expansion(name, total, packed, replace(limits, max_input=0))
+
+
+def _too_many(name: str, limits) -> InputError:
+    return InputError(name, f"holds more than {limits.max_members:,} members: not opened (raise the bound with "
+                            f"{bound_hint('max_members')})")
+
+
+class _Archive:
+    """An archive opened for its members: its listing (``entries``: ``(name, is a folder,
+    what it is when not a regular file, mtime)`` in archive order) and the bytes of each.
+
+    Opening it reads it once, within the bounds (:class:`ReadLimits`): a zip's table of
+    contents (the number of entries and the sizes they declare are checked before any
+    member is read); a tar from start to end, each header checked before the member's
+    data is read (a header declaring a terabyte stops the listing, its data unread), the
+    regular members' bytes kept in a temporary file (in memory while small) so that each
+    is then read without a second pass. ``damage`` says why a tar's members after a
+    damaged header (or a cut) cannot be listed; ``total`` is what the members declare."""
+
+    def __init__(self, kind: str, name: str, f, packed: int):
+        self.kind, self.name, self.packed = kind, name, packed
+        self.damage: str | None = None
+        self.limits = read_limits()
+        self._file = f
+        self._zip: zipfile.ZipFile | None = None
+        self._spool: Any = None  # a SpooledTemporaryFile: a tar's regular members, one after another
+        self._where: dict[int, tuple[int, int]] = {}  # tar member index -> (offset in the spool, size)
+        try:
+            if kind == "zip":
+                self._open_zip(f)
+            else:
+                self._open_tar(f)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open_zip(self, f) -> None:
+        import time
+
+        def mtime(info) -> float | None:
+            try:
+                return time.mktime(info.date_time + (0, 0, -1))
+            except (OverflowError, ValueError):
+                return None
+
+        z = self._zip = zipfile.ZipFile(f)
+        infos = z.infolist()
+        if self.limits.max_members and len(infos) > self.limits.max_members:
+            raise _too_many(self.name, self.limits)
+        # zipfile yields no more than a member's declared size: the declared total bounds it all
+        # (a member whose own sizes fail the bounds is never read: its row says so)
+        self.total = sum(i.file_size for i in infos if member_problem(i) is None)
+        _check_total(self.name, self.total, self.packed, self.limits)
+        self.entries = [(i.filename, i.is_dir(), _member_kind(i), mtime(i)) for i in infos]
+
+    def _open_tar(self, f) -> None:
+        import tarfile
+        import tempfile
+
+        limits, name = self.limits, self.name
+
+        class Header(tarfile.TarInfo):
+            """tarfile ends a listing at a damaged header without a word: the damage is noted;
+            an extended header (read whole by tarfile) is bounded."""
+
+            @classmethod
+            def fromtarfile(cls, tar):
+                try:
+                    return super().fromtarfile(tar)
+                except (tarfile.InvalidHeaderError, tarfile.TruncatedHeaderError,
+                        tarfile.SubsequentHeaderError) as e:
+                    tar.damage = f"a damaged header at byte {tar.offset} ({e})"
+                    raise
+
+            def _proc_member(self, tar):
+                if self.type in (tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE,
+                                 tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK) \
+                        and self.size > _TAR_HEADER_MAX:
+                    raise tarfile.InvalidHeaderError(f"an extended header of {self.size:,} bytes")
+                return super()._proc_member(tar)
+
+        self.entries, self.total = [], 0
+        spool = self._spool = tempfile.SpooledTemporaryFile(max_size=64 << 20)
+        # a stream, read once from start to end: no seek back, nothing decompressed twice
+        t = tarfile.open(fileobj=f, mode="r|*", tarinfo=Header)
+        last = None
+        try:
+            while True:
+                m = t.next()
+                if m is None:
+                    break
+                if limits.max_members and len(self.entries) >= limits.max_members:
+                    raise _too_many(name, limits)
+                self.total += max(m.size, 0)
+                _check_total(name, self.total, self.packed, limits)  # before its data is read
+                index = len(self.entries)
+                what = None if m.isreg() else \
+                    "a symbolic link" if m.issym() or m.islnk() else "not a regular file"
+                self.entries.append((m.name, m.isdir(), what, float(m.mtime)))
+                last = m.name
+                if m.isreg() and (not limits.max_input or m.size <= limits.max_input):
+                    src = t.extractfile(m)
+                    start = spool.tell()
+                    while src is not None:
+                        b = src.read(1 << 20)
+                        if not b:
+                            break
+                        spool.write(b)
+                    self._where[index] = (start, spool.tell() - start)
+        except InputError:
+            raise
+        except (*_errors(), MemoryError) as e:
+            if not self.entries:
+                raise InputError(name, "not a readable tar archive") from None
+            self.damage = f"the tar archive is damaged after {last!r} ({e})"
+        else:
+            damage = getattr(t, "damage", None)
+            if damage is not None:
+                self.damage = f"the tar archive has {damage}"
+        if self.damage is not None:
+            self.damage += ": the members after it are not read"
+
+    def read(self, raw: str, index: int, name: str) -> bytes:
+        """The bytes of the member ``raw``, ``index``-th of the listing (``name`` names the
+        submission in errors), within the bounds."""
+        entry = self.entries[index] if 0 <= index < len(self.entries) else None
+        if entry is None or entry[0] != raw:
+            raise InputError(name, "the archive changed after it was listed")
+        try:
+            if self._zip is not None:
+                info = self._zip.infolist()[index]
+                problem = member_problem(info)
+                if problem is not None:
+                    raise InputError(name, problem)
+                return _bounded(self._zip.open(info), name, info.compress_size)
+            where = self._where.get(index)
+            if where is None:
+                if entry[2] is not None:
+                    raise InputError(name, f"the member is {entry[2]}")
+                raise too_big(name, "expands to", self.limits)  # its size alone passes the bound
+            check_expansion(name, where[1], self.packed, self.limits)
+            self._spool.seek(where[0])
+            return self._spool.read(where[1])
+        except InputError:
+            raise
+        except _errors() as e:
+            raise InputError(name, f"cannot read from the {self.kind} archive: {e}") from None
+        except MemoryError:
+            raise InputError(name, "too big to read into memory") from None
+
+    def close(self) -> None:
+        for f in (self._zip, self._spool, self._file):
+            if f is not None:
+                f.close()
+
+
+# (path on disk, steps to the archive inside it) -> (process id, the archive opened)
+_ARCHIVES: dict[tuple, tuple[int, _Archive]] = {}
+
+
+def _archive(path: str, name: str, steps: tuple, kind: str, beneath: tuple = (),
+             ident: tuple | None = None) -> _Archive:
+    """The archive of ``kind`` at ``path`` (``steps`` empty) or in the member ``steps``
+    lead to inside it, opened once per process (a forked worker opens its own: the
+    parent's file offset is shared with it); ``name`` names it in errors."""
     pid = os.getpid()
-    held = _ARCHIVES.get(path)
+    key = (path, steps)
+    held = _ARCHIVES.get(key)
     if held is not None and held[0] == pid:
-        return held[2]
-    if held is not None and held[0] != pid:
-        _ARCHIVES.pop(path)  # the parent's: its file is left to the parent
+        _ARCHIVES[key] = _ARCHIVES.pop(key)  # the most recently used goes last
+        return held[1]
+    if held is not None:
+        _ARCHIVES.pop(key)  # the parent's: its file is left to the parent
+    if steps:
+        outer = steps[-1]
+        data = _archive(path, name, steps[:-1], outer[0], beneath, ident).read(outer[1], outer[2], name)
+        f: Any = io.BytesIO(data)
+        packed = len(data)
+    else:
+        f = os.fdopen(_open_regular(path, name, beneath, ident), "rb")
+        packed = os.fstat(f.fileno()).st_size
+    try:
+        opened = _Archive(kind, name, f, packed)
+    except InputError:
+        raise
+    except (*_errors(), MemoryError) as e:
+        f.close()
+        if isinstance(e, OSError) and not isinstance(e, zipfile.BadZipFile) and e.strerror:
+            raise InputError(name, f"cannot open: {e.strerror}") from None
+        raise InputError(name, f"not a readable {kind} archive") from None
     while len(_ARCHIVES) >= _OPEN_ARCHIVES:
         old = _ARCHIVES.pop(next(iter(_ARCHIVES)))
         if old[0] == pid:
-            old[2].close()
-    stamp, z = _open_archive(path, name)
-    _ARCHIVES[path] = (pid, stamp, z)
-    return z
+            old[1].close()
+    _ARCHIVES[key] = (pid, opened)
+    return opened
 
 
 def close_archives() -> None:
     """Close the archives this process holds open."""
     pid = os.getpid()
-    for path in list(_ARCHIVES):
-        held = _ARCHIVES.pop(path)
+    for key in list(_ARCHIVES):
+        held = _ARCHIVES.pop(key)
         if held[0] == pid:
-            held[2].close()
-
-
-#: what can go wrong reading a member: a corrupt stream, an unknown method, a password
-_MEMBER_ERRORS = (OSError, EOFError, zipfile.BadZipFile, KeyError, RuntimeError, NotImplementedError, ValueError)
+            held[1].close()
 
 
 def _read_member(sub: Submission) -> bytes:
-    import lzma
-    import zlib
+    kind, raw, index = sub.inner[-1]
+    return _archive(sub.path, sub.name, sub.inner[:-1], kind, sub.beneath, sub.ident).read(raw, index, sub.name)
 
-    try:
-        z = _archive(sub.path, sub.name)
-        infos = z.infolist()
-        info = infos[sub.index] if sub.index is not None and sub.index < len(infos) else None
-        if info is None or info.filename != sub.member:
-            raise InputError(sub.name, "the archive changed after it was listed")
-        problem = member_problem(info)
-        if problem is not None:
-            raise InputError(sub.name, problem)
-        limits = read_limits()
-        parts, have = [], 0
-        with z.open(info) as f:
-            while True:
-                b = f.read(1 << 20)
-                if not b:
-                    break
-                parts.append(b)
-                have += len(b)
-                check_expansion(sub.name, have, info.compress_size, limits)
-        return b"".join(parts)
-    except InputError:
-        raise
-    except (*_MEMBER_ERRORS, zlib.error, lzma.LZMAError) as e:
-        raise InputError(sub.name, f"cannot read from the zip archive: {e}") from None
-    except MemoryError:
-        raise InputError(sub.name, "too big to read into memory") from None
+
+def _bounded(f, name: str, packed: int) -> bytes:
+    limits = read_limits()
+    parts, have = [], 0
+    with f:
+        while True:
+            b = f.read(1 << 20)
+            if not b:
+                break
+            parts.append(b)
+            have += len(b)
+            check_expansion(name, have, packed, limits)
+    return b"".join(parts)
 
 
 def member_problem(info: zipfile.ZipInfo) -> str | None:
@@ -370,27 +632,6 @@ def _listing(members, name: str, found: Found) -> list[_Entry]:
     return listed
 
 
-def _list_zip(z: zipfile.ZipFile, name: str, found: Found) -> list[_Entry]:
-    import time
-
-    def mtime(info) -> float | None:
-        try:
-            return time.mktime(info.date_time + (0, 0, -1))
-        except (OverflowError, ValueError):
-            return None
-
-    return _listing(((i.filename, i.is_dir(), _member_kind(i), mtime(i)) for i in z.infolist()), name, found)
-
-
-def _list_tar(t, name: str, found: Found) -> list[_Entry]:
-    def what(m) -> str | None:
-        if m.isreg():
-            return None
-        return "a symbolic link" if m.issym() or m.islnk() else "not a regular file"
-
-    return _listing(((m.name, m.isdir(), what(m), float(m.mtime)) for m in t.getmembers()), name, found)
-
-
 def _member_name(raw: str, name: str, found: Found, hidden_folders: set) -> str | None:
     """A member's name as shown, or None (and a line in ``found.skipped``) for one
     that is not taken: a name leaving the archive, a hidden file or folder."""
@@ -414,50 +655,33 @@ def _member_name(raw: str, name: str, found: Found, hidden_folders: set) -> str 
     return "/".join(parts)
 
 
-def _open_tar(fileobj):
-    import tarfile
+def _archive_members(path: str, name: str, found: Found, steps: tuple = (), kind: str = "zip",
+                     root: str | None = None, beneath: tuple = (), ident: tuple | None = None) -> None:
+    """The members of the archive ``path`` (or of the archive in the member ``steps``
+    lead to inside it) as submissions, archives among them opened in turn; what an
+    archive holds past the bounds, or after a damaged header, is a failed row."""
 
-    return tarfile.open(fileobj=fileobj, mode="r:*")
-
-
-_ARCHIVE_ERRORS = (OSError, zipfile.BadZipFile, ValueError, EOFError, KeyError, RuntimeError, NotImplementedError)
-
-
-def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data: bytes | None = None,
-                     kind: str = "zip", root: str | None = None) -> None:
-    """The members of the archive ``path`` (or, nested, of ``data``: the bytes of the
-    member reached by ``inner``) as submissions, archives among them opened in turn."""
-    import tarfile
-
-    def failed(reason: str) -> None:
-        found.submissions.append(Submission(name, path, problem=reason, root=root))
+    def failed(reason: str, label: str = name) -> None:
+        found.submissions.append(Submission(label, path, problem=reason, root=root))
 
     try:
-        if data is None:
-            if kind == "zip":
-                with _open_archive(path, name)[1] as z:
-                    listed = _list_zip(z, name, found)
-            else:
-                fd = _open_regular(path, name)
-                with os.fdopen(fd, "rb") as f, _open_tar(f) as t:
-                    listed = _list_tar(t, name, found)
-        elif kind == "zip":
-            with zipfile.ZipFile(io.BytesIO(data)) as z:
-                listed = _list_zip(z, name, found)
-        else:
-            with _open_tar(io.BytesIO(data)) as t:
-                listed = _list_tar(t, name, found)
+        archive = _archive(path, name, steps, kind, beneath, ident)
     except InputError as e:
         failed(e.reason)
         return
-    except (tarfile.TarError, *_ARCHIVE_ERRORS) as e:
-        if isinstance(e, OSError) and not isinstance(e, tarfile.TarError):
-            failed(f"cannot open: {e.strerror or e}")
-        else:
-            failed(f"not a readable {kind} archive")
-        return
+    limits = archive.limits
+    if not steps:  # a nested archive's members are counted in the member that holds it
+        found.expanded += archive.total
+        if limits.max_class and found.expanded > limits.max_class:
+            failed(f"the archives read together expand to more than {show_size(limits.max_class)}: not "
+                   f"opened (raise the bound with {bound_hint('max_class')})")
+            return
+    listed = _listing(archive.entries, name, found)
+    if archive.damage is not None:
+        failed(archive.damage)
     if not listed:
-        failed(f"the {kind} archive holds no run file")
+        if archive.damage is None:
+            failed(f"the {kind} archive holds no run file")
         return
     listed.sort(key=lambda e: os.fsencode(e.shown))
     seen: dict[str, int] = {}
@@ -471,138 +695,111 @@ def _archive_members(path: str, name: str, found: Found, inner: tuple = (), data
             found.skipped.append(Skipped(full, why))
             continue
         taken += 1
+        inner = steps + ((kind, m.raw, m.index),)
         nested = archive_kind(m.shown)
-        step = (m.raw, m.index)
-        if data is None:
-            sub = Submission(full, path, member=m.raw, index=m.index, root=root, mtime=m.mtime) \
-                if kind == "zip" else Submission(full, path, inner=(("tar", *step),), root=root, mtime=m.mtime)
-        else:
-            sub = Submission(full, path, member=None, inner=inner + ((kind, *step),), root=root, mtime=m.mtime)
         if nested is not None:
-            if len(sub.inner) + (sub.member is not None) >= NESTED_MAX:
+            if len(inner) >= NESTED_MAX:
                 found.skipped.append(Skipped(full, f"an archive nested more than {NESTED_MAX} deep: not opened"))
                 continue
-            try:
-                inner_data = sub.read()
-            except InputError as err:
-                found.submissions.append(Submission(full, path, problem=err.reason, root=root))
-                continue
-            chain = sub.inner if sub.member is None else (("zip", sub.member, sub.index),)
-            _archive_members(path, full, found, chain, inner_data, nested, root)
+            _archive_members(path, full, found, inner, nested, root, beneath, ident)
             continue
-        found.submissions.append(sub)
-    if not taken:
+        found.submissions.append(Submission(full, path, member=m.raw, index=m.index, inner=inner, root=root,
+                                            mtime=m.mtime, beneath=beneath, ident=ident))
+    if not taken and archive.damage is None:
         failed(f"the {kind} archive holds no run file")
-
-
-def _zip_members(path: str, name: str, found: Found, root: str | None = None) -> None:
-    _archive_members(path, name, found, kind="zip", root=root)
-
-
-def _read_nested(sub: Submission) -> bytes:
-    """The bytes of a member inside archives inside the file (or member) ``sub.path``,
-    each step within the bounds."""
-    import tarfile
-
-    # a zip on disk: its member first (the archive stays open); a tar on disk: the first step
-    data = _read_member(Submission(sub.name, sub.path, sub.member, sub.index)) if sub.member is not None else None
-    for kind, raw, index in sub.inner:
-        try:
-            if data is None:
-                if kind == "zip":
-                    data = _read_member(Submission(sub.name, sub.path, raw, index))
-                    continue
-                fd = _open_regular(sub.path, sub.name)
-                with os.fdopen(fd, "rb") as f, _open_tar(f) as t:
-                    data = _tar_member(t, raw, index, sub.name, os.fstat(f.fileno()).st_size)
-                continue
-            if kind == "zip":
-                with zipfile.ZipFile(io.BytesIO(data)) as z:
-                    infos = z.infolist()
-                    info = infos[index] if index < len(infos) else None
-                    if info is None or info.filename != raw:
-                        raise InputError(sub.name, "the archive changed after it was listed")
-                    problem = member_problem(info)
-                    if problem is not None:
-                        raise InputError(sub.name, problem)
-                    data = _bounded(z.open(info), sub.name, info.compress_size)
-            else:
-                with _open_tar(io.BytesIO(data)) as t:
-                    data = _tar_member(t, raw, index, sub.name, len(data))
-        except InputError:
-            raise
-        except (tarfile.TarError, *_MEMBER_ERRORS) as e:
-            raise InputError(sub.name, f"cannot read from the archive: {e}") from None
-    assert data is not None  # read() comes here for a submission with a step inside archives
-    return data
-
-
-def _tar_member(t, raw: str, index: int, name: str, packed: int) -> bytes:
-    members = t.getmembers()
-    m = members[index] if index < len(members) else None
-    if m is None or m.name != raw or not m.isreg():
-        raise InputError(name, "the archive changed after it was listed")
-    check_expansion(name, m.size, packed)
-    f = t.extractfile(m)
-    if f is None:
-        raise InputError(name, "the member is not a regular file")
-    return _bounded(f, name, packed)
-
-
-def _bounded(f, name: str, packed: int) -> bytes:
-    limits = read_limits()
-    parts, have = [], 0
-    with f:
-        while True:
-            b = f.read(1 << 20)
-            if not b:
-                break
-            parts.append(b)
-            have += len(b)
-            check_expansion(name, have, packed, limits)
-    return b"".join(parts)
 
 
 # ---- walking folders ----
 
-def _walk(root: str, prefix: str, exclude: set, found: Found) -> list[tuple[bytes, str, str, os.stat_result]]:
+#: folders of a walk kept open at once (the last ones of the path walked: a deep tree
+#: does not run out of file descriptors, and going one folder deeper opens one)
+_OPEN_FOLDERS = 32
+
+
+class _Folders:
+    """The folders of one walk, each opened from its parent's descriptor without
+    following a link and checked to be the folder listed: a folder swapped for a link
+    (or for another folder) between the listing and the opening is never entered."""
+
+    def __init__(self, root_fd: int):
+        self.root_fd = root_fd
+        self.chain: list[tuple[tuple, int]] = []  # (names below the root, descriptor): a path's last folders
+        self.idents: dict[tuple, tuple] = {}  # names below the root -> (st_dev, st_ino) as listed
+
+    def open(self, parts: tuple, shown: str) -> int:
+        chain = self.chain
+        while chain and parts[: len(chain[-1][0])] != chain[-1][0]:
+            os.close(chain.pop()[1])
+        have, fd = chain[-1] if chain else ((), self.root_fd)
+        for i in range(len(have), len(parts)):
+            fd = open_folder(parts[i], shown, self.idents[parts[: i + 1]], fd)
+            chain.append((parts[: i + 1], fd))
+            if len(chain) > _OPEN_FOLDERS:
+                os.close(chain.pop(0)[1])
+        return fd
+
+    def close(self) -> None:
+        for _, fd in self.chain:
+            os.close(fd)
+        self.chain.clear()
+        os.close(self.root_fd)
+
+
+def _walk(root: str, root_ident: tuple, prefix: str, exclude: set, found: Found) -> list[tuple]:
     """Every regular file under the folder ``root`` (without recursion: a deep tree is no
-    problem), as ``(sort key, name, path, stat)``; the rest goes to ``found.skipped``."""
-    files = []
-    stack = [(root, prefix)]
-    while stack:
-        folder, shown = stack.pop()
-        try:
-            with os.scandir(folder) as it:
-                entries = list(it)
-        except OSError as e:
-            found.skipped.append(Skipped(shown + "/", f"cannot list the folder: {e.strerror or e}"))
-            continue
-        for entry in entries:
-            name = f"{shown}/{entry.name}" if shown else entry.name
+    problem), as ``(sort key, name, path, stat, names below root)``; the rest goes to
+    ``found.skipped``. Every folder is listed and opened through descriptors (see
+    :class:`_Folders`), so nothing outside ``root`` is ever listed."""
+    files: list[tuple] = []
+    try:
+        folders = _Folders(open_folder(root, prefix or root, root_ident))
+    except InputError as e:
+        found.skipped.append(Skipped((prefix or root) + "/", e.reason))
+        return files
+    try:
+        stack: list[tuple[tuple, str]] = [((), prefix)]
+        while stack:
+            parts, shown = stack.pop()
             try:
-                st = entry.stat(follow_symlinks=False)
+                fd = folders.open(parts, shown + "/")
+                with os.scandir(fd) as it:
+                    entries = list(it)
+            except InputError as e:
+                found.skipped.append(Skipped(shown + "/", e.reason.replace("a symbolic link: not followed",
+                                                                            "a symbolic link (not followed)")))
+                continue
             except OSError as e:
-                found.skipped.append(Skipped(name, f"cannot read: {e.strerror or e}"))
+                found.skipped.append(Skipped(shown + "/", f"cannot list the folder: {e.strerror or e}"))
                 continue
-            is_dir = stat.S_ISDIR(st.st_mode)
-            if _hidden(entry.name):
-                found.skipped.append(Skipped(name + "/" * is_dir, f"a hidden {'folder' if is_dir else 'file'}"))
+            if parts and any(e.name == REPORT_MARKER for e in entries):
+                found.skipped.append(Skipped(shown + "/", "a report written by trec_eval_py batch"))
                 continue
-            if (st.st_dev, st.st_ino) in exclude:
-                found.skipped.append(Skipped(name + "/" * is_dir, "written by this command (an output)"))
-                continue
-            if is_dir:
-                if os.path.lexists(os.path.join(entry.path, REPORT_MARKER)):
-                    found.skipped.append(Skipped(name + "/", "a report written by trec_eval_py batch"))
+            for entry in entries:
+                name = f"{shown}/{entry.name}" if shown else entry.name
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError as e:
+                    found.skipped.append(Skipped(name, f"cannot read: {e.strerror or e}"))
                     continue
-                stack.append((entry.path, name))
-                continue
-            what = kind_of(st.st_mode)
-            if what is not None:
-                found.skipped.append(Skipped(name, what))
-                continue
-            files.append((os.fsencode(name), name, entry.path, st))
+                is_dir = stat.S_ISDIR(st.st_mode)
+                if _hidden(entry.name):
+                    found.skipped.append(Skipped(name + "/" * is_dir, f"a hidden {'folder' if is_dir else 'file'}"))
+                    continue
+                if _identity_of(st) in exclude:
+                    found.skipped.append(Skipped(name + "/" * is_dir, "written by this command (an output)"))
+                    continue
+                below = parts + (entry.name,)
+                if is_dir:
+                    folders.idents[below] = _identity_of(st)
+                    stack.append((below, name))
+                    continue
+                what = kind_of(st.st_mode)
+                if what is not None:
+                    found.skipped.append(Skipped(name, what))
+                    continue
+                files.append((os.fsencode(name), name, os.path.join(root, *below), st, below))
+    finally:
+        folders.close()
     return files
 
 
@@ -618,6 +815,13 @@ def scan_submissions(paths, *, exclude=()) -> Found:
     """The submissions ``paths`` (files, folders, zips, ``-``) stand for, in order, and
     what was found but not graded. ``exclude`` names files or folders never to take
     (the outputs of the command, such as its report folder)."""
+    try:
+        return _scan(paths, exclude)
+    finally:
+        close_archives()  # each process that reads the members opens the archives again, once
+
+
+def _scan(paths, exclude) -> Found:
     found = Found()
     excluded = {i for i in (_identity(os.fspath(p)) for p in exclude if p is not None) if i is not None}
     seen_names: set[str] = set()
@@ -625,7 +829,7 @@ def scan_submissions(paths, *, exclude=()) -> Found:
 
     root: str | None = None
 
-    def take(name: str, path: str, st: os.stat_result | None) -> None:
+    def take(name: str, path: str, st: os.stat_result | None, beneath: tuple = ()) -> None:
         if name in seen_names:
             found.skipped.append(Skipped(name, "given twice: graded once"))
             return
@@ -637,10 +841,12 @@ def scan_submissions(paths, *, exclude=()) -> Found:
                 return
             seen_files[key] = name
         kind = archive_kind(path) if st is not None else None
+        ident = _identity_of(st) if st is not None else None
         if kind is not None:
-            _archive_members(path, name, found, kind=kind, root=root)
+            _archive_members(path, name, found, kind=kind, root=root, beneath=beneath, ident=ident)
         else:
-            found.submissions.append(Submission(name, path, root=root, mtime=st.st_mtime if st else None))
+            found.submissions.append(Submission(name, path, root=root, mtime=st.st_mtime if st else None,
+                                                beneath=beneath, ident=ident))
 
     for p in paths:
         p = os.fspath(p)
@@ -666,13 +872,15 @@ def scan_submissions(paths, *, exclude=()) -> Found:
                 continue
             _refuse_dataset(p)
             start = len(found.skipped)
+            ident = _identity_of(st)
             # '.' stands for the files under it named from here: alice/run.txt, not ./alice/run.txt
-            for _, name, full, fst in sorted(_walk(bare, "" if bare == "." else bare, excluded, found)):
+            for _, name, full, fst, below in sorted(_walk(bare, ident, "" if bare == "." else bare, excluded, found),
+                                                    key=lambda f: f[0]):
                 why = not_a_run(name)
                 if why is not None:  # a README or a write-up beside the run: listed, not graded
                     found.skipped.append(Skipped(name, why))
                     continue
-                take(name, full, fst)
+                take(name, full, fst, (bare, ident, below))
             found.skipped[start:] = sorted(found.skipped[start:], key=lambda s: os.fsencode(s.path))
         elif stat.S_ISREG(st.st_mode):
             take(p, p, st)

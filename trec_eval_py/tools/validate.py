@@ -132,9 +132,10 @@ from ..engine.join.keys import docno_words, row_hash, run_starts
 from ..engine.join.order import RankRule
 from ..engine.join.stream import whole_topics
 from ..engine.parse import Qrels, Run
-from ..engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, has_bare_cr, split_fields
+from ..engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, column_budget, has_bare_cr, split_fields
 from ..engine.parse.numbers import FLOAT_RE, INT_RE
-from ..engine.parse.source import expand, read_pieces, read_source, source_name, split_pieces, text_size
+from ..engine.parse.source import (BINARY_HEAD, binary_reason, expand, read_pieces, read_source, source_name,
+                                  split_pieces, text_size)
 
 ERROR = "error"
 WARNING = "warning"
@@ -425,7 +426,6 @@ class _Collector:
 
 # ---- what kind of file is it? ----
 
-_PDF = b"%PDF"
 _ZIP = (b"PK\x03\x04", b"PK\x05\x06")
 
 
@@ -436,10 +436,9 @@ def _not_text(data: bytes, out: _Collector) -> bool:
                 "this is a zip archive (or a zip-based document such as .docx or .odt), not a text run file; "
                 "hand in the run file itself, as plain text")
         return True
-    head = data[:4096]
-    if data.startswith(_PDF) or b"\0" in head:
-        kind = "a PDF document" if data.startswith(_PDF) else "a binary file"
-        out.add(None, ERROR, "binary", f"this is {kind}, not a text run file: save the run as plain text")
+    reason = binary_reason(data[:BINARY_HEAD])
+    if reason is not None:
+        out.add(None, ERROR, "binary", reason)
         return True
     return False
 
@@ -530,23 +529,31 @@ class _Cols:
         return _Cols(text, text, np.zeros(0), np.zeros(0), text, np.zeros(0, dtype=np.int64))
 
     @staticmethod
-    def joined(parts: list) -> "_Cols":
-        """The rows of ``parts`` (:class:`_Cols`), one after the other."""
+    def joined(parts: list, name: str = "") -> "_Cols":
+        """The rows of ``parts`` (:class:`_Cols`), one after the other. Text is stored at
+        the width of its longest value: rows padded to a field far longer than the others'
+        (a docno of megabytes after a topic of short ones) would fill the memory, so such
+        a field is an error naming its line (the bound of the readers' columns,
+        :func:`~trec_eval_py.engine.parse.fields.column_budget`)."""
         parts = [p for p in parts if len(p)]
         if len(parts) <= 1:
             return parts[0] if parts else _Cols.empty()
+        rows = sum(len(p) for p in parts)
+        for number, column in ((1, "qid"), (3, "docno"), (6, "runid")):
+            arrays = [getattr(p, column) for p in parts]
+            width = max(a.itemsize for a in arrays)
+            if width * rows > column_budget(sum(a.nbytes for a in arrays)):
+                wide = max(parts, key=lambda p: getattr(p, column).itemsize)
+                i = int(np.argmax(np.char.str_len(getattr(wide, column))))
+                raise InputError(name, f"run field {number} is {width} bytes long: padding all {rows} lines to it "
+                                       f"would need {width * rows / 2**30:.1f} GiB (fields are stored at the width "
+                                       f"of the longest)", int(wide.line[i]))
         return _Cols(*(np.concatenate(cols) for cols in zip(*(
             (p.qid, p.docno, p.rank, p.score, p.runid, p.line) for p in parts))))
 
-    def then(self, other: "_Cols") -> "_Cols":
-        """These rows followed by ``other``'s."""
-        if not len(other):
-            return self
-        if not len(self):
-            return other
-        return _Cols(*(np.concatenate([a, b]) for a, b in zip(
-            (self.qid, self.docno, self.rank, self.score, self.runid, self.line),
-            (other.qid, other.docno, other.rank, other.score, other.runid, other.line))))
+    def then(self, other: "_Cols", name: str = "") -> "_Cols":
+        """These rows followed by ``other``'s (see :meth:`joined`)."""
+        return _Cols.joined([self, other], name)
 
 
 _COMMENT_LINE = re.compile(rb"(?:^|\n)[ \t\r\x0b\x0c]*#")
@@ -1550,7 +1557,7 @@ class _RunBytes:
 
     def pieces(self):
         if self.data is not None:
-            return split_pieces(self.data, PIECE_BYTES)
+            return split_pieces(self.data, PIECE_BYTES, self.name)
         if isinstance(self.run, (str, os.PathLike)):
             return read_pieces(self.run, PIECE_BYTES)
         return self.run.pieces(PIECE_BYTES)
@@ -1636,7 +1643,7 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
         assert more is not None
         _check_regrouped(_columns(itertools.chain((first,), more), scan, path, report), scan, checks, regroup)
     elif more is None:
-        cols = _Cols.joined(list(_columns((first,), scan, path, report)) + [scan.finish()])
+        cols = _Cols.joined(list(_columns((first,), scan, path, report)) + [scan.finish()], path)
         checks.rows(cols)
         if len(cols):
             checks.topics(cols)
@@ -1650,7 +1657,8 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
             yield rest
 
         # the topics as they complete (the one loop that reads a run in pieces)
-        for group in whole_topics(lines(), take=lambda c, lo, hi: c.take(slice(lo, hi)), then=_Cols.then):
+        for group in whole_topics(lines(), take=lambda c, lo, hi: c.take(slice(lo, hi)),
+                                  then=lambda a, b: a.then(b, path)):
             checks.topics(group)
     if not checks.rows_seen:
         if not out.has_error():
@@ -1712,7 +1720,7 @@ def _columns(pieces, scan: _LineScan, name: str, report: Report) -> Iterator[_Co
                 found.append(cols)
                 line += n
                 report.lines += n
-            yield _Cols.joined(found)
+            yield _Cols.joined(found, name)
         else:
             cols, n = fast
             line += n

@@ -9,7 +9,7 @@ import typer
 from ...errors import ExitCode
 from ...output.table import check_format, check_typeset, choices_text
 from ...tools.leaderboard import LEADERBOARD_FORMATS
-from ..flags import cluster_client, cluster_flags, evaluation_flags
+from ..flags import cluster_client, cluster_flags, evaluation_flags, read_limit_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, tell, tell_skipped, write_output
 from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_UNJUDGED
@@ -18,6 +18,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command(epilog=exit_codes_epilog(ExitCode.INCOMPLETE, ExitCode.CLUSTER))
+@read_limit_flags()
 @cluster_flags(help={"engine": "local (processes of this machine, see -j) or dask (one task per run on a dask "
                                 "cluster; see --workers, --scheduler)."})
 @evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order",
@@ -46,14 +47,13 @@ def batch(
     student_from: str = typer.Option("auto", "--student-from", metavar="PATTERN", help="Name the students from the submissions' names: auto (default: moodle, canvas, blackboard, then the first folder), moodle, canvas, blackboard, folder, none, or a regular expression with a group (?P<student>...)."),
     pick: str = typer.Option("all", "--pick", metavar="RULE", help="A student's several files: all (default: grade each) or latest (the one changed last; the others are listed as not graded)."),
     roster: Optional[str] = typer.Option(None, "--roster", metavar="CSV", help="Class list (e.g. the LMS's grading worksheet): grades.csv in the report gets a row per student on it."),
-    max_input: Optional[str] = typer.Option(None, "--max-input", metavar="SIZE", help="Most bytes read from standard input or expanded from a compressed file or zip member (default 1G; e.g. 4G; 0: no limit)."),
-    max_ratio: Optional[float] = typer.Option(None, "--max-ratio", metavar="N", help="Most bytes a compressed file or zip member may expand to per compressed byte, past 16 MiB (default 100; 0: no limit)."),
     caption: Optional[str] = typer.Option(None, "--caption", help="LaTeX (and HTML): the table's caption."),
     label: Optional[str] = typer.Option(None, "--label", help="LaTeX: the table's \\label."),
     digits: Optional[int] = typer.Option(None, "--digits", help="Decimals of the values (formats people read; default 4, as trec_eval)."),
     *,
     options: dict,
     cluster: dict,
+    limits: dict,
 ) -> int:
     """Grade many runs against one set of judgments: a leaderboard, and with
     --report a report for the class.
@@ -86,7 +86,7 @@ def batch(
     check_typeset(fmt, caption=caption, label=label, digits=digits)
     if options.pop("complete") and only_answered:
         raise UsageError("-c and --only-answered contradict each other")
-    with set_read_limits(max_input, max_ratio):
+    with set_read_limits(**limits):
         # every output is checked before the grading: a bad one fails in a second, not after an hour
         check_output(output, [qrels, *runs])
         if report is not None:

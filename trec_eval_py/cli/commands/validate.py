@@ -8,7 +8,7 @@ import typer
 from ...errors import ExitCode
 from ...output.table import check_format, choices_text
 from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED, FORMATS
-from ..flags import cluster_client, cluster_flags, evaluation_flags
+from ..flags import cluster_client, cluster_flags, evaluation_flags, read_limit_flags
 from ..help import exit_codes_epilog
 from ..output import tell, tell_skipped, write_output
 
@@ -16,6 +16,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command(epilog=exit_codes_epilog(ExitCode.FAILED, ExitCode.CLUSTER))
+@read_limit_flags()
 @cluster_flags(help={"engine": "local (this process) or dask (one task per file on a dask cluster; see "
                                "--workers, --scheduler)."})
 @evaluation_flags("compat", "rel_format", "results_format",
@@ -39,11 +40,10 @@ def validate(
     select: List[str] = typer.Option([], "--select", metavar="CHECK", help="Run only these checks (and those the evaluation needs)."),
     skip_header: bool = typer.Option(False, "--skip-header", help="A header line is a warning, not an error (batch then grades the file without it)."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="Text: print only the summary line of each file (with the count of each check)."),
-    max_input: Optional[str] = typer.Option(None, "--max-input", metavar="SIZE", help="Most bytes read from standard input or expanded from a compressed file or zip member (default 1G; 0: no limit)."),
-    max_ratio: Optional[float] = typer.Option(None, "--max-ratio", metavar="N", help="Most bytes a compressed file or zip member may expand to per compressed byte, past 16 MiB (default 100; 0: no limit)."),
     *,
     options: dict,
     cluster: dict,
+    limits: dict,
 ) -> int:
     """Check runs the way an evaluation campaign does: format, scores, run id, topic ids,
     ranks and ties. Each check gives one finding per file, with its first line, how
@@ -66,7 +66,7 @@ def validate(
     from ..progress import Progress
 
     fmt = check_format(fmt, FORMATS)
-    with set_read_limits(max_input, max_ratio):
+    with set_read_limits(**limits):
         found = scan_submissions(runs)
         tell_skipped(found.skipped)
         if not found.submissions:

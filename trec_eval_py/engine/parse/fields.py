@@ -203,8 +203,14 @@ def _no_rows(wanted) -> Fields:
     return Fields(cols, np.zeros(0, dtype=np.int64), [], 0)
 
 
+def column_budget(size: int) -> int:
+    """The most bytes the text columns read from ``size`` bytes of input may take
+    (fields are stored at the width of the longest: one long field pads every row)."""
+    return max(COLUMN_BYTES_MIN, COLUMN_BYTES_PER_INPUT_BYTE * size)
+
+
 def _column_budget(data) -> int:
-    return max(COLUMN_BYTES_MIN, COLUMN_BYTES_PER_INPUT_BYTE * len(data))
+    return column_budget(len(data))
 
 
 def _width_error(data, name, lineno, field, width, rows, what) -> InputError:

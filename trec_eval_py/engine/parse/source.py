@@ -24,7 +24,7 @@ import stat
 import sys
 from typing import BinaryIO, Sequence, TextIO, TypeGuard, Union
 
-from ..._record import record
+from ..._record import record, replace
 from ...errors import InputError, InputTypeError, UsageError, shorten
 
 Source = Union[str, os.PathLike, bytes, BinaryIO, TextIO]
@@ -42,12 +42,24 @@ _MAGIC = (
 #: environment variables that raise (or lower) the bounds for every command
 MAX_INPUT_ENV = "TREC_EVAL_PY_MAX_INPUT"
 MAX_RATIO_ENV = "TREC_EVAL_PY_MAX_RATIO"
+MAX_MEMBERS_ENV = "TREC_EVAL_PY_MAX_MEMBERS"
+MAX_ARCHIVE_ENV = "TREC_EVAL_PY_MAX_ARCHIVE"
+MAX_CLASS_ENV = "TREC_EVAL_PY_MAX_CLASS"
+MAX_LINE_ENV = "TREC_EVAL_PY_MAX_LINE"
 #: most bytes read from a source of unknown size, or expanded from compressed data
 DEFAULT_MAX_INPUT = 1 << 30
 #: most bytes out per compressed byte in (text runs compress 5 to 20 times)...
 DEFAULT_MAX_RATIO = 100
 #: ... once the output passes this size (tiny files of repeated lines compress far better)
 RATIO_FLOOR = 16 << 20
+#: most entries in one archive (files and folders: a class of thousands fits)
+DEFAULT_MAX_MEMBERS = 10_000
+#: most bytes the members of one archive expand to, all together
+DEFAULT_MAX_ARCHIVE = 4 << 30
+#: most bytes the members of all the archives of one grading expand to
+DEFAULT_MAX_CLASS = 16 << 30
+#: the longest line read in pieces (a file of no line end is not held whole to find one)
+DEFAULT_MAX_LINE = 1 << 20
 _STEP = 1 << 20  # bytes read or expanded at a time
 
 
@@ -57,10 +69,19 @@ class ReadLimits:
     (standard input, a pipe, a device, a file object) or expanded from compressed
     data (a ``.gz`` file, a zip archive's member); ``max_ratio`` bytes expanded per
     compressed byte once past :data:`RATIO_FLOOR` (a zip bomb expands a few
-    megabytes to gigabytes). 0 turns a bound off."""
+    megabytes to gigabytes). For archives of submissions: ``max_members`` entries
+    in one archive, ``max_archive`` bytes its members expand to together (an
+    archive of many members, or of members sharing one compressed stream) and
+    ``max_class`` bytes the members of all the archives read together expand to.
+    ``max_line``: the longest line of a file read in pieces (a run, a submission).
+    0 turns a bound off."""
 
     max_input: int = DEFAULT_MAX_INPUT
     max_ratio: float = DEFAULT_MAX_RATIO
+    max_members: int = DEFAULT_MAX_MEMBERS
+    max_archive: int = DEFAULT_MAX_ARCHIVE
+    max_class: int = DEFAULT_MAX_CLASS
+    max_line: int = DEFAULT_MAX_LINE
 
 
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", re.I)
@@ -80,19 +101,49 @@ def parse_size(text: str | int, what: str = "size") -> int:
     return int(float(m.group(1)) * 1024 ** " kmgt".index(m.group(2).lower() or " "))
 
 
+#: each bound: its environment variable, its flag, and what reads its value
+_BOUNDS = {
+    "max_input": (MAX_INPUT_ENV, "--max-input", "size"),
+    "max_ratio": (MAX_RATIO_ENV, "--max-ratio", "ratio"),
+    "max_members": (MAX_MEMBERS_ENV, "--max-members", "count"),
+    "max_archive": (MAX_ARCHIVE_ENV, "--max-archive", "size"),
+    "max_class": (MAX_CLASS_ENV, "--max-class", "size"),
+    "max_line": (MAX_LINE_ENV, "--max-line", "size"),
+}
+
+
+def _bound(value, field: str, what: str):
+    """The value of the bound ``field`` from a flag, a keyword or the environment (``what``)."""
+    kind = _BOUNDS[field][2]
+    if kind == "size":
+        return parse_size(value, what)
+    if kind == "count":
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise UsageError(f"{what}: expected a whole number, 0 or more (0: no limit), not {value!r}")
+        return value
+    try:
+        r = float(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else -1.0
+    except ValueError:
+        r = -1.0
+    if not r >= 0:
+        raise UsageError(f"{what}: expected a number, 0 or more (0: no limit), not {value!r}")
+    return r
+
+
+def bound_hint(field: str) -> str:
+    """``--max-members or TREC_EVAL_PY_MAX_MEMBERS``: how to raise a bound, for a message."""
+    env, flag, _ = _BOUNDS[field]
+    return f"{flag} or {env}"
+
+
 def _env_limits() -> ReadLimits:
-    size, ratio = os.environ.get(MAX_INPUT_ENV), os.environ.get(MAX_RATIO_ENV)
     out = ReadLimits()
-    if size:
-        out = ReadLimits(parse_size(size, MAX_INPUT_ENV), out.max_ratio)
-    if ratio:
-        try:
-            r = float(ratio)
-        except ValueError:
-            r = -1.0
-        if not r >= 0:
-            raise UsageError(f"{MAX_RATIO_ENV}: expected a number (0: no limit), not {ratio!r}")
-        out = ReadLimits(out.max_input, r)
+    for field, (env, _, _) in _BOUNDS.items():
+        value = os.environ.get(env)
+        if value:
+            out = replace(out, **{field: _bound(value, field, env)})
     return out
 
 
@@ -105,18 +156,25 @@ def read_limits() -> ReadLimits:
 
 
 def use_read_limits(limits: ReadLimits) -> None:
-    """Read with ``limits`` from now on in this process (a worker process takes its parent's)."""
-    _LIMITS.append(limits)
+    """Read with ``limits`` from now on in this process (a worker process takes its parent's).
+    The bounds already in force push nothing: grading in this very process would
+    otherwise leave them in force after the command, over the environment's."""
+    if read_limits() != limits:
+        _LIMITS.append(limits)
 
 
 @contextlib.contextmanager
-def set_read_limits(max_input: int | str | None = None, max_ratio: float | None = None):
-    """Within the ``with`` block, read with these bounds (None: keep the one in force)."""
-    cur = read_limits()
-    size = cur.max_input if max_input is None else parse_size(max_input, "--max-input")
-    if max_ratio is not None and not (isinstance(max_ratio, (int, float)) and max_ratio >= 0):
+def set_read_limits(max_input: int | str | None = None, max_ratio: float | None = None, *,
+                    max_members: int | None = None, max_archive: int | str | None = None,
+                    max_class: int | str | None = None, max_line: int | str | None = None):
+    """Within the ``with`` block, read with these bounds (None: keep the one in force;
+    sizes as :func:`parse_size` reads them)."""
+    given = {"max_input": max_input, "max_ratio": max_ratio, "max_members": max_members,
+             "max_archive": max_archive, "max_class": max_class, "max_line": max_line}
+    if max_ratio is not None and not isinstance(max_ratio, (int, float)):
         raise UsageError(f"--max-ratio: expected a number, 0 or more, not {max_ratio!r}")
-    _LIMITS.append(ReadLimits(size, cur.max_ratio if max_ratio is None else float(max_ratio)))
+    changed = {k: _bound(v, k, _BOUNDS[k][1]) for k, v in given.items() if v is not None}
+    _LIMITS.append(replace(read_limits(), **changed))
     try:
         yield _LIMITS[-1]
     finally:
@@ -136,6 +194,30 @@ def too_big(name: str, what: str, limits: ReadLimits | None = None) -> InputErro
     limits = limits or read_limits()
     return InputError(name, f"{what} more than {show_size(limits.max_input)}, the limit for data of unknown "
                             f"size (raise it with --max-input or {MAX_INPUT_ENV})")
+
+
+def long_line(name: str, lineno: int, limits: ReadLimits | None = None) -> InputError:
+    """The error of a line past :attr:`ReadLimits.max_line` (physical line ``lineno``)."""
+    limits = limits or read_limits()
+    return InputError(name, f"the line is longer than {show_size(limits.max_line)}: no run or judgments line is "
+                            f"(raise the bound with {bound_hint('max_line')})", lineno)
+
+
+def check_lines(data: bytes | bytearray, name: str, bound: int, first_line: int = 1, start: int = 0,
+                end: int | None = None) -> None:
+    """Raise :func:`long_line` if a line of ``data[start:end]`` (whose first line is physical
+    line ``first_line``; the last may go on past ``end``) is longer than ``bound`` bytes
+    (0: no bound). At most two searches per ``bound`` bytes: a search backwards from the
+    furthest a line starting here may end finds the last line end in reach."""
+    end = len(data) if end is None else end
+    if not bound:
+        return
+    pos = start
+    while end - pos > bound:
+        cut = data.rfind(b"\n", pos, pos + bound + 1)
+        if cut < 0:
+            raise long_line(name, first_line + data.count(b"\n", start, pos))
+        pos = cut + 1
 
 
 def check_expansion(name: str, out: int, packed: int, limits: ReadLimits | None = None) -> None:
@@ -206,6 +288,19 @@ def _expanded_steps(f, module: str, name: str, packed: int):
         raise InputError(name, f"cannot decompress: {e}") from None
 
 
+#: the bytes at the start of a file that tell a binary one (a NUL among them)
+BINARY_HEAD = 4096
+
+
+def binary_reason(head: bytes) -> str | None:
+    """Why data starting with ``head`` (its first :data:`BINARY_HEAD` bytes are looked
+    at) is no text file: a PDF document, NUL bytes; None for text."""
+    if head.startswith(b"%PDF") or b"\0" in head[:BINARY_HEAD]:
+        kind = "a PDF document" if head.startswith(b"%PDF") else "a binary file"
+        return f"this is {kind}, not a text run file: save the run as plain text"
+    return None
+
+
 #: the UTF-8 byte-order mark some editors put at the start of a text file
 BOM = b"\xef\xbb\xbf"
 
@@ -256,7 +351,13 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
         data = bytes(source)
     elif isinstance(source, (str, os.PathLike)):
         if os.fspath(source) == "-" and allow_stdin:
-            data = read_bounded(sys.stdin.buffer, name)
+            stdin = sys.stdin.buffer
+            try:
+                mode = os.fstat(stdin.fileno()).st_mode
+            except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+                mode = 0  # a stream without a descriptor (a test's): no device
+            _refuse_device(stdin, mode, name)  # `< /dev/zero`: refused at its first byte
+            data = read_bounded(stdin, name)
         else:
             try:
                 with open(source, "rb") as f:
@@ -370,15 +471,22 @@ def read_pieces(source: Source, chunk_bytes: int):
     yield from split_pieces(read_source(source), chunk_bytes)
 
 
-def split_pieces(data: bytes, chunk_bytes: int):
+def split_pieces(data: bytes, chunk_bytes: int, name: str = "<bytes>"):
     """``data`` (read whole) as consecutive pieces of about ``chunk_bytes``, each
-    ending at a line end (the last one may lack it): views into ``data``, not copies."""
+    ending at a line end (the last one may lack it): views into ``data``, not copies.
+    A line longer than :attr:`ReadLimits.max_line` is an error naming it."""
     view = memoryview(data)
     pos = 0
+    bound = read_limits().max_line
+    lines = 0  # line ends before pos
+    whole = data if isinstance(data, (bytes, bytearray)) else bytes(data)
     while pos < len(data):
         end = data.rfind(b"\n", pos, pos + chunk_bytes) + 1 if pos + chunk_bytes < len(data) else len(data)
         if end <= pos:
             end = data.find(b"\n", pos + chunk_bytes) + 1 or len(data)
+        if bound:
+            check_lines(whole, name, bound, lines + 1, pos, end)
+            lines += whole.count(b"\n", pos, end)
         yield view[pos:end]
         pos = end
 
@@ -392,46 +500,55 @@ def file_pieces(f, chunk_bytes: int, name: str):
     head = f.read(6)
     module = compression(head)
     if module is None:
-        yield from _file_pieces(f, head, chunk_bytes)
+        yield from _file_pieces(f, head, chunk_bytes, name)
         return
     st = os.fstat(f.fileno())
     if not stat.S_ISREG(st.st_mode):
-        yield from split_pieces(expand(head + read_bounded(f, name), name), chunk_bytes)
+        yield from split_pieces(expand(head + read_bounded(f, name), name), chunk_bytes, name)
         return
     f.seek(-len(head), os.SEEK_CUR)  # a regular file: its head is read again by the decompressor
-    yield from line_pieces(_expanded_steps(f, module, name, st.st_size - f.tell()), chunk_bytes)
+    yield from line_pieces(_expanded_steps(f, module, name, st.st_size - f.tell()), chunk_bytes, name)
 
 
-def line_pieces(steps, chunk_bytes: int):
+def line_pieces(steps, chunk_bytes: int, name: str = "<stream>"):
     """Consecutive pieces of the text ``steps`` (an iterable of bytes) make, each of
     at least ``chunk_bytes`` (but the last) and ending at a line end (the last one
     may lack it): :func:`split_pieces` of a text that is not held whole."""
     buf = bytearray()
+    bound = read_limits().max_line
+    lines = 0  # line ends handed out
     for b in steps:
         buf += b
         if len(buf) >= chunk_bytes:
             cut = buf.rfind(b"\n") + 1
+            check_lines(buf, name, bound, lines + 1)  # the unfinished last line too: it is held
             if cut:
-                yield bytes(buf[:cut])
+                piece = bytes(buf[:cut])
+                lines += piece.count(b"\n")
+                yield piece
                 del buf[:cut]
     if buf:
+        check_lines(buf, name, bound, lines + 1)
         yield bytes(buf)
 
 
-def _file_pieces(f, head: bytes, chunk_bytes: int):
+def _file_pieces(f, head: bytes, chunk_bytes: int, name: str):
     # no bigger buffer than a regular file needs: a fresh one is zeroed page by
     # page (a pipe, e.g. <(zcat run.gz), says nothing of its size)
     st = os.fstat(f.fileno())
-    _refuse_device(f, st.st_mode, getattr(f, "name", "<stream>"), head)
+    _refuse_device(f, st.st_mode, name, head)
     regular = stat.S_ISREG(st.st_mode)
     room = st.st_size + 1 if regular else chunk_bytes
     bound = 0 if regular else read_limits().max_input  # /dev/zero never ends, nor holds a line end
     total = len(head)
+    max_line = read_limits().max_line
+    lines = 0  # line ends handed out
     buf = bytearray(max(min(chunk_bytes, room), 2 * len(head), 64))
     buf[: len(head)] = head
     have = len(head)  # bytes at the start of buf not yet handed out
     while True:
         if have == len(buf):  # one line longer than the buffer: a bigger one
+            check_lines(buf, name, max_line, lines + 1, 0, have)  # a file of zeros is not held whole
             bigger = bytearray(2 * len(buf))
             bigger[:have] = buf
             buf = bigger
@@ -447,12 +564,15 @@ def _file_pieces(f, head: bytes, chunk_bytes: int):
         if cut == 0:
             have = end
             continue
+        check_lines(buf, name, max_line, lines + 1, 0, cut)
         with memoryview(buf) as view:
             with view[:cut] as piece:
+                lines += buf.count(b"\n", 0, cut)
                 yield piece
         buf[: end - cut] = buf[cut:end]  # the unfinished last line moves to the front
         have = end - cut
     if have:
+        check_lines(buf, name, max_line, lines + 1, 0, have)
         with memoryview(buf) as view:
             with view[:have] as piece:
                 yield piece
