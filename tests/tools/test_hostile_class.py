@@ -366,11 +366,11 @@ def test_report_writes_never_follow_a_link_out_of_the_folder(tmp_path, klass, ho
 
 
 def test_a_report_inside_the_class_folder_is_not_graded_next_time(tmp_path, klass, capsysbinary):
-    report = klass / "report"
-    code, doc, err = grade(tmp_path, capsysbinary, klass, "--report", report)
+    # written elsewhere, then moved into the class folder: the marker keeps it out of the walk
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--report", tmp_path / "report")
     assert names(doc) == [f"{klass}/alice/run.txt"]
-    assert (report / REPORT_MARKER).is_file()
-    # the next run writes its report elsewhere: the old one is still no submission
+    assert (tmp_path / "report" / REPORT_MARKER).is_file()
+    os.rename(tmp_path / "report", klass / "report")
     code, _, err = grade(tmp_path, capsysbinary, klass, "--report", tmp_path / "report2", "-o",
                          klass / "board.json")
     doc = json.loads((klass / "board.json").read_text())
@@ -384,7 +384,93 @@ def test_a_report_inside_the_class_folder_is_not_graded_next_time(tmp_path, klas
 
 def test_the_report_folder_may_not_be_the_class_folder(tmp_path, klass, capsysbinary):
     code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "--report", klass], capsysbinary)
-    assert code == 1 and out == "" and "is the submissions folder" in err
+    assert code == 1 and out == "" and err == f"trec_eval_py: cannot write {klass}: is the input {klass}: " \
+        "name a folder outside the submissions\n"
+
+
+@pytest.mark.parametrize("where", ["holds the class", "inside the class", "holds a run file"])
+def test_the_report_folder_and_the_class_never_overlap(tmp_path, capsysbinary, monkeypatch, where):
+    # `batch Q runs --report .` twice emptied a class folder named runs/: the clean-up took it for its pages
+    import trec_eval_py.tools.leaderboard as lb
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "alice.txt").write_text(run_text("alice"))
+    (tmp_path / "feedback").mkdir()
+    (tmp_path / "feedback" / "bob.txt").write_text(run_text("bob"))
+    run, report = {"holds the class": ("runs", "."), "inside the class": ("runs", "runs/report"),
+                   "holds a run file": ("feedback/bob.txt", ".")}[where]
+    monkeypatch.setattr(lb, "_run_all", lambda *a, **k: pytest.fail("graded before the report folder was checked"))
+    for _ in range(2):
+        code, out, err = run_cli(["batch", "qrels.txt", run, "--report", report], capsysbinary)
+        assert code == 1 and out == "" and len(err.splitlines()) == 1, err
+        assert f"cannot write {report}: " in err and f"the input {run}" in err
+    assert (tmp_path / "runs" / "alice.txt").read_text() == run_text("alice")
+    assert (tmp_path / "feedback" / "bob.txt").read_text() == run_text("bob")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["feedback", "qrels.txt", "runs"]
+
+
+def test_a_report_deletes_only_the_files_it_wrote(tmp_path, klass, capsysbinary):
+    report = tmp_path / "report"
+    (klass / "bob").mkdir()
+    (klass / "bob" / "run.txt").write_text(run_text("bob"))
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--report", report)
+    assert code == 0, err
+    bob_page = next(p.name for p in (report / "runs").iterdir() if "bob" in p.name)
+    # the teacher's own files beside the pages, and a page of a report that kept no manifest
+    (report / "runs" / "notes.html").write_text("mine")
+    (report / "feedback" / "mine.txt").write_text("mine")
+    code, doc, err = grade(tmp_path, capsysbinary, klass / "alice", "--report", report)
+    assert code == 0, err
+    pages = sorted((p.name for p in (report / "runs").iterdir()), key=lambda n: n == "notes.html")
+    assert len(pages) == 2 and pages[0].endswith("class_alice_run.html") and pages[1] == "notes.html"
+    assert bob_page not in pages
+    assert (report / "runs" / "notes.html").read_text() == "mine"
+    assert (report / "feedback" / "mine.txt").read_text() == "mine"
+    listed = (report / REPORT_MARKER).read_text().splitlines()
+    assert [ln for ln in listed if not ln.startswith("#")] == [f"feedback/{pages[0][:-5]}.txt", f"runs/{pages[0]}"]
+    # a manifest naming what the report never wrote deletes nothing outside its pages
+    (report / REPORT_MARKER).write_text("runs/notes.html\n../class/alice/run.txt\nruns/../../x\n")
+    code, doc, err = grade(tmp_path, capsysbinary, klass / "alice", "--report", report)
+    assert (klass / "alice" / "run.txt").read_text() == run_text("alice")
+
+
+@pytest.mark.parametrize("command,flag", [("batch", "--roster"), ("batch", "--valid-codes"),
+                                          ("compare", "--valid-codes"), ("fuse", None)])
+def test_no_output_overwrites_an_input_of_any_flag(tmp_path, klass, capsysbinary, command, flag):
+    # -o naming the roster (or any file a flag reads) used to overwrite it
+    precious = tmp_path / "precious.txt"
+    precious.write_text(run_text("alice"))
+    before = precious.read_bytes()
+    args = {"batch": [tmp_path / "qrels.txt", klass], "compare": [tmp_path / "qrels.txt", klass / "alice" / "run.txt"],
+            "fuse": [klass / "alice" / "run.txt"]}[command]
+    code, out, err = run_cli([command, *args, *([flag] if flag else []), precious, "-o", precious], capsysbinary)
+    assert code == 1 and out == "" and len(err.splitlines()) == 1, err
+    assert f"cannot write {precious}: is an input of this command ({precious})" in err
+    assert precious.read_bytes() == before
+
+
+def test_the_report_never_overwrites_an_input(tmp_path, klass, capsysbinary):
+    report = tmp_path / "report"
+    report.mkdir()
+    roster = report / "grades.csv"  # last term's grades, kept as this term's roster
+    roster.write_text("Identifier,Full name\nParticipant 1,Alice Adams\n")
+    before = roster.read_bytes()
+    code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "--roster", roster, "--report", report],
+                             capsysbinary)
+    assert code == 1 and out == "" and err == f"trec_eval_py: cannot write {report}: would overwrite {roster}, " \
+        "an input of this command\n"
+    assert roster.read_bytes() == before
+    # a roster the report does not write is read from the report's folder as any file
+    os.rename(roster, report / "roster.csv")
+    code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "--roster", report / "roster.csv",
+                              "--report", report], capsysbinary)
+    assert code == 0, err
+    # -o naming one of the report's files would be overwritten by the report
+    code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "-o", report / "index.html",
+                              "--report", report], capsysbinary)
+    assert code == 1 and "is a file the report writes" in err
 
 
 # ---- 8. --report is checked before the grading; the board is written first ----
