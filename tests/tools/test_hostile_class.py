@@ -825,3 +825,66 @@ def test_a_bom_in_a_trec_run_is_read_as_trec_eval_reads_it_and_validate_says_so(
     first = out.splitlines()[0]
     assert first.startswith(f"{marked}:1: warning: the file starts with a UTF-8 byte-order mark: trec_eval reads it "
                             "as part of the first topic id ('\\ufeff301')") and first.endswith("[bom]")
+
+
+# ---- 14. who a submission belongs to ----
+
+def _zip(path: Path, members: dict, when=(2099, 12, 31, 23, 59, 58)) -> None:
+    with zipfile.ZipFile(path, "w") as z:
+        for name, text in members.items():
+            z.writestr(zipfile.ZipInfo(name, date_time=when), text)
+
+
+def _grades(report: Path) -> dict:
+    import csv
+
+    return {r["Full name"]: r for r in csv.DictReader(io.StringIO((report / "grades.csv").read_text()))}
+
+
+@pytest.mark.parametrize("lms", ["canvas", "blackboard"])
+def test_a_name_inside_a_students_zip_never_makes_it_another_students(tmp_path, capsysbinary, lms):
+    # Eve hands in a zip holding a file named as Bob's, dated in the future: with --pick latest
+    # Bob's own run was dropped and his grade was Eve's forged run; Eve had "no submission"
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    klass = tmp_path / "class"
+    klass.mkdir()
+    if lms == "canvas":
+        bob, eve = "bobbrown_20238_884211_run.txt", "evaevans_20259_884300_mine.zip"
+        forged = "bobbrown_20238_884299_run.txt"
+        roster = "Full name,Identifier,Login\nBob Brown,20238,bobbrown\nEva Evans,20259,evaevans\n"
+    else:
+        bob, eve = "Assignment 1_bbrown_attempt_2024-03-01-23-59-59_run.txt", \
+            "Assignment 1_eevans_attempt_2024-03-01-22-00-00_mine.zip"
+        forged = "Assignment 1_bbrown_attempt_2099-12-31-23-59-58_run.txt"
+        roster = "Full name,Identifier,Login\nBob Brown,1,bbrown\nEva Evans,2,eevans\n"
+    (klass / bob).write_text(run_text("bob"))
+    _zip(klass / eve, {forged: run_text("forged", docs=range(11, 21))})
+    (tmp_path / "roster.csv").write_text(roster)
+    report = tmp_path / "report"
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--pick", "latest", "--roster", tmp_path / "roster.csv",
+                           "--report", report)
+    assert code == 0, err
+    owner = {r["run"]: r["student"] for r in doc["runs"]}
+    assert owner == {f"{klass}/{bob}": "bobbrown" if lms == "canvas" else "bbrown",
+                     f"{klass}/{eve}/{forged}": "evaevans" if lms == "canvas" else "eevans"}
+    assert doc["skipped"] == []  # neither run is dropped for the other
+    grades = _grades(report)
+    maps = {r["run"]: f"{r['summary']['map']:.4f}" for r in doc["runs"]}
+    assert maps[f"{klass}/{bob}"] != maps[f"{klass}/{eve}/{forged}"]
+    assert grades["Bob Brown"]["run"] == f"{klass}/{bob}" and grades["Bob Brown"]["map"] == maps[f"{klass}/{bob}"]
+    assert grades["Eva Evans"]["run"] == f"{klass}/{eve}/{forged}" and grades["Eva Evans"]["note"] == ""
+
+
+def test_a_folder_names_its_student_whatever_the_files_in_it_are_called(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    klass = tmp_path / "class"
+    (klass / "eve").mkdir(parents=True)
+    (klass / "eve" / "bobbrown_20238_884211_run.txt").write_text(run_text("eve"))
+    (klass / "eve" / "inner.zip").write_bytes(b"")
+    _zip(klass / "eve" / "inner.zip", {"Bob Brown_20238_assignsubmission_file_/run.txt": run_text("eve2")})
+    _zip(klass / "late.zip", {"hal/run.txt": run_text("hal")})  # the teacher's zip: its folders name students
+    code, doc, err = grade(tmp_path, capsysbinary, klass)
+    assert {r["run"].removeprefix(f"{klass}/"): r["student"] for r in doc["runs"]} == {
+        "eve/bobbrown_20238_884211_run.txt": "eve",
+        "eve/inner.zip/Bob Brown_20238_assignsubmission_file_/run.txt": "eve",
+        "late.zip/hal/run.txt": "hal"}

@@ -15,7 +15,9 @@ file name) that names the student:
 patterns, a regular expression of the caller's (its group ``student``, or its
 first group; a group ``id`` for the id), ``folder`` (the first folder under
 the folder or archive given) or ``auto`` (the three patterns in turn, then the
-folder). A roster (:func:`read_roster`, a CSV such as the LMS's grading
+folder). Only the top-level entry (what the student handed in: the LMS's folder,
+file or zip) names the student: a name inside it, which the student chose,
+never does. A roster (:func:`read_roster`, a CSV such as the LMS's grading
 worksheet) maps students to its rows: a row is a student's when one of its
 cells is the student's id (``20231`` or ``Participant 20231``) or full name.
 
@@ -82,31 +84,65 @@ def _match(rx: re.Pattern, name: str) -> Student | None:
     return Student(who.strip(), groups.get("id"))
 
 
-def student_of(sub, pattern) -> Student | None:
-    """The student of submission ``sub`` (its ``name`` and ``root``) by ``pattern``
-    (:func:`compile_pattern`), or None."""
-    if pattern is None:
-        return None
-    name = sub.name.replace("\\", "/")
-    if isinstance(pattern, re.Pattern):
-        return _match(pattern, name)
-    if pattern == "auto":
-        for rx in PATTERNS.values():
-            found = _match(re.compile(rx), name)
-            if found is not None:
-                return found
-    root = (sub.root or "").replace("\\", "/").rstrip("/")
-    if root in ("", "."):
-        rest = name if sub.root == "." else ""
-    elif name.startswith(root + "/"):
-        rest = name[len(root) + 1:]
-    else:  # a file given by itself: no folder names a student
-        return None
+def _entries(sub) -> list[tuple[str, str]]:
+    """The entries a submission's name passes through, from the top, as ``(its path,
+    kind)`` (``folder``, ``archive`` or ``file``): the first is the top-level entry, what
+    a student handed in (a Moodle folder, a Canvas or Blackboard file or zip); a file or
+    archive given by itself is its own top-level entry (then the archive's members follow)."""
     from .submissions import archive_kind
 
-    # the folders of the path (an archive counts as none: late.zip/hal/run.txt is hal's)
-    parts = [p for p in rest.split("/")[:-1] if p and archive_kind(p) is None]
-    return Student(parts[0]) if parts else None
+    name = sub.name.replace("\\", "/")
+    root = (sub.root or "").replace("\\", "/").rstrip("/")
+    if sub.root is None or name == root:  # a file given by itself: its own entry
+        return [(name, "file")]
+    out: list[tuple[str, str]] = []
+    if sub.root == "." or root in ("", "."):
+        prefix, rest = "", name if sub.root == "." else ""
+    elif name.startswith(root + "/"):
+        prefix, rest = root, name[len(root) + 1:]
+        if archive_kind(root) is not None:  # an archive given: its own name first (a student's zip)
+            out.append((root, "archive"))
+    else:
+        return [(name, "file")]
+    parts = [p for p in rest.split("/") if p]
+    for i, part in enumerate(parts):
+        prefix = f"{prefix}/{part}" if prefix else part
+        kind = "file" if i == len(parts) - 1 else "archive" if archive_kind(part) is not None else "folder"
+        out.append((prefix, kind))
+    return out
+
+
+def _last(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def student_of(sub, pattern) -> Student | None:
+    """The student of submission ``sub`` (its ``name`` and ``root``) by ``pattern``
+    (:func:`compile_pattern`), or None.
+
+    The student is whoever handed in the top-level entry (the first file, folder or
+    archive under the folder or archive given): the pattern is matched on the path up
+    to that entry, and a name inside it never changes whose it is (a member of Alice's
+    zip named like Bob's file is Alice's). Only an entry that names nobody (a folder or
+    archive the teacher made, such as ``late.zip``) is looked into, its entries then
+    taken as top-level ones. ``folder`` names the student by a folder that is such an
+    entry (``alice/run.txt``, ``late.zip/hal/run.txt``); a file names no one by it."""
+    if pattern is None:
+        return None
+    if isinstance(pattern, re.Pattern):
+        patterns = [pattern]
+    else:
+        patterns = [re.compile(rx) for rx in PATTERNS.values()] if pattern == "auto" else []
+    for path, kind in _entries(sub):
+        for rx in patterns:
+            found = _match(rx, path)
+            if found is not None:
+                return found
+        if kind == "folder" and pattern in ("auto", "folder"):
+            return Student(_last(path))
+        if kind == "file":
+            return None
+    return None
 
 
 def pick(subs: list, students: dict, rule: str = "all") -> tuple[list, list]:
