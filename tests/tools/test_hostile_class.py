@@ -888,3 +888,39 @@ def test_a_folder_names_its_student_whatever_the_files_in_it_are_called(tmp_path
         "eve/bobbrown_20238_884211_run.txt": "eve",
         "eve/inner.zip/Bob Brown_20238_assignsubmission_file_/run.txt": "eve",
         "late.zip/hal/run.txt": "hal"}
+
+
+def test_names_are_compared_in_nfc_and_two_spellings_are_never_merged_silently(tmp_path, capsysbinary):
+    import unicodedata
+
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    klass = tmp_path / "class"
+    nfd = unicodedata.normalize("NFD", "Zoë")  # as macOS writes a folder's name
+    for who in ("Bob", "bob", nfd):
+        (klass / who).mkdir(parents=True)
+        (klass / who / "run.txt").write_text(run_text(who.lower()))
+    (tmp_path / "roster.csv").write_text("Full name,Identifier\nBob,1\nZo\u00eb,2\n")
+    report = tmp_path / "report"
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--roster", tmp_path / "roster.csv", "--report", report)
+    assert code == 0, err
+    warned = [ln for ln in err.splitlines() if "warning" in ln]
+    assert warned == [f"trec_eval_py: warning: {klass}/bob: taken for the same student as {klass}/Bob ('Bob' and "
+                      "'bob': names are compared in NFC, case ignored)"]
+    grades = _grades(report)
+    assert grades["Bob"]["note"] == "best of 2 runs"
+    assert grades["Zo\u00eb"]["run"] == f"{klass}/{nfd}/run.txt" and grades["Zo\u00eb"]["map"] != ""
+    assert {r["student"] for r in doc["runs"]} == {"Bob", "bob", "Zo\u00eb"}  # shown as handed in, in NFC
+
+
+def test_two_students_with_one_lms_id_are_an_error_naming_both(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    klass = tmp_path / "class"
+    for who in ("Alice Adams", "Bob Brown", "Carl Cruz"):  # a download whose ids all came out the same
+        folder = klass / f"{who}_20231_assignsubmission_file_"
+        folder.mkdir(parents=True)
+        (folder / "run.txt").write_text(run_text(who.split()[0].lower()))
+    code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "-j", "1"], capsysbinary)
+    assert code == 2 and out == "" and err == (
+        f"trec_eval_py: {klass}/Bob Brown_20231_assignsubmission_file_: has the id 20231 of another student, "
+        f"{klass}/Alice Adams_20231_assignsubmission_file_: an id names one student (check the download, or "
+        "name the students otherwise with --student-from)\n")

@@ -30,9 +30,11 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
+import warnings
 
 from .._record import record
-from ..errors import InputError, UsageError
+from ..errors import InputError, InputWarning, UsageError
 
 #: the built-in patterns, by LMS
 PATTERNS = {
@@ -53,7 +55,14 @@ class Student:
 
     @property
     def key(self) -> str:
-        return self.id or self.name.casefold()
+        """What tells students apart: the LMS's id, else the name in NFC, case ignored."""
+        return self.id or same_name(self.name)
+
+
+def same_name(name: str) -> str:
+    """``name`` as names are compared: in Unicode's NFC (a macOS folder's NFD ``Zoë`` is
+    the roster's NFC ``Zoë``), case ignored, spaces around it dropped."""
+    return unicodedata.normalize("NFC", name).strip().casefold()
 
 
 def compile_pattern(spec: str | None) -> re.Pattern | str | None:
@@ -82,6 +91,10 @@ def _match(rx: re.Pattern, name: str) -> Student | None:
     if not who:
         return None
     return Student(who.strip(), groups.get("id"))
+
+
+def _nfc(st: Student) -> Student:
+    return Student(unicodedata.normalize("NFC", st.name), st.id)
 
 
 def _entries(sub) -> list[tuple[str, str]]:
@@ -116,6 +129,24 @@ def _last(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
+def _named_by(sub, pattern) -> tuple[Student, str] | None:
+    """The student of ``sub`` as its entry spells it, and that entry's path (see :func:`student_of`)."""
+    if isinstance(pattern, re.Pattern):
+        patterns = [pattern]
+    else:
+        patterns = [re.compile(rx) for rx in PATTERNS.values()] if pattern == "auto" else []
+    for path, kind in _entries(sub):
+        for rx in patterns:
+            found = _match(rx, path)
+            if found is not None:
+                return found, path
+        if kind == "folder" and pattern in ("auto", "folder"):
+            return Student(_last(path)), path
+        if kind == "file":
+            return None
+    return None
+
+
 def student_of(sub, pattern) -> Student | None:
     """The student of submission ``sub`` (its ``name`` and ``root``) by ``pattern``
     (:func:`compile_pattern`), or None.
@@ -129,20 +160,42 @@ def student_of(sub, pattern) -> Student | None:
     entry (``alice/run.txt``, ``late.zip/hal/run.txt``); a file names no one by it."""
     if pattern is None:
         return None
-    if isinstance(pattern, re.Pattern):
-        patterns = [pattern]
-    else:
-        patterns = [re.compile(rx) for rx in PATTERNS.values()] if pattern == "auto" else []
-    for path, kind in _entries(sub):
-        for rx in patterns:
-            found = _match(rx, path)
-            if found is not None:
-                return found
-        if kind == "folder" and pattern in ("auto", "folder"):
-            return Student(_last(path))
-        if kind == "file":
-            return None
-    return None
+    found = _named_by(sub, pattern)
+    return None if found is None else _nfc(found[0])
+
+
+def name_students(subs: list, pattern) -> dict:
+    """``{submission name: Student or None}`` for ``subs`` (:func:`student_of`), names in NFC.
+
+    Two different entries that name one student by names spelt differently (``Bob``
+    and ``bob``; ``Zoë`` in NFC and in NFD) are one student, with an
+    :class:`~trec_eval_py.errors.InputWarning` naming both; two students (different
+    names) with one LMS id are an :class:`~trec_eval_py.errors.InputError` naming both:
+    an id names one student, and the class would be merged into one row."""
+    out: dict = {}
+    first: dict[str, tuple[str, str]] = {}  # key -> (spelling, entry)
+    by_id: dict[str, tuple[str, str]] = {}  # id -> (name as compared, entry)
+    if pattern is None:
+        return {s.name: None for s in subs}
+    for sub in subs:
+        found = _named_by(sub, pattern)
+        if found is None:
+            out[sub.name] = None
+            continue
+        raw, entry = found
+        st = out[sub.name] = _nfc(raw)
+        if st.id is not None:
+            other = by_id.setdefault(st.id, (same_name(st.name), entry))
+            if other[0] != same_name(st.name):
+                raise InputError(entry, f"has the id {st.id} of another student, {other[1]}: an id names one "
+                                        "student (check the download, or name the students otherwise with "
+                                        "--student-from)")
+        seen = first.setdefault(st.key, (raw.name, entry))
+        if seen[0] != raw.name and seen[1] != entry:
+            warnings.warn(InputWarning(entry, f"taken for the same student as {seen[1]} ({seen[0]!r} and "
+                                              f"{raw.name!r}: names are compared in NFC, case ignored)"))
+            first[st.key] = (raw.name, entry)  # each new spelling said once
+    return out
 
 
 def pick(subs: list, students: dict, rule: str = "all") -> tuple[list, list]:
@@ -183,13 +236,13 @@ class Roster:
         if student is None:
             return None
         want_id = student.id
-        want_name = student.name.casefold()
+        want_name = same_name(student.name)
         for i, row in enumerate(self.rows):
             for cell in row:
                 c = cell.strip()
                 if want_id and (c == want_id or re.sub(r"\D", "", c) == want_id and re.search(r"\d", c)):
                     return i
-                if c.casefold() == want_name:
+                if same_name(c) == want_name:
                     return i
         return None
 
@@ -210,4 +263,5 @@ def read_roster(source) -> Roster:
     return Roster(name, rows[0], rows[1:])
 
 
-__all__ = ["CHOICES", "PATTERNS", "PICKS", "Roster", "Student", "compile_pattern", "pick", "read_roster", "student_of"]
+__all__ = ["CHOICES", "PATTERNS", "PICKS", "Roster", "Student", "compile_pattern", "name_students", "pick", "read_roster",
+           "same_name", "student_of"]
