@@ -924,3 +924,95 @@ def test_two_students_with_one_lms_id_are_an_error_naming_both(tmp_path, capsysb
         f"trec_eval_py: {klass}/Bob Brown_20231_assignsubmission_file_: has the id 20231 of another student, "
         f"{klass}/Alice Adams_20231_assignsubmission_file_: an id names one student (check the download, or "
         "name the students otherwise with --student-from)\n")
+
+
+# ---- 15. what students read: no path of the teacher's, no escapes, no formulas ----
+
+def test_the_judgments_are_never_named_by_their_path_in_what_students_read(tmp_path, capsysbinary):
+    qrels = tmp_path / "final_exam_judgments_2024.txt"
+    qrels.write_text(QRELS)
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "ned.txt").write_text(run_text("ned", topics=("q1", "q2")))  # no topic in common
+    (klass / "ola.txt").write_text(run_text("ola", topics=(1, 2, 9)))  # a topic the judgments lack
+    report = tmp_path / "report"
+    code, out, err = run_cli(["batch", qrels, klass, "--report", report, "-j", "1"], capsysbinary)
+    assert code == 4, err
+    pages = [p.read_text() for p in report.rglob("*") if p.is_file()]
+    assert not any("final_exam" in text for text in pages) and "final_exam" not in out
+    feedback = (report / "feedback").glob("*ned*")
+    assert "no topic of the run is in the judgments" in next(feedback).read_text()
+
+
+def test_feedback_files_show_terminal_escapes_never_send_them(tmp_path, klass, capsysbinary):
+    (klass / "eve.txt").write_text(run_text("eve\x1b]0;pwned\x07\x1b[2J"))
+    report = tmp_path / "report"
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--report", report)
+    text = next((report / "feedback").glob("*eve*")).read_text()
+    assert "\x1b" not in text and "\x07" not in text
+    assert "Run id: eve\\x1b]0;pwned\\x07\\x1b[2J\n" in text
+
+
+LOOKALIKES = "\uff1d\uff0b\uff0d\uff20\ufe62\ufe63\u2212"  # ＝ ＋ － ＠ ﹢ ﹣ −
+
+
+@pytest.mark.parametrize("sign", list(LOOKALIKES))
+def test_lookalikes_of_formula_signs_get_the_prefix(sign):
+    from trec_eval_py.output.table import csv_rows, render, spreadsheet_safe, spreadsheet_text, Column, Table
+
+    cell = f"{sign}HYPERLINK(\"http://x\")"
+    assert spreadsheet_safe(cell) == "'" + cell and spreadsheet_text("'" + cell) == cell
+    assert csv_rows([["a"], [cell]]).splitlines()[1].startswith(("'", "\"'"))
+    table = Table([Column("run", "text")], [[cell]])
+    for fmt in ("csv", "tsv"):
+        assert render(table, fmt).splitlines()[1].lstrip('"').startswith("'"), fmt
+    assert spreadsheet_safe("Zo\u00eb") == "Zo\u00eb"  # other letters are left as they are
+
+
+def test_a_runid_of_lookalike_signs_is_safe_in_every_csv_of_the_report(tmp_path, klass, capsysbinary):
+    (klass / "\uff20eve").mkdir()  # a student named by her folder, ＠eve
+    (klass / "\uff20eve" / "run.txt").write_text(run_text("\uff1dcmd|calc"))
+    report = tmp_path / "report"
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--report", report)
+    for name, texts in (("leaderboard.csv", ("\uff1dcmd|calc", "\uff20eve")), ("grades.csv", ("\uff20eve",))):
+        cells = [c for line in (report / name).read_text().splitlines() for c in line.split(",")]
+        for text in texts:
+            assert "'" + text in cells and text not in cells, name
+
+
+# ---- 16. one clear line, the documented status ----
+
+def test_compare_and_correlate_on_an_empty_folder(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "run.txt").write_text(run_text("a"))
+    for args in (["compare", tmp_path / "qrels.txt", tmp_path / "run.txt", tmp_path / "empty"],
+                 ["correlate", "--qrels", tmp_path / "qrels.txt", "-m", "map", "-m", "P.5", tmp_path / "empty"]):
+        code, out, err = run_cli(args, capsysbinary)
+        assert (code, out, err) == (1, "", f"trec_eval_py: no run files found in {tmp_path / 'empty'}\n"), args
+
+
+def test_correlate_and_compare_exit_alike_when_no_topic_is_judged(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "a.txt").write_text(run_text("a"))
+    (tmp_path / "b.txt").write_text(run_text("b", topics=(7, 8)))
+    want = (7, "", f"trec_eval_py: {tmp_path / 'b.txt'}: no topic has both judgments and results\n")
+    code, out, err = run_cli(["compare", tmp_path / "qrels.txt", tmp_path / "a.txt", tmp_path / "b.txt"], capsysbinary)
+    assert (code, out, err) == want
+    code, out, err = run_cli(["correlate", "--qrels", tmp_path / "qrels.txt", "-m", "map", "-m", "P.5",
+                              tmp_path / "a.txt", tmp_path / "b.txt"], capsysbinary)
+    assert (code, out, err) == want
+
+
+def test_diff_shows_bytes_that_are_not_utf8_as_the_terminal_does(tmp_path, capsysbinary):
+    (tmp_path / "a.out").write_bytes(b"map\tall\t0.5\n")
+    (tmp_path / "b.out").write_bytes(b"map\tall\t0.5\nmap\tall\t0.\xff\n")
+    code, out, err = run_cli(["diff", tmp_path / "a.out", tmp_path / "b.out"], capsysbinary)
+    assert code == 2 and out == ""
+    assert err == f"trec_eval_py: {tmp_path / 'b.out'}, line 2: map for topic all given twice (first on line 1): " \
+        "'map\\tall\\t0.\\xff'\n"
+
+
+def test_shard_of_a_missing_file(tmp_path, capsysbinary):
+    code, out, err = run_cli(["shard", tmp_path / "nosuch.txt", "-o", tmp_path / "out"], capsysbinary)
+    assert (code, out, err) == (2, "", f"trec_eval_py: {tmp_path / 'nosuch.txt'}: no such file\n")

@@ -62,6 +62,7 @@ import re
 import numpy as np
 
 from ..output.evaluation import format_value
+from ..output.names import printable
 from ..output.table import html_escape
 from ..engine.measures import Kind
 from .leaderboard import Entry, Leaderboard, coverage, render_leaderboard
@@ -421,7 +422,7 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
     graded, failed = board.graded, board.failed
     label = short_names(board)
     meta = (f"{len(board.entries)} runs: {len(graded)} graded, {len(failed)} not graded (errors); "
-            f"{board.topics_total} judged topics in {_e(os.path.basename(board.qrels_name))}; "
+            f"{board.topics_total} judged topics; "
             f"{_averaging(board)}; ordered by <b>{_e(board.sort_by or 'name')}</b>, best first; equal values share a rank.")
     who = "student" if board.has_students else "run"
     heads = ['<th data-type="num" data-first="ascending">rank</th>', f"<th>{who}</th>"]
@@ -574,7 +575,8 @@ def class_best(board: Leaderboard) -> dict[str, float | None]:
 
 def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians: dict | None = None,
                   n_graded: int | None = None, tcols: list | None = None) -> str:
-    """What a student reads: scores and rank, coverage, findings, weakest topics.
+    """What a student reads: scores and rank, coverage, findings, weakest topics; plain
+    text whose control characters (a terminal's escapes in a run id) are shown as escapes.
     (``medians`` (:func:`class_medians`), ``n_graded`` (the graded runs) and ``tcols``
     (the measures with per-topic values) are computed when not given: the report
     computes them once for the whole class.)"""
@@ -617,7 +619,8 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians:
                 for gap, q, v, (med, best) in gaps[:WEAKEST]:
                     note = "  not answered" if ev.filled[ev.topics.index(q)] else ""
                     out.append(f"  topic {q:<12}{v:8.4f}{med:10.4f}{best:10.4f}{note}\n")
-    return "".join(out)
+    # read in a terminal too (cat, less): escapes in a name or run id are shown, never sent
+    return "\n".join(printable(line) for line in "".join(out).split("\n"))
 
 
 def grades_csv(board: Leaderboard) -> str:

@@ -1191,16 +1191,20 @@ def read_topics(source) -> TopicSet:
     return TopicSet(source_name(source), first)
 
 
+#: how findings name the judgments: never by their path, which a student's feedback would show
+JUDGMENTS = "the judgments"
+
+
 def qrels_topics(q) -> TopicSet:
     """The topic ids of judgments ``q`` (any judgment format with topic ids), each
-    with the line it is first judged on."""
+    with the line it is first judged on; named :data:`JUDGMENTS` in the findings."""
     qid = np.asarray(q.qid)
     if not len(qid):
-        return TopicSet(q.name, {})
+        return TopicSet(JUDGMENTS, {})
     ids, first = np.unique(qid, return_index=True)
     order = np.argsort(first, kind="stable")
     lines = np.asarray(q.lineno)[first[order]].tolist()
-    return TopicSet(q.name, dict(zip(ids[order].tolist(), lines)))
+    return TopicSet(JUDGMENTS, dict(zip(ids[order].tolist(), lines)))
 
 
 _qrels_topics = qrels_topics
