@@ -65,8 +65,17 @@ def _input_message(path: str, reason: str, line: int | None, text: str | None) -
     where = path if line is None else f"{path}, line {line}"
     msg = f"{where}: {reason}"
     if text is not None:
-        msg += f": {shorten(text)!r}"
+        msg += f": {quoted(shorten(text))}"
     return msg
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted as Python's ``repr`` does, a byte that is not UTF-8 (read with
+    ``surrogateescape``) shown as ``\\xff``, as the terminal output shows it, not ``\\udcff``."""
+    import re
+
+    # an escape, not a backslash of the text followed by 'udc..' (repr doubles those)
+    return re.sub(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])", r"\1\\x\2", repr(text))
 
 
 class TrecEvalError(ValueError):

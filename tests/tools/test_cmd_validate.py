@@ -351,3 +351,27 @@ def test_results_format_must_fit_the_judgments(capsysbinary):
     assert err == "trec_eval_py: '-T codiesp' results are evaluated with '-R codiesp' judgments, not '-R qrels'\n"
     code, out, err = run_cli(["validate", "-T", "nosuch", pred], capsysbinary)
     assert code != 0 and out == "" and "unknown results format '-T nosuch'" in err
+
+
+def test_a_duplicate_line_keeps_its_rank_in_the_rank_check(tmp_path):
+    # line 6 repeats line 3's document with rank 6, and ranks go on 7, 8: the note said
+    # "rank 6 of topic 1 is missing" (the duplicate was dropped before the ranks were read)
+    rows = [f"1 Q0 d{i} {i} {10 - i} sys" for i in range(1, 6)] + ["1 Q0 d3 6 4.5 sys", "1 Q0 d7 7 3 sys"]
+    report = check(tmp_path, lines(*rows), qrels=None)
+    assert [f.code for f in report.findings] == ["duplicate-docno"]
+    # a duplicate line given the next rank: the duplicate's problem, said once, by its error
+    rows = rows[:6] + ["1 Q0 d7 6 3 sys", "1 Q0 d8 7 2 sys"]
+    assert [f.code for f in check(tmp_path, lines(*rows), qrels=None).findings] == ["duplicate-docno"]
+    # a rank problem of its own beside the duplicate is still said, as the file has it
+    rows = rows[:7] + ["1 Q0 d8 9 2 sys"]
+    seq = only(check(tmp_path, lines(*rows), qrels=None), "rank-sequence")[0]
+    assert seq.line == 8 and seq.message.startswith("rank 7 of topic '1' is missing: ranks jump from 6 to 9")
+
+
+def test_findings_name_their_escape_hatches(tmp_path):
+    text = lines(*(f"1 Q0 d{i} {i} {100 - i} sys" for i in range(1, 8)))
+    f = only(check(tmp_path, text, max_docs=5), "too-many-docs")[0]
+    assert "-M does not change this check" in f.message
+    assert "--ignore too-many-docs grades every document, which favours this run" in f.message
+    f = only(check(tmp_path, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys2")), "runid")[0]
+    assert f.message.endswith("; --ignore runid grades the file as one run")

@@ -366,11 +366,11 @@ def test_report_writes_never_follow_a_link_out_of_the_folder(tmp_path, klass, ho
 
 
 def test_a_report_inside_the_class_folder_is_not_graded_next_time(tmp_path, klass, capsysbinary):
-    report = klass / "report"
-    code, doc, err = grade(tmp_path, capsysbinary, klass, "--report", report)
+    # written elsewhere, then moved into the class folder: the marker keeps it out of the walk
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--report", tmp_path / "report")
     assert names(doc) == [f"{klass}/alice/run.txt"]
-    assert (report / REPORT_MARKER).is_file()
-    # the next run writes its report elsewhere: the old one is still no submission
+    assert (tmp_path / "report" / REPORT_MARKER).is_file()
+    os.rename(tmp_path / "report", klass / "report")
     code, _, err = grade(tmp_path, capsysbinary, klass, "--report", tmp_path / "report2", "-o",
                          klass / "board.json")
     doc = json.loads((klass / "board.json").read_text())
@@ -384,7 +384,93 @@ def test_a_report_inside_the_class_folder_is_not_graded_next_time(tmp_path, klas
 
 def test_the_report_folder_may_not_be_the_class_folder(tmp_path, klass, capsysbinary):
     code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "--report", klass], capsysbinary)
-    assert code == 1 and out == "" and "is the submissions folder" in err
+    assert code == 1 and out == "" and err == f"trec_eval_py: cannot write {klass}: is the input {klass}: " \
+        "name a folder outside the submissions\n"
+
+
+@pytest.mark.parametrize("where", ["holds the class", "inside the class", "holds a run file"])
+def test_the_report_folder_and_the_class_never_overlap(tmp_path, capsysbinary, monkeypatch, where):
+    # `batch Q runs --report .` twice emptied a class folder named runs/: the clean-up took it for its pages
+    import trec_eval_py.tools.leaderboard as lb
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "alice.txt").write_text(run_text("alice"))
+    (tmp_path / "feedback").mkdir()
+    (tmp_path / "feedback" / "bob.txt").write_text(run_text("bob"))
+    run, report = {"holds the class": ("runs", "."), "inside the class": ("runs", "runs/report"),
+                   "holds a run file": ("feedback/bob.txt", ".")}[where]
+    monkeypatch.setattr(lb, "_run_all", lambda *a, **k: pytest.fail("graded before the report folder was checked"))
+    for _ in range(2):
+        code, out, err = run_cli(["batch", "qrels.txt", run, "--report", report], capsysbinary)
+        assert code == 1 and out == "" and len(err.splitlines()) == 1, err
+        assert f"cannot write {report}: " in err and f"the input {run}" in err
+    assert (tmp_path / "runs" / "alice.txt").read_text() == run_text("alice")
+    assert (tmp_path / "feedback" / "bob.txt").read_text() == run_text("bob")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["feedback", "qrels.txt", "runs"]
+
+
+def test_a_report_deletes_only_the_files_it_wrote(tmp_path, klass, capsysbinary):
+    report = tmp_path / "report"
+    (klass / "bob").mkdir()
+    (klass / "bob" / "run.txt").write_text(run_text("bob"))
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--report", report)
+    assert code == 0, err
+    bob_page = next(p.name for p in (report / "runs").iterdir() if "bob" in p.name)
+    # the teacher's own files beside the pages, and a page of a report that kept no manifest
+    (report / "runs" / "notes.html").write_text("mine")
+    (report / "feedback" / "mine.txt").write_text("mine")
+    code, doc, err = grade(tmp_path, capsysbinary, klass / "alice", "--report", report)
+    assert code == 0, err
+    pages = sorted((p.name for p in (report / "runs").iterdir()), key=lambda n: n == "notes.html")
+    assert len(pages) == 2 and pages[0].endswith("class_alice_run.html") and pages[1] == "notes.html"
+    assert bob_page not in pages
+    assert (report / "runs" / "notes.html").read_text() == "mine"
+    assert (report / "feedback" / "mine.txt").read_text() == "mine"
+    listed = (report / REPORT_MARKER).read_text().splitlines()
+    assert [ln for ln in listed if not ln.startswith("#")] == [f"feedback/{pages[0][:-5]}.txt", f"runs/{pages[0]}"]
+    # a manifest naming what the report never wrote deletes nothing outside its pages
+    (report / REPORT_MARKER).write_text("runs/notes.html\n../class/alice/run.txt\nruns/../../x\n")
+    code, doc, err = grade(tmp_path, capsysbinary, klass / "alice", "--report", report)
+    assert (klass / "alice" / "run.txt").read_text() == run_text("alice")
+
+
+@pytest.mark.parametrize("command,flag", [("batch", "--roster"), ("batch", "--valid-codes"),
+                                          ("compare", "--valid-codes"), ("fuse", None)])
+def test_no_output_overwrites_an_input_of_any_flag(tmp_path, klass, capsysbinary, command, flag):
+    # -o naming the roster (or any file a flag reads) used to overwrite it
+    precious = tmp_path / "precious.txt"
+    precious.write_text(run_text("alice"))
+    before = precious.read_bytes()
+    args = {"batch": [tmp_path / "qrels.txt", klass], "compare": [tmp_path / "qrels.txt", klass / "alice" / "run.txt"],
+            "fuse": [klass / "alice" / "run.txt"]}[command]
+    code, out, err = run_cli([command, *args, *([flag] if flag else []), precious, "-o", precious], capsysbinary)
+    assert code == 1 and out == "" and len(err.splitlines()) == 1, err
+    assert f"cannot write {precious}: is an input of this command ({precious})" in err
+    assert precious.read_bytes() == before
+
+
+def test_the_report_never_overwrites_an_input(tmp_path, klass, capsysbinary):
+    report = tmp_path / "report"
+    report.mkdir()
+    roster = report / "grades.csv"  # last term's grades, kept as this term's roster
+    roster.write_text("Identifier,Full name\nParticipant 1,Alice Adams\n")
+    before = roster.read_bytes()
+    code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "--roster", roster, "--report", report],
+                             capsysbinary)
+    assert code == 1 and out == "" and err == f"trec_eval_py: cannot write {report}: would overwrite {roster}, " \
+        "an input of this command\n"
+    assert roster.read_bytes() == before
+    # a roster the report does not write is read from the report's folder as any file
+    os.rename(roster, report / "roster.csv")
+    code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "--roster", report / "roster.csv",
+                              "--report", report], capsysbinary)
+    assert code == 0, err
+    # -o naming one of the report's files would be overwritten by the report
+    code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "-o", report / "index.html",
+                              "--report", report], capsysbinary)
+    assert code == 1 and "is a file the report writes" in err
 
 
 # ---- 8. --report is checked before the grading; the board is written first ----
@@ -741,3 +827,194 @@ def test_a_bom_in_a_trec_run_is_read_as_trec_eval_reads_it_and_validate_says_so(
     first = out.splitlines()[0]
     assert first.startswith(f"{marked}:1: warning: the file starts with a UTF-8 byte-order mark: trec_eval reads it "
                             "as part of the first topic id ('\\ufeff301')") and first.endswith("[bom]")
+
+
+# ---- 14. who a submission belongs to ----
+
+def _zip(path: Path, members: dict, when=(2099, 12, 31, 23, 59, 58)) -> None:
+    with zipfile.ZipFile(path, "w") as z:
+        for name, text in members.items():
+            z.writestr(zipfile.ZipInfo(name, date_time=when), text)
+
+
+def _grades(report: Path) -> dict:
+    import csv
+
+    return {r["Full name"]: r for r in csv.DictReader(io.StringIO((report / "grades.csv").read_text()))}
+
+
+@pytest.mark.parametrize("lms", ["canvas", "blackboard"])
+def test_a_name_inside_a_students_zip_never_makes_it_another_students(tmp_path, capsysbinary, lms):
+    # Eve hands in a zip holding a file named as Bob's, dated in the future: with --pick latest
+    # Bob's own run was dropped and his grade was Eve's forged run; Eve had "no submission"
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    klass = tmp_path / "class"
+    klass.mkdir()
+    if lms == "canvas":
+        bob, eve = "bobbrown_20238_884211_run.txt", "evaevans_20259_884300_mine.zip"
+        forged = "bobbrown_20238_884299_run.txt"
+        roster = "Full name,Identifier,Login\nBob Brown,20238,bobbrown\nEva Evans,20259,evaevans\n"
+    else:
+        bob, eve = "Assignment 1_bbrown_attempt_2024-03-01-23-59-59_run.txt", \
+            "Assignment 1_eevans_attempt_2024-03-01-22-00-00_mine.zip"
+        forged = "Assignment 1_bbrown_attempt_2099-12-31-23-59-58_run.txt"
+        roster = "Full name,Identifier,Login\nBob Brown,1,bbrown\nEva Evans,2,eevans\n"
+    (klass / bob).write_text(run_text("bob"))
+    _zip(klass / eve, {forged: run_text("forged", docs=range(11, 21))})
+    (tmp_path / "roster.csv").write_text(roster)
+    report = tmp_path / "report"
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--pick", "latest", "--roster", tmp_path / "roster.csv",
+                           "--report", report)
+    assert code == 0, err
+    owner = {r["run"]: r["student"] for r in doc["runs"]}
+    assert owner == {f"{klass}/{bob}": "bobbrown" if lms == "canvas" else "bbrown",
+                     f"{klass}/{eve}/{forged}": "evaevans" if lms == "canvas" else "eevans"}
+    assert doc["skipped"] == []  # neither run is dropped for the other
+    grades = _grades(report)
+    maps = {r["run"]: f"{r['summary']['map']:.4f}" for r in doc["runs"]}
+    assert maps[f"{klass}/{bob}"] != maps[f"{klass}/{eve}/{forged}"]
+    assert grades["Bob Brown"]["run"] == f"{klass}/{bob}" and grades["Bob Brown"]["map"] == maps[f"{klass}/{bob}"]
+    assert grades["Eva Evans"]["run"] == f"{klass}/{eve}/{forged}" and grades["Eva Evans"]["note"] == ""
+
+
+def test_a_folder_names_its_student_whatever_the_files_in_it_are_called(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    klass = tmp_path / "class"
+    (klass / "eve").mkdir(parents=True)
+    (klass / "eve" / "bobbrown_20238_884211_run.txt").write_text(run_text("eve"))
+    (klass / "eve" / "inner.zip").write_bytes(b"")
+    _zip(klass / "eve" / "inner.zip", {"Bob Brown_20238_assignsubmission_file_/run.txt": run_text("eve2")})
+    _zip(klass / "late.zip", {"hal/run.txt": run_text("hal")})  # the teacher's zip: its folders name students
+    code, doc, err = grade(tmp_path, capsysbinary, klass)
+    assert {r["run"].removeprefix(f"{klass}/"): r["student"] for r in doc["runs"]} == {
+        "eve/bobbrown_20238_884211_run.txt": "eve",
+        "eve/inner.zip/Bob Brown_20238_assignsubmission_file_/run.txt": "eve",
+        "late.zip/hal/run.txt": "hal"}
+
+
+def test_names_are_compared_in_nfc_and_two_spellings_are_never_merged_silently(tmp_path, capsysbinary):
+    import unicodedata
+
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    klass = tmp_path / "class"
+    nfd = unicodedata.normalize("NFD", "Zoë")  # as macOS writes a folder's name
+    for who in ("Bob", "bob", nfd):
+        (klass / who).mkdir(parents=True)
+        (klass / who / "run.txt").write_text(run_text(who.lower()))
+    (tmp_path / "roster.csv").write_text("Full name,Identifier\nBob,1\nZo\u00eb,2\n")
+    report = tmp_path / "report"
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--roster", tmp_path / "roster.csv", "--report", report)
+    assert code == 0, err
+    warned = [ln for ln in err.splitlines() if "warning" in ln]
+    assert warned == [f"trec_eval_py: warning: {klass}/bob: taken for the same student as {klass}/Bob ('Bob' and "
+                      "'bob': names are compared in NFC, case ignored)"]
+    grades = _grades(report)
+    assert grades["Bob"]["note"] == "best of 2 runs"
+    assert grades["Zo\u00eb"]["run"] == f"{klass}/{nfd}/run.txt" and grades["Zo\u00eb"]["map"] != ""
+    assert {r["student"] for r in doc["runs"]} == {"Bob", "bob", "Zo\u00eb"}  # shown as handed in, in NFC
+
+
+def test_two_students_with_one_lms_id_are_an_error_naming_both(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    klass = tmp_path / "class"
+    for who in ("Alice Adams", "Bob Brown", "Carl Cruz"):  # a download whose ids all came out the same
+        folder = klass / f"{who}_20231_assignsubmission_file_"
+        folder.mkdir(parents=True)
+        (folder / "run.txt").write_text(run_text(who.split()[0].lower()))
+    code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "-j", "1"], capsysbinary)
+    assert code == 2 and out == "" and err == (
+        f"trec_eval_py: {klass}/Bob Brown_20231_assignsubmission_file_: has the id 20231 of another student, "
+        f"{klass}/Alice Adams_20231_assignsubmission_file_: an id names one student (check the download, or "
+        "name the students otherwise with --student-from)\n")
+
+
+# ---- 15. what students read: no path of the teacher's, no escapes, no formulas ----
+
+def test_the_judgments_are_never_named_by_their_path_in_what_students_read(tmp_path, capsysbinary):
+    qrels = tmp_path / "final_exam_judgments_2024.txt"
+    qrels.write_text(QRELS)
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "ned.txt").write_text(run_text("ned", topics=("q1", "q2")))  # no topic in common
+    (klass / "ola.txt").write_text(run_text("ola", topics=(1, 2, 9)))  # a topic the judgments lack
+    report = tmp_path / "report"
+    code, out, err = run_cli(["batch", qrels, klass, "--report", report, "-j", "1"], capsysbinary)
+    assert code == 4, err
+    pages = [p.read_text() for p in report.rglob("*") if p.is_file()]
+    assert not any("final_exam" in text for text in pages) and "final_exam" not in out
+    feedback = (report / "feedback").glob("*ned*")
+    assert "no topic of the run is in the judgments" in next(feedback).read_text()
+
+
+def test_feedback_files_show_terminal_escapes_never_send_them(tmp_path, klass, capsysbinary):
+    (klass / "eve.txt").write_text(run_text("eve\x1b]0;pwned\x07\x1b[2J"))
+    report = tmp_path / "report"
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--report", report)
+    text = next((report / "feedback").glob("*eve*")).read_text()
+    assert "\x1b" not in text and "\x07" not in text
+    assert "Run id: eve\\x1b]0;pwned\\x07\\x1b[2J\n" in text
+
+
+LOOKALIKES = "\uff1d\uff0b\uff0d\uff20\ufe62\ufe63\u2212"  # ＝ ＋ － ＠ ﹢ ﹣ −
+
+
+@pytest.mark.parametrize("sign", list(LOOKALIKES))
+def test_lookalikes_of_formula_signs_get_the_prefix(sign):
+    from trec_eval_py.output.table import csv_rows, render, spreadsheet_safe, spreadsheet_text, Column, Table
+
+    cell = f"{sign}HYPERLINK(\"http://x\")"
+    assert spreadsheet_safe(cell) == "'" + cell and spreadsheet_text("'" + cell) == cell
+    assert csv_rows([["a"], [cell]]).splitlines()[1].startswith(("'", "\"'"))
+    table = Table([Column("run", "text")], [[cell]])
+    for fmt in ("csv", "tsv"):
+        assert render(table, fmt).splitlines()[1].lstrip('"').startswith("'"), fmt
+    assert spreadsheet_safe("Zo\u00eb") == "Zo\u00eb"  # other letters are left as they are
+
+
+def test_a_runid_of_lookalike_signs_is_safe_in_every_csv_of_the_report(tmp_path, klass, capsysbinary):
+    (klass / "\uff20eve").mkdir()  # a student named by her folder, ＠eve
+    (klass / "\uff20eve" / "run.txt").write_text(run_text("\uff1dcmd|calc"))
+    report = tmp_path / "report"
+    code, doc, err = grade(tmp_path, capsysbinary, klass, "--report", report)
+    for name, texts in (("leaderboard.csv", ("\uff1dcmd|calc", "\uff20eve")), ("grades.csv", ("\uff20eve",))):
+        cells = [c for line in (report / name).read_text().splitlines() for c in line.split(",")]
+        for text in texts:
+            assert "'" + text in cells and text not in cells, name
+
+
+# ---- 16. one clear line, the documented status ----
+
+def test_compare_and_correlate_on_an_empty_folder(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "run.txt").write_text(run_text("a"))
+    for args in (["compare", tmp_path / "qrels.txt", tmp_path / "run.txt", tmp_path / "empty"],
+                 ["correlate", "--qrels", tmp_path / "qrels.txt", "-m", "map", "-m", "P.5", tmp_path / "empty"]):
+        code, out, err = run_cli(args, capsysbinary)
+        assert (code, out, err) == (1, "", f"trec_eval_py: no run files found in {tmp_path / 'empty'}\n"), args
+
+
+def test_correlate_and_compare_exit_alike_when_no_topic_is_judged(tmp_path, capsysbinary):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "a.txt").write_text(run_text("a"))
+    (tmp_path / "b.txt").write_text(run_text("b", topics=(7, 8)))
+    want = (7, "", f"trec_eval_py: {tmp_path / 'b.txt'}: no topic has both judgments and results\n")
+    code, out, err = run_cli(["compare", tmp_path / "qrels.txt", tmp_path / "a.txt", tmp_path / "b.txt"], capsysbinary)
+    assert (code, out, err) == want
+    code, out, err = run_cli(["correlate", "--qrels", tmp_path / "qrels.txt", "-m", "map", "-m", "P.5",
+                              tmp_path / "a.txt", tmp_path / "b.txt"], capsysbinary)
+    assert (code, out, err) == want
+
+
+def test_diff_shows_bytes_that_are_not_utf8_as_the_terminal_does(tmp_path, capsysbinary):
+    (tmp_path / "a.out").write_bytes(b"map\tall\t0.5\n")
+    (tmp_path / "b.out").write_bytes(b"map\tall\t0.5\nmap\tall\t0.\xff\n")
+    code, out, err = run_cli(["diff", tmp_path / "a.out", tmp_path / "b.out"], capsysbinary)
+    assert code == 2 and out == ""
+    assert err == f"trec_eval_py: {tmp_path / 'b.out'}, line 2: map for topic all given twice (first on line 1): " \
+        "'map\\tall\\t0.\\xff'\n"
+
+
+def test_shard_of_a_missing_file(tmp_path, capsysbinary):
+    code, out, err = run_cli(["shard", tmp_path / "nosuch.txt", "-o", tmp_path / "out"], capsysbinary)
+    assert (code, out, err) == (2, "", f"trec_eval_py: {tmp_path / 'nosuch.txt'}: no such file\n")

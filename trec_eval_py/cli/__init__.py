@@ -207,7 +207,9 @@ _python_show_warning = warnings.showwarning
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     # an input file's warnings are one line each, like the errors; others as Python shows them
     if isinstance(message, InputWarning):
-        sys.stderr.write(f"trec_eval_py: warning: {message}\n")
+        from ..output.names import printable
+
+        sys.stderr.write(f"trec_eval_py: warning: {printable(str(message))}\n")
     else:
         _python_show_warning(message, category, filename, lineno, file, line)
 

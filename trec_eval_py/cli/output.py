@@ -11,8 +11,13 @@ One helper for every command, so that they all behave alike:
   standard output). A file is written whole or not at all
   (:mod:`trec_eval_py.output.files`: a temporary file beside it, renamed
   over it), so a failed write leaves the old file as it was;
-* ``-o`` never names a link (it is not followed) nor an input of the command
-  (:func:`check_output` with ``inputs``: the qrels or a run would be lost);
+* ``-o`` never names a link (it is not followed) nor an input of the command:
+  every file a parameter of the running command names is an input
+  (:func:`command_inputs`: the qrels, the runs, ``--roster``,
+  ``--valid-codes``...), the outputs' own parameters
+  (:data:`OUTPUT_PARAMETERS`) aside, and :func:`check_output` compares the
+  output with each of them by device and inode; a folder of outputs (a
+  report) is checked by :func:`check_output_folder`;
 * a reader that goes away (``trec_eval_py -q ... | head -1``) ends the
   command quietly with exit status 0 (:class:`PipeClosed`, handled by the
   entry point).
@@ -39,11 +44,45 @@ class PipeClosed(Exception):
     Not an ``OSError``: click would catch it and exit with status 1."""
 
 
+#: the parameters of a command that name what it writes (every other one that names
+#: an existing file is read: an input, see :func:`command_inputs`)
+OUTPUT_PARAMETERS = frozenset({"output", "out", "report", "plot", "stats"})
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, (str, os.PathLike)):
+        return [os.fspath(value)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    return []
+
+
+def command_inputs() -> list[str]:
+    """Every value of the running command's parameters (its own and the shared flags,
+    ``--roster``, ``--valid-codes``, ``-Z``... included) that names an existing file or
+    folder, the outputs' parameters (:data:`OUTPUT_PARAMETERS`) aside; nothing outside
+    a command of the command line (the Python API names its inputs itself)."""
+    click = sys.modules.get("click")
+    ctx = click.get_current_context(silent=True) if click is not None else None
+    found: list[str] = []
+    while ctx is not None:
+        for name, value in (ctx.params or {}).items():
+            if name in OUTPUT_PARAMETERS:
+                continue
+            found += [s for s in _strings(value) if s != "-" and os.path.lexists(s)]
+        ctx = ctx.parent
+    return found
+
+
 def check_output(path: str | None, inputs=()) -> None:
     """Raise :class:`OutputError` now if ``path`` cannot be written later
-    (``None`` and ``-`` mean standard output), or is one of ``inputs``."""
+    (``None`` and ``-`` mean standard output), or is one of ``inputs`` or of the
+    running command's inputs (:func:`command_inputs`)."""
     if path is None or path == "-":
         return
+    inputs = [*inputs, *command_inputs()]
     if os.path.islink(path):
         raise OutputError(path, "is a symbolic link: not followed (name the file it points to)")
     if os.path.isdir(path):
@@ -81,6 +120,46 @@ def same_file(path: str, inputs) -> str | None:
         if st is not None and (st.st_dev, st.st_ino) == (ist.st_dev, ist.st_ino):
             return inp
     return None
+
+
+def _real(path: str) -> str | None:
+    try:
+        return os.path.realpath(path) if os.path.lexists(path) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _under(path: str, folder: str) -> str | None:
+    """``path`` relative to ``folder`` (both real paths) when it is in it, ``.`` for the folder."""
+    if path == folder:
+        return "."
+    head = folder.rstrip(os.sep) + os.sep
+    return path[len(head):] if path.startswith(head) else None
+
+
+def check_output_folder(path: str, owns, walked=(), inputs=()) -> None:
+    """Raise :class:`OutputError` now if writing the folder of outputs ``path`` could
+    overwrite or mix with what the command reads: ``walked`` (folders and files
+    searched for input, such as a class folder) may neither hold it, nor be it, nor be
+    in it; any other input (``inputs`` and :func:`command_inputs`) may not be a file
+    it writes, ``owns(relative path)`` saying which names the folder writes."""
+    folder = os.path.realpath(path)
+    walked = [os.fspath(w) for w in walked if w is not None and w != "-"]
+    for w in walked:
+        real = _real(w)
+        if real is None:
+            continue
+        if _under(folder, real) is not None:
+            raise OutputError(path, f"is {'the input' if folder == real else 'inside the input'} {w}: "
+                                    "name a folder outside the submissions")
+        if _under(real, folder) is not None:
+            raise OutputError(path, f"holds the input {w}: name a folder outside the submissions")
+    for inp in [*inputs, *command_inputs()]:
+        inp = os.fspath(inp)
+        real = _real(inp)
+        rel = None if real is None else _under(real, folder)
+        if rel is not None and rel != "." and owns(rel.replace(os.sep, "/")):
+            raise OutputError(path, f"would overwrite {inp}, an input of this command")
 
 
 @contextlib.contextmanager

@@ -287,18 +287,34 @@ def html_escape(s: str) -> str:
 
 _NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*\Z")
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
+#: look-alikes of a formula's first character that NFKC leaves as they are (the minus sign)
+_FORMULA_LOOKALIKE = frozenset("\u2212")
+
+
+def _formula_first(s: str) -> bool:
+    """Whether ``s`` starts as a formula would: ``= + - @``, a tab, a carriage return, or a
+    Unicode look-alike of one (fullwidth ``＝``, small ``﹢``, the minus sign ``−``...),
+    found by NFKC, since some spreadsheets fold them to the ASCII sign."""
+    c = s[:1]
+    if c in _FORMULA:
+        return True
+    if c < "\x80":
+        return False
+    import unicodedata
+
+    return c in _FORMULA_LOOKALIKE or unicodedata.normalize("NFKC", c)[:1] in _FORMULA
 
 
 def spreadsheet_safe(s: str) -> str:
     """A text cell for csv/tsv: a leading ``'`` if a spreadsheet would run it as a formula."""
-    if s[:1] in _FORMULA and not _NUMBER.match(s):
+    if _formula_first(s) and not _NUMBER.match(s):
         return "'" + s
     return s
 
 
 def spreadsheet_text(s: str) -> str:
     """The text :func:`spreadsheet_safe` was given (for readers of our own csv)."""
-    if s[:1] == "'" and s[1:2] in _FORMULA and not _NUMBER.match(s[1:]):
+    if s[:1] == "'" and _formula_first(s[1:]) and not _NUMBER.match(s[1:]):
         return s[1:]
     return s
 
@@ -434,7 +450,8 @@ def _texts(col: Column, values: Sequence, digits: int) -> list[str]:
     return [_shown(col, v, digits) for v in values]
 
 
-_FORMULA_LINE = re.compile(r"(?m)^[=+\-@]")
+# a line that may start as a formula (any non-ASCII first character is looked at closely)
+_FORMULA_LINE = re.compile(r"(?m)^[=+\-@\x80-\U0010ffff]")
 
 
 def _plain_text(texts: list[str]) -> bool:
@@ -729,7 +746,6 @@ def _machine_rows(t: Table) -> list[list]:
     return [list(r) for r in zip(*_machine_columns(t))]
 
 
-_FORMULA_START = frozenset(_FORMULA)
 _CSV_QUOTE = re.compile(r'[",\r\n]')
 
 
@@ -740,7 +756,7 @@ def _csv_field(s: str) -> str:
 
 
 def _csv_text(s: str) -> str:
-    if s.isprintable() and s[:1] not in _FORMULA_START and "," not in s and '"' not in s:
+    if s.isprintable() and not _formula_first(s) and "," not in s and '"' not in s:
         return s
     return _csv_field(spreadsheet_safe(s))
 
@@ -786,7 +802,7 @@ def _csv(tables: list[Table], intro: list[str], digits: int, header: bool = True
 
 
 def _tsv_text(s: str) -> str:
-    if s.isprintable() and s[:1] not in _FORMULA_START:
+    if s.isprintable() and not _formula_first(s):
         return s
     return spreadsheet_safe(s.replace("\t", " ").replace("\r\n", " ").replace("\n", " ").replace("\r", " "))
 

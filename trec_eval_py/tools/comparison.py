@@ -225,7 +225,8 @@ def expand_runs(runs: Sequence) -> list:
     holds but is not read, a link or a pipe, is an
     :class:`~trec_eval_py.errors.InputWarning`): files as their paths,
     archive members as named streams. A file named directly is read as the
-    main command reads it."""
+    main command reads it. A folder or archive with no run file in it is a
+    :class:`~trec_eval_py.errors.UsageError`, as in ``validate``."""
     import warnings
 
     from ..errors import InputWarning
@@ -237,6 +238,8 @@ def expand_runs(runs: Sequence) -> list:
             out.append(r)  # a run file named by the user is read as the main command reads it
             continue
         found = scan_submissions([p])
+        if not found.submissions:  # as validate says it: an empty folder is no run, not a missing one
+            raise UsageError(f"no run files found in {p}")
         for k in found.skipped:  # what a folder holds but no run is read from: said, not dropped silently
             if not k.reason.startswith("a hidden "):
                 warnings.warn(InputWarning(k.path, f"skipped: {k.reason}"), stacklevel=2)

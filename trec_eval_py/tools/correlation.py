@@ -519,11 +519,11 @@ def evaluate_sides(runs: Sequence, qrels: Sequence, measures: Sequence[str] = ()
     for q, m in sides:
         col = []
         evaluator = Evaluator(judgments[id(q)], [m], **options)  # one side's measure, resolved once
-        for name, run in zip(names, parsed):
+        for i, run in enumerate(parsed):
             try:
                 ev = evaluator.evaluate(run)
-            except NoTopicsError:
-                raise UsageError(f"run {name}: no topic has both judgments in {source_name(q)} and results") from None
+            except NoTopicsError as e:  # exit 7, worded as compare words it
+                raise NoTopicsError(f"{source_name(files[i])}: {e}") from None
             if len(ev.columns) != 1 or ev.column_summary[0] is None:
                 shown = " ".join(c.name for c in ev.columns)
                 raise UsageError(f"-m {m} gives {len(ev.columns)} values ({shown}); correlate ranks runs by one "

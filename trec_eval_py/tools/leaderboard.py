@@ -572,7 +572,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     ``client`` (a ``dask.distributed.Client``) grades the runs on its cluster,
     one task per run, the judgments shipped to each worker once.
     """
-    from .students import compile_pattern, pick as pick_runs, read_roster, student_of
+    from .students import compile_pattern, name_students, pick as pick_runs, read_roster
 
     specs = measure_specs(measures) if measures else list(DEFAULT_MEASURES)
     options = dict(options)
@@ -602,7 +602,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     q = load_qrels(qrels, opts)  # in the -R format, read once for every run
     total = judgment_format(opts.rel_format).totals(q)[0]
     subs, skipped = _submissions(runs, exclude)
-    students = {s.name: student_of(s, pattern) for s in subs}
+    students = name_students(subs, pattern)
     subs, not_picked = pick_runs(subs, students, pick)
     skipped = skipped + not_picked
     from ..engine.parse.source import read_limits

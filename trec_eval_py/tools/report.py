@@ -35,12 +35,14 @@ down.
 The report is written safely (:mod:`trec_eval_py.output.files`): each file
 whole or not at all, never through a link (a link already in the folder is
 replaced, its target untouched), and the folder is marked
-(:data:`~trec_eval_py.tools.submissions.REPORT_MARKER`) so that a report
-written inside a class folder is never graded as a submission. A report
-written again into a folder already marked as one replaces it: the pages
-and feedback files of runs no longer graded are deleted (only regular files
-of the report's own subfolders, never through a link; nothing is deleted from
-a folder that was not marked). File names come from run names made safe and
+(:data:`~trec_eval_py.tools.submissions.REPORT_MARKER`) so that a report is
+never graded as a submission. The marker is also the report's manifest: it
+lists every file the report wrote. A report written again into the same
+folder replaces it: the pages and feedback files the last report listed and
+this one does not write again (runs no longer graded) are deleted, and
+nothing else ever is (a file the report did not write, a folder without a
+manifest, a name that is not one of the report's pages, a link's target).
+File names come from run names made safe and
 unique (:func:`slugs`), at most :data:`SLUG_MAX` characters. The work is
 linear in the size of the class: what every page compares a run with (class
 medians) is computed once.
@@ -60,6 +62,7 @@ import re
 import numpy as np
 
 from ..output.evaluation import format_value
+from ..output.names import printable
 from ..output.table import html_escape
 from ..engine.measures import Kind
 from .leaderboard import Entry, Leaderboard, coverage, render_leaderboard
@@ -419,7 +422,7 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
     graded, failed = board.graded, board.failed
     label = short_names(board)
     meta = (f"{len(board.entries)} runs: {len(graded)} graded, {len(failed)} not graded (errors); "
-            f"{board.topics_total} judged topics in {_e(os.path.basename(board.qrels_name))}; "
+            f"{board.topics_total} judged topics; "
             f"{_averaging(board)}; ordered by <b>{_e(board.sort_by or 'name')}</b>, best first; equal values share a rank.")
     who = "student" if board.has_students else "run"
     heads = ['<th data-type="num" data-first="ascending">rank</th>', f"<th>{who}</th>"]
@@ -572,7 +575,8 @@ def class_best(board: Leaderboard) -> dict[str, float | None]:
 
 def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians: dict | None = None,
                   n_graded: int | None = None, tcols: list | None = None) -> str:
-    """What a student reads: scores and rank, coverage, findings, weakest topics.
+    """What a student reads: scores and rank, coverage, findings, weakest topics; plain
+    text whose control characters (a terminal's escapes in a run id) are shown as escapes.
     (``medians`` (:func:`class_medians`), ``n_graded`` (the graded runs) and ``tcols``
     (the measures with per-topic values) are computed when not given: the report
     computes them once for the whole class.)"""
@@ -615,7 +619,8 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians:
                 for gap, q, v, (med, best) in gaps[:WEAKEST]:
                     note = "  not answered" if ev.filled[ev.topics.index(q)] else ""
                     out.append(f"  topic {q:<12}{v:8.4f}{med:10.4f}{best:10.4f}{note}\n")
-    return "".join(out)
+    # read in a terminal too (cat, less): escapes in a name or run id are shown, never sent
+    return "\n".join(printable(line) for line in "".join(out).split("\n"))
 
 
 def grades_csv(board: Leaderboard) -> str:
@@ -678,11 +683,61 @@ def check_report(directory) -> None:
     too long): before the grading, not after it."""
     from ..output.files import check_folder
 
-    check_folder(os.fspath(directory), ("runs", "feedback"))
+    check_folder(os.fspath(directory), SUBFOLDERS)
 
 
 #: files of its own a report writes at its top (a report written again replaces them)
 TOP_FILES = ("index.html", "leaderboard.csv", "leaderboard.md", "grades.csv")
+#: the report's subfolders: a page and a feedback file per run
+SUBFOLDERS = ("runs", "feedback")
+
+
+def report_writes(rel: str) -> bool:
+    """Whether a report may write the file ``rel`` (a path relative to its folder, ``/``
+    separated): its top files, its marker, anything in its subfolders. An input there
+    would be overwritten."""
+    from .submissions import REPORT_MARKER
+
+    return rel in TOP_FILES or rel == REPORT_MARKER or rel.split("/", 1)[0] in SUBFOLDERS
+
+
+#: a line of the manifest that names a page or feedback file (slugs: never a '/' or a leading '.')
+_LISTED = re.compile(r"(?:runs|feedback)/[A-Za-z0-9_-][A-Za-z0-9._-]*")
+_MANIFEST_HEAD = ("# A report written by trec_eval_py batch --report: never graded as a submission.\n"
+                  "# The files it wrote, which a report written again here may replace or delete:\n")
+#: the most of a manifest read (a class of 100,000 runs lists about 30 MB)
+_MANIFEST_MAX = 64 << 20
+
+
+def _manifest(out) -> set[str]:
+    """The pages and feedback files the report last written in ``out`` (a Folder) listed
+    in its marker; empty when there is none (a folder that is no report, a report of an
+    older version that kept no list: nothing of them is ever deleted)."""
+    from .submissions import REPORT_MARKER
+
+    try:
+        fd = os.open(REPORT_MARKER, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0),
+                     dir_fd=out.fd)
+    except OSError:
+        return set()
+    try:
+        import stat
+
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return set()
+        data = os.read(fd, _MANIFEST_MAX)
+    except OSError:
+        return set()
+    finally:
+        os.close(fd)
+    text = data.decode("utf-8", "replace")
+    return {ln for ln in text.splitlines() if _LISTED.fullmatch(ln)}
+
+
+def _write_manifest(out, listed) -> str:
+    from .submissions import REPORT_MARKER
+
+    return out.write(REPORT_MARKER, [_MANIFEST_HEAD, *(f"{rel}\n" for rel in sorted(listed))])
 
 
 def write_report(board: Leaderboard, directory, *, title: str = "Leaderboard") -> list[str]:
@@ -691,9 +746,9 @@ def write_report(board: Leaderboard, directory, *, title: str = "Leaderboard") -
     Each file is written whole or not at all, never through a link (see
     :mod:`trec_eval_py.output.files`); the folder is marked as a report, so a
     later walk for submissions leaves it out. In a folder already marked, the
-    pages and feedback of runs no longer on the board are deleted."""
+    pages and feedback files the last report listed in its manifest and this one does
+    not write again (runs no longer on the board) are deleted; nothing else is."""
     from ..output.files import Folder
-    from .submissions import REPORT_MARKER
 
     check_report(directory)
     slug = slugs([e.path for e in board.entries])
@@ -705,47 +760,47 @@ def write_report(board: Leaderboard, directory, *, title: str = "Leaderboard") -
     best = class_best(board)
     n_graded = len(board.graded)
     written = []
-    was_report = os.path.isfile(os.path.join(os.fspath(directory), REPORT_MARKER)) and \
-        not os.path.islink(os.path.join(os.fspath(directory), REPORT_MARKER))
+    pages = [(f"{sub}/{slug[e.path]}.{ext}", e) for e in board.entries for sub, ext in (("runs", "html"),
+                                                                                        ("feedback", "txt"))]
     with Folder(os.fspath(directory)) as out:
-        written.append(out.write(REPORT_MARKER, ["A report written by trec_eval_py batch --report: never graded "
-                                                 "as a submission; written again, it replaces its own files.\n"]))
+        before = _manifest(out)
+        # listed first, old and new: a write that stops half-way leaves every file of ours known
+        _write_manifest(out, before | {rel for rel, _ in pages})
         written.append(out.write("index.html", [_index(board, slug, title)]))
         written.append(out.write("leaderboard.csv", [render_leaderboard(board, "csv", rounded=True)]))
         written.append(out.write("leaderboard.md", [render_leaderboard(board, "markdown")]))
         written.append(out.write("grades.csv", [grades_csv(board)]))
-        for e in board.entries:
-            written.append(out.write(f"runs/{slug[e.path]}.html",
-                                     [_run_page(board, e, med, stats, title, medians, n_graded, tcols, best,
-                                                label[e.path])]))
-            written.append(out.write(f"feedback/{slug[e.path]}.txt",
-                                     [feedback_text(board, e, stats, medians, n_graded, tcols)]))
-        if was_report:
-            _remove_stale(out, {os.path.relpath(w, os.fspath(directory)) for w in written})
-    return written[1:]
+        for rel, e in pages:
+            if rel.startswith("runs/"):
+                text = _run_page(board, e, med, stats, title, medians, n_graded, tcols, best, label[e.path])
+            else:
+                text = feedback_text(board, e, stats, medians, n_graded, tcols)
+            written.append(out.write(rel, [text]))
+        now = {rel for rel, _ in pages}
+        _remove_stale(out, before - now)
+        _write_manifest(out, now)
+    return written
 
 
-def _remove_stale(out, keep: set) -> None:
-    """Delete the pages and feedback files of a report written before that this one did
-    not write again: regular files of ``runs/`` and ``feedback/`` only, unlinked
-    through the folder's descriptor (a link there is removed, its target untouched)."""
+def _remove_stale(out, stale: set) -> None:
+    """Delete the pages and feedback files ``stale`` (names the last report's manifest
+    listed: ``runs/NAME`` or ``feedback/NAME``), unlinked through the folder's
+    descriptor (a link there is removed, its target untouched; a folder is left)."""
     import stat
 
-    for sub in ("runs", "feedback"):
+    for rel in sorted(stale):
+        sub, name = rel.split("/", 1)
         fd = out.subfolder(sub)
-        for name in os.listdir(fd):
-            if f"{sub}/{name}" in keep or name.startswith("."):
-                continue
+        try:
+            st = os.lstat(name, dir_fd=fd)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
             try:
-                st = os.lstat(name, dir_fd=fd)
+                os.unlink(name, dir_fd=fd)
             except OSError:
-                continue
-            if stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
-                try:
-                    os.unlink(name, dir_fd=fd)
-                except OSError:
-                    pass
+                pass
 
 
-__all__ = ["TOP_FILES", "check_report", "class_best", "class_medians", "feedback_text", "grades_csv",
+__all__ = ["SUBFOLDERS", "TOP_FILES", "check_report", "report_writes", "class_best", "class_medians", "feedback_text", "grades_csv",
            "short_names", "write_report", "SLUG_MAX", "slugs", "svg_curve", "svg_distribution", "svg_topics"]

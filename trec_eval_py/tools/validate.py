@@ -892,7 +892,8 @@ class _RunIds:
         assert self.first is not None  # lines were counted
         out.add(self.other.line, ERROR, "runid",
                 f"{len(ids)} run ids ({shown}): a run has one; {n} line{'s' * (n != 1)} "
-                f"differ{'s' * (n == 1)} from the first line's {_show(self.first)}",
+                f"differ{'s' * (n == 1)} from the first line's {_show(self.first)}; "
+                "--ignore runid grades the file as one run",
                 count=n, lines=self.other.lines)
 
 
@@ -979,7 +980,8 @@ def _report_too_many(found: _Tally, topics: int, max_docs: int, out: _Collector)
     out.add(found.line, ERROR, "too-many-docs",
             f"{n} topic{'s' * (n != 1)} of {topics} list more than the {max_docs} documents "
             f"allowed (up to {found.extra}); topic {_show(qid)} has {size}, its document "
-            f"{max_docs + 1} is on this line: keep the top {max_docs} of each topic", count=n)
+            f"{max_docs + 1} is on this line: keep the top {max_docs} of each topic (-M does not change this "
+            "check; --ignore too-many-docs grades every document, which favours this run)", count=n)
 
 
 class _Ranks:
@@ -997,38 +999,71 @@ class _Ranks:
         self.reversed = _Tally()
 
 
-def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray, found: _Ranks,
-                 first_line: np.ndarray) -> None:
-    """The rank column against 1..n (a note: it is ignored) and against the scores
-    (``first_line``: each topic's first line, the examples' key)."""
-    ok = ~np.isnan(c.rank)
-    if not ok.any():
-        return
-    idx = np.flatnonzero(ok)
+def _rank_order(c: _Cols, topic: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rows, their topics, their ranks)``: the rows with a rank, by topic, rank and line."""
+    idx = np.flatnonzero(~np.isnan(c.rank))
     t, r = topic[idx], c.rank[idx]
-    # rows by topic, rank and line: as they are, in a run written topic by topic in rank order
+    # as they are, in a run written topic by topic in rank order
     if len(idx) > 1 and not ((t[1:] > t[:-1]) | ((t[1:] == t[:-1]) & (r[1:] >= r[:-1]))).all():
-        order = idx[np.lexsort([c.line[idx], r, t])]
-        t, r = topic[order], c.rank[order]
-    else:
-        order = idx
-    starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
+        idx = idx[np.lexsort([c.line[idx], r, t])]
+        t, r = topic[idx], c.rank[idx]
+    return idx, t, r
+
+
+def _sequence_wrong(c: _Cols, topic: np.ndarray) -> tuple:
+    """``(rows by topic and rank, their topics, ranks, the ranks 1..n expected, where they
+    differ)`` (see :func:`_rank_order`)."""
+    order, t, r = _rank_order(c, topic)
+    starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]])) if len(order) else np.zeros(0, np.int64)
     sizes = np.diff(np.append(starts, len(order)))
     expect = np.arange(len(order)) - np.repeat(starts, sizes) + 1
-    wrong = r != expect
-    if wrong.any():
-        bad_topics = np.unique(t[wrong])
-        i = int(np.flatnonzero(wrong)[0])
-        row = order[i]
-        q = _show(qids[t[i]])
-        pos = int(expect[i])
-        if pos == 1:
-            msg = f"ranks of topic {q} start at {int(r[i])}, not 1"
-        elif r[i] == r[i - 1]:
-            msg = f"rank {int(r[i])} of topic {q} is used again (first on line {int(c.line[order[i - 1]])})"
-        else:
-            msg = f"rank {pos} of topic {q} is missing: ranks jump from {int(r[i - 1])} to {int(r[i])}"
-        found.sequence.add(int(c.line[row]), msg, len(bad_topics), key=int(first_line[t[i]]))
+    return order, t, r, expect, r != expect
+
+
+def _sequence(c: _Cols, topic: np.ndarray, qids: np.ndarray, first_line: np.ndarray,
+              only: np.ndarray | None = None) -> tuple | None:
+    """The first place the ranks of ``c`` do not run 1, 2, ... in a topic (of the topics
+    ``only`` marks, by code), as the arguments of ``_Tally.add`` (line, message, topics,
+    key); None when they do."""
+    order, t, r, expect, wrong = _sequence_wrong(c, topic)
+    if only is not None:
+        wrong &= only[t]
+    if not wrong.any():
+        return None
+    bad_topics = np.unique(t[wrong])
+    i = int(np.flatnonzero(wrong)[0])
+    row = order[i]
+    q = _show(qids[t[i]])
+    pos = int(expect[i])
+    if pos == 1:
+        msg = f"ranks of topic {q} start at {int(r[i])}, not 1"
+    elif r[i] == r[i - 1]:
+        msg = f"rank {int(r[i])} of topic {q} is used again (first on line {int(c.line[order[i - 1]])})"
+    else:
+        msg = f"rank {pos} of topic {q} is missing: ranks jump from {int(r[i - 1])} to {int(r[i])}"
+    return int(c.line[row]), msg, len(bad_topics), int(first_line[t[i]])
+
+
+def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray, found: _Ranks,
+                 first_line: np.ndarray, written: tuple | None = None) -> None:
+    """The rank column against 1..n (a note: it is ignored) and against the scores
+    (``first_line``: each topic's first line, the examples' key). ``written``: every
+    line's ``(columns, topics)`` when duplicates were dropped from ``c``: a rank problem
+    of the lines read that the lines as written do not have is the duplicates' (a
+    dropped line still holds its rank: "rank 6 is missing" where line 6, a duplicate,
+    holds it), said once, by the duplicate-docno error."""
+    only = None
+    if written is not None:  # the topics whose ranks are wrong as written too
+        _, wt, _, _, wwrong = _sequence_wrong(*written)
+        only = np.zeros(len(qids), dtype=bool)
+        only[wt[wwrong]] = True
+    seq = _sequence(c, topic, qids, first_line, only)
+    if seq is not None:
+        line, msg, n, key_line = seq
+        found.sequence.add(line, msg, n, key=key_line)
+    order, t, r = _rank_order(c, topic)
+    if not len(order):
+        return
     # scores along the ranks: key ascending is score descending; a fall in key is a rise in score
     k = key[order]
     same = t[1:] == t[:-1]
@@ -1200,16 +1235,20 @@ def read_topics(source) -> TopicSet:
     return TopicSet(source_name(source), first)
 
 
+#: how findings name the judgments: never by their path, which a student's feedback would show
+JUDGMENTS = "the judgments"
+
+
 def qrels_topics(q) -> TopicSet:
     """The topic ids of judgments ``q`` (any judgment format with topic ids), each
-    with the line it is first judged on."""
+    with the line it is first judged on; named :data:`JUDGMENTS` in the findings."""
     qid = np.asarray(q.qid)
     if not len(qid):
-        return TopicSet(q.name, {})
+        return TopicSet(JUDGMENTS, {})
     ids, first = np.unique(qid, return_index=True)
     order = np.argsort(first, kind="stable")
     lines = np.asarray(q.lineno)[first[order]].tolist()
-    return TopicSet(q.name, dict(zip(ids[order].tolist(), lines)))
+    return TopicSet(JUDGMENTS, dict(zip(ids[order].tolist(), lines)))
 
 
 _qrels_topics = qrels_topics
@@ -1829,11 +1868,14 @@ class _RunChecks:
         # each topic's first line: where the file checked whole finds a topic's example first
         first_line = c.line[first]
         keep = _check_duplicates(c, topic, qids, self.duplicates)
-        if not keep.all():
+        # the rank column as the student wrote it, every line: a line dropped as a duplicate
+        # still holds its rank (else "rank 6 is missing" where line 6 holds rank 6)
+        written = None if keep.all() else (c, topic)
+        if written is not None:
             c, topic = c.take(keep), topic[keep]
         _check_too_many(c, topic, qids, self.max_docs, self.too_many, first_line)
         perm, key = _ranked(c, topic, self.rule)
-        _check_ranks(c, topic, qids, key, self.ranks, first_line)
+        _check_ranks(c, topic, qids, key, self.ranks, first_line, written)
         q = self._judgments(qids)
         if self.out.wants("tie"):
             if q is not None:

@@ -77,9 +77,9 @@ def batch(
     from ...engine.parse.source import set_read_limits
     from ...errors import OutputError, UsageError
     from ...tools.leaderboard import build_leaderboard, render_leaderboard
-    from ...tools.report import check_report, write_report
+    from ...tools.report import check_report, report_writes, write_report
     from ...tools.submissions import scan_submissions
-    from ..output import same_file
+    from ..output import check_output_folder
     from ..progress import Progress
 
     fmt = check_format(fmt, LEADERBOARD_FORMATS)
@@ -91,9 +91,10 @@ def batch(
         check_output(output, [qrels, *runs])
         if report is not None:
             check_report(report)
-            inside = same_file(report, [r for r in runs if os.path.isdir(r)])
-            if inside is not None:
-                raise OutputError(report, f"is the submissions folder {inside}: name a folder of its own")
+            # the report's folder and the class never overlap, and it overwrites no input
+            check_output_folder(report, report_writes, walked=runs)
+            if output is not None and output != "-" and report_writes(_relative(output, report)):
+                raise OutputError(output, f"is a file the report writes in {report}: name another file")
         found = scan_submissions(runs, exclude=[report])
         check_output(output, [s.path for s in found.submissions])
         tell_skipped(found.skipped)
@@ -124,3 +125,9 @@ def batch(
     n = len(board.entries)
     tell(f"{len(board.failed)} of {n} run{'s' * (n != 1)} not graded (the board's rows say why)")
     return ExitCode.INCOMPLETE
+
+
+def _relative(path: str, folder: str) -> str:
+    """``path`` relative to ``folder`` (``/`` separated), by their real paths; ``..`` when outside."""
+    rel = os.path.relpath(os.path.realpath(path), os.path.realpath(folder))
+    return rel.replace(os.sep, "/")

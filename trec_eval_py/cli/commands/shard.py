@@ -24,8 +24,13 @@ def shard(
     with --engine dask, each shard a task. Needs pyarrow (the \\[dask] extra).
     """
     # (the backslash keeps typer's rich help from reading [dask] as markup and dropping it)
-    from ...engine.join.dataset import write_dataset
+    import os
 
+    from ...engine.join.dataset import write_dataset
+    from ...errors import InputError
+
+    if not os.path.lexists(run):  # worded as every command words it
+        raise InputError(run, "no such file")
     m = write_dataset(run, out, shards=shards)
     write_output(f"{out}: {len(m['shards'])} shards, {m['lines']} lines, {m['topics']} topics, "
                  f"run id {m['runid']}\n")
