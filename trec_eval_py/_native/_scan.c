@@ -230,6 +230,14 @@ static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row,
     } else {
         long long v;
         if (!valid_int(p, n)) return 0;
+        if (n <= 18) { /* at most 18 digits: no overflow, no copy for strtoll */
+            Py_ssize_t i = p[0] == '+' || p[0] == '-';
+            v = 0;
+            for (; i < n; i++) v = v * 10 + (p[i] - '0');
+            if (p[0] == '-') v = -v;
+            memcpy(w->out + row * 8, &v, 8);
+            return 1;
+        }
         if (!(buf = token_copy(p, n, small))) return -1;
         errno = 0;
         v = strtoll(buf, &end, 10);

@@ -251,3 +251,25 @@ def test_scanners_agree_on_the_first_short_line(monkeypatch, seed):
         errors.append(str(e.value))
     assert errors[0] == errors[1]
     assert f"line {bad + 1}" in errors[0] or f":{bad + 1}" in errors[0]
+
+
+def test_scanners_agree_on_whole_numbers_of_every_length(monkeypatch):
+    """The C scanner reads a whole number of up to 18 characters itself and a
+    longer one with strtoll: both give the numpy scanner's values and errors."""
+    if _native.built("scan") is None:
+        pytest.skip("the optional C scanner is not built")
+    toks = ["0", "-0", "+7", "007"]
+    for d in range(1, 21):
+        toks += ["9" * d, "-" + "9" * d, "+" + "1" * d]
+    toks += ["9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809"]
+    for tok in toks:
+        data = f"1 0 a {tok}\n".encode()
+        got = []
+        for use_c in (False, True):
+            monkeypatch.setattr(_native, "USE_C", use_c)
+            try:
+                f = fields.split_fields(data, "x", min_fields=4, max_fields=4, wanted={3: fields.INT}, what="qrels")
+                got.append(f.columns[3].tolist())
+            except InputError as e:
+                got.append(str(e))
+        assert got[0] == got[1], tok
