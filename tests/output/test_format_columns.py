@@ -32,3 +32,27 @@ def test_column_wise_equals_line_by_line():
             for t in range(n) if printable[t] for c in cols]
     assert list(trec_lines(result, query=True, summary=False)) == want
     assert "".join(trec_lines(result, query=True, summary=False, blocks=True)) == "".join(want)
+
+
+def test_blocks_with_percent_signs_and_plain_columns():
+    """A topic's block is one %-format of a template holding names and topic ids:
+    a '%' in either is text, and columns with and without NaNs, whole numbers
+    held as floats and text all print as the line-by-line rule prints them."""
+    rng = np.random.default_rng(7)
+    n = 500
+    plain = rng.random(n) * 10
+    with_nan = rng.random(n)
+    with_nan[::37] = -np.nan
+    m = SimpleNamespace(per_topic=True)
+    cols = [SimpleNamespace(name="ndcg", kind=Kind.FLOAT, prefix="", measure=m),
+            SimpleNamespace(name="x%d%s%%", kind=Kind.FLOAT, prefix="%", measure=m),
+            SimpleNamespace(name="num_rel", kind=Kind.INT, prefix="", measure=m),
+            SimpleNamespace(name="num_q", kind=Kind.INT, prefix="", measure=m),
+            SimpleNamespace(name="runid", kind=Kind.STR, prefix="", measure=m)]
+    values = {"ndcg": plain, "x%d%s%%": with_nan, "num_rel": rng.integers(0, 99, n),
+              "num_q": rng.integers(0, 99, n).astype(np.float64), "runid": np.array(["r%s"] * n, dtype=object)}
+    topics = [f"t%s{i}%d%%" if i % 3 == 0 else str(i) for i in range(n)]
+    result = SimpleNamespace(columns=cols, column_values=[values[c.name] for c in cols],
+                             printable=np.ones(n, dtype=bool), topics=topics, column_summary=[None] * len(cols))
+    want = [line(c.name, topics[t], c.kind, values[c.name][t], c.prefix) for t in range(n) for c in cols]
+    assert "".join(trec_lines(result, query=True, summary=False, blocks=True)) == "".join(want)

@@ -34,10 +34,88 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define SCAN_SIMD 1
+#endif
+
+/* The '\n' bytes in [p, end): 16 bytes at a time where SSE2 is there (a
+   memchr per line costs more on short lines). */
+static Py_ssize_t count_newlines(const char *p, const char *end)
+{
+    Py_ssize_t n = 0;
+#if defined(__SSE2__)
+    const __m128i vnl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    while (end - p >= 16) {
+        /* byte counters, each at most 255 before they are summed */
+        __m128i acc = zero, sums;
+        int k;
+        for (k = 0; k < 255 && end - p >= 16; k++, p += 16)
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), vnl));
+        sums = _mm_sad_epu8(acc, zero);
+        n += _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums));
+    }
+#endif
+    for (; p < end; p++) n += *p == '\n';
+    return n;
+}
+
 #define MAX_WANTED 8
 #define NUM_BUF 400
 
 static unsigned char cls[256];
+
+#ifdef SCAN_SIMD
+/* Bit masks of 64 bytes: which are '\n', which are blanks (space, tab, CR,
+   VT, FF: the bytes 9 to 13 but '\n', and 32). Lines are found and split
+   with bit operations on these instead of a test per byte. */
+typedef struct {
+    uint64_t nl, blank;
+} masks_t;
+
+static inline masks_t block_masks(const char *p)
+{
+    const __m128i vnl = _mm_set1_epi8('\n'), vsp = _mm_set1_epi8(' ');
+    const __m128i v9 = _mm_set1_epi8(9), v4 = _mm_set1_epi8(4);
+    masks_t m = {0, 0};
+    int k;
+    for (k = 0; k < 4; k++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+        __m128i t = _mm_sub_epi8(x, v9);
+        __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(t, v4), t); /* 9 <= x <= 13 */
+        __m128i isnl = _mm_cmpeq_epi8(x, vnl);
+        __m128i bl = _mm_andnot_si128(isnl, _mm_or_si128(ctl, _mm_cmpeq_epi8(x, vsp)));
+        m.nl |= (uint64_t)(unsigned)_mm_movemask_epi8(isnl) << (16 * k);
+        m.blank |= (uint64_t)(unsigned)_mm_movemask_epi8(bl) << (16 * k);
+    }
+    return m;
+}
+
+/* The masks of the 64 bytes at data[lo..lo+64), from the blocks of 64 bytes
+   the data is cut into (two blocks, kept from one line to the next). */
+typedef struct {
+    const char *data;
+    Py_ssize_t block; /* index of m[0]'s block, -1 none */
+    masks_t m[2];
+} window_t;
+
+static inline masks_t window_at(window_t *w, Py_ssize_t lo)
+{
+    Py_ssize_t b = lo >> 6;
+    int off = (int)(lo & 63);
+    masks_t r;
+    if (b != w->block) {
+        if (b == w->block + 1) w->m[0] = w->m[1];
+        else w->m[0] = block_masks(w->data + (b << 6));
+        w->m[1] = block_masks(w->data + ((b + 1) << 6));
+        w->block = b;
+    }
+    if (!off) return w->m[0];
+    r.nl = (w->m[0].nl >> off) | (w->m[1].nl << (64 - off));
+    r.blank = (w->m[0].blank >> off) | (w->m[1].blank << (64 - off));
+    return r;
+}
+#endif
 
 typedef struct {
     int field;
@@ -152,6 +230,14 @@ static int convert(const want_t *w, const char *p, Py_ssize_t n, Py_ssize_t row,
     } else {
         long long v;
         if (!valid_int(p, n)) return 0;
+        if (n <= 18) { /* at most 18 digits: no overflow, no copy for strtoll */
+            Py_ssize_t i = p[0] == '+' || p[0] == '-';
+            v = 0;
+            for (; i < n; i++) v = v * 10 + (p[i] - '0');
+            if (p[0] == '-') v = -v;
+            memcpy(w->out + row * 8, &v, 8);
+            return 1;
+        }
         if (!(buf = token_copy(p, n, small))) return -1;
         errno = 0;
         v = strtoll(buf, &end, 10);
@@ -198,14 +284,52 @@ static Py_ssize_t run_pass(scan_t *st)
     int bad_number = 0;
     Py_ssize_t num_line = 0, num_arg = 0;
     PyThreadState *save = PyEval_SaveThread();
+#ifdef SCAN_SIMD
+    window_t win = {NULL, -2, {{0, 0}, {0, 0}}};
+    /* a line starting before this has both its blocks inside the data */
+    Py_ssize_t simd_end = (size >> 6) >= 2 ? ((size >> 6) - 1) << 6 : 0;
+    win.data = data;
+#endif
     while (pos < size) {
         Py_ssize_t lo = pos, hi, p;
         Py_ssize_t starts[MAX_WANTED], lens[MAX_WANTED];
         int count = 0;
-        const char *nl = memchr(data + pos, '\n', size - pos);
-        hi = nl ? nl - data : size;
-        pos = hi + 1;
         lineno++;
+#ifdef SCAN_SIMD
+        if (lo < simd_end) {
+            masks_t m = window_at(&win, lo);
+            if (m.nl) { /* the line ends within 64 bytes */
+                int len = __builtin_ctzll(m.nl);
+                uint64_t word = ~m.blank & ((1ULL << len) - 1); /* the token bytes */
+                uint64_t first, last;
+                hi = lo + len;
+                pos = hi + 1;
+                if (!word || data[lo + __builtin_ctzll(word)] == '#') continue;
+                first = word & ~(word << 1); /* a token's first byte */
+                last = word & ~(word >> 1);  /* a token's last byte */
+                while (first) {
+                    Py_ssize_t s = lo + __builtin_ctzll(first), e = lo + __builtin_ctzll(last) + 1;
+                    if (count < 16) {
+                        int k = st->field_want[count];
+                        if (k >= 0) { starts[k] = s; lens[k] = e - s; }
+                    } else {
+                        for (i = 0; i < nw; i++)
+                            if (want[i].field == count) { starts[i] = s; lens[i] = e - s; }
+                    }
+                    count++;
+                    if (count == st->enough) break; /* no upper bound: the rest is not needed */
+                    first &= first - 1;
+                    last &= last - 1;
+                }
+                goto counted;
+            }
+        }
+#endif
+        {
+            const char *nl = memchr(data + pos, '\n', size - pos);
+            hi = nl ? nl - data : size;
+        }
+        pos = hi + 1;
         p = lo;
         while (p < hi && cls[(unsigned char)data[p]]) p++;
         if (p == hi || data[p] == '#') continue;
@@ -223,6 +347,9 @@ static Py_ssize_t run_pass(scan_t *st)
             if (count == st->enough) break; /* no upper bound: the rest is not needed */
             while (p < hi && cls[(unsigned char)data[p]]) p++;
         }
+#ifdef SCAN_SIMD
+    counted:
+#endif
         if (count < st->min_fields || (st->max_fields >= 0 && count > st->max_fields)) {
             st->err = 1; st->err_line = lineno; st->err_arg = count;
             break;
@@ -328,8 +455,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
             if (r < end && *r != '\n') { c = q; stop = q; break; }
             q = r;
         }
-        q = st.data;
-        while ((q = memchr(q, '\n', stop - q)) != NULL) { lines++; q++; }
+        lines += count_newlines(st.data, stop);
         Py_END_ALLOW_THREADS
         if (z || c) {
             PyBuffer_Release(&view);

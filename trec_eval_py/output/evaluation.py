@@ -68,16 +68,31 @@ def _query_blocks(result) -> Iterator[str]:
     rows = np.flatnonzero(np.asarray(result.printable, dtype=bool))
     if not cols or not len(rows):
         return
-    heads = ["%s%-22s\t" % (c.prefix, _trec_name(c)) for c in cols]
+    # a topic's block is one %-format of a template that holds the names, with the
+    # topic's id put in for the marker (no measure name or prefix holds a NUL): the
+    # values a plain %6.4f or %d prints are formatted there, the others
+    # (NaN, text) before, by format_column
+    heads = [("%s%-22s" % (c.prefix, _trec_name(c))).replace("%", "%%") for c in cols]
     values = [np.asarray(v) for _, v in pairs]
     topics = result.topics
     step = max(1, 200_000 // len(cols))  # a bounded number of strings alive at once
     for lo in range(0, len(rows), step):
         part = rows[lo : lo + step]
-        texts = [format_column(c.kind, v[part]) for c, v in zip(cols, values)]
-        for k, t in enumerate(part.tolist()):
-            q = topics[t] + "\t"
-            yield "".join([h + q + col[k] + "\n" for h, col in zip(heads, texts)])
+        specs, cells = [], []
+        for c, v in zip(cols, values):
+            arr = v[part]
+            if c.kind is Kind.FLOAT and arr.dtype.kind == "f" and not np.isnan(arr).any():
+                specs.append("%6.4f")
+                cells.append(arr.tolist())
+            elif c.kind is Kind.INT and arr.dtype.kind in "iu":
+                specs.append("%d")
+                cells.append(arr.tolist())
+            else:
+                specs.append("%s")
+                cells.append(format_column(c.kind, arr))
+        template = "".join([h + "\t\0\t" + spec + "\n" for h, spec in zip(heads, specs)])
+        for t, row in zip(part.tolist(), zip(*cells)):
+            yield template.replace("\0", topics[t].replace("%", "%%")) % row
 
 
 def trec_lines(result, *, query: bool, summary: bool, blocks: bool = False) -> Iterator[str]:

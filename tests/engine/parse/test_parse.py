@@ -186,3 +186,90 @@ def test_scores_are_bit_exact_decimal_conversions(scanner):
     got = read_run(data).score
     want = np.array([float(t) for t in toks])
     assert np.array_equal(got.view(np.uint64), want.view(np.uint64))
+
+
+def _random_lines(rnd, n: int) -> bytes:
+    """Run-like text that puts line ends and token edges at every offset of the
+    scanner's 64-byte blocks: tokens of 1 to 40 bytes, every blank byte,
+    CRLF line ends,
+    blank and comment lines, lines longer than a block, more fields than six."""
+    blanks = [b" ", b"\t", b"\x0b", b"\x0c"]  # a CR only ends a line
+    out = []
+    for i in range(n):
+        kind = rnd.random()
+        if kind < 0.05:
+            out.append(rnd.choice([b"", b"  \t", b"# a comment line", b"  #x y z"]))
+            continue
+
+        def sep():
+            return b"".join(rnd.choice(blanks) for _ in range(rnd.choice([1, 1, 1, 2, 5])))
+        toks = [b"%d" % rnd.randint(1, 30), b"Q0", b"d" + b"x#" * rnd.randint(0, 20) + b"%d" % i,
+                b"%d" % rnd.randint(1, 999), b"%d.%d" % (rnd.randint(-99, 99), rnd.randint(0, 99999)),
+                b"run" * rnd.randint(1, 5)]
+        toks += [b"extra%d" % k for k in range(rnd.choice([0, 0, 0, 1, 14]))]
+        line = (sep() if rnd.random() < 0.3 else b"") + sep().join(toks) + (sep() if rnd.random() < 0.3 else b"")
+        if rnd.random() < 0.1:
+            line += b"\r"
+        out.append(line)
+    return b"\n".join(out) + rnd.choice([b"", b"\n", b"\r\n"])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scanners_agree_on_random_lines(monkeypatch, seed):
+    """The C scanner splits lines with bit masks over blocks of 64 bytes (a
+    byte at a time near the end of the data and for lines longer than a block):
+    it must find what the numpy scanner finds wherever a line falls."""
+    import random
+
+    if _native.built("scan") is None:
+        pytest.skip("the optional C scanner is not built")
+    data = _random_lines(random.Random(seed), 3000)
+    got = []
+    for use_c in (False, True):
+        monkeypatch.setattr(_native, "USE_C", use_c)
+        r = read_run(data)
+        got.append((r.qid.tolist(), r.docno.tolist(), r.score.tolist(), r.lineno.tolist(), r.runid))
+    assert got[0] == got[1]
+    assert len(got[0][0]) > 2500
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_scanners_agree_on_the_first_short_line(monkeypatch, seed):
+    """A line with too few fields, anywhere in a block, is found by both scanners."""
+    import random
+
+    rnd = random.Random(seed)
+    lines = _random_lines(rnd, 400).split(b"\n")
+    bad = rnd.randrange(100, 390)
+    lines[bad] = b"7 Q0 short 1 2.5"
+    data = b"\n".join(lines)
+    errors = []
+    for use_c in (False, True):
+        monkeypatch.setattr(_native, "USE_C", use_c)
+        with pytest.raises(InputError) as e:
+            read_run(data)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1]
+    assert f"line {bad + 1}" in errors[0] or f":{bad + 1}" in errors[0]
+
+
+def test_scanners_agree_on_whole_numbers_of_every_length(monkeypatch):
+    """The C scanner reads a whole number of up to 18 characters itself and a
+    longer one with strtoll: both give the numpy scanner's values and errors."""
+    if _native.built("scan") is None:
+        pytest.skip("the optional C scanner is not built")
+    toks = ["0", "-0", "+7", "007"]
+    for d in range(1, 21):
+        toks += ["9" * d, "-" + "9" * d, "+" + "1" * d]
+    toks += ["9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809"]
+    for tok in toks:
+        data = f"1 0 a {tok}\n".encode()
+        got = []
+        for use_c in (False, True):
+            monkeypatch.setattr(_native, "USE_C", use_c)
+            try:
+                f = fields.split_fields(data, "x", min_fields=4, max_fields=4, wanted={3: fields.INT}, what="qrels")
+                got.append(f.columns[3].tolist())
+            except InputError as e:
+                got.append(str(e))
+        assert got[0] == got[1], tok

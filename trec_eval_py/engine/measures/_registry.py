@@ -32,11 +32,23 @@ class Selected:
     #: position among the ``-m`` specs of the first one that asked for it (see :func:`in_asked_order`)
     asked: int = 0
 
+    def _kept(self) -> tuple[tuple, tuple]:
+        # (trec_names, indices), worked out once: an evaluation asks for them per
+        # output column and per batch, and a cutoff's name is a formatted number.
+        # Kept in the instance's dict, outside the fields (equality, hash and
+        # replace() see only those)
+        kept = self.__dict__.get("_kept_outputs")
+        if kept is None:
+            names = self.measure.output_names(self.params)
+            kept = ((tuple(names), tuple(range(len(names)))) if self.output is None
+                    else ((self.output,), (names.index(self.output),)))
+            self.__dict__["_kept_outputs"] = kept
+        return kept
+
     @property
     def trec_names(self) -> list[str]:
         """The names trec_eval prints for what is kept."""
-        names = self.measure.output_names(self.params)
-        return names if self.output is None else [self.output]
+        return list(self._kept()[0])
 
     @property
     def names(self) -> list[str]:
@@ -46,8 +58,7 @@ class Selected:
     @property
     def indices(self) -> list[int]:
         """Which of the kernel's outputs are kept, in the order of :attr:`names`."""
-        names = self.measure.output_names(self.params)
-        return list(range(len(names))) if self.output is None else [names.index(self.output)]
+        return list(self._kept()[1])
 
 
 def _names():
@@ -111,7 +122,11 @@ class Registry:
         return self._load(name)
 
     def _names_in_order(self) -> list[str]:
-        return sorted(self._index, key=lambda n: (print_key(n), n))
+        # the index never changes once made: sorted once (each -m nickname asks)
+        names = self.__dict__.get("_in_order")
+        if names is None:
+            names = self._in_order = sorted(self._index, key=lambda n: (print_key(n), n))
+        return names
 
     def __iter__(self):
         return iter([self._load(n) for n in self._names_in_order()])
@@ -121,7 +136,10 @@ class Registry:
 
     @property
     def nicknames(self) -> set[str]:
-        return {n for _, _, nicks in self._index.values() for n in nicks}
+        nicks = self.__dict__.get("_nicknames")
+        if nicks is None:
+            nicks = self._nicknames = frozenset(n for _, _, nicks in self._index.values() for n in nicks)
+        return set(nicks)
 
     def nickname_members(self, nickname: str, compat: str) -> list[Measure]:
         return [self._load(n) for n in self._names_in_order()
