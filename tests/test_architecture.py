@@ -74,6 +74,52 @@ def test_no_private_name_is_used_outside_its_package():
     assert bad == []
 
 
+def _calls(tree: ast.AST, name: str):
+    """The calls of a function or method called ``name`` in ``tree`` (``f(...)`` or ``x.f(...)``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if (isinstance(f, ast.Name) and f.id == name) or (isinstance(f, ast.Attribute) and f.attr == name):
+                yield node
+
+
+def test_one_loop_reads_a_run_in_pieces_and_one_module_regroups_it():
+    """A run read in pieces is regrouped into whole topics by one loop
+    (``engine/join/stream.whole_topics``: a piece's last topic waits for the next,
+    found as ``run_starts(...)[-1]``), and through temporary files only by the
+    spills beside it (``scratch_folder``): a second reader of pieces would be a
+    second memory policy and a second place for its bugs."""
+    carry, spill = [], []
+    for path, module, _ in _modules():
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name) and node.value.func.id == "run_starts"
+                    and isinstance(node.slice, ast.UnaryOp) and isinstance(node.slice.op, ast.USub)):
+                carry.append(f"{module}:{node.lineno}")
+        if module != "trec_eval_py.engine.join.scratch":
+            spill += [f"{module}:{c.lineno}" for c in _calls(tree, "scratch_folder")]
+    assert [c.split(":")[0] for c in carry] == ["trec_eval_py.engine.join.stream"], carry
+    assert {c.split(":")[0] for c in spill} == {"trec_eval_py.engine.join.stream"}, spill
+
+
+def test_no_tool_keeps_state_in_a_module_level_dict():
+    """What a tool sets up for its runs (judgments, an evaluator, settings) lives in
+    an object made for it, not in a module's dict that every caller shares."""
+    found = []
+    for path, module, _ in _modules():
+        if not module.startswith(("trec_eval_py.tools", "trec_eval_py.cli", "trec_eval_py.compat")):
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        for node in tree.body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            if isinstance(value, ast.Dict) and not value.keys or (
+                    isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict"
+                    and not value.args and not value.keywords):
+                found.append(f"{module}:{node.lineno}")
+    assert not found, found
+
+
 def test_stages_import_downwards_only():
     pytest.importorskip("importlinter")
     exe = shutil.which("lint-imports") or os.path.join(os.path.dirname(sys.executable), "lint-imports")

@@ -1011,7 +1011,7 @@ def test_diff_shows_bytes_that_are_not_utf8_as_the_terminal_does(tmp_path, capsy
     (tmp_path / "b.out").write_bytes(b"map\tall\t0.5\nmap\tall\t0.\xff\n")
     code, out, err = run_cli(["diff", tmp_path / "a.out", tmp_path / "b.out"], capsysbinary)
     assert code == 2 and out == ""
-    assert err == f"trec_eval_py: {tmp_path / 'b.out'}, line 2: map for topic all given twice (first on line 1): " \
+    assert err == f"trec_eval_py: {tmp_path / 'b.out'}, line 2: map for topic all: '0.\\xff' is not a number: " \
         "'map\\tall\\t0.\\xff'\n"
 
 

@@ -180,6 +180,31 @@ def test_a_tar_cut_short_keeps_what_it_listed(tmp_path, capsysbinary):
     assert code == 4
 
 
+def _sparse_header(extended: bool) -> bytes:
+    """A GNU sparse member's header block, its 'more map blocks follow' flag as asked."""
+    import tarfile
+
+    info = tarfile.TarInfo("run.txt")
+    info.type = tarfile.GNUTYPE_SPARSE
+    block = bytearray(info.tobuf(format=tarfile.GNU_FORMAT)[:512])
+    block[482] = int(extended)
+    block[148:156] = b" " * 8
+    block[148:156] = b"%06o\0 " % sum(block)
+    return bytes(block)
+
+
+@pytest.mark.parametrize("more", [b"", b"\0" * 511 + b"\1"], ids=["cut-after-header", "map-block-follows"])
+def test_a_sparse_tar_member_is_a_row_not_a_crash_or_a_stall(klass, tmp_path, capsysbinary, more):
+    """A sparse member's map (block after block, as many as its header says, read before
+    any bound): its tar is a row of its own, the rest of the class is graded."""
+    (klass / "carol").mkdir()
+    (klass / "carol" / "sub.tar").write_bytes(_sparse_header(True) + more)
+    code, doc, err = grade(tmp_path, capsysbinary, klass)
+    rows = {r["run"]: r for r in doc["runs"]}
+    assert "not a readable tar archive" in rows[f"{klass}/carol/sub.tar"]["error"]
+    assert rows[f"{klass}/alice/run.txt"]["rank"] is not None and code == 4
+
+
 # ---- 3. bounded work: members, total expansion, one pass per archive ----
 
 def test_an_archive_of_too_many_members_is_one_row_and_the_class_is_graded(tmp_path, klass, capsysbinary,

@@ -12,7 +12,8 @@ import os
 import random
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, seed, settings
+import hypothesis
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from trec_eval_py.tools import validate as v
@@ -519,7 +520,7 @@ def test_the_interleaved_runs_hold_the_problems_they_are_for(tmp_path):
     # a few fixed seeds of 100 examples each, until every problem has fired: which runs
     # one seed draws changed with the tests run before it in the same process
     for s in range(4):
-        @seed(s)
+        @hypothesis.seed(s)
         @settings(max_examples=100, deadline=None, database=None, phases=[Phase.generate],
                   suppress_health_check=list(HealthCheck))
         @given(run=_interleaved_runs(), data=st.data())

@@ -31,7 +31,7 @@ from decimal import Decimal, InvalidOperation
 
 from .._record import field, record
 from ..engine.parse.source import read_source, source_name
-from ..errors import InputError, UsageError
+from ..errors import InputError, UsageError, quoted
 from ..output.table import spreadsheet_text
 
 CHANGED = "changed"
@@ -208,8 +208,8 @@ def _add(out: dict, name: str, measure: str, topic: str, value: Value, text: str
         raise InputError(name, "a NUL byte in a value", value.line or None, text.replace("\x00", "\\0"))
     # a value that is not a number is unreadable input (2), not a change of the numbers (3)
     if value.number is None and not text_measure(measure):
-        raise InputError(name, f"{measure} for topic {topic}: {value.text!r} is not a number", value.line or None,
-                         text)
+        raise InputError(name, f"{measure} for topic {topic}: {quoted(value.text)} is not a number",
+                         value.line or None, text)
     if key in out and not out[key].implicit:
         where = f" (first on line {out[key].line})" if out[key].line else ""
         raise InputError(name, f"{measure} for topic {topic} given twice{where}", value.line or None, text)

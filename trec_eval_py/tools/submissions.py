@@ -396,7 +396,14 @@ class _Archive:
                                  tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK) \
                         and self.size > _TAR_HEADER_MAX:
                     raise tarfile.InvalidHeaderError(f"an extended header of {self.size:,} bytes")
+                if self.type == tarfile.GNUTYPE_SPARSE:
+                    # tarfile reads a sparse member's map block after block, however many it
+                    # declares, before any bound sees a byte: no run is a sparse file
+                    raise tarfile.InvalidHeaderError("a sparse member")
                 return super()._proc_member(tar)
+
+            def _proc_gnusparse_10(self, next, pax_headers, tarfile_):
+                raise tarfile.InvalidHeaderError("a sparse member")  # (its map: as many blocks as declared)
 
         self.entries, self.total = [], 0
         spool = self._spool = tempfile.SpooledTemporaryFile(max_size=64 << 20)
@@ -428,7 +435,7 @@ class _Archive:
                     self._where[index] = (start, spool.tell() - start)
         except InputError:
             raise
-        except (*_errors(), MemoryError) as e:
+        except (*_errors(), MemoryError, IndexError) as e:  # (tarfile's reading of a cut header)
             if not self.entries:
                 raise InputError(name, "not a readable tar archive") from None
             self.damage = f"the tar archive is damaged after {last!r} ({e})"
@@ -473,23 +480,51 @@ class _Archive:
                 f.close()
 
 
-# (path on disk, steps to the archive inside it) -> (process id, the archive opened)
-_ARCHIVES: dict[tuple, tuple[int, _Archive]] = {}
+class _OpenArchives:
+    """The archives this process holds open, the most recently used last, at most
+    :data:`_OPEN_ARCHIVES` of them: an archive is opened once for all its members,
+    and once per process (a forked worker opens its own: the parent's file offset
+    is shared with it, so the parent's entries are dropped there, never closed)."""
+
+    def __init__(self) -> None:
+        # (path on disk, steps to the archive inside it) -> (process id, the archive opened)
+        self.held: dict[tuple, tuple[int, _Archive]] = {}
+
+    def get(self, key: tuple) -> _Archive | None:
+        held = self.held.pop(key, None)
+        if held is None or held[0] != os.getpid():
+            return None  # (another process's: its file is left to it)
+        self.held[key] = held  # the most recently used goes last
+        return held[1]
+
+    def add(self, key: tuple, opened: _Archive) -> None:
+        pid = os.getpid()
+        while len(self.held) >= _OPEN_ARCHIVES:
+            old = self.held.pop(next(iter(self.held)))
+            if old[0] == pid:
+                old[1].close()
+        self.held[key] = (pid, opened)
+
+    def close(self) -> None:
+        pid = os.getpid()
+        for key in list(self.held):
+            held = self.held.pop(key)
+            if held[0] == pid:
+                held[1].close()
+
+
+_open_archives = _OpenArchives()
 
 
 def _archive(path: str, name: str, steps: tuple, kind: str, beneath: tuple = (),
              ident: tuple | None = None) -> _Archive:
     """The archive of ``kind`` at ``path`` (``steps`` empty) or in the member ``steps``
-    lead to inside it, opened once per process (a forked worker opens its own: the
-    parent's file offset is shared with it); ``name`` names it in errors."""
-    pid = os.getpid()
+    lead to inside it, opened once per process (see :class:`_OpenArchives`); ``name``
+    names it in errors."""
     key = (path, steps)
-    held = _ARCHIVES.get(key)
-    if held is not None and held[0] == pid:
-        _ARCHIVES[key] = _ARCHIVES.pop(key)  # the most recently used goes last
-        return held[1]
+    held = _open_archives.get(key)
     if held is not None:
-        _ARCHIVES.pop(key)  # the parent's: its file is left to the parent
+        return held
     if steps:
         outer = steps[-1]
         data = _archive(path, name, steps[:-1], outer[0], beneath, ident).read(outer[1], outer[2], name)
@@ -507,21 +542,13 @@ def _archive(path: str, name: str, steps: tuple, kind: str, beneath: tuple = (),
         if isinstance(e, OSError) and not isinstance(e, zipfile.BadZipFile) and e.strerror:
             raise InputError(name, f"cannot open: {e.strerror}") from None
         raise InputError(name, f"not a readable {kind} archive") from None
-    while len(_ARCHIVES) >= _OPEN_ARCHIVES:
-        old = _ARCHIVES.pop(next(iter(_ARCHIVES)))
-        if old[0] == pid:
-            old[1].close()
-    _ARCHIVES[key] = (pid, opened)
+    _open_archives.add(key, opened)
     return opened
 
 
 def close_archives() -> None:
     """Close the archives this process holds open."""
-    pid = os.getpid()
-    for key in list(_ARCHIVES):
-        held = _ARCHIVES.pop(key)
-        if held[0] == pid:
-            held[1].close()
+    _open_archives.close()
 
 
 def _read_member(sub: Submission) -> bytes:
