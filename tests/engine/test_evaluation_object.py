@@ -55,3 +55,17 @@ def test_averaged_over_of_a_summary_only_evaluation(tmp_path):
     assert te.evaluate(qrels, RUN, ["map"], per_topic=False).averaged_over == ("topics with results", None)
     assert te.evaluate(qrels, RUN, ["map", "num_q"], per_topic=False, complete=True).averaged_over == (
         "judged topics", te.evaluate(qrels, RUN, ["num_q"], complete=True).summary["num_q"])
+
+
+def test_averaged_over_follows_a_format_that_always_counts_every_judged_topic(tmp_path):
+    """``-R codiesp_x`` averages over every judged topic without ``-c``: so says averaged_over."""
+    from support.paths import FIXTURES
+    from trec_eval_py import evaluate
+
+    gold = FIXTURES / "codiesp" / "toy_gs_X.tsv"
+    topics = sorted({line.split("\t")[0] for line in gold.read_text().splitlines() if line})
+    pred = tmp_path / "pred.tsv"  # the predictions of one topic only
+    pred.write_text("".join(line + "\n" for line in (FIXTURES / "codiesp" / "toy_pred_X.tsv").read_text().splitlines()
+                            if line.startswith(topics[0] + "\t")))
+    ev = evaluate(gold, pred, ["num_q"], rel_format="codiesp_x", results_format="codiesp_x")
+    assert ev.averaged_over == ("judged topics", len(topics)) and len(topics) > 1

@@ -104,3 +104,11 @@ def test_a_big_file_summary_with_few_topics_streams_without_spilling(tmp_path, m
     monkeypatch.setattr(pipeline, "RANGE_MIN_TOPICS", 1)
     assert evaluate(qrels, run, ["all_trec"], per_topic=False).to_text() == expected
     assert spilled == [1]
+
+
+def test_evaluations_of_one_evaluator_do_not_share_their_columns():
+    ev = Evaluator(QRELS, ["map", "P.10"])
+    a = ev.evaluate(RUNS[0])
+    a.columns.reverse()
+    assert [c.name for c in ev.evaluate(RUNS[1]).columns] == ["map", "P_10"]
+    assert [c.name for c in ev.columns] == ["map", "P_10"]

@@ -264,3 +264,11 @@ def test_relative_paths_reach_the_workers(tmp_path, cluster):
     here = run("batch", "-m", "map", "qrels", "runs")
     there = run("batch", "--engine", "dask", "--scheduler", address, "-m", "map", "qrels", "runs")
     assert (there.returncode, there.stderr) == (0, "") and there.stdout == here.stdout
+    # compare ships one evaluator: the files its options name travel made absolute too
+    for name in ("toy_gs_D.tsv", "toy_codes_D.tsv", "toy_pred_D.tsv"):
+        shutil.copy(ROOT / "fixtures" / "codiesp" / name, tmp_path / name)
+    flags = ["-R", "codiesp", "-T", "codiesp", "--valid-codes", "toy_codes_D.tsv", "-m", "map", "toy_gs_D.tsv",
+             "toy_pred_D.tsv", "toy_pred_D.tsv"]
+    here = run("compare", *flags)
+    there = run("compare", "--engine", "dask", "--scheduler", address, *flags)
+    assert here.returncode == 0 and (there.returncode, there.stderr) == (0, "") and there.stdout == here.stdout

@@ -18,10 +18,12 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from support.golden import run_cli
 from support.grading_class import EXPECTED, TOPICS, make_class
+from support.paths import EXAMPLES
 
 
 @pytest.fixture(scope="module")
@@ -480,3 +482,42 @@ def test_swapped_qrels_and_run(klass, capsysbinary):
     assert code == 1 and "looks like a run" in err and "swapped order" in err
     code, out, err = run_cli(["batch", sub / "alice" / "run.txt", klass / "qrels.txt"], capsysbinary)
     assert code == 1 and "swapped order" in err and out == ""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_bad_setting_is_one_error_before_any_run_is_graded(tmp_path, jobs, capfd):
+    """The grader (its evaluator: measures, options, a -Z file) is made once, by the
+    board, before any run is graded: a setting it refuses is the board's one error,
+    not a broken process pool's traceback on every row."""
+    from trec_eval_py.errors import InputError
+    from trec_eval_py.tools.leaderboard import build_leaderboard
+
+    runs = [EXAMPLES / "run_a.txt", EXAMPLES / "run_b.txt"]
+    with pytest.raises(InputError) as e:
+        build_leaderboard(EXAMPLES / "qrels.txt", runs, ["map"], jobs=jobs, zscore_file=str(tmp_path / "nosuch"))
+    assert "nosuch" in str(e.value)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_one_evaluation_a_run_gives_the_board_and_the_curve(monkeypatch):
+    """batch evaluates each graded run once, for its board's measures and its curve
+    alike; the curve is the one a separate evaluation of iprec_at_recall gives."""
+    from trec_eval_py.engine import pipeline
+    from trec_eval_py.tools.leaderboard import build_leaderboard
+
+    calls = []
+    real = pipeline.Evaluator.evaluate
+
+    def counting(self, run, **kw):
+        calls.append(run)
+        return real(self, run, **kw)
+
+    monkeypatch.setattr(pipeline.Evaluator, "evaluate", counting)
+    runs = [EXAMPLES / "run_a.txt", EXAMPLES / "run_b.txt"]
+    board = build_leaderboard(EXAMPLES / "qrels.txt", runs, ["map", "P.10"], curves=True, check=False)
+    assert len(calls) == len(runs)
+    for e in board.entries:
+        alone = pipeline.evaluate(EXAMPLES / "qrels.txt", e.path, ["iprec_at_recall"], complete=True)
+        assert np.array_equal(e.curve[:, 1], np.array(alone.column_summary, dtype=float))
+        assert e.result.to_text() == pipeline.evaluate(EXAMPLES / "qrels.txt", e.path, ["map", "P.10"],
+                                                       complete=True).to_text()

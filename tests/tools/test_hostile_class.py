@@ -1018,3 +1018,16 @@ def test_diff_shows_bytes_that_are_not_utf8_as_the_terminal_does(tmp_path, capsy
 def test_shard_of_a_missing_file(tmp_path, capsysbinary):
     code, out, err = run_cli(["shard", tmp_path / "nosuch.txt", "-o", tmp_path / "out"], capsysbinary)
     assert (code, out, err) == (2, "", f"trec_eval_py: {tmp_path / 'nosuch.txt'}: no such file\n")
+
+
+@pytest.mark.parametrize("given", [".", "./"])
+def test_the_class_folder_given_as_dot_or_dot_slash_names_the_same_students(tmp_path, capsysbinary, monkeypatch,
+                                                                            given):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    klass = tmp_path / "class"
+    for who in ("alice", "bob"):
+        (klass / who).mkdir(parents=True)
+        (klass / who / "run.txt").write_text(run_text(who))
+    monkeypatch.chdir(klass)
+    code, doc, err = grade(tmp_path, capsysbinary, given)
+    assert sorted(r["student"] for r in doc["runs"]) == ["alice", "bob"]

@@ -226,9 +226,11 @@ class Evaluation:
         for. ``n`` is ``num_q``; None for a summary-only evaluation
         (``per_topic=False``) that did not ask for ``num_q``.
         """
-        over = "judged topics" if self.options.complete else "topics with results"
+        # the settings' -c: also on for a judgment format that always averages over every judged topic
+        complete = self.options.context.complete
+        over = "judged topics" if complete else "topics with results"
         if self.topics:
-            return over, len(self.topics) if self.options.complete else int(np.count_nonzero(~self.filled))
+            return over, len(self.topics) if complete else int(np.count_nonzero(~self.filled))
         num_q = self.summary.get("num_q")
         return over, None if num_q is None else int(num_q)
 
@@ -365,8 +367,8 @@ class Evaluator:
 
     @property
     def columns(self) -> list[Column]:
-        """The columns every evaluation of this evaluator has, in print order."""
-        return _printed_columns(self._plan)
+        """The columns every evaluation of this evaluator has, in print order (a new list)."""
+        return list(_printed_columns(self._plan))
 
     @property
     def totals(self) -> tuple[int, int]:
@@ -414,9 +416,10 @@ class Evaluator:
                                           part.filled))
         if not per_topic:
             return _summary_only(plan, part.columns, summary, part.runid)
-        # only the topics trec_eval evaluates are printed (9.0.8 skips the ones -c fills in)
-        return Evaluation(part.topics, part.columns, part.values, summary, part.filled, part.evaluated, part.runid,
-                          plan.opts)
+        # only the topics trec_eval evaluates are printed (9.0.8 skips the ones -c fills in);
+        # each evaluation its own list of columns (the plan's is shared by every run)
+        return Evaluation(part.topics, list(part.columns), part.values, summary, part.filled, part.evaluated,
+                          part.runid, plan.opts)
 
 
 
@@ -535,7 +538,7 @@ def _final_info(plan: _Plan, num_qrels_topics: int, num_positive: int, num_topic
 
 def _summary_only(plan: _Plan, columns, summary, runid) -> Evaluation:
     empty = [np.zeros(0) for _ in columns]
-    return Evaluation([], columns, empty, summary, np.zeros(0, bool), np.zeros(0, bool), runid, plan.opts)
+    return Evaluation([], list(columns), empty, summary, np.zeros(0, bool), np.zeros(0, bool), runid, plan.opts)
 
 
 def _is_dataset(run) -> bool:
@@ -638,7 +641,7 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
     filled = np.concatenate([r[1] for r in kept])
     evaluated = np.concatenate([r[2] for r in kept])
     values = [np.concatenate([r[3][j] for r in kept]) for j in range(len(columns))]
-    return Evaluation(topics, columns, values, summary, filled, evaluated, runid or "", plan.opts)
+    return Evaluation(topics, list(columns), values, summary, filled, evaluated, runid or "", plan.opts)
 
 
 def _printed_columns(plan: _Plan) -> list:

@@ -330,11 +330,14 @@ def located(value):
     from .submissions import Submission
 
     if isinstance(value, Submission):
-        if value.path in ("-", "") or os.path.isabs(value.path):
+        if value.path in ("-", "") or os.path.isabs(value.path) and (not value.beneath
+                                                                       or os.path.isabs(value.beneath[0])):
             return value
         from .._record import replace
 
-        return replace(value, path=os.path.abspath(value.path))
+        # a file found in a folder is opened from that folder, one name at a time: the folder too
+        beneath = (os.path.abspath(value.beneath[0]), *value.beneath[1:]) if value.beneath else ()
+        return replace(value, path=os.path.abspath(value.path), beneath=beneath)
     if isinstance(value, (str, os.PathLike)):
         text = os.fspath(value)
         return os.path.abspath(text) if text not in ("-", "") and os.path.exists(text) else value

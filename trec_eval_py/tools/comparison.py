@@ -276,6 +276,10 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     measures = measure_specs(measures)  # names, or ir_measures measure objects
     options = dict(options)
     options["complete"] = True
+    if client is not None:  # the files the workers read (-Z, --valid-codes), named wherever they run
+        from .cluster import located
+
+        options = located(options)
     evaluator = Evaluator(qrels, measures, **options)  # judgments parsed once, in the -R format, for every run
     files = [source_label(r, i) for i, r in enumerate(runs)]
     def failed(i: int, e: Exception):

@@ -225,10 +225,13 @@ def _sort_key(kind: Kind, value):
 
 
 class _Grader:
-    """What grading a run needs, set up once per process: one :class:`Evaluator` of
-    the board's measures (and the curve's, when kept: one evaluation a run gives
-    the board, the student's page and the curve), the validator's settings and
-    the judged topics, and what hiding the judgments keeps public."""
+    """What grading a run needs, made once by the board and shipped as it is to
+    each worker process or dask worker (it pickles: its evaluators are resolved
+    again there, once): one :class:`Evaluator` of the board's measures (and the
+    curve's, when kept: one evaluation a run gives the board, the student's page
+    and the curve), the validator's settings and the judged topics, and what
+    hiding the judgments keeps public. A bad measure or option is an error here,
+    before any run is graded."""
 
     def __init__(self, q, specs, options, check, curve, hide=False, keep=True) -> None:
         from ..engine.pipeline import Evaluator
@@ -256,7 +259,7 @@ class _Grader:
         self.topics = None
         if check is not None:
             try:
-                self.topics = qrels_topics(q)  # once per process, not once per run
+                self.topics = qrels_topics(q)  # once, not once per run
             except AttributeError:  # judgments without per-row topic ids
                 self.topics = None
         self.hide = hide
@@ -264,14 +267,15 @@ class _Grader:
         self.public = _public_words(q) if hide else frozenset()
 
 
-#: the grader of this process (a worker's, set by its initializer), None before one is set up
-_grader: list[_Grader] = []
+#: a pool worker's grader, set by its initializer (a process grades for one board)
+_pool_grader: list[_Grader] = []
 
 
-def _init_worker(q, specs, options, check, curve, limits=None, hide=False, keep=True, pool=False) -> None:
+def _init_worker(grader: _Grader, limits=None, pool=False) -> None:
     from ..engine.parse.source import use_read_limits
 
-    _grader[:] = [_Grader(q, specs, options, check, curve, hide, keep)]
+    if pool:
+        _pool_grader[:] = [grader]
     if limits is not None:
         use_read_limits(limits)
     if pool:  # a worker: the parent alone answers Ctrl-C, and stops the workers with SIGTERM
@@ -281,18 +285,14 @@ def _init_worker(q, specs, options, check, curve, limits=None, hide=False, keep=
         signal.signal(signal.SIGTERM, _worker_stop)
 
 
-#: the shared settings a dask worker's grader was set up from (see _grade_task)
-_shared_seen: list = []
-
-
 def _grade_task(sub: Submission, shared: tuple) -> dict:
-    """:func:`_grade` as one task of a dask cluster (``shared``: the judgments and
-    the other worker settings, shipped once; the worker is set up from them once,
-    not for every run: its tasks all get the same object)."""
-    if not _shared_seen or _shared_seen[0] is not shared:
-        _init_worker(*shared)
-        _shared_seen[:] = [shared]
-    return _grade(sub)
+    """:func:`_grade` as one task of a dask cluster. ``shared`` (the grader and the
+    read limits) is shipped to each worker once and deserialised there once: every
+    task of a board gets the same object, and grades with it, whatever other
+    board the worker's other threads grade for."""
+    grader, limits = shared
+    _init_worker(grader, limits)
+    return _grade(sub, grader)
 
 
 class _Stop(BaseException):
@@ -311,7 +311,7 @@ def _worker_stop(signum, frame) -> None:
 def _grade_in_worker(sub: Submission) -> dict:
     _IN_TASK[0] = True
     try:
-        return _grade(sub)
+        return _grade(sub, _pool_grader[0])
     except _Stop:
         from ..engine.join.scratch import remove_scratch
 
@@ -327,12 +327,11 @@ def _named(data: bytes, name: str):
     return stream
 
 
-def _grade(sub: Submission) -> dict:
-    """Validate and evaluate one submission; plain data only (it crosses processes).
+def _grade(sub: Submission, g: _Grader) -> dict:
+    """Validate and evaluate one submission with ``g``; plain data only (it crosses processes).
 
     The submission is read once (see :meth:`Submission.read`), and the validator
     and the one evaluation (the board's measures and the curve) read those bytes."""
-    g = _grader[0]
     out = _grade_unhidden(sub, g)
     if g.hide:
         out["error"] = None if out["error"] is None else hide_quoted(out["error"], g.public)
@@ -399,6 +398,8 @@ def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
 
 
 def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress, client=None) -> list[dict]:
+    """Every submission graded (``init_args``: the :class:`_Grader` and the read limits)
+    here, in ``jobs`` worker processes, or on the cluster of ``client``."""
     if client is not None:
         return _run_on(client, subs, init_args, progress)
     if jobs <= 1 or len(subs) <= 1:
@@ -406,7 +407,7 @@ def _run_all(subs: list[Submission], init_args: tuple, jobs: int, progress, clie
         results: list = []
         try:
             for i, s in enumerate(subs):
-                results.append(_grade(s))
+                results.append(_grade(s, init_args[0]))
                 if progress:
                     progress(i + 1, len(subs), s.name)
         finally:
@@ -607,8 +608,9 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     skipped = skipped + not_picked
     from ..engine.parse.source import read_limits
 
-    results = _run_all(subs, (q, specs, options, settings, curves, read_limits(), hide_judgments, per_topic), jobs,
-                       progress, client)
+    # made here: a bad measure or option is one line before any run is graded
+    grader = _Grader(q, specs, options, settings, curves, hide_judgments, per_topic)
+    results = _run_all(subs, (grader, read_limits()), jobs, progress, client)
 
     board = Leaderboard(columns, kinds, sort_by=key, topics_total=total, complete=opts.complete,
                         qrels_name=q.name, hide_judgments=hide_judgments, skipped=skipped, roster=class_list)

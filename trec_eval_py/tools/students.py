@@ -110,7 +110,7 @@ def _entries(sub) -> list[tuple[str, str]]:
         return [(name, "file")]
     out: list[tuple[str, str]] = []
     if sub.root == "." or root in ("", "."):
-        prefix, rest = "", name if sub.root == "." else ""
+        prefix, rest = "", name if root == "." else ""
     elif name.startswith(root + "/"):
         prefix, rest = root, name[len(root) + 1:]
         if archive_kind(root) is not None:  # an archive given: its own name first (a student's zip)
