@@ -458,3 +458,24 @@ def test_own_cluster_says_nothing_when_the_usual_dashboard_port_is_taken():
     finally:
         holder.close()
     assert dask.returncode == 0 and dask.stderr == "" and dask.stdout == local.stdout
+
+
+@pytest.mark.slow
+def test_ranges_sent_to_a_cluster_raise_no_large_graph_warning():
+    """A range's rows travel inside its task on purpose (a lost worker's range can run
+    elsewhere): dask's warning about a large graph is not shown for them, however low
+    its threshold, and the numbers are the one process's."""
+    import dask
+    import warnings
+
+    distributed = pytest.importorskip("distributed")
+    from trec_eval_py.tools.cluster import local_cluster
+
+    whole = evaluate(QRELS, RUN, "all_trec", complete=True)
+    with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1kB"}), \
+            local_cluster(1) as cluster, distributed.Client(cluster) as client:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            remote = evaluate(QRELS, RUN, "all_trec", complete=True, client=client, shards=3)
+    assert _text(remote) == _text(whole)
+    assert not [w for w in seen if "large graph" in str(w.message)]

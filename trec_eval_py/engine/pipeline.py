@@ -782,11 +782,21 @@ def _fold_ranges(plan: _Plan, judged: list, runs, client, per_topic: bool, progr
         return folded
     from collections import deque
 
+    import dask
+
+    def submit(*args):
+        # a range's rows and judgments are its task's input, sent with it: when a worker is
+        # lost mid-range the scheduler still has them to run the range elsewhere (scattered
+        # data would go with its worker). dask's warning that a graph is large speaks of
+        # what is sent so on purpose, and is not shown (docs/guide/scale.md)
+        with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1TiB"}):
+            return client.submit(*args, pure=False)
+
     limit = 2 * _default_ranges(client)  # ranges in flight
     window: deque = deque()
     if per_topic or SummaryFold.keeps_columns(measures):
         for r in runs:
-            window.append(client.submit(measure_range, spec, next(judged_ranges), r, per_topic, pure=False))
+            window.append(submit(measure_range, spec, next(judged_ranges), r, per_topic))
             if len(window) >= limit:
                 folded.add(window.popleft().result(), measures)
                 added()
@@ -797,8 +807,8 @@ def _fold_ranges(plan: _Plan, judged: list, runs, client, per_topic: bool, progr
     step = None
     seen = 0
     for r in runs:
-        measured = client.submit(measure_range, spec, next(judged_ranges), r, False, pure=False)
-        step = client.submit(fold_step, spec, step, measured, pure=False)
+        measured = submit(measure_range, spec, next(judged_ranges), r, False)
+        step = submit(fold_step, spec, step, measured)
         window.append(step)
         if len(window) >= limit:
             folded = window.popleft().result()
