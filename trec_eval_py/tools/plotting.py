@@ -181,21 +181,23 @@ def _check_pr_defined(file: str, topics, vals: dict, outputs, options: dict) -> 
 def _curve_data(qrels, runs, spec, labels, levels, options) -> PlotData:
     from ..engine.parse.source import run_labels, source_label
     from .curves import compute_curves
-    from ..engine.pipeline import Evaluator, read_results
+    from ..engine.pipeline import Evaluator, read_judgments, read_results
 
     options = dict(options)
     options["complete"] = True
+    q = read_judgments(qrels, options)
+    parsed = [read_results(r, options, judgments=q) for r in runs]
     base = _CURVE_TEXT[spec.kind][0]
     measure = f"{base}.{float(spec.alpha)!r}" if spec.alpha is not None else base
-    evaluator = Evaluator(qrels, [measure], **options)  # the judgments read once for every run
-    q = evaluator.judgments
-    parsed = [read_results(r, options, judgments=q) for r in runs]
+    evaluator = None  # made once the first curve shows the judgments fit curves
     names = _labels(run_labels([r.runid for r in parsed], [source_label(r, i) for i, r in enumerate(runs)]), labels)
     series, n, bounds, printed = [], 0, None, base
     for name, run in zip(names, parsed):
         curve = compute_curves(q, run, spec, levels=levels, **options)
         average = curve.average
         assert average is not None  # every curve of _CURVE_TEXT is averaged
+        if evaluator is None:
+            evaluator = Evaluator(q, [measure], **options)  # resolved once for every run
         ev = evaluator.evaluate(run)
         printed, area = next(iter(ev.summary.items()))
         series.append(Series(name, average[:, 0], average[:, 1], float(area)))
