@@ -9,11 +9,12 @@
     for a run that could not be graded, the reason; then the runs not graded,
     the files left out, and the distribution of each measure over the class;
 ``runs/<run>.html``
-    a page per run that starts with its scores against the class median and
-    best, then its values per topic (a bar per topic, labelled, against the
-    class median and best) and its interpolated precision/recall curve
-    against the class median; below, its validation findings, one per check,
-    collapsed (a click shows the message and the lines);
+    a page per run that starts with its verdict: the error that kept it off
+    the board, or the warnings (what may change its values), one per check,
+    collapsed (a click shows the message and the lines); then its scores
+    against the class median and best, its values per topic (a bar per
+    topic, labelled, against the class median and best) and its interpolated
+    precision/recall curve against the class median; below, its notes;
 ``leaderboard.csv``, ``leaderboard.md``
     the board as ``batch --format csv|markdown`` prints it, the CSV's numbers
     rounded as shown;
@@ -66,6 +67,7 @@ from ..output.names import printable
 from ..output.table import html_escape
 from ..engine.measures import Kind
 from .leaderboard import Entry, Leaderboard, coverage, render_leaderboard
+from .validate import NOTE
 
 #: weakest topics listed in a student's feedback
 WEAKEST = 5
@@ -479,12 +481,11 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
     return _page(title, "".join(body), script=True)
 
 
-def _findings_section(e: Entry) -> str:
-    """One collapsed block per check: severity, check, count; a click shows the message and lines."""
-    if not e.findings:
-        return '<p class="muted">No findings: the file is well-formed.</p>'
+def _findings_section(e: Entry, findings: list) -> str:
+    """One collapsed block per check of ``findings`` (``e``'s): severity, check, count; a
+    click shows the message and lines."""
     out = []
-    for f in e.findings:
+    for f in findings:
         where = "" if f.line is None else (f"line {f.line}" if f.path == e.path else f"{f.path}:{f.line}")
         lines = ""
         if len(f.lines) > 1:
@@ -493,6 +494,26 @@ def _findings_section(e: Entry) -> str:
                    f"<code>{_e(f.code)}</code> {_e(f.counted())}{(' from ' + _e(where)) if where else ''}</summary>"
                    f"<p>{_e(f.message)}</p>{lines}</details>")
     return "".join(out)
+
+
+def _verdict(e: Entry) -> str:
+    """What decides a run's grade, first on its page: the error that kept it off the board,
+    or its warnings (each may change a value), with their findings; notes are left for
+    the bottom of the page (they change no value)."""
+    decisive = [f for f in e.findings if f.severity != NOTE]
+    notes = len(e.findings) - len(decisive)
+    later = f" {notes} note{'s' * (notes != 1)} at the bottom of the page." if notes else ""
+    if not e.ok:
+        head = f'<p class="err">Not graded: {_e(e.error)}</p>'
+    elif decisive:
+        n = len(decisive)
+        head = (f'<p class="warn">Graded, with {n} warning{"s" * (n != 1)}: what {"they say" if n != 1 else "it says"} '
+                f"may change the values below.{_e(later)}</p>")
+    elif notes:
+        head = f"<p>Graded: no warnings.{_e(later)}</p>"
+    else:
+        head = "<p>Graded: no findings, the file is well-formed.</p>"
+    return f'<div id="verdict">{head}{_findings_section(e, decisive)}</div>'
 
 
 def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, title: str,
@@ -505,8 +526,10 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
     sub = f"<code>{_e(e.path)}</code>" + (f"; run id <code>{_e(e.runid)}</code>" if e.ok else "")
     if e.ok:
         n = len(board.graded) if n_graded is None else n_graded
-        body.append(f'<p class="meta">{sub}; rank {e.rank} of {n}; answers {e.topics} of {e.topics_total} '
-                    f"judged topics ({_averaging(board)}).</p>")
+        sub += f"; rank {e.rank} of {n}; answers {e.topics} of {e.topics_total} judged topics ({_averaging(board)})"
+    # the verdict first: what decides the grade comes before the scores and the charts
+    body += [f'<p class="meta">{sub}.</p>', _verdict(e)]
+    if e.ok:
         rows = []
         for i, c in enumerate(board.columns):
             k = board.kinds[c]
@@ -519,10 +542,6 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
                         f'<td class="n">{_e(_show(k, b) if b is not None else "")}</td></tr>')
         body.append('<div class="scroll"><table class="scores" id="scores"><thead><tr><th>measure</th><th>this run</th>'
                     f'<th>class median</th><th>class best</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
-    else:
-        body.append(f'<p class="meta">{sub}</p><p class="err" id="verdict">Not graded: {_e(e.error)}</p>')
-    if e.findings:
-        body.append(f'<p>Findings: {_findings_badge(e)} <a href="#findings">(below)</a></p>')
     if e.ok:
         tcols = _topic_columns(board) if tcols is None else tcols
         ev = e.result
@@ -542,7 +561,10 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
                         '<span><i class="key" style="background:#f79009"></i>class median (dashed)</span></p>'
                         '<p class="muted">Best precision at each recall level or above, averaged over topics.</p>')
             body.append(f"<figure>{svg_curve(e.curve, med_curve, label)}</figure>")
-    body.append(f'<h2 id="findings">Validation findings</h2>{_findings_section(e)}')
+    notes = [f for f in e.findings if f.severity == NOTE]
+    if notes:
+        body.append(f'<h2 id="notes">Notes</h2><p class="muted">Worth knowing; they change no value, or little.</p>'
+                    f"{_findings_section(e, notes)}")
     if e.ok and tcols:
         heads = "".join(f"<th>{_e(c)}</th><th>median</th><th>best</th>" for c in tcols)
         rows = []
