@@ -179,6 +179,11 @@ def test_the_index_fits_and_shows_scores_first(lms_report, browser, size):
         assert visible(dt, "#board tbody tr:first-child td:nth-child(3)")
         first = dt.js("document.querySelector('#board tbody tr:first-child td:nth-child(3)').textContent")
         assert first.startswith("0.")
+        if size == "phone":  # the board fits the phone's width: no sideways scroll inside its box either
+            box = "document.querySelector('#board').parentElement"
+            assert dt.js(f"{box}.scrollWidth") <= dt.js(f"{box}.clientWidth"), dt.js(
+                "Array.from(document.querySelectorAll('#board thead th')).map(th => [th.textContent, th.offsetWidth])")
+            assert dt.js("document.querySelector('#board').getBoundingClientRect().right") <= 390
         if size == "laptop":  # with the LMS's long names, the whole board fits the window
             assert dt.js("document.querySelector('#board').getBoundingClientRect().right") <= 1280
             full = dt.js("document.querySelector('#board tbody td.name a').title")

@@ -29,9 +29,12 @@
 Pages read at a glance on a laptop and a phone: long run names (an LMS's
 ``Full Name_12345_assignsubmission_file_/run.txt``) are shown by the student's
 name or the part that tells runs apart, cut with an ellipsis (the full name
-on hover), tables scroll inside their own box and figures scale to the width,
-so a 1,280 px window shows the whole board and a 390 px phone scrolls only
-down.
+on hover), figures scale to the width, and on a narrow screen (600 px or
+less) the leaderboard drops its less important columns (coverage, run id,
+error: the runs not graded are listed with their reasons below it) and wraps
+its heads and badges, so a 1,280 px window shows the whole board and a 390 px
+phone shows it whole too, scrolling only down (other tables scroll inside
+their own box if they must).
 
 The report is written safely (:mod:`trec_eval_py.output.files`): each file
 whole or not at all, never through a link (a link already in the folder is
@@ -333,7 +336,9 @@ details{border:1px solid #e4e7ec;border-radius:6px;margin:6px 0;padding:6px 10px
 details summary{cursor:pointer}details p{margin:6px 0}
 code{background:#f3f5f9;padding:0 3px;border-radius:3px}
 @media (max-width:600px){body{margin:8px auto;padding:0 8px}td.name{max-width:9em}td.why{min-width:10em}
-th,td{padding:4px 6px}.hide-narrow{display:none}}
+th,td{padding:4px 6px}.hide-narrow{display:none}
+#board{font-size:13px}#board th,#board td{padding:4px 3px}#board td.name{max-width:6.5em}
+#board th{white-space:normal}#board th:first-child{white-space:nowrap}#board td.id,#board .badge{white-space:normal}#board .badge{padding:0 4px}}
 """
 
 #: sorting by a click on a column head; wrapped so that the page is well-formed XML too
@@ -430,8 +435,8 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
     heads = ['<th data-type="num" data-first="ascending">rank</th>', f"<th>{who}</th>"]
     heads += [f'<th data-type="{"text" if board.kinds[c] is Kind.STR else "num"}">{_e(c)}</th>' for c in board.columns]
     heads += ['<th data-type="num" data-first="descending">findings</th>',
-              '<th data-type="num" data-first="ascending">topics</th>', '<th class="hide-narrow">runid</th>',
-              "<th>error</th>"]
+              '<th data-type="num" data-first="ascending" class="hide-narrow">topics</th>',
+              '<th class="hide-narrow">runid</th>', '<th class="hide-narrow">error</th>']
     rows = []
     most = max((e.topics for e in graded), default=0)
     for e in board.entries:
@@ -441,7 +446,7 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
         if e.ok:
             share = e.topics / e.topics_total if e.topics_total else 0.0
             low = " low" if e.topics < most else ""
-            cov = (f'<td class="n" data-v="{e.topics}"><span class="cov{low}"><i style="width:{share * 100:.0f}%"></i>'
+            cov = (f'<td class="n hide-narrow" data-v="{e.topics}"><span class="cov{low}"><i style="width:{share * 100:.0f}%"></i>'
                    f"</span>{_e(coverage(e))}</td>")
             cells = []
             for c in board.columns:
@@ -452,12 +457,13 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
                 cells.append(f'<td class="n" data-v="{dv}">{_e(_show(k, v))}</td>' if k is not Kind.STR
                              else f"<td>{_e(_show(k, v))}</td>")
             rows.append(f'<tr><td class="n" data-v="{e.rank}">{e.rank}</td>{_name_cell(e, slug, label[e.path])}'
-                        f'{"".join(cells)}{fcell}{cov}<td class="id hide-narrow">{_e(e.runid)}</td><td></td></tr>')
+                        f'{"".join(cells)}{fcell}{cov}<td class="id hide-narrow">{_e(e.runid)}</td>'
+                        '<td class="hide-narrow"></td></tr>')
         else:
             blanks = "".join('<td class="n" data-v=""></td>' for _ in board.columns)
             rows.append(f'<tr class="failed"><td class="n" data-v="">-</td>{_name_cell(e, slug, label[e.path])}'
-                        f'{blanks}{fcell}<td class="n" data-v=""></td><td class="hide-narrow"></td>'
-                        f'<td class="err why">{_e(e.error)}</td></tr>')
+                        f'{blanks}{fcell}<td class="n hide-narrow" data-v=""></td><td class="hide-narrow"></td>'
+                        f'<td class="err why hide-narrow">{_e(e.error)}</td></tr>')
     table = (f'<div class="scroll"><table class="sortable" id="board"><thead><tr>{"".join(heads)}</tr></thead>'
              f'<tbody>{"".join(rows)}</tbody></table></div>')
     body = [f"<h1>{_e(title)}</h1>", f'<p class="meta">{meta}</p>', "<h2>Ranking</h2>",
