@@ -11,6 +11,6 @@ trec_eval_py batch qrels.txt submissions/ -m map -m P.10 -m ndcg_cut.10 --report
 browser="$(command -v chromium || command -v chromium-browser)"
 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,900 \
     --screenshot="$here/report.png" "file://$work/report/index.html" 2>/dev/null
-# a student's page as a phone shows it (390 px wide): scores first, then the findings
+# a student's page as a phone shows it (390 px wide): the verdict first, then the scores
 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=390,844 \
     --screenshot="$here/report_phone.png" "file://$work/report/runs/submissions_frank.html" 2>/dev/null

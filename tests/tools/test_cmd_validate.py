@@ -66,8 +66,9 @@ CASES = [
     ("extra-fields", WARNING, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys extra"), 2),
     ("comment", WARNING, lines("# submitted by team x", "1 Q0 a 1 3.0 sys"), 1),
     ("score-order", WARNING, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys", "1 Q0 c 3 2.5 sys"), 3),
-    # equal scores, judged differently: trec_eval puts 'b' before 'a' (docno descending), the ranks say otherwise
-    ("tie", WARNING, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 3.0 sys"), 2),
+    # equal scores, judged differently: trec_eval puts 'b' before 'a' (docno descending), the ranks say
+    # otherwise; inside every cutoff (no P@k changes): a note
+    ("tie", NOTE, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 3.0 sys"), 2),
     ("topic-not-in-qrels", NOTE, lines("1 Q0 a 1 3.0 sys", "3 Q0 a 1 3.0 sys"), 2),
     # a good ranking whose scores rise with the rank
     ("reversed-scores", WARNING, lines("1 Q0 a 1 1.0 sys", "1 Q0 b 2 2.0 sys", "1 Q0 c 3 3.0 sys"), 1),
@@ -113,9 +114,34 @@ def test_unjudged_share_of_top_ten(tmp_path):
                  "2 Q0 a 1 5.0 sys", "2 Q0 x 2 4.0 sys")
     report = check(tmp_path, text)
     f = only(report, "unjudged")[0]
-    assert f.line == 1 and "(topic '1': 3 of 4)" in f.message and f.severity == WARNING and f.count == 1
+    assert f.line == 1 and "(topic '1': 3 of 4)" in f.message and f.count == 1
+    # one of the run's two judged topics: a note, which never fails, not even --strict
+    assert f.severity == NOTE and "in 1 of 2 judged topics" in f.message and report.passed(strict=True)
     assert "unjudged" not in check(tmp_path, text, max_unjudged=0.75).codes()
     assert "unjudged" not in check(tmp_path, text, qrels=None).codes()
+
+
+def test_unjudged_in_most_topics_is_a_warning(tmp_path):
+    # both judged topics have a top 10 mostly unjudged: the run's mean is an underestimate
+    text = lines("1 Q0 z1 1 9 sys", "1 Q0 a 2 8 sys", "1 Q0 z2 3 7 sys", "2 Q0 y1 1 5.0 sys", "2 Q0 y2 2 4.0 sys")
+    report = check(tmp_path, text)
+    f = only(report, "unjudged")[0]
+    assert f.severity == WARNING and f.count == 2 and "in 2 of 2 judged topics" in f.message
+    assert report.passed() and not report.passed(strict=True)
+
+
+def test_tie_across_a_cutoff_between_documents_judged_differently_is_a_warning(tmp_path):
+    # ranks 1..6, d05 (relevant) and d06 (not) tie at ranks 5 and 6: trec_eval puts d06 first, so
+    # P@5 counts the wrong one; the tie of d01/d02 (judged differently, within every cutoff) is a note's
+    scores = [9, 9, 8, 7, 6, 6]
+    text = lines(*(f"1 Q0 d{r:02d} {r} {s} sys" for r, s in enumerate(scores, 1)))
+    qrels = "1 0 d01 1\n1 0 d02 0\n1 0 d03 0\n1 0 d04 0\n1 0 d05 1\n1 0 d06 0\n"
+    f = only(check(tmp_path, text, qrels=qrels), "tie")[0]
+    assert f.severity == WARNING and f.message.startswith("2 groups of tied scores judged differently "
+                                                          "(1 of them across a cutoff: 5, 10, 20, 100, 1000)")
+    # the same run with d05 and d06 judged alike: only the tie inside the cutoffs is left, a note
+    f = only(check(tmp_path, text, qrels=qrels.replace("d05 1", "d05 0")), "tie")[0]
+    assert f.severity == NOTE and f.message.startswith("1 group of tied scores judged differently in 1 topic")
 
 
 def test_ties_straddling_cutoffs_without_judgments(tmp_path):
@@ -150,7 +176,7 @@ def test_ties_are_counted_once_per_run(tmp_path):
     report = check(tmp_path, run, qrels=qrels)
     f = only(report, "tie")
     assert len(f) == 1 and f[0].count == 20 and f[0].message.startswith("40 groups of tied scores")
-    assert report.num_warnings == 1
+    assert report.num_notes == 1 and report.num_warnings == 0
 
 
 def test_linter_does_not_stop_at_the_first_error(tmp_path):
@@ -258,6 +284,12 @@ def test_cli_exit_codes_and_strict(tmp_path, capsysbinary):
     assert code == 0 and f"{warn}:6: warning:" in out
     code, out, _ = run_cli(["validate", warn, "--strict"], capsysbinary)
     assert code == 3 and ": FAILED: 0 errors, 1 warning [extra-fields: 1 line]" in out
+
+    # a tie inside every cutoff is a note: it never fails, --strict or not
+    tied = tmp_path / "tied.txt"
+    tied.write_text(CLEAN.replace("1 Q0 b 2 2.0", "1 Q0 b 2 3.0"))
+    code, out, _ = run_cli(["validate", tied, "--qrels", tmp_path / "qrels.txt", "--strict"], capsysbinary)
+    assert code == 0 and ": ok: 0 errors, 0 warnings, 1 note [tie: 1 topic]" in out
 
     bad = tmp_path / "bad.txt"
     bad.write_text(CLEAN + "1 Q0 a 4 0.5 sys\n")

@@ -340,15 +340,16 @@ def html_unescape(s: str) -> str:
     return html.unescape(s)
 
 
-def test_run_page_starts_with_scores_then_topics_curve_and_findings(report):
+def test_run_page_starts_with_the_verdict_then_scores_topics_and_curve(report):
     from trec_eval_py.tools.report import slugs
 
     slug = slugs(sorted(EXPECTED))
     page = (report / "runs" / f"{slug['frank.txt']}.html").read_text()
     assert "run id <code>frank</code>" in page
-    # the scores first, then the topics, the curve, the findings (collapsed, one per check)
-    at = [page.index(s) for s in ('id="scores"', "per topic against the class median and best",
-                                  "precision/recall curve of frank.txt", 'id="findings"')]
+    # the verdict first (the warnings, collapsed, one per check), then the scores, the topics, the curve
+    at = [page.index(s) for s in ('id="verdict"', "Graded, with 1 warning", "<code>reversed-scores</code>",
+                                  'id="scores"', "per topic against the class median and best",
+                                  "precision/recall curve of frank.txt")]
     assert at == sorted(at)
     assert re.search(r'<details class="finding"><summary><span class="badge warning">warning</span> '
                      r'<code>reversed-scores</code> 10 topics from line 1</summary>', page)
@@ -360,6 +361,12 @@ def test_run_page_starts_with_scores_then_topics_curve_and_findings(report):
     assert "(not answered)" in gwen and "answers 1 of 10 judged topics" in gwen
     mia = (report / "runs" / f"{slug['mia.txt']}.html").read_text()
     assert "Not graded: line 6: docno" in mia and "<code>duplicate-docno</code> 1 line from line 6" in mia
+    assert mia.index('id="verdict"') < mia.index("<code>duplicate-docno</code>")
+    # notes change no value: the verdict says so, and they come last, after the curve
+    jon = (report / "runs" / f"{slug['jon.txt']}.html").read_text()
+    assert "Graded: no warnings. 1 note at the bottom of the page." in jon
+    at = [jon.index(s) for s in ("precision/recall curve of jon.txt", 'id="notes"', "<code>rank-sequence</code>")]
+    assert at == sorted(at)
     dave = (report / "runs" / f"{slug['dave.txt']}.html").read_text()
     assert "<code>runid</code> 20 lines from line 181" in dave
 

@@ -179,6 +179,11 @@ def test_the_index_fits_and_shows_scores_first(lms_report, browser, size):
         assert visible(dt, "#board tbody tr:first-child td:nth-child(3)")
         first = dt.js("document.querySelector('#board tbody tr:first-child td:nth-child(3)').textContent")
         assert first.startswith("0.")
+        if size == "phone":  # the board fits the phone's width: no sideways scroll inside its box either
+            box = "document.querySelector('#board').parentElement"
+            assert dt.js(f"{box}.scrollWidth") <= dt.js(f"{box}.clientWidth"), dt.js(
+                "Array.from(document.querySelectorAll('#board thead th')).map(th => [th.textContent, th.offsetWidth])")
+            assert dt.js("document.querySelector('#board').getBoundingClientRect().right") <= 390
         if size == "laptop":  # with the LMS's long names, the whole board fits the window
             assert dt.js("document.querySelector('#board').getBoundingClientRect().right") <= 1280
             full = dt.js("document.querySelector('#board tbody td.name a').title")
@@ -195,7 +200,7 @@ def test_the_index_fits_and_shows_scores_first(lms_report, browser, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_student_page_starts_with_the_scores(lms_report, browser, size):
+def test_a_student_page_starts_with_the_verdict_and_the_scores(lms_report, browser, size):
     pages = sorted((lms_report / "runs").iterdir())
     graded = next(p for p in pages if "Aaron_Abbot" in p.name)
     failed = next(p for p in pages if "Quinn_Quade" in p.name)
@@ -204,9 +209,10 @@ def test_a_student_page_starts_with_the_scores(lms_report, browser, size):
         at_size(dt, size)
         assert dt.js("document.documentElement.scrollWidth") <= dt.js("window.innerWidth")
         assert visible(dt, "#scores td.first")
-        # the findings come after the scores, collapsed
-        assert dt.js("document.querySelector('#findings').getBoundingClientRect().top") > \
-            dt.js("document.querySelector('#scores').getBoundingClientRect().bottom")
+        # the verdict comes first, before the scores and every chart; its findings collapsed
+        assert visible(dt, "#verdict")
+        assert dt.js("document.querySelector('#verdict').getBoundingClientRect().bottom") <= \
+            dt.js("document.querySelector('#scores').getBoundingClientRect().top")
         assert dt.js("Array.from(document.querySelectorAll('details.finding')).every(d => !d.open)")
         # figures scale to the width; the per-topic chart labels its 50 topics
         assert dt.js("Math.max(...Array.from(document.querySelectorAll('svg')).map("

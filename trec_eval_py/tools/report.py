@@ -9,11 +9,12 @@
     for a run that could not be graded, the reason; then the runs not graded,
     the files left out, and the distribution of each measure over the class;
 ``runs/<run>.html``
-    a page per run that starts with its scores against the class median and
-    best, then its values per topic (a bar per topic, labelled, against the
-    class median and best) and its interpolated precision/recall curve
-    against the class median; below, its validation findings, one per check,
-    collapsed (a click shows the message and the lines);
+    a page per run that starts with its verdict: the error that kept it off
+    the board, or the warnings (what may change its values), one per check,
+    collapsed (a click shows the message and the lines); then its scores
+    against the class median and best, its values per topic (a bar per
+    topic, labelled, against the class median and best) and its interpolated
+    precision/recall curve against the class median; below, its notes;
 ``leaderboard.csv``, ``leaderboard.md``
     the board as ``batch --format csv|markdown`` prints it, the CSV's numbers
     rounded as shown;
@@ -28,9 +29,12 @@
 Pages read at a glance on a laptop and a phone: long run names (an LMS's
 ``Full Name_12345_assignsubmission_file_/run.txt``) are shown by the student's
 name or the part that tells runs apart, cut with an ellipsis (the full name
-on hover), tables scroll inside their own box and figures scale to the width,
-so a 1,280 px window shows the whole board and a 390 px phone scrolls only
-down.
+on hover), figures scale to the width, and on a narrow screen (600 px or
+less) the leaderboard drops its less important columns (coverage, run id,
+error: the runs not graded are listed with their reasons below it) and wraps
+its heads and badges, so a 1,280 px window shows the whole board and a 390 px
+phone shows it whole too, scrolling only down (other tables scroll inside
+their own box if they must).
 
 The report is written safely (:mod:`trec_eval_py.output.files`): each file
 whole or not at all, never through a link (a link already in the folder is
@@ -66,6 +70,7 @@ from ..output.names import printable
 from ..output.table import html_escape
 from ..engine.measures import Kind
 from .leaderboard import Entry, Leaderboard, coverage, render_leaderboard
+from .validate import NOTE
 
 #: weakest topics listed in a student's feedback
 WEAKEST = 5
@@ -331,7 +336,9 @@ details{border:1px solid #e4e7ec;border-radius:6px;margin:6px 0;padding:6px 10px
 details summary{cursor:pointer}details p{margin:6px 0}
 code{background:#f3f5f9;padding:0 3px;border-radius:3px}
 @media (max-width:600px){body{margin:8px auto;padding:0 8px}td.name{max-width:9em}td.why{min-width:10em}
-th,td{padding:4px 6px}.hide-narrow{display:none}}
+th,td{padding:4px 6px}.hide-narrow{display:none}
+#board{font-size:13px}#board th,#board td{padding:4px 3px}#board td.name{max-width:6.5em}
+#board th{white-space:normal}#board th:first-child{white-space:nowrap}#board td.id,#board .badge{white-space:normal}#board .badge{padding:0 4px}}
 """
 
 #: sorting by a click on a column head; wrapped so that the page is well-formed XML too
@@ -428,8 +435,8 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
     heads = ['<th data-type="num" data-first="ascending">rank</th>', f"<th>{who}</th>"]
     heads += [f'<th data-type="{"text" if board.kinds[c] is Kind.STR else "num"}">{_e(c)}</th>' for c in board.columns]
     heads += ['<th data-type="num" data-first="descending">findings</th>',
-              '<th data-type="num" data-first="ascending">topics</th>', '<th class="hide-narrow">runid</th>',
-              "<th>error</th>"]
+              '<th data-type="num" data-first="ascending" class="hide-narrow">topics</th>',
+              '<th class="hide-narrow">runid</th>', '<th class="hide-narrow">error</th>']
     rows = []
     most = max((e.topics for e in graded), default=0)
     for e in board.entries:
@@ -439,7 +446,7 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
         if e.ok:
             share = e.topics / e.topics_total if e.topics_total else 0.0
             low = " low" if e.topics < most else ""
-            cov = (f'<td class="n" data-v="{e.topics}"><span class="cov{low}"><i style="width:{share * 100:.0f}%"></i>'
+            cov = (f'<td class="n hide-narrow" data-v="{e.topics}"><span class="cov{low}"><i style="width:{share * 100:.0f}%"></i>'
                    f"</span>{_e(coverage(e))}</td>")
             cells = []
             for c in board.columns:
@@ -450,12 +457,13 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
                 cells.append(f'<td class="n" data-v="{dv}">{_e(_show(k, v))}</td>' if k is not Kind.STR
                              else f"<td>{_e(_show(k, v))}</td>")
             rows.append(f'<tr><td class="n" data-v="{e.rank}">{e.rank}</td>{_name_cell(e, slug, label[e.path])}'
-                        f'{"".join(cells)}{fcell}{cov}<td class="id hide-narrow">{_e(e.runid)}</td><td></td></tr>')
+                        f'{"".join(cells)}{fcell}{cov}<td class="id hide-narrow">{_e(e.runid)}</td>'
+                        '<td class="hide-narrow"></td></tr>')
         else:
             blanks = "".join('<td class="n" data-v=""></td>' for _ in board.columns)
             rows.append(f'<tr class="failed"><td class="n" data-v="">-</td>{_name_cell(e, slug, label[e.path])}'
-                        f'{blanks}{fcell}<td class="n" data-v=""></td><td class="hide-narrow"></td>'
-                        f'<td class="err why">{_e(e.error)}</td></tr>')
+                        f'{blanks}{fcell}<td class="n hide-narrow" data-v=""></td><td class="hide-narrow"></td>'
+                        f'<td class="err why hide-narrow">{_e(e.error)}</td></tr>')
     table = (f'<div class="scroll"><table class="sortable" id="board"><thead><tr>{"".join(heads)}</tr></thead>'
              f'<tbody>{"".join(rows)}</tbody></table></div>')
     body = [f"<h1>{_e(title)}</h1>", f'<p class="meta">{meta}</p>', "<h2>Ranking</h2>",
@@ -479,12 +487,11 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
     return _page(title, "".join(body), script=True)
 
 
-def _findings_section(e: Entry) -> str:
-    """One collapsed block per check: severity, check, count; a click shows the message and lines."""
-    if not e.findings:
-        return '<p class="muted">No findings: the file is well-formed.</p>'
+def _findings_section(e: Entry, findings: list) -> str:
+    """One collapsed block per check of ``findings`` (``e``'s): severity, check, count; a
+    click shows the message and lines."""
     out = []
-    for f in e.findings:
+    for f in findings:
         where = "" if f.line is None else (f"line {f.line}" if f.path == e.path else f"{f.path}:{f.line}")
         lines = ""
         if len(f.lines) > 1:
@@ -493,6 +500,26 @@ def _findings_section(e: Entry) -> str:
                    f"<code>{_e(f.code)}</code> {_e(f.counted())}{(' from ' + _e(where)) if where else ''}</summary>"
                    f"<p>{_e(f.message)}</p>{lines}</details>")
     return "".join(out)
+
+
+def _verdict(e: Entry) -> str:
+    """What decides a run's grade, first on its page: the error that kept it off the board,
+    or its warnings (each may change a value), with their findings; notes are left for
+    the bottom of the page (they change no value)."""
+    decisive = [f for f in e.findings if f.severity != NOTE]
+    notes = len(e.findings) - len(decisive)
+    later = f" {notes} note{'s' * (notes != 1)} at the bottom of the page." if notes else ""
+    if not e.ok:
+        head = f'<p class="err">Not graded: {_e(e.error)}</p>'
+    elif decisive:
+        n = len(decisive)
+        head = (f'<p class="warn">Graded, with {n} warning{"s" * (n != 1)}: what {"they say" if n != 1 else "it says"} '
+                f"may change the values below.{_e(later)}</p>")
+    elif notes:
+        head = f"<p>Graded: no warnings.{_e(later)}</p>"
+    else:
+        head = "<p>Graded: no findings, the file is well-formed.</p>"
+    return f'<div id="verdict">{head}{_findings_section(e, decisive)}</div>'
 
 
 def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, title: str,
@@ -505,8 +532,10 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
     sub = f"<code>{_e(e.path)}</code>" + (f"; run id <code>{_e(e.runid)}</code>" if e.ok else "")
     if e.ok:
         n = len(board.graded) if n_graded is None else n_graded
-        body.append(f'<p class="meta">{sub}; rank {e.rank} of {n}; answers {e.topics} of {e.topics_total} '
-                    f"judged topics ({_averaging(board)}).</p>")
+        sub += f"; rank {e.rank} of {n}; answers {e.topics} of {e.topics_total} judged topics ({_averaging(board)})"
+    # the verdict first: what decides the grade comes before the scores and the charts
+    body += [f'<p class="meta">{sub}.</p>', _verdict(e)]
+    if e.ok:
         rows = []
         for i, c in enumerate(board.columns):
             k = board.kinds[c]
@@ -519,10 +548,6 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
                         f'<td class="n">{_e(_show(k, b) if b is not None else "")}</td></tr>')
         body.append('<div class="scroll"><table class="scores" id="scores"><thead><tr><th>measure</th><th>this run</th>'
                     f'<th>class median</th><th>class best</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
-    else:
-        body.append(f'<p class="meta">{sub}</p><p class="err" id="verdict">Not graded: {_e(e.error)}</p>')
-    if e.findings:
-        body.append(f'<p>Findings: {_findings_badge(e)} <a href="#findings">(below)</a></p>')
     if e.ok:
         tcols = _topic_columns(board) if tcols is None else tcols
         ev = e.result
@@ -542,7 +567,10 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
                         '<span><i class="key" style="background:#f79009"></i>class median (dashed)</span></p>'
                         '<p class="muted">Best precision at each recall level or above, averaged over topics.</p>')
             body.append(f"<figure>{svg_curve(e.curve, med_curve, label)}</figure>")
-    body.append(f'<h2 id="findings">Validation findings</h2>{_findings_section(e)}')
+    notes = [f for f in e.findings if f.severity == NOTE]
+    if notes:
+        body.append(f'<h2 id="notes">Notes</h2><p class="muted">Worth knowing; they change no value, or little.</p>'
+                    f"{_findings_section(e, notes)}")
     if e.ok and tcols:
         heads = "".join(f"<th>{_e(c)}</th><th>median</th><th>best</th>" for c in tcols)
         rows = []

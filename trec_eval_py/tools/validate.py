@@ -22,11 +22,15 @@ Severities order the list:
     breaks a campaign rule (a second run id, too many documents): not graded;
 ``warning``
     well-formed, but something changes the values (scores that rise with the
-    rank, ties the docno tie-break decides between documents judged
-    differently, topics left out, many unjudged documents);
+    rank, a tie the docno tie-break decides across a cutoff, topics left out,
+    most topics mostly unjudged);
 ``note``
-    worth knowing, changes no value (the rank column, which is ignored;
-    topics nobody judged).
+    worth knowing, changes no value or little (the rank column, which is
+    ignored; topics nobody judged; ties decided by the docno tie-break
+    within a cutoff; a few topics mostly unjudged). ``tie`` and ``unjudged``
+    are notes unless severe: nearly every run of a class has some tied scores
+    and some unjudged documents, and a finding every run gets warns of
+    nothing.
 
 Checks, by code, in the order they are listed (the real problem first)::
 
@@ -55,12 +59,17 @@ Checks, by code, in the order they are listed (the real problem first)::
                            higher first, so the ranking is evaluated upside down
       ``topic-not-in-run`` judged topics the run lacks (each scores 0 when every judged topic
                            counts, batch's default)
-      ``tie``              equal scores where the tie-break (docno, not the rank column) decides a
-                           value: with judgments, tied documents judged differently and ranked
-                           otherwise by the run; without, a tie across a cutoff (5, 10, 20, 100, 1000)
+      ``tie``              (a note unless severe) equal scores where the tie-break (docno, not the
+                           rank column) decides a value: with judgments, tied documents judged
+                           differently and ranked otherwise by the run; without, a tie across a
+                           cutoff (5, 10, 20, 100, 1000). A warning when a tie decides which
+                           documents are inside a cutoff (with judgments: documents judged
+                           differently), so a cutoff measure such as P@10 changes
       ``score-order``      in a few topics a score is higher than at the rank before it
-      ``unjudged``         topics whose top 10 is more than half (default) unjudged: their scores
-                           are underestimates
+      ``unjudged``         (a note unless severe) topics whose top 10 is more than half (default)
+                           unjudged: their scores are underestimates. A warning when that is so
+                           of more than half of the run's judged topics (its mean is then an
+                           underestimate, not a few of its topics)
       ``comment``          ``#`` lines (trec_eval 10.0 skips them; 9.0.8 reads them as results)
       ``extra-fields``     more than six fields (the extra ones are ignored)
       ``bom``              a UTF-8 byte-order mark at the start: trec_eval reads it as part of the
@@ -185,9 +194,10 @@ CHECKS: tuple[Check, ...] = (
     Check("format", ERROR, "line", True),
     Check("reversed-scores", WARNING, "topics"),
     Check("topic-not-in-run", WARNING, "topics"),
-    Check("tie", WARNING, "topics"),
+    # tie and unjudged: notes unless severe, then warnings listed here (see _report_ties, _report_unjudged)
+    Check("tie", NOTE, "topics"),
     Check("score-order", WARNING, "topics"),
-    Check("unjudged", WARNING, "topics"),
+    Check("unjudged", NOTE, "topics"),
     Check("comment", WARNING, "lines"),
     Check("extra-fields", WARNING, "lines"),
     Check("bom", WARNING, "file"),
@@ -830,7 +840,8 @@ class _Tally:
     """One check's finding added up over groups of whole topics, given in any
     order: the example (where, and what to say of it) with the least ``key``,
     the places counted, the least of their lines (at most ``most``) and a
-    number of the check's own (``extra``: a largest size, a count of groups).
+    number of the check's own (``extra``: a largest size, a count of groups;
+    ``severe``: how many of those make the finding a warning).
 
     The key of an example is where checking every line at once finds it first:
     the first line of its topic for a check of topics (which looks at topics in
@@ -838,7 +849,7 @@ class _Tally:
     depend on how the topics were grouped, nor on the order of the groups.
     """
 
-    __slots__ = ("line", "example", "key", "count", "lines", "most", "extra")
+    __slots__ = ("line", "example", "key", "count", "lines", "most", "extra", "severe")
 
     def __init__(self, most: int = DEFAULT_MAX_PER_CHECK):
         self.line: int | None = None
@@ -848,6 +859,7 @@ class _Tally:
         self.lines: list = []
         self.most = most
         self.extra = 0
+        self.severe = 0
 
     def add(self, line, example, count: int, lines=(), key: int | None = None) -> None:
         """``count`` more places, ``lines`` the least of their lines (at most
@@ -1129,8 +1141,9 @@ def _tie_groups(topic_sorted: np.ndarray, key_sorted: np.ndarray) -> np.ndarray:
 def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray, key: np.ndarray,
                 rel_of, cutoffs: tuple[int, ...], found: _Tally, first_line: np.ndarray) -> None:
     """Ties the docno tie-break decides where it can change a value (see the module
-    docstring): topics counted, groups in ``found.extra`` (``first_line``: each
-    topic's first line, the example's key)."""
+    docstring): topics counted, groups in ``found.extra``, those of them across a
+    cutoff (the tie-break decides which documents are inside it) in ``found.severe``
+    (``first_line``: each topic's first line, the example's key)."""
     t = topic[perm]
     k = key[perm]
     gid = _tie_groups(t, k)
@@ -1158,6 +1171,16 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
     group_disagrees[g[disagree]] = True
     if no_ranks:
         group_disagrees[g] = True
+    # position of each row in its topic's ranking; a group straddles k if it holds positions k-1 and k
+    starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
+    pos = np.arange(len(perm)) - np.repeat(starts, np.diff(np.append(starts, len(perm))))
+    gpos_lo = np.full(len(sizes), np.iinfo(np.int64).max)
+    gpos_hi = np.full(len(sizes), -1)
+    np.minimum.at(gpos_lo, gid, pos)
+    np.maximum.at(gpos_hi, gid, pos)
+    straddle = np.zeros(len(sizes), dtype=bool)
+    for cut in cutoffs:
+        straddle |= (gpos_lo < cut) & (gpos_hi >= cut)
     if rel_of is not None:
         rel = rel_of(rows)
         rel_lo = np.full(len(sizes), np.inf)
@@ -1166,16 +1189,6 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
         np.maximum.at(rel_hi, g, rel)
         matters = group_disagrees & (rel_hi > rel_lo)
     else:
-        # position of each row in its topic's ranking; a group straddles k if it holds positions k-1 and k
-        starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
-        pos = np.arange(len(perm)) - np.repeat(starts, np.diff(np.append(starts, len(perm))))
-        gpos_lo = np.full(len(sizes), np.iinfo(np.int64).max)
-        gpos_hi = np.full(len(sizes), -1)
-        np.minimum.at(gpos_lo, gid, pos)
-        np.maximum.at(gpos_hi, gid, pos)
-        straddle = np.zeros(len(sizes), dtype=bool)
-        for cut in cutoffs:
-            straddle |= (gpos_lo < cut) & (gpos_hi >= cut)
         matters = group_disagrees & straddle
     if not matters.any():
         return
@@ -1199,14 +1212,22 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
     found.add(int(c.line[a]), f"topic {_show(qids[topic[a]])}: {pair}, with {equal}", len(topics),
               key=int(first_line[topic[a]]))
     found.extra += int(matters.sum())
+    found.severe += int((matters & straddle).sum())
 
 
-def _report_ties(found: _Tally, why: str, out: _Collector) -> None:
+def _report_ties(found: _Tally, why: str, cutoffs: tuple[int, ...], out: _Collector) -> None:
+    """The ``tie`` finding: a note, or a warning when a tie decides which documents are
+    inside a cutoff (``found.severe``: a cutoff measure's value then depends on the docno)."""
     if not found.count:
         return
-    n, topics = found.extra, found.count
-    out.add(found.line, WARNING, "tie",
-            f"{n} group{'s' * (n != 1)} of tied scores {why} in {topics} topic{'s' * (topics != 1)}: "
+    n, topics, cut = found.extra, found.count, found.severe
+    across = ""
+    if cut and cut != n:
+        across = f" ({cut} of them across a cutoff: {', '.join(map(str, cutoffs))})"
+    elif cut and "cutoff" not in why:
+        across = f" across a cutoff ({', '.join(map(str, cutoffs))})"
+    out.add(found.line, WARNING if cut else NOTE, "tie",
+            f"{n} group{'s' * (n != 1)} of tied scores {why}{across} in {topics} topic{'s' * (topics != 1)}: "
             f"trec_eval orders equal scores by docno (descending), not by the rank column; e.g. "
             f"{found.example}; give documents distinct scores", count=topics)
 
@@ -1419,15 +1440,17 @@ def _check_unjudged(c: _Cols, topic, qids, perm, q: Qrels, max_unjudged: float, 
 
 
 def _report_unjudged(found: _Unjudged, max_unjudged: float, out: _Collector, report: Report) -> None:
+    """The ``unjudged`` finding: a note, or a warning when more than half of the run's
+    judged topics have too many unjudged documents (its mean is then an underestimate)."""
     # topics in byte order of their ids, as the evaluation gives them
     report.unjudged = {qid.decode("utf-8", "surrogateescape"): counts
                        for qid, counts in sorted(found.per_topic.items())}
     if not found.count or found.first is None:  # (a count comes with its first)
         return
     line, qid, n, of = found.first
-    k = found.count
-    out.add(line, WARNING, "unjudged",
-            f"in {k} topic{'s' * (k != 1)} more than {math.floor(max_unjudged * 100 + 0.5)}% of "
+    k, judged = found.count, len(found.per_topic)
+    out.add(line, WARNING if 2 * k > judged else NOTE, "unjudged",
+            f"in {k} of {judged} judged topic{'s' * (judged != 1)} more than {math.floor(max_unjudged * 100 + 0.5)}% of "
             f"the top {UNJUDGED_DEPTH} documents are unjudged (topic {_show(qid)}: {n} of {of}); their scores "
             "are underestimates", count=k)
 
@@ -1917,9 +1940,10 @@ class _RunChecks:
         judged = self.judges and common
         if out.wants("tie"):
             if judged:
-                _report_ties(self.ties_judged, "judged differently", out)
+                _report_ties(self.ties_judged, "judged differently", self.cutoffs, out)
             else:
-                _report_ties(self.ties_cut, f"across a cutoff ({', '.join(map(str, self.cutoffs))})", out)
+                _report_ties(self.ties_cut, f"across a cutoff ({', '.join(map(str, self.cutoffs))})", self.cutoffs,
+                             out)
         # preferences and judgment groups judge pairs or per assessor: "unjudged" is not one thing there
         if judged:
             _report_unjudged(self.unjudged, self.max_unjudged, out, report)
