@@ -727,7 +727,47 @@ def test_a_stopped_spill_leaves_no_temporary_file(tmp_path, sig, code, word):
     assert (rc, err, left, in_session) == (code, f"trec_eval_py: {word}\n", [], [])
 
 
-# ---- 10. bounded reading ----
+# ---- 10. bounded reading, and bounded time ----
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_submission_graded_too_slowly_is_one_failed_row(tmp_path, klass, capsysbinary, monkeypatch, jobs):
+    import trec_eval_py.tools.leaderboard as lb
+
+    real = lb._grade_unhidden
+
+    def slow_for_one(sub, g):
+        if "stuck" in sub.name:
+            time.sleep(60)
+        return real(sub, g)
+
+    monkeypatch.setattr(lb, "_grade_unhidden", slow_for_one)
+    for name in ("bob", "stuck", "carol"):
+        (klass / f"{name}.txt").write_text(run_text(name))
+    started = time.monotonic()
+    code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "--format", "json", "-j", jobs,
+                              "--max-seconds", "1"], capsysbinary)
+    assert time.monotonic() - started < 10
+    rows = {r["run"]: r for r in json.loads(out)["runs"]}
+    assert rows[f"{klass}/stuck.txt"]["error"] == (
+        "took longer than 1 s (raise the bound with --max-seconds or TREC_EVAL_PY_MAX_SECONDS)")
+    graded = [name for name, r in rows.items() if r["rank"] is not None]
+    assert sorted(graded) == [f"{klass}/alice/run.txt", f"{klass}/bob.txt", f"{klass}/carol.txt"]
+    assert code == 4 and "Traceback" not in err
+
+
+def test_the_time_bound_comes_from_the_environment_and_0_lifts_it(tmp_path, monkeypatch):
+    from trec_eval_py.engine.parse.source import DEFAULT_MAX_SECONDS, read_limits, set_read_limits
+
+    monkeypatch.delenv("TREC_EVAL_PY_MAX_SECONDS", raising=False)
+    assert read_limits().max_seconds == DEFAULT_MAX_SECONDS == 120
+    monkeypatch.setenv("TREC_EVAL_PY_MAX_SECONDS", "2.5")
+    assert read_limits().max_seconds == 2.5
+    with set_read_limits(max_seconds=0):
+        assert read_limits().max_seconds == 0
+    monkeypatch.setenv("TREC_EVAL_PY_MAX_SECONDS", "soon")
+    with pytest.raises(UsageError, match="TREC_EVAL_PY_MAX_SECONDS"):
+        read_limits()
+
 
 def _bomb(path: Path, size: int, name="run.txt") -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
