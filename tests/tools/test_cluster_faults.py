@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from support.paths import ROOT
+from support.processes import session as _session
 
 pytestmark = pytest.mark.slow
 pytest.importorskip("distributed")
@@ -72,22 +73,6 @@ def _dataset(tmp_path: Path) -> Path:
     subprocess.run([sys.executable, "-m", "trec_eval_py", "shard", str(EXAMPLES / "run_a.txt"), "-o", str(out),
                     "--shards", "3"], check=True, capture_output=True, env=_env(), cwd=ROOT)
     return out
-
-
-def _session(sid: int) -> list[int]:
-    """The processes still in session ``sid`` (zombies aside)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if fields[0] != "Z" and int(fields[3]) == sid:
-            found.append(int(entry))
-    return found
 
 
 def _children(pid: int) -> list[int]:

@@ -25,6 +25,7 @@ import pytest
 
 from support.golden import GOLDEN, run_cli
 from support.paths import ROOT
+from support.processes import session
 from trec_eval_py.errors import InputError, OptionTypeError, OutputError, UsageError
 from trec_eval_py.tools.submissions import REPORT_MARKER, Submission, scan_submissions
 
@@ -529,6 +530,57 @@ from trec_eval_py.cli import entry
 entry()
 """
 
+#: the same on a dask cluster: each run's task (batch), or each range of topics (the
+#: main command), sleeps on its worker; defined in the script, it travels by value
+_SLOW_DASK = """
+import os, sys, time
+import trec_eval_py.engine.pipeline as pipeline
+import trec_eval_py.tools.leaderboard as lb
+ready = sys.argv[1]
+def slow(*args, **kwargs):
+    open(os.path.join(ready, str(os.getpid())), "w").close()
+    time.sleep(120)
+lb._grade_task = slow
+pipeline.measure_range = slow
+sys.argv = ["trec_eval_py"] + sys.argv[2:]
+from trec_eval_py.cli import entry
+entry()
+"""
+
+#: the signal comes as the command's own cluster starts: its workers are being spawned
+_DASK_STARTING = """
+import os, sys
+import trec_eval_py.tools.cluster as cluster
+ready = sys.argv[1]
+real = cluster.local_cluster
+def starting(*args, **kwargs):
+    open(os.path.join(ready, "starting"), "w").close()
+    return real(*args, **kwargs)
+cluster.local_cluster = starting
+sys.argv = ["trec_eval_py"] + sys.argv[2:]
+from trec_eval_py.cli import entry
+entry()
+"""
+
+#: the command called inside another program (as the test suite calls it), which
+#: catches its exit and would go on: a SIGTERM must still end that program
+_SLOW_GRADING_IN_PROCESS = """
+import os, sys, time
+import trec_eval_py.tools.leaderboard as lb
+ready = sys.argv[1]
+def slow(sub, *rest):
+    open(os.path.join(ready, str(os.getpid())), "w").close()
+    time.sleep(120)
+lb._grade_unhidden = slow
+from trec_eval_py import cli
+try:
+    cli.main(sys.argv[2:])
+except SystemExit as e:
+    print("went on after exit status", e.code, flush=True)
+time.sleep(120)
+print("went on", flush=True)
+"""
+
 _SLOW_SPILL = """
 import os, sys, time
 import trec_eval_py.engine.pipeline as pipeline
@@ -557,7 +609,10 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _stop(tmp_path, script, args, sig, wait_for, group=False):
+def _stop(tmp_path, script, args, sig, wait_for, group=False, delay=0.0):
+    """Run ``script`` (the command, made slow), send it ``sig`` once ``wait_for`` of its
+    processes are at work (and ``delay`` seconds more): (exit status, stderr, the processes that wrote a ready file
+    and outlived it, the temporary files left, the processes left in its session)."""
     ready = tmp_path / "ready"
     ready.mkdir()
     scratch = tmp_path / "tmpdir"
@@ -570,6 +625,7 @@ def _stop(tmp_path, script, args, sig, wait_for, group=False):
         assert p.poll() is None, p.communicate()
         assert time.monotonic() < deadline, "the work never started"
         time.sleep(0.05)
+    time.sleep(delay)
     workers = [int(x.name) for x in ready.iterdir() if x.name.isdigit()]
     if group:  # Ctrl-C on a terminal reaches the whole process group
         os.killpg(p.pid, sig)
@@ -584,7 +640,13 @@ def _stop(tmp_path, script, args, sig, wait_for, group=False):
     orphans = [w for w in workers if _alive(w)]
     for w in orphans:
         os.kill(w, signal.SIGKILL)
-    return p.returncode, err.decode(), orphans, sorted(os.listdir(scratch))
+    deadline = time.monotonic() + 5  # a process killed as the command ends is gone a moment later
+    while session(p.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = session(p.pid)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    return p.returncode, err.decode(), orphans, sorted(os.listdir(scratch)), left
 
 
 @pytest.mark.parametrize("sig,code,word,group", [
@@ -594,9 +656,64 @@ def _stop(tmp_path, script, args, sig, wait_for, group=False):
 def test_batch_stops_cleanly_with_its_workers(tmp_path, klass, sig, code, word, group):
     for k in range(6):
         (klass / f"r{k}.txt").write_text(run_text(f"r{k}"))
-    rc, err, orphans, left = _stop(tmp_path, _SLOW_GRADING, ["batch", tmp_path / "qrels.txt", klass, "-j", "2"],
-                                   sig, wait_for=2, group=group)
-    assert (rc, err, orphans, left) == (code, f"trec_eval_py: {word}\n", [], [])
+    rc, err, orphans, left, in_session = _stop(tmp_path, _SLOW_GRADING,
+                                               ["batch", tmp_path / "qrels.txt", klass, "-j", "2"],
+                                               sig, wait_for=2, group=group)
+    assert (rc, err, orphans, left, in_session) == (code, f"trec_eval_py: {word}\n", [], [], [])
+
+
+#: Ctrl-C on a terminal (SIGINT to the process group: every worker hears it too) and
+#: SIGTERM to the command alone (its cluster is then its to stop)
+_DASK_STOPS = [(signal.SIGINT, 130, "interrupted", True), (signal.SIGTERM, 143, "terminated", False)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig,code,word,group", _DASK_STOPS)
+def test_batch_on_dask_stops_cleanly_with_its_cluster(tmp_path, klass, sig, code, word, group):
+    pytest.importorskip("distributed")
+    for k in range(6):
+        (klass / f"r{k}.txt").write_text(run_text(f"r{k}"))
+    rc, err, orphans, left, in_session = _stop(
+        tmp_path, _SLOW_DASK, ["batch", "--engine", "dask", "--workers", "2", tmp_path / "qrels.txt", klass],
+        sig, wait_for=2, group=group)
+    assert (rc, err, orphans, left, in_session) == (code, f"trec_eval_py: {word}\n", [], [], [])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig,code,word,group", _DASK_STOPS)
+def test_an_evaluation_on_dask_stops_cleanly_with_its_cluster(tmp_path, sig, code, word, group):
+    pytest.importorskip("distributed")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{t} 0 D{d} {d % 2}\n" for t in range(1, 41) for d in range(10)))
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"{t} Q0 D{d} {d} {10 - d} r\n" for t in range(1, 41) for d in range(10)))
+    rc, err, orphans, left, in_session = _stop(
+        tmp_path, _SLOW_DASK, ["--engine", "dask", "--workers", "2", qrels, run], sig, wait_for=2, group=group)
+    assert (rc, err, orphans, left, in_session) == (code, f"trec_eval_py: {word}\n", [], [], [])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig,code,word,group", _DASK_STOPS)
+def test_a_command_stopped_while_its_cluster_starts_stops_it(tmp_path, klass, sig, code, word, group):
+    # Ctrl-C reaches workers still starting (each printed a traceback); SIGTERM comes
+    # while the cluster is being made (the start ends, then the cluster is stopped)
+    pytest.importorskip("distributed")
+    rc, err, orphans, left, in_session = _stop(
+        tmp_path, _DASK_STARTING, ["batch", "--engine", "dask", "--workers", "2", tmp_path / "qrels.txt", klass],
+        sig, wait_for=1, group=group, delay=1.0)
+    assert (rc, err, left, in_session) == (code, f"trec_eval_py: {word}\n", [], [])
+
+
+def test_a_sigterm_stops_a_program_that_runs_the_command_inside_it(tmp_path, klass):
+    # the program catches SystemExit (as the test suite's run_cli does): the stop must not
+    # become an exit status it goes on after; the signal is given back to its handler
+    # (here the default: the program ends by SIGTERM, status 143 to a shell)
+    started = time.monotonic()
+    rc, err, orphans, left, in_session = _stop(tmp_path, _SLOW_GRADING_IN_PROCESS,
+                                               ["batch", tmp_path / "qrels.txt", klass, "-j", "1"],
+                                               signal.SIGTERM, wait_for=1)
+    assert (rc, err, left, in_session) == (-signal.SIGTERM, "trec_eval_py: terminated\n", [], [])
+    assert time.monotonic() - started < 30
 
 
 @pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")])
@@ -606,11 +723,51 @@ def test_a_stopped_spill_leaves_no_temporary_file(tmp_path, sig, code, word):
     run.write_text("".join(f"{t} Q0 D{r} {r} {100 - r} x\n" for r in range(1, 200) for t in range(1, 40)))
     qrels = tmp_path / "q"
     qrels.write_text("".join(f"{t} 0 D{d} 1\n" for t in range(1, 40) for d in range(1, 5)))
-    rc, err, orphans, left = _stop(tmp_path, _SLOW_SPILL, [qrels, run], sig, wait_for=1)
-    assert (rc, err, left) == (code, f"trec_eval_py: {word}\n", [])
+    rc, err, orphans, left, in_session = _stop(tmp_path, _SLOW_SPILL, [qrels, run], sig, wait_for=1)
+    assert (rc, err, left, in_session) == (code, f"trec_eval_py: {word}\n", [], [])
 
 
-# ---- 10. bounded reading ----
+# ---- 10. bounded reading, and bounded time ----
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_submission_graded_too_slowly_is_one_failed_row(tmp_path, klass, capsysbinary, monkeypatch, jobs):
+    import trec_eval_py.tools.leaderboard as lb
+
+    real = lb._grade_unhidden
+
+    def slow_for_one(sub, g):
+        if "stuck" in sub.name:
+            time.sleep(60)
+        return real(sub, g)
+
+    monkeypatch.setattr(lb, "_grade_unhidden", slow_for_one)
+    for name in ("bob", "stuck", "carol"):
+        (klass / f"{name}.txt").write_text(run_text(name))
+    started = time.monotonic()
+    code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "--format", "json", "-j", jobs,
+                              "--max-seconds", "1"], capsysbinary)
+    assert time.monotonic() - started < 10
+    rows = {r["run"]: r for r in json.loads(out)["runs"]}
+    assert rows[f"{klass}/stuck.txt"]["error"] == (
+        "took longer than 1 s (raise the bound with --max-seconds or TREC_EVAL_PY_MAX_SECONDS)")
+    graded = [name for name, r in rows.items() if r["rank"] is not None]
+    assert sorted(graded) == [f"{klass}/alice/run.txt", f"{klass}/bob.txt", f"{klass}/carol.txt"]
+    assert code == 4 and "Traceback" not in err
+
+
+def test_the_time_bound_comes_from_the_environment_and_0_lifts_it(tmp_path, monkeypatch):
+    from trec_eval_py.engine.parse.source import DEFAULT_MAX_SECONDS, read_limits, set_read_limits
+
+    monkeypatch.delenv("TREC_EVAL_PY_MAX_SECONDS", raising=False)
+    assert read_limits().max_seconds == DEFAULT_MAX_SECONDS == 120
+    monkeypatch.setenv("TREC_EVAL_PY_MAX_SECONDS", "2.5")
+    assert read_limits().max_seconds == 2.5
+    with set_read_limits(max_seconds=0):
+        assert read_limits().max_seconds == 0
+    monkeypatch.setenv("TREC_EVAL_PY_MAX_SECONDS", "soon")
+    with pytest.raises(UsageError, match="TREC_EVAL_PY_MAX_SECONDS"):
+        read_limits()
+
 
 def _bomb(path: Path, size: int, name="run.txt") -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:

@@ -151,10 +151,14 @@ def flag_names(sub: str | None = None) -> dict[str, str]:
     return names
 
 
-def _fail(message: str, code: int) -> None:
+def _say(message: str) -> None:
     from ..output.names import printable
 
     sys.stderr.write(f"trec_eval_py: {printable(message)}\n")  # a file name in it acts on no terminal
+
+
+def _fail(message: str, code: int) -> None:
+    _say(message)
     sys.exit(int(code))
 
 
@@ -192,11 +196,16 @@ def _catch_signals() -> dict:
     return old
 
 
-def _stopped(message: str, code: int) -> None:
-    """The command was stopped: delete its temporary files, say so in one line, exit."""
+def _stopped(message: str, code: int | None) -> None:
+    """The command was stopped: delete its temporary files, say so in one line, exit
+    with ``code`` (None: return, the command running inside another program,
+    whose standard output is left as it is)."""
     from ..engine.join.scratch import remove_scratch
 
     remove_scratch()
+    if code is None:
+        _say(message)
+        return
     silence_stdout()
     _fail(message, code)
 
@@ -241,7 +250,7 @@ def entry() -> None:
     frozen to skip the last sweep."""
     gc.disable()
     try:
-        main()
+        main(own_process=True)
     finally:
         gc.freeze()
 
@@ -278,8 +287,16 @@ _OUT_OF_MEMORY = ("trec_eval_py: out of memory; without -q a big run is summaris
                   "--engine dask spreads the topics over several processes (docs/guide/scale.md)\n")
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``trec_eval_py`` command."""
+def main(argv: list[str] | None = None, *, own_process: bool = False) -> None:
+    """Entry point of the ``trec_eval_py`` command.
+
+    Stopped by SIGINT or SIGTERM, the command unwinds, says so in one line, and
+    ``own_process`` (:func:`entry`: the command is the process) exits 130 or 143.
+    Called inside another program (``own_process`` false), the signal is then
+    given back to that program: its own handler, restored, receives it again
+    (by default SIGTERM ends the process, SIGINT raises ``KeyboardInterrupt``),
+    instead of being turned into an exit status a caller may catch and go on
+    after (a test suite that its time limit's SIGTERM would then not stop)."""
     _one_blas_thread()
     warnings.showwarning = _show_warning
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -291,6 +308,7 @@ def main(argv: list[str] | None = None) -> None:
             sub = argv[0]
     old_handlers = _catch_signals()
     out_of_memory = False
+    given_back = None  # the signal that stopped a command run inside another program
     try:
         if sub is None and argv and not argv[0].startswith("-"):
             _check_not_a_mistyped_command(argv[0])
@@ -334,13 +352,20 @@ def main(argv: list[str] | None = None) -> None:
         silence_stdout()
         sys.exit(ExitCode.OK)
     except KeyboardInterrupt:
+        if not own_process:  # the host program's own Ctrl-C (it handles SIGINT): its to answer
+            _stopped("interrupted", None)
+            raise
         _stopped("interrupted", ExitCode.INTERRUPTED)
     except Stopped as e:
         import signal
 
-        if e.signum == signal.SIGINT:
-            _stopped("interrupted", ExitCode.INTERRUPTED)
-        _stopped("terminated", ExitCode.TERMINATED)  # SIGTERM: 128 + 15
+        word, code = (("interrupted", ExitCode.INTERRUPTED) if e.signum == signal.SIGINT
+                      else ("terminated", ExitCode.TERMINATED))  # SIGTERM: 128 + 15
+        if not own_process:
+            given_back = e.signum, code
+            _stopped(word, None)
+        else:
+            _stopped(word, code)
     except Exception as e:  # a bug: one line and a code of its own (Python's 1 would read as a usage error)
         if os.environ.get("TREC_EVAL_PY_TRACEBACK"):
             raise
@@ -352,6 +377,11 @@ def main(argv: list[str] | None = None) -> None:
 
             for sig, handler in old_handlers.items():
                 signal.signal(sig, handler)
+    if given_back is not None:
+        import signal
+
+        signal.raise_signal(given_back[0])  # to the host's handler, restored above
+        sys.exit(int(given_back[1]))  # a handler that let it pass: the command still ends so
     if out_of_memory:
         gc.collect()
         sys.stderr.write(_OUT_OF_MEMORY)

@@ -117,13 +117,19 @@ READ_LIMIT_FLAGS: dict[str, Flag] = {f.field: f for f in (
     Flag("max_line", ("--max-line",), Optional[str], None,
          "Longest line of a file read in pieces; a longer one is an error naming it (default 1M; 0: no limit).",
          "SIZE"),
+    Flag("max_seconds", ("--max-seconds",), Optional[float], None,
+         "Most seconds grading one submission may take; a slower one is one failed row (default 120; "
+         "0: no limit).", "SECONDS"),
 )}
+#: the bounds of reading alone (validate: it grades nothing)
+READING = tuple(f for f in READ_LIMIT_FLAGS if f != "max_seconds")
 
 
-def read_limit_flags():
-    """Add :data:`READ_LIMIT_FLAGS` to a typer command, which receives them as ``limits``
-    (keywords of :func:`~trec_eval_py.engine.parse.source.set_read_limits`)."""
-    return command_flags(READ_LIMIT_FLAGS, into="limits")
+def read_limit_flags(fields=None):
+    """Add :data:`READ_LIMIT_FLAGS` (or those of ``fields``) to a typer command, which
+    receives them as ``limits`` (keywords of
+    :func:`~trec_eval_py.engine.parse.source.set_read_limits`)."""
+    return command_flags(READ_LIMIT_FLAGS, fields, into="limits")
 
 
 def cluster_flags(help: dict[str, str] | None = None):

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import tempfile
 import threading
 import time
 
@@ -69,15 +71,18 @@ def check_engine(engine: str, workers: int | None, scheduler: str | None, timeou
         raise UsageError("--workers must be at least 1")
 
 
-def local_cluster(workers: int, *, quiet: bool = False, **kwargs):
+def local_cluster(workers: int, *, quiet: bool = False, local_directory: str | None = None, **kwargs):
     """A ``LocalCluster`` of ``workers`` processes, one thread each, without the
     nanny's ``MALLOC_TRIM_THRESHOLD_`` (see the module doc) and without a dashboard.
     ``quiet``: the workers log only critical events (a command's own cluster: a
     worker that loses its scheduler as the command stops logs an error with a
     traceback, which is no news to the user; a failed task still reaches the
-    client as an exception)."""
+    client as an exception). ``local_directory``: the folder of the scheduler's and
+    the workers' files (default: dask's, in the system's temporary folder)."""
     dask, distributed = _distributed()
     environ: dict = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+    if local_directory is not None:  # the scheduler's (it reads the setting), the workers'
+        environ["temporary-directory"] = kwargs["local_directory"] = local_directory
     if quiet:  # read by distributed when a worker process imports it
         environ["distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED"] = "critical"
     with dask.config.set(environ):
@@ -104,19 +109,13 @@ def client_for(engine: str, workers: int | None = None, scheduler: str | None = 
         return
     _, distributed = _distributed()
     timeout = DEFAULT_TIMEOUT if timeout is None else timeout
-    import logging
-
     # dask's own logs are no news on stderr: the start and stop of the command's own
     # cluster (a worker slow to stop is killed, which dask reports as a warning), and
     # the faults, which the command says in its one line (the client logs a lost
     # scheduler with tracebacks; the scheduler of the command's own cluster, in this
     # process, logs a task that killed its workers)
-    # (dask's configuration gives some of its loggers levels of their own: each is quieted)
-    quiet = [logging.getLogger(name) for name in ["distributed", *logging.root.manager.loggerDict]
-             if name == "distributed" or name.startswith("distributed.")]
-    levels = [logger.level for logger in quiet]
-    for logger in quiet:
-        logger.setLevel(logging.CRITICAL)
+    quiet = _Quiet()
+    stopping = False
     try:
         if scheduler is not None:
             try:
@@ -126,12 +125,97 @@ def client_for(engine: str, workers: int | None = None, scheduler: str | None = 
             with client, watched(client, timeout, f"the dask scheduler at {scheduler}"):
                 yield client
             return
-        with local_cluster(workers or os.cpu_count() or 1, quiet=True) as cluster, \
-                distributed.Client(cluster) as client, watched(client, timeout, "the dask scheduler"):
-            yield client
+        # the cluster's folders (dask's scratch space, its lock files) are the command's
+        # own: in a temporary folder deleted with the cluster, even when the command is stopped
+        folder = tempfile.mkdtemp(prefix="trec_eval_py-dask-")
+        try:
+            with contextlib.ExitStack() as stack:
+                cluster = _start_cluster(stack, workers or os.cpu_count() or 1, folder)
+                client = stack.enter_context(distributed.Client(cluster))
+                stack.enter_context(watched(client, timeout, "the dask scheduler"))
+                yield client
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    except BaseException as e:
+        stopping = not isinstance(e, Exception)  # Ctrl-C, SIGTERM (the CLI's Stopped), an exit
+        raise
     finally:
-        for logger, level in zip(quiet, levels):
+        if not stopping:
+            quiet.restore()
+        # else the process is stopping, and a stopped cluster is still going away: its
+        # event loop's threads, and the tasks they leave, log as they end, and at exit
+
+
+class _Quiet:
+    """dask's loggers (and asyncio's: the scheduler of a command's own cluster runs
+    its event loop in this process) quiet, until :meth:`restore` gives back their
+    levels (dask's configuration gives some of its loggers levels of their own:
+    each is quieted)."""
+
+    def __init__(self) -> None:
+        import logging
+
+        names = ["asyncio", "distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]
+        self.loggers = [logging.getLogger(name) for name in names]
+        self.levels = [logger.level for logger in self.loggers]
+        for logger in self.loggers:
+            logger.setLevel(logging.CRITICAL)
+
+    def restore(self) -> None:
+        for logger, level in zip(self.loggers, self.levels):
             logger.setLevel(level)
+
+
+#: seconds a command stopped while its cluster starts waits for the start to end (to stop the cluster)
+_START_WAIT = 60
+
+
+def _start_cluster(stack: contextlib.ExitStack, workers: int, folder: str):
+    """Start the command's own cluster (:func:`local_cluster`, quiet, its files in
+    ``folder``) and return it, ``stack`` closing it, even when the
+    command is stopped (Ctrl-C, SIGTERM) while it starts: the start then ends
+    first, the cluster is closed, and the stop goes on.
+
+    It starts in a thread of its own, with SIGINT blocked: the cluster's threads,
+    and the processes they start (now, or later: a worker restarted), inherit
+    that mask and never hear Ctrl-C. Ctrl-C on a terminal reaches the whole
+    process group, and each worker would print a traceback of its own; the
+    command alone answers it, and stops its cluster. The command's own thread
+    hears both signals at once."""
+    import signal
+
+    done: list = []
+    finished = threading.Event()
+
+    def start() -> None:
+        try:
+            if hasattr(signal, "pthread_sigmask"):  # POSIX
+                from multiprocessing import resource_tracker
+
+                # multiprocessing's resource tracker, when the first worker starts it,
+                # unblocks SIGINT in the thread that starts it: started here first
+                resource_tracker.ensure_running()
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            done.append(local_cluster(workers, quiet=True, local_directory=folder))
+        except BaseException as e:
+            done.append(e)
+        finally:
+            finished.set()
+
+    def close() -> None:
+        if done and not isinstance(done[0], BaseException):
+            done[0].close()
+
+    threading.Thread(target=start, name="trec_eval_py cluster start", daemon=True).start()
+    stack.callback(close)
+    try:
+        finished.wait()
+    except BaseException:  # stopped while the cluster starts: it ends starting, and is closed
+        finished.wait(_START_WAIT)
+        raise
+    if isinstance(done[0], BaseException):
+        raise done[0]
+    return done[0]
 
 
 class _Watch:

@@ -41,6 +41,7 @@ are named from the submissions' names (:mod:`~trec_eval_py.tools.students`).
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -54,7 +55,7 @@ from ..engine.join.keys import distinct_sorted
 from ..engine.inputs import judgment_format
 from ..engine.measures import Kind, in_asked_order, measure_specs, registry
 from ..engine.pipeline import Evaluation, Options, measure_columns
-from ..engine.parse.source import expand
+from ..engine.parse.source import bound_hint, expand, read_limits
 from .submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
 from .validate import (ERROR, NOTE, WARNING, Finding, blank_line, load_qrels, qrels_topics, selected_checks,
                        unreadable_report, validate_run)
@@ -331,12 +332,58 @@ def _grade(sub: Submission, g: _Grader) -> dict:
     """Validate and evaluate one submission with ``g``; plain data only (it crosses processes).
 
     The submission is read once (see :meth:`Submission.read`), and the validator
-    and the one evaluation (the board's measures and the curve) read those bytes."""
-    out = _grade_unhidden(sub, g)
+    and the one evaluation (the board's measures and the curve) read those bytes.
+    Grading it may take ``max_seconds`` of the read limits in force (see
+    :func:`_timed`); a slower one is an error row."""
+    try:
+        with _timed(read_limits().max_seconds):
+            out = _grade_unhidden(sub, g)
+    except _OverTime as e:
+        out = {"error": f"took longer than {e.seconds:g} s (raise the bound with {bound_hint('max_seconds')})",
+               "findings": [], "curve": None}
     if g.hide:
         out["error"] = None if out["error"] is None else hide_quoted(out["error"], g.public)
         out["findings"] = [replace(f, message=hide_quoted(f.message, g.public)) for f in out["findings"]]
     return out
+
+
+class _OverTime(BaseException):
+    """Grading a submission took longer than its bound (a BaseException: no
+    ``except Exception`` of the grading turns it into another error)."""
+
+    def __init__(self, seconds: float):
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+@contextlib.contextmanager
+def _timed(seconds: float):
+    """Raise :class:`_OverTime` in the block once it has run ``seconds`` (wall
+    time; 0: no bound), with a timer of this process (SIGALRM). Only the main
+    thread hears signals: elsewhere (a dask worker's task), or when the program
+    runs a timer of its own, the block is not bounded."""
+    import signal
+    import threading
+
+    if (not seconds or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread()
+            or signal.getitimer(signal.ITIMER_REAL)[0]):
+        yield
+        return
+    armed = [True]
+
+    def over(signum, frame) -> None:
+        if armed[0]:  # not once the block is over: the signal may be handled a moment late
+            armed[0] = False
+            raise _OverTime(seconds)
+
+    old = signal.signal(signal.SIGALRM, over)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        yield
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def _where(f: Finding) -> str:

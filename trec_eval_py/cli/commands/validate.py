@@ -8,7 +8,7 @@ import typer
 from ...errors import ExitCode
 from ...output.table import check_format, choices_text
 from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED, FORMATS
-from ..flags import cluster_client, cluster_flags, evaluation_flags, read_limit_flags
+from ..flags import READING, cluster_client, cluster_flags, evaluation_flags, read_limit_flags
 from ..help import exit_codes_epilog
 from ..output import tell, tell_skipped, write_output
 
@@ -16,7 +16,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 
 
 @app.command(epilog=exit_codes_epilog(ExitCode.FAILED, ExitCode.CLUSTER))
-@read_limit_flags()
+@read_limit_flags(READING)
 @cluster_flags(help={"engine": "local (this process) or dask (one task per file on a dask cluster; see "
                                "--workers, --scheduler)."})
 @evaluation_flags("compat", "rel_format", "results_format",

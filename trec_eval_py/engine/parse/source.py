@@ -46,6 +46,7 @@ MAX_MEMBERS_ENV = "TREC_EVAL_PY_MAX_MEMBERS"
 MAX_ARCHIVE_ENV = "TREC_EVAL_PY_MAX_ARCHIVE"
 MAX_CLASS_ENV = "TREC_EVAL_PY_MAX_CLASS"
 MAX_LINE_ENV = "TREC_EVAL_PY_MAX_LINE"
+MAX_SECONDS_ENV = "TREC_EVAL_PY_MAX_SECONDS"
 #: most bytes read from a source of unknown size, or expanded from compressed data
 DEFAULT_MAX_INPUT = 1 << 30
 #: most bytes out per compressed byte in (text runs compress 5 to 20 times)...
@@ -60,6 +61,8 @@ DEFAULT_MAX_ARCHIVE = 4 << 30
 DEFAULT_MAX_CLASS = 16 << 30
 #: the longest line read in pieces (a file of no line end is not held whole to find one)
 DEFAULT_MAX_LINE = 1 << 20
+#: the most seconds (wall time) grading one submission may take (batch)
+DEFAULT_MAX_SECONDS = 120
 _STEP = 1 << 20  # bytes read or expanded at a time
 
 
@@ -74,6 +77,8 @@ class ReadLimits:
     archive of many members, or of members sharing one compressed stream) and
     ``max_class`` bytes the members of all the archives read together expand to.
     ``max_line``: the longest line of a file read in pieces (a run, a submission).
+    ``max_seconds``: the wall time grading one submission (reading, validating,
+    evaluating it) may take, where it is graded (batch).
     0 turns a bound off."""
 
     max_input: int = DEFAULT_MAX_INPUT
@@ -82,6 +87,7 @@ class ReadLimits:
     max_archive: int = DEFAULT_MAX_ARCHIVE
     max_class: int = DEFAULT_MAX_CLASS
     max_line: int = DEFAULT_MAX_LINE
+    max_seconds: float = DEFAULT_MAX_SECONDS
 
 
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", re.I)
@@ -104,11 +110,12 @@ def parse_size(text: str | int, what: str = "size") -> int:
 #: each bound: its environment variable, its flag, and what reads its value
 _BOUNDS = {
     "max_input": (MAX_INPUT_ENV, "--max-input", "size"),
-    "max_ratio": (MAX_RATIO_ENV, "--max-ratio", "ratio"),
+    "max_ratio": (MAX_RATIO_ENV, "--max-ratio", "number"),
     "max_members": (MAX_MEMBERS_ENV, "--max-members", "count"),
     "max_archive": (MAX_ARCHIVE_ENV, "--max-archive", "size"),
     "max_class": (MAX_CLASS_ENV, "--max-class", "size"),
     "max_line": (MAX_LINE_ENV, "--max-line", "size"),
+    "max_seconds": (MAX_SECONDS_ENV, "--max-seconds", "number"),
 }
 
 
@@ -166,11 +173,13 @@ def use_read_limits(limits: ReadLimits) -> None:
 @contextlib.contextmanager
 def set_read_limits(max_input: int | str | None = None, max_ratio: float | None = None, *,
                     max_members: int | None = None, max_archive: int | str | None = None,
-                    max_class: int | str | None = None, max_line: int | str | None = None):
+                    max_class: int | str | None = None, max_line: int | str | None = None,
+                    max_seconds: float | str | None = None):
     """Within the ``with`` block, read with these bounds (None: keep the one in force;
     sizes as :func:`parse_size` reads them)."""
     given = {"max_input": max_input, "max_ratio": max_ratio, "max_members": max_members,
-             "max_archive": max_archive, "max_class": max_class, "max_line": max_line}
+             "max_archive": max_archive, "max_class": max_class, "max_line": max_line,
+             "max_seconds": max_seconds}
     if max_ratio is not None and not isinstance(max_ratio, (int, float)):
         raise UsageError(f"--max-ratio: expected a number, 0 or more, not {max_ratio!r}")
     changed = {k: _bound(v, k, _BOUNDS[k][1]) for k, v in given.items() if v is not None}
