@@ -344,8 +344,9 @@ class Evaluator:
     ``evaluate(qrels, run, measures, **options)`` gives, without parsing the
     judgments or resolving the measures again. It is what ``pytrec_eval``'s
     ``RelevanceEvaluator`` and ``ir_measures``' ``evaluator()`` are to their users,
-    and what every tool that evaluates many runs uses (batch, compare, validate,
-    pool-bias, fuse, the workers of a cluster).
+    and what every tool that evaluates many runs uses (batch, compare, correlate,
+    plot, pool-bias, fuse, the pytrec_eval drop-in, the ir_measures provider, and
+    through them the workers of a process pool or a cluster).
 
     An evaluator pickles (for a process pool or a dask cluster) as its parsed
     judgments, its measure specs and its options: the receiver resolves the
@@ -403,7 +404,7 @@ class Evaluator:
         plan, judgments = self._plan, self.judgments
         shards = DEFAULT_SHARDS if shards is None else shards
         if (client is not None or shards is not None or _is_dataset(run)
-                or (not per_topic and _summary_in_ranges(plan, judgments, run, self.totals))):
+                or (not per_topic and _summary_in_ranges(plan, run, self.totals))):
             return _evaluate_ranges(plan, judgments, run, per_topic=per_topic, shards=shards, client=client,
                                     progress=progress, totals=self.totals)
         if len(plan.contexts) > 1 and not _dict_in_pieces(run):
@@ -568,7 +569,7 @@ def _fold_streams(plan: _Plan, run) -> bool:
 RANGE_MIN_TOPICS = 50_000
 
 
-def _summary_in_ranges(plan: _Plan, judgments, run, totals: tuple[int, int]) -> bool:
+def _summary_in_ranges(plan: _Plan, run, totals: tuple[int, int]) -> bool:
     """Whether a summary-only evaluation of ``run`` is folded range by range: a
     big file (:func:`_fold_streams`) against judgments of many topics."""
     return totals[0] >= RANGE_MIN_TOPICS and _fold_streams(plan, run)
