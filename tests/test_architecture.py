@@ -103,6 +103,26 @@ def test_one_loop_reads_a_run_in_pieces_and_one_module_regroups_it():
     assert {c.split(":")[0] for c in spill} == {"trec_eval_py.engine.join.stream"}, spill
 
 
+def test_the_sizes_that_decide_how_a_run_is_read_live_in_one_record():
+    """Whole, in pieces, or regrouped through temporary files: every size that
+    decides it is a field of ``engine/join/policy.POLICY``. A module-level
+    ``NAME = N << 20`` (or ``N_000``) with a streaming word in its name
+    elsewhere would be a second policy that the others do not follow."""
+    words = ("STREAM", "WHOLE", "SPILL", "RANGE_", "REGROUP", "READ_AHEAD", "BLOCK_ROWS")
+    found = []
+    for path, module, _ in _modules():
+        if module == "trec_eval_py.engine.join.policy":
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                node, ast.AnnAssign) else []
+            for t in targets:
+                if isinstance(t, ast.Name) and t.id.isupper() and any(w in t.id for w in words):
+                    found.append(f"{module}.{t.id}")
+    assert not found, found
+
+
 def test_no_tool_keeps_state_in_a_module_level_dict():
     """What a tool sets up for its runs (judgments, an evaluator, settings) lives in
     an object made for it, not in a module's dict that every caller shares."""

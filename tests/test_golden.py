@@ -39,14 +39,14 @@ def code_path(request, monkeypatch):
         from trec_eval_py.engine import pipeline
         from trec_eval_py.engine.parse import run
 
-        monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
-        monkeypatch.setattr(pipeline, "RANGE_BYTES", 200)
+        monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 0)
+        monkeypatch.setattr(pipeline.POLICY, "range_bytes", 200)
         monkeypatch.setattr(run, "CHUNK_BYTES", 700)
     if request.param == "streaming":
         from trec_eval_py.engine import pipeline
         from trec_eval_py.engine.parse import run
 
-        monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+        monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 0)
         monkeypatch.setattr(run, "CHUNK_BYTES", 700)
     if request.param == "portable":
         from trec_eval_py import _native

@@ -258,9 +258,9 @@ def check(cmd, reading, data):
         victim = q if target == "qrels" else r
         victim.write_bytes(mutated)
 
-        old = pipeline.STREAM_MIN_BYTES, run_reader.CHUNK_BYTES
+        old = pipeline.POLICY.stream_min_bytes, run_reader.CHUNK_BYTES
         if reading == "pieces":
-            pipeline.STREAM_MIN_BYTES, run_reader.CHUNK_BYTES = 0, 97
+            pipeline.POLICY.stream_min_bytes, run_reader.CHUNK_BYTES = 0, 97
         try:
             code, out, err = outcome(cmd, q, r, work)
             verdict = reference(mutated, target)
@@ -295,7 +295,7 @@ def check(cmd, reading, data):
                     assert lines[0].startswith(f"trec_eval_py: {victim}, line {verdict[1]}:"), (
                         lines[0], mutated[:300])
         finally:
-            pipeline.STREAM_MIN_BYTES, run_reader.CHUNK_BYTES = old
+            pipeline.POLICY.stream_min_bytes, run_reader.CHUNK_BYTES = old
 
 
 # ------------------------------------------------------------------ two bad lines
@@ -343,12 +343,12 @@ def test_of_two_bad_lines_the_first_is_reported(cmd, reading, data):
         victim.write_bytes(mutated)
         verdict = reference(mutated, target)
         assert verdict[0] == "bad" and verdict[1] is not None
-        old = pipeline.STREAM_MIN_BYTES, run_reader.CHUNK_BYTES
+        old = pipeline.POLICY.stream_min_bytes, run_reader.CHUNK_BYTES
         if reading == "pieces":
-            pipeline.STREAM_MIN_BYTES, run_reader.CHUNK_BYTES = 0, 97
+            pipeline.POLICY.stream_min_bytes, run_reader.CHUNK_BYTES = 0, 97
         try:
             code, out, err = outcome(cmd, q, r, work)
         finally:
-            pipeline.STREAM_MIN_BYTES, run_reader.CHUNK_BYTES = old
+            pipeline.POLICY.stream_min_bytes, run_reader.CHUNK_BYTES = old
         assert code != 0 and len(err.splitlines()) == 1, err
         assert err.startswith(f"trec_eval_py: {victim}, line {verdict[1]}:"), (err, mutated)

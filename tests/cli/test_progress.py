@@ -122,7 +122,7 @@ def test_pipeline_reports_topics_measured_piece_by_piece(tmp_path, monkeypatch):
     whole = te.evaluate(str(qrels), str(run), ["map"], progress=calls.append)
     assert sum(calls) == len(whole.topics) == 30
     # a run read in pieces reports each piece
-    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 1)
+    monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 1)
     from trec_eval_py.engine.parse import run as run_mod
 
     monkeypatch.setattr(run_mod, "CHUNK_BYTES", 256)

@@ -195,7 +195,7 @@ def test_a_big_run_dict_is_read_in_pieces_with_the_same_results(monkeypatch):
     for _ in range(20):
         qrels, run, level, judged_only = random_case(rng)
         run[rng.choice(QIDS)] = {}  # a topic without documents, now and then a judged one
-        monkeypatch.setattr(pipeline, "DICT_STREAM_MIN_ROWS", 10 ** 9)
+        monkeypatch.setattr(pipeline.POLICY, "dict_stream_min_rows", 10 ** 9)
         whole = RelevanceEvaluator(qrels, measures, relevance_level=level,
                                    judged_docs_only_flag=judged_only).evaluate(run)
         with dict_pieces(3) as seen:

@@ -96,12 +96,12 @@ def test_a_big_file_summary_with_few_topics_streams_without_spilling(tmp_path, m
         return real(*a, **k)
 
     monkeypatch.setattr(stream, "spill_ranges", spy)
-    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+    monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 0)
     qrels, run = IN / "mid" / "qrels", IN / "mid" / "run"
     expected = evaluate(qrels, run.read_bytes(), ["all_trec"]).to_text()
     assert evaluate(qrels, run, ["all_trec"], per_topic=False).to_text() == expected
     assert spilled == []
-    monkeypatch.setattr(pipeline, "RANGE_MIN_TOPICS", 1)
+    monkeypatch.setattr(pipeline.POLICY, "range_min_topics", 1)
     assert evaluate(qrels, run, ["all_trec"], per_topic=False).to_text() == expected
     assert spilled == [1]
 

@@ -34,7 +34,7 @@ def test_streamed_evaluate_and_curves_match_whole_reading(tmp_path, monkeypatch,
     opts = dict(complete=complete, max_cells=500)
     whole_ev = evaluate(qrels, run.read_bytes(), ["map", "P.5", "num_ret", "relstring"], **opts)
     whole_cv = compute_curves(qrels, run.read_bytes(), "ipr", **opts)
-    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+    monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 0)
     monkeypatch.setattr(run_mod, "CHUNK_BYTES", 700)
     from trec_eval_py.engine.join import stream
 

@@ -27,5 +27,5 @@ def dict_pieces(rows: int) -> Iterator[list[int]]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(python, "iter_run_from_dict", spy)
         mp.setattr(run_module, "DICT_PIECE_ROWS", (rows, rows))
-        mp.setattr(pipeline, "DICT_STREAM_MIN_ROWS", 1)
+        mp.setattr(pipeline.POLICY, "dict_stream_min_rows", 1)
         yield seen

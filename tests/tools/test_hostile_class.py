@@ -585,8 +585,8 @@ _SLOW_SPILL = """
 import os, sys, time
 import trec_eval_py.engine.pipeline as pipeline
 import trec_eval_py.engine.join.stream as stream
-pipeline.STREAM_MIN_BYTES = 0
-stream.SPILL_BYTES = 1 << 10
+pipeline.POLICY.stream_min_bytes = 0
+stream.POLICY.spill_bytes = 1 << 10
 ready = sys.argv[1]
 real = stream._write_rows
 def slow(f, part):

@@ -162,16 +162,17 @@ def test_depth_pool_equals_slow_reference_streamed_or_not(tmp_path_factory, monk
     want = slow_depth_pool(runs, depth)
     assert pool(paths, "depth", depth=depth).entries() == want
     with monkeypatch.context() as m:
-        m.setattr(runs_mod, "STREAM_MIN_BYTES", 0)
-        m.setattr(runs_mod, "MIN_PIECE", 16)
-        m.setattr(runs_mod, "READ_AHEAD", 16)
-        m.setattr(runs_mod, "BLOCK_ROWS", 3)
+        m.setattr(runs_mod.POLICY, "many_stream_min_bytes", 0)
+        m.setattr(runs_mod.POLICY, "min_piece", 16)
+        m.setattr(runs_mod.POLICY, "read_ahead", 16)
+        m.setattr(runs_mod.POLICY, "block_rows", 3)
+        m.setattr(runs_mod.POLICY, "regroup_rows", 2)  # runs out of order: regrouped in ranges of ~2 rows
         assert pool(paths, "depth", depth=depth).entries() == want
 
 
 def test_the_more_runs_the_smaller_a_run_read_whole(tmp_path, monkeypatch):
-    """A run is read whole below STREAM_MIN_BYTES when it is one of few, but
-    only below WHOLE_BYTES / n among n runs: with many runs the same small
+    """A run is read whole below the policy's many_stream_min_bytes when it is one
+    of few, but only below whole_bytes / n among n runs: with many runs the same small
     files are streamed, and the pool is the same."""
     runs = [{str(q): {f"d{(7 * q + 3 * i + j) % 40}": 100 - j for j in range(12)} for q in range(1, 9)}
             for i in range(6)]
@@ -181,10 +182,10 @@ def test_the_more_runs_the_smaller_a_run_read_whole(tmp_path, monkeypatch):
     whole = []
     real = runs_mod.read_ranked
     monkeypatch.setattr(runs_mod, "read_ranked", lambda *a: whole.append(a[0]) or real(*a))
-    monkeypatch.setattr(runs_mod, "MIN_PIECE", 64)
-    monkeypatch.setattr(runs_mod, "READ_AHEAD", 64)
-    monkeypatch.setattr(runs_mod, "STREAM_MIN_BYTES", size + 1)
-    monkeypatch.setattr(runs_mod, "WHOLE_BYTES", 6 * (size + 1))
+    monkeypatch.setattr(runs_mod.POLICY, "min_piece", 64)
+    monkeypatch.setattr(runs_mod.POLICY, "read_ahead", 64)
+    monkeypatch.setattr(runs_mod.POLICY, "many_stream_min_bytes", size + 1)
+    monkeypatch.setattr(runs_mod.POLICY, "whole_bytes", 6 * (size + 1))
     assert pool(paths, "depth", depth=5).entries() == want and whole == paths  # 6 runs: each read whole
     whole.clear()
     assert runs_mod.stream_min_bytes(7) <= size
@@ -192,6 +193,36 @@ def test_the_more_runs_the_smaller_a_run_read_whole(tmp_path, monkeypatch):
     got = pool(more, "depth", depth=5).entries()
     assert whole == []  # 7 runs: every one streamed
     assert got == [(t, d, {**c, "R6": c["R0"]} if "R0" in c else c) for t, d, c in want]
+
+
+def test_a_big_run_out_of_topic_order_is_regrouped_never_read_whole(tmp_path, monkeypatch):
+    """Runs read in pieces, one listing its topics backwards and coming back to
+    one: the pool starts again with that run regrouped in ascending order of
+    topics through temporary files (ranges of ~5 rows), never holding a run
+    whole, and equals the pool of the runs read whole; fuse and pool-bias too."""
+    from trec_eval_py.tools.fusion import fuse
+
+    runs = [{str(q): {f"d{(5 * q + 3 * i + j) % 30}": 50 - j for j in range(6)} for q in range(1, 12)}
+            for i in range(3)]
+    paths = [dump(tmp_path / f"r{i}", r, f"R{i}") for i, r in enumerate(runs)]
+    lines = (tmp_path / "r1").read_text().splitlines(keepends=True)
+    (tmp_path / "r1").write_text("".join(lines[::-1][:20] + lines[::-1][20:][::2] + lines[::-1][20:][1::2]))
+    want = pool(paths, "depth", depth=4).entries()
+    want_fused = fuse(paths, "rrf")
+    monkeypatch.setattr(runs_mod.POLICY, "many_stream_min_bytes", 0)
+    monkeypatch.setattr(runs_mod.POLICY, "min_piece", 64)
+    monkeypatch.setattr(runs_mod.POLICY, "read_ahead", 64)
+    monkeypatch.setattr(runs_mod.POLICY, "regroup_rows", 5)
+
+    def never(*a):
+        raise AssertionError(f"{a[0]} read whole")
+
+    monkeypatch.setattr(runs_mod, "read_ranked", never)
+    assert pool(paths, "depth", depth=4).entries() == want
+    fused = fuse(paths, "rrf")
+    assert (fused.topic.tolist(), fused.docno.tolist(), fused.score.tolist()) == (
+        want_fused.topic.tolist(), want_fused.docno.tolist(), want_fused.score.tolist())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r0", "r1", "r2"]
 
 
 def test_cli_formats_and_stats(three, tmp_path, capsysbinary):

@@ -101,8 +101,10 @@ def random_case(seed: int) -> tuple[bytes, str, list[str]]:
 
 def _report(run, qrels, piece: int, monkeypatch, problem: int = v.PROBLEM_BYTES, **kw) -> v.Report:
     """The report with pieces of ``piece`` bytes, and parts of ``problem`` bytes of a
-    piece with a line problem (a part with none is split by the fast scanner)."""
-    monkeypatch.setattr(v, "PIECE_BYTES", piece)
+    piece with a line problem (a part with none is split by the fast scanner); a run
+    whose topics come back is regrouped in temporary files of about a piece each."""
+    monkeypatch.setattr(v.POLICY, "piece_bytes", piece)
+    monkeypatch.setattr(v.POLICY, "spill_bytes", piece)
     monkeypatch.setattr(v, "PROBLEM_BYTES", problem)
     return v.validate_run(run, qrels, **kw)
 
@@ -294,7 +296,8 @@ def test_a_big_run_is_never_read_whole(tmp_path, monkeypatch):
     monkeypatch.undo()
     (tmp_path / "gz").mkdir()
     (tmp_path / "gz" / "run.gz").write_bytes(gzip.compress(data))
-    monkeypatch.setattr(v, "PIECE_BYTES", 4096)
+    monkeypatch.setattr(v.POLICY, "piece_bytes", 4096)
+    monkeypatch.setattr(v.POLICY, "spill_bytes", 4096)
     (zipped,) = v.validate_runs([str(tmp_path / "gz")])
     assert ((zipped.lines, zipped.results, zipped.topics, zipped.findings)
             == (whole.lines, whole.results, whole.topics, []))

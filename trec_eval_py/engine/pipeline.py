@@ -41,8 +41,9 @@ from .inputs import judgment_format, results_format
 from .join import EvalContext, iter_batches
 from .join.context import Settings
 from .join.empty_topics import counted_values, evaluated_topics, reset_placeholder_outputs
+from .join.policy import POLICY
 from .measures import Kind, Measure, measure_specs, quiet_numpy, registry
-from .parse.run import DICT_PIECE_ROWS, Run
+from .parse.run import Run
 from .parse.python import dict_rows, parquet_size
 from .parse.source import text_size
 
@@ -562,21 +563,10 @@ def _fold_streams(plan: _Plan, run) -> bool:
             and all(ctx.order != "rank" for ctx, _ in plan.contexts) and _worth_streaming(run))
 
 
-#: a summary-only evaluation of a big file goes range of topics by range (through
-#: temporary files) only when the judgments have at least this many topics: the
-#: summary needs a value per topic and output, a few MB for fewer topics, which
-#: the one streamed pass over the run holds; spilling the run's rows costs more
-RANGE_MIN_TOPICS = 50_000
-
-
 def _summary_in_ranges(plan: _Plan, run, totals: tuple[int, int]) -> bool:
     """Whether a summary-only evaluation of ``run`` is folded range by range: a
     big file (:func:`_fold_streams`) against judgments of many topics."""
-    return totals[0] >= RANGE_MIN_TOPICS and _fold_streams(plan, run)
-
-
-#: bytes of a big run's file per range of topics when it is summarised range by range
-RANGE_BYTES = 32 << 20
+    return totals[0] >= POLICY.range_min_topics and _fold_streams(plan, run)
 
 
 def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, client, progress,
@@ -604,7 +594,7 @@ def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, cl
         read_pieces = results_format(plan.opts.results_format).read_pieces
         assert read_pieces is not None  # _fold_streams checked it (evaluate does, when there is no client)
         pieces = read_pieces(run)
-        n = 1 if single else max(1, (text_size(run) or 0) // RANGE_BYTES,
+        n = 1 if single else max(1, (text_size(run) or 0) // POLICY.range_bytes,
                                  _default_ranges(client) if client is not None else 1)
         cuts = even_cuts(distinct_topics(judgments), n)
         runid = None  # the whole run's: known once it is read
@@ -883,22 +873,16 @@ def _merge(passes):
 #: key of a measure's per-topic parts among its output columns (see Measure.parts)
 PARTS = "parts"
 
-#: runs at least this large (in bytes, uncompressed files on disk) are read in pieces
-STREAM_MIN_BYTES = 64 << 20
-#: dicts of dicts with at least this many results are measured in pieces
-DICT_STREAM_MIN_ROWS = 2 * DICT_PIECE_ROWS[0]
-
-
 def _worth_streaming(run) -> bool:
     # None unless run is a readable path; a Parquet file counts its data uncompressed,
     # a compressed text file what it may expand to
     size = parquet_size(run) or text_size(run)
-    return size is not None and size >= STREAM_MIN_BYTES
+    return size is not None and size >= POLICY.stream_min()
 
 
 def _dict_in_pieces(run) -> bool:
     # a big dict is flattened a piece at a time by each pass, never whole
-    return (dict_rows(run) or 0) >= DICT_STREAM_MIN_ROWS
+    return (dict_rows(run) or 0) >= POLICY.dict_stream_min_rows
 
 
 def _as_options(options) -> Options:

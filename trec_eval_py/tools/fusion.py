@@ -68,7 +68,7 @@ from ..errors import UsageError
 from ..engine.join.keys import docno_words, row_hash
 from ..engine.join.order import RankRule, segment_positions
 from ..engine.parse import Run
-from .runs import Block, Restart, topic_blocks, whole_blocks
+from .runs import Block, Restart, regrouped_blocks, topic_blocks, whole_blocks
 
 METHODS = ("rrf", "combsum", "combmnz", "combanz", "combmax", "combmin", "borda", "wsum")
 NORMS = ("none", "minmax", "max", "sum", "zscore", "rank")
@@ -276,7 +276,7 @@ def iter_fuse(runs: Sequence, method: str = "rrf", *, norm: str | None = None, k
         yield from fused(topic_blocks(runs, opts))
     except Restart:
         yield RESTART
-        yield from fused(whole_blocks(runs, opts))
+        yield from fused(regrouped_blocks(runs, opts))
 
 
 def fuse(runs: Sequence, method: str = "rrf", **kw) -> Fused:

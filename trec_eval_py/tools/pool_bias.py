@@ -28,7 +28,7 @@ import numpy as np
 from .._record import fields, record, replace
 from ..errors import UsageError
 from .pooling import group_documents, pool_rows
-from .runs import Restart, run_labels, topic_blocks, whole_blocks
+from .runs import Restart, regrouped_blocks, run_labels, topic_blocks
 
 FORMATS = ("text", "csv", "json")
 
@@ -128,7 +128,7 @@ def _contributions(runs, opts, depth):
     try:
         return collect(topic_blocks(runs, opts))
     except Restart:
-        return collect(whole_blocks(runs, opts))
+        return collect(regrouped_blocks(runs, opts))
 
 
 def _without(judgments, drop: set):

@@ -51,7 +51,7 @@ from ..errors import UsageError
 from ..engine.join.keys import docno_words
 from ..engine.join.order import RankRule
 from ..engine.parse import Run
-from .runs import Block, Restart, run_labels, topic_blocks, whole_blocks
+from .runs import Block, Restart, regrouped_blocks, run_labels, topic_blocks
 
 METHODS = ("depth", "union", "rbp", "mtf")
 
@@ -360,7 +360,7 @@ def iter_pool(runs: Sequence, method: str = "depth", *, depth: int | None = 100,
                                 judged_levels, rule, level)
     except Restart:
         yield RESTART, None  # what was yielded so far is void
-        yield from _pool_blocks(whole_blocks(runs, opts), runs, method, depth, run_depths, budget, p,
+        yield from _pool_blocks(regrouped_blocks(runs, opts), runs, method, depth, run_depths, budget, p,
                                 judged_levels, rule, level)
 
 

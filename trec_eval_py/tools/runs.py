@@ -16,13 +16,16 @@ list each topic's lines together, topics in byte order of their ids (as
 trec_eval reports them and as most runs are written), are read piece by
 piece, all at once, and a topic is handed on as soon as every run has moved
 past it: memory holds a few pieces of each run, never a whole run. Small
-runs are read whole, but only up to a total (:data:`WHOLE_BYTES` of text
-over all runs): the more runs, the smaller a run must be to be read whole,
-and the pieces shrink too (:data:`READ_AHEAD` over all runs), so memory
-stays about the same however many runs are read. A run
-that lists its topics in another order (``1, 2, ..., 10``) or comes back to
-a topic is held whole instead, as are all runs from then on: the results are
-the same, only memory grows.
+runs are read whole, but only up to a total (``whole_bytes`` of text over
+all runs, in the one :data:`~trec_eval_py.engine.join.policy.POLICY` every
+reader of runs follows): the more runs, the smaller a run must be to be read
+whole, and the pieces shrink too (``read_ahead`` over all runs), so memory
+stays about the same however many runs are read. When a big run lists its
+topics in another order (``1, 2, ..., 10``) or comes back to a topic, the
+tools start again (:func:`regrouped_blocks`) with every big run regrouped into
+ascending order of topics through temporary files
+(:func:`~trec_eval_py.engine.join.stream.in_topic_order`): the results are the
+same, memory stays bounded, and the runs are read once more.
 """
 from __future__ import annotations
 
@@ -33,7 +36,8 @@ import numpy as np
 from .._record import record
 from ..engine.join.keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, run_starts
 from ..engine.join.order import RankRule, segment_positions
-from ..engine.join.stream import whole_topics
+from ..engine.join.policy import POLICY
+from ..engine.join.stream import in_topic_order, whole_topics
 from ..engine.parse import Run
 from ..engine.parse.source import run_labels as _run_labels, source_label
 
@@ -125,22 +129,15 @@ class Unordered(Exception):
     """A run's topics are not grouped in byte order of their ids."""
 
 
-#: a run smaller than this (bytes on disk) is read whole when it is one of few
-STREAM_MIN_BYTES = 16 << 20
-#: at most about this much run text (all runs together) is read whole: with
-#: ``n`` runs, one is read whole only below ``WHOLE_BYTES / n`` (and
-#: :data:`STREAM_MIN_BYTES`), so adding runs does not add memory
-WHOLE_BYTES = 32 << 20
-
-
 def stream_min_bytes(n_runs: int) -> int:
-    """The size from which each of ``n_runs`` runs read together is streamed."""
-    return min(STREAM_MIN_BYTES, WHOLE_BYTES // max(1, n_runs))
+    """The size from which each of ``n_runs`` runs read together is streamed
+    (:meth:`~trec_eval_py.engine.join.policy.ReadPolicy.stream_min`)."""
+    return POLICY.stream_min(n_runs)
 
 
 def _pieces(source, opts, chunk_bytes: int | None, stream_min: int | None = None):
     """The run's consecutive pieces, or None when it is to be read whole
-    (smaller than ``stream_min`` bytes, :data:`STREAM_MIN_BYTES` by default)."""
+    (smaller than ``stream_min`` bytes, the policy's size for one of few runs by default)."""
     from ..engine.inputs import results_format
     from ..engine.parse.source import file_size
 
@@ -148,7 +145,7 @@ def _pieces(source, opts, chunk_bytes: int | None, stream_min: int | None = None
     if fmt.read_pieces is None or opts.ranking_order == "rank":
         return None
     size = file_size(source)
-    if size is None or size < (STREAM_MIN_BYTES if stream_min is None else stream_min):
+    if size is None or size < (POLICY.many_stream_min_bytes if stream_min is None else stream_min):
         return None
     if chunk_bytes is not None:
         try:
@@ -166,18 +163,25 @@ def read_ranked(source, opts) -> Ranked:
 
 
 def iter_ranked(source, opts, *, chunk_bytes: int | None = None,
-                stream_min: int | None = None) -> Iterator[Ranked]:
+                stream_min: int | None = None, regroup: bool = False) -> Iterator[Ranked]:
     """``source``'s topics in blocks of complete topics, in file order.
 
     A big run in a format with a piece reader is read piece by piece; the
     blocks then come in ascending byte order of topic ids, else
     :class:`Unordered` is raised (the caller reads the run whole). A small
-    run (below ``stream_min`` bytes), or one ranked by its rank column, is one block."""
+    run (below ``stream_min`` bytes), or one ranked by its rank column, is one block.
+    With ``regroup``, a run read in pieces is regrouped into ascending order of
+    topics through temporary files first (whatever order its lines are in:
+    never :class:`Unordered`)."""
     pieces = _pieces(source, opts, chunk_bytes, stream_min)
     if pieces is None:
         yield read_ranked(source, opts)
         return
     rule = RankRule.of(opts.context)
+    if regroup:
+        for part in in_topic_order(pieces):
+            yield rank_run(part, rule)
+        return
     last = None  # the last complete topic handed on
     for part in whole_topics(pieces):
         heads = part.qid[run_starts(part.qid)]
@@ -201,8 +205,8 @@ class Block:
 
 
 class Restart(Exception):
-    """Topics were handed on before a run turned out to list them elsewhere:
-    the blocks so far are void, start again with every run read whole."""
+    """A run read in pieces turned out to list its topics out of order: the
+    blocks so far are void, start again with :func:`regrouped_blocks`."""
 
 
 def _union(arrays) -> np.ndarray:
@@ -238,62 +242,41 @@ def _rows_upto(p: Ranked, bound) -> int:
     return int(p.offsets[np.searchsorted(p.topics, bound, side="right")])
 
 
-#: about how many rows (all runs together) a block of :func:`topic_blocks` holds
-BLOCK_ROWS = 500_000
-#: bytes of run text read ahead, all runs together, and the smallest piece of one
-READ_AHEAD = 32 << 20
-MIN_PIECE = 64 << 10
-
 
 def topic_blocks(sources: Sequence, opts, *, block_rows: int | None = None,
-                 memory: int | None = None) -> Iterator[Block]:
+                 memory: int | None = None, regroup: bool = False) -> Iterator[Block]:
     """Every topic of the runs ``sources``, in blocks (ascending topic ids).
 
     Streams when it can (see the module docstring); raises :class:`Restart`
-    when a run turns out to list, late, a topic already handed on (runs
-    whose topics come in different orders): use :func:`whole_blocks` then.
+    when a run read in pieces turns out to list its topics out of byte order
+    or to come back to one: use :func:`regrouped_blocks` then.
     ``block_rows`` is about how many rows (all runs together) a block holds;
-    ``memory`` bounds the pieces read ahead (bytes of run text, all runs)."""
+    ``memory`` bounds the pieces read ahead (bytes of run text, all runs).
+    With ``regroup``, every run read in pieces is first regrouped into
+    ascending order of topics (:func:`iter_ranked`): no :class:`Restart` then."""
     n = len(sources)
-    block_rows = BLOCK_ROWS if block_rows is None else block_rows
-    memory = READ_AHEAD if memory is None else memory
-    chunk = int(min(8 << 20, max(MIN_PIECE, memory // max(1, n))))
+    block_rows = POLICY.block_rows if block_rows is None else block_rows
+    memory = POLICY.read_ahead if memory is None else memory
+    chunk = int(min(8 << 20, max(POLICY.min_piece, memory // max(1, n))))
     stream_min = stream_min_bytes(n)
-    streams = [iter_ranked(s, opts, chunk_bytes=chunk, stream_min=stream_min) for s in sources]
+    streams = [iter_ranked(s, opts, chunk_bytes=chunk, stream_min=stream_min, regroup=regroup) for s in sources]
     buffers: list[list[Ranked]] = [[] for _ in range(n)]
-    handed: list[set] = [set() for _ in range(n)]  # topics each run has handed over
     frontier: list = [None] * n  # the last topic each run has handed over complete
     finished = [False] * n
     runids = [""] * n
-    emitted: set = set()
-    held = False  # some run is out of order: hold everything until every run is read
 
     def read(i: int) -> None:
-        nonlocal held
         try:
             b = next(streams[i])
         except StopIteration:
             finished[i] = True
             return
         except Unordered:
-            # this run is read again whole; nothing is handed on until every run is read
-            held = True
-            whole = read_ranked(sources[i], opts)
-            # topics handed on without this run's lines, or that would now come
-            # after greater ones (blocks are in ascending order): start over
-            top = max(emitted) if emitted else None
-            if any(t not in handed[i] if t in emitted else top is not None and t < top
-                   for t in whole.topics.tolist()):
-                raise Restart() from None
-            gone = np.array(sorted(emitted & handed[i]), dtype=whole.topics.dtype)
-            buffers[i] = [whole.drop(gone) if len(gone) else whole]
-            finished[i] = True
-            runids[i] = whole.runid
-            return
+            # a big run out of topic order: start again with it regrouped (bounded memory)
+            raise Restart() from None
         runids[i] = b.runid
         if len(b.topics):
             buffers[i].append(b)
-            handed[i].update(b.topics.tolist())
             frontier[i] = b.topics[-1]
 
     def emit(bound) -> Block | None:
@@ -314,7 +297,6 @@ def topic_blocks(sources: Sequence, opts, *, block_rows: int | None = None,
         topics = _union([t.topics for t in takes])
         if not len(topics):
             return None
-        emitted.update(topics.tolist())
         return Block(topics, takes)
 
     while not all(finished):
@@ -323,7 +305,7 @@ def topic_blocks(sources: Sequence, opts, *, block_rows: int | None = None,
         behind = [i for i in open_ if frontier[i] is None]
         read(behind[0] if behind else min(open_, key=lambda j: frontier[j]))
         open_ = [i for i in range(n) if not finished[i]]
-        if held or not open_ or any(frontier[i] is None for i in open_):
+        if not open_ or any(frontier[i] is None for i in open_):
             continue
         bound = min(frontier[i] for i in open_)
         if sum(_rows_upto(p, bound) for b in buffers for p in b) >= block_rows:
@@ -363,8 +345,15 @@ def _cuts(buffers: list, bound, block_rows: int) -> list:
     return cuts
 
 
+def regrouped_blocks(sources: Sequence, opts) -> Iterator[Block]:
+    """:func:`topic_blocks` when some run lists its topics out of order (after a
+    :class:`Restart`): small runs read whole, every big one regrouped in
+    ascending order of topics through temporary files, so memory stays bounded."""
+    return topic_blocks(sources, opts, regroup=True)
+
+
 def whole_blocks(sources: Sequence, opts) -> Iterator[Block]:
-    """Every run read whole, as one block."""
+    """Every run read whole, as one block (for a tool that needs every topic at once)."""
     runs = [read_ranked(s, opts) for s in sources]
     topics = _union([r.topics for r in runs])
     if len(topics):

@@ -93,7 +93,8 @@ the judgment rule of ``tie`` need the qrels. Windows (CRLF) line endings and
 tabs are not findings: every reader takes them for blanks.
 
 Memory and speed: a TREC run is read in pieces of about 8 MB
-(:data:`PIECE_BYTES`), as the evaluation reads a large run. Each piece is
+(``piece_bytes`` of :data:`~trec_eval_py.engine.join.policy.POLICY`, the
+sizes every reader of runs follows), as the evaluation reads a large run. Each piece is
 split by the readers' own scanner
 (:func:`~trec_eval_py.engine.parse.fields.split_fields`) and checked column
 by column; a piece with a line problem is looked at in parts of 64 KB
@@ -110,7 +111,7 @@ concatenated from several files, lines sorted by score across topics) is
 read again in pieces: its line checks and run ids go in file order as
 before, while each line's columns are written to one of several temporary
 files chosen by a hash of its topic id (about a piece of the run each, at
-most :data:`REGROUP_FILES`); each file, every line of its topics in file
+most ``POLICY.max_spill_files``, as the evaluation regroups such a run); each file, every line of its topics in file
 order, is then checked as one group. Memory is then that of a piece or of
 one file's topics, not of the run (a topic's lines are always held
 together). The temporary files live in a scratch folder removed when the
@@ -139,6 +140,7 @@ from .._versions import DEFAULT_COMPAT
 from ..errors import InputError, UsageError
 from ..engine.join.keys import docno_words, row_hash, run_starts
 from ..engine.join.order import RankRule
+from ..engine.join.policy import POLICY
 from ..engine.join.stream import whole_topics
 from ..engine.parse import Qrels, Run
 from ..engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, column_budget, has_bare_cr, split_fields
@@ -1585,16 +1587,8 @@ def validate_run(
     # by topic through temporary files of about a piece each
     with contextlib.closing(source.pieces()) as pieces:
         first, more = _head(pieces)
-        buckets = min(REGROUP_FILES, max(1, -(-source.size() // PIECE_BYTES)))
+        buckets = POLICY.spill_files(source.size())
         return checks(first, more, regroup=buckets)
-
-
-#: a run file is read and checked in pieces of about this many bytes: memory holds
-#: one piece's rows and a little per topic and per run id, whatever the file's size
-PIECE_BYTES = 8 << 20
-#: at most this many temporary files regroup a run whose topics come back (each
-#: about :data:`PIECE_BYTES` of the run, up to a run of this many pieces)
-REGROUP_FILES = 512
 
 
 class _RunBytes:
@@ -1619,10 +1613,10 @@ class _RunBytes:
 
     def pieces(self):
         if self.data is not None:
-            return split_pieces(self.data, PIECE_BYTES, self.name)
+            return split_pieces(self.data, POLICY.piece_bytes, self.name)
         if isinstance(self.run, (str, os.PathLike)):
-            return read_pieces(self.run, PIECE_BYTES)
-        return self.run.pieces(PIECE_BYTES)
+            return read_pieces(self.run, POLICY.piece_bytes)
+        return self.run.pieces(POLICY.piece_bytes)
 
     def whole(self) -> bytes:
         if self.data is not None:

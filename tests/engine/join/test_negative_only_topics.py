@@ -35,7 +35,7 @@ def code_path(request, monkeypatch):
         from trec_eval_py.engine import pipeline
         from trec_eval_py.engine.parse import run
 
-        monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+        monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 0)
         monkeypatch.setattr(run, "CHUNK_BYTES", 20)
     return request.param
 

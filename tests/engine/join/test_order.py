@@ -103,7 +103,7 @@ def test_streamed_runs_keep_the_file_order(tmp_path, monkeypatch):
     r = tmp_path / "r"
     r.write_bytes(RUN)
     whole = {o: relstrings(o, str(r)) for o in ("score", "rank", "file")}
-    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+    monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 0)
     for o in ("score", "rank", "file"):
         assert relstrings(o, str(r)) == whole[o]
 

@@ -150,7 +150,7 @@ def _interleave(path, out, shards=3):
 def test_interleaved_runs_through_temporary_files(tmp_path, monkeypatch, qrels, run, complete, spill):
     from trec_eval_py.engine.join import stream
 
-    monkeypatch.setattr(stream, "SPILL_BYTES", spill)
+    monkeypatch.setattr(stream.POLICY, "spill_bytes", spill)
     path = _interleave(IN / run, tmp_path / "run")
     q = read_qrels(IN / qrels)
     ctx = EvalContext(complete=complete, max_docs=50)
@@ -165,7 +165,7 @@ def test_interleaved_runs_through_temporary_files(tmp_path, monkeypatch, qrels, 
 def test_interleaved_duplicate_reports_what_whole_reading_reports(tmp_path, monkeypatch):
     from trec_eval_py.engine.join import stream
 
-    monkeypatch.setattr(stream, "SPILL_BYTES", 50)
+    monkeypatch.setattr(stream.POLICY, "spill_bytes", 50)
     lines = [f"{t} Q0 d{i} 1 {i} r\n" for i in range(6) for t in range(20)]
     lines[100] = lines[3]  # topic 3's d0 again, far down; topic 7's d0 twice earlier:
     lines[50] = lines[7]
@@ -196,7 +196,7 @@ def test_bad_line_in_the_first_piece_of_an_interleaved_run_names_the_file(tmp_pa
     p.write_text("\n".join(lines) + "\n")
     with pytest.raises(InputError) as whole:
         pipeline.evaluate(str(q), str(p), ["map"])
-    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+    monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 0)
     monkeypatch.setattr(run_module, "CHUNK_BYTES", 4096)
     with pytest.raises(InputError) as pieces:
         pipeline.evaluate(str(q), str(p), ["map"])
@@ -254,9 +254,9 @@ def _evaluate_read(q, p, monkeypatch, reading):
     from trec_eval_py.engine.parse import run as run_reader
 
     if reading != "whole":
-        monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 0)
+        monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 0)
         monkeypatch.setattr(run_reader, "CHUNK_BYTES", 150)
-        monkeypatch.setattr(stream, "SPILL_BYTES", 100)
+        monkeypatch.setattr(stream.POLICY, "spill_bytes", 100)
     with pytest.raises(InputError) as e:
         pipeline.evaluate(q, p, ["map"])
     return e.value
@@ -368,3 +368,54 @@ def test_a_compressed_run_in_pieces_keeps_the_expansion_bounds(tmp_path, monkeyp
     monkeypatch.setattr(source, "RATIO_FLOOR", 1 << 20)  # (a run this small is let through otherwise)
     with pytest.raises(InputError, match="expands more than 100 times"):
         list(iter_run_chunks(p, chunk_bytes=4096))
+
+
+def _rows_by_topic(run):
+    """{topic: [(docno, score, line)...]} in the rows' order."""
+    out: dict = {}
+    for q, d, s, n in zip(run.qid.tolist(), run.docno.tolist(), run.score.tolist(), run.lineno.tolist()):
+        out.setdefault(q, []).append((d, s, n))
+    return out
+
+
+@pytest.mark.parametrize("regroup_rows", [1, 7, 10 ** 6])
+@pytest.mark.parametrize("chunk", [60, 700])
+def test_in_topic_order_gives_whole_topics_ascending_in_file_order(tmp_path, monkeypatch, regroup_rows, chunk):
+    """An interleaved run comes back as ranges of whole topics, ranges and
+    topics in ascending byte order, each topic's rows in file order, the
+    temporary files gone; ranges hold about ``regroup_rows`` rows."""
+    from trec_eval_py.engine.join import stream
+
+    monkeypatch.setattr(stream.POLICY, "regroup_rows", regroup_rows)
+    path = _interleave(IN / "mid" / "run", tmp_path / "run", shards=4)
+    whole = read_run(path)
+    parts = list(stream.in_topic_order(iter_run_chunks(path, chunk_bytes=chunk), tmpdir=str(tmp_path)))
+    heads = [sorted(set(p.qid.tolist())) for p in parts]
+    flat = [t for h in heads for t in h]
+    assert flat == sorted(set(whole.qid.tolist()))  # every topic once, ascending across ranges
+    got: dict = {}
+    for p in parts:
+        got.update(_rows_by_topic(p))
+        assert p.runid == whole.runid
+    assert got == _rows_by_topic(whole)
+    if regroup_rows == 1:
+        assert all(len(h) == 1 for h in heads)  # one topic a range
+    if regroup_rows == 10 ** 6:
+        assert len(parts) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]
+
+
+def test_in_topic_order_gives_the_rows_before_a_bad_line_then_its_error(tmp_path, monkeypatch):
+    from trec_eval_py.engine.join import stream
+
+    monkeypatch.setattr(stream.POLICY, "regroup_rows", 2)
+    p = tmp_path / "run"
+    p.write_text("2 Q0 a 1 3 r\n1 Q0 b 1 2 r\n2 Q0 c 1 1 r\n1 Q0 bad\n3 Q0 d 1 1 r\n")
+    got = []
+    with pytest.raises(InputError) as e:
+        for part in stream.in_topic_order(iter_run_chunks(p, chunk_bytes=20), tmpdir=str(tmp_path)):
+            got.append(_rows_by_topic(part))
+    assert e.value.line == 4
+    merged = {k: v for g in got for k, v in g.items()}
+    assert merged == {b"1": [(b"b", 2.0, 2)], b"2": [(b"a", 3.0, 1), (b"c", 1.0, 3)]}
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]

@@ -434,7 +434,7 @@ def test_parquet_runs_stream_in_record_batches(tmp_path, monkeypatch, interleave
 
     monkeypatch.setattr(python, "iter_parquet_run", spy)
     monkeypatch.setattr(python, "PARQUET_BATCH_ROWS", 64)
-    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 1)
+    monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 1)
     got = te.evaluate(str(tmp_path / "q.parquet"), str(tmp_path / "r.parquet"), plain, complete=True)
     assert got.to_text(query=True) == want
     assert len(seen) >= len(run) // 64 and max(seen) <= 64
@@ -445,7 +445,7 @@ def test_parquet_pieces_count_rows_from_the_first_and_hold_one_run(tmp_path, mon
     from trec_eval_py.engine.parse import python
 
     monkeypatch.setattr(python, "PARQUET_BATCH_ROWS", 10)
-    monkeypatch.setattr(pipeline, "STREAM_MIN_BYTES", 1)
+    monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 1)
     n = 35
     score = [1.0] * n
     score[31] = math.nan

@@ -23,6 +23,7 @@ from ..._record import replace
 from ...errors import InputError
 from ..parse import Qrels, Run
 from .context import EvalContext
+from .policy import POLICY
 from .keys import run_starts, sort_distinct
 from .batch import Rankings
 from .qrels import build_rankings
@@ -252,8 +253,6 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
     yield from _unanswered(by_topic, done, runid, ctx)
 
 
-#: target size of one temporary file of :func:`spill_rankings` (bytes of rows)
-SPILL_BYTES = 8 << 20
 _ROW_BYTES_GUESS = 36  # bytes of run text per line, to size the files from the run's size
 
 
@@ -382,7 +381,7 @@ def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
     """
     from .scratch import scratch_folder
 
-    buckets = int(min(512, max(1, -(-size_hint // SPILL_BYTES))))
+    buckets = POLICY.spill_files(size_hint)
     by_topic = _QrelsByTopic(qrels)
     if by_topic.any_all_negative():  # as stream_rankings
         yield from _whole(qrels, pieces, ctx)
@@ -472,6 +471,95 @@ def spill_by_topic(pieces: Iterable[Run], buckets: int, *,
         files, runid, name, read_error = _spill(pieces, tmp, lambda piece: _topic_bucket(piece.qid, buckets))
         for b in sorted(files):
             yield _take_rows(tmp, b, runid, name)
+    if read_error is not None:
+        raise read_error
+
+
+def _row_chunks(path: str, runid: str, name: str) -> Iterator[Run]:
+    """The rows :func:`_write_rows` wrote to ``path``, one write at a time, in
+    order (one in memory at a time); the file is removed once it is open."""
+    import os
+
+    from .scratch import check_stopped
+
+    with open(path, "rb") as f:
+        os.unlink(path)
+        while head := f.read(32):
+            check_stopped()
+            n, wq, wd, rank = np.frombuffer(head, dtype=np.int64).tolist()
+            cols = [np.frombuffer(f.read(n * size), dtype=dt, count=n) for dt, size in
+                    [(np.dtype(f"S{wq}"), wq), (np.dtype(f"S{wd}"), wd), (np.dtype(np.float64), 8),
+                     (np.dtype(np.int64), 8)] + ([(np.dtype(np.float64), 8)] if rank else [])]
+            yield Run(cols[0], cols[1], cols[2], cols[3], runid, name, rank=cols[4] if rank else None)
+
+
+class _TopicCounts:
+    """How many rows each topic id has, over the pieces of a run (sorted ids)."""
+
+    def __init__(self) -> None:
+        self.ids = np.zeros(0, "S1")
+        self.counts = np.zeros(0, np.int64)
+        self._pending: list[tuple[np.ndarray, np.ndarray]] = []
+        self._pending_rows = 0
+
+    def add(self, qid: np.ndarray) -> None:
+        ids, counts = np.unique(qid, return_counts=True)
+        self._pending.append((ids, counts))
+        self._pending_rows += len(ids)
+        if self._pending_rows > (1 << 20):  # keep what is held about the topics' number
+            self._fold()
+
+    def _fold(self) -> None:
+        parts = [(self.ids, self.counts)] + self._pending
+        self._pending, self._pending_rows = [], 0
+        width = max(p[0].dtype.itemsize for p in parts)
+        ids, inverse = np.unique(np.concatenate([p[0].astype(f"S{width}") for p in parts]), return_inverse=True)
+        self.ids = ids
+        self.counts = np.bincount(inverse, weights=np.concatenate([p[1] for p in parts]),
+                                  minlength=len(ids)).astype(np.int64)
+
+    def cuts(self, rows: int) -> np.ndarray:
+        """Cuts (:mod:`.ranges`) into ranges of whole topics of about ``rows`` rows each."""
+        self._fold()
+        if not len(self.ids):
+            return np.zeros(0, "S1")
+        cum = np.cumsum(self.counts)
+        # a topic that takes the total past a multiple of ``rows`` ends its range
+        ends = np.flatnonzero(np.diff(cum // max(1, rows), prepend=0) > 0)
+        ends = ends[ends + 1 < len(self.ids)]
+        return self.ids[ends + 1]
+
+
+def in_topic_order(pieces: Iterable[Run], *, tmpdir: str | None = None) -> Iterator[Run]:
+    """The rows of a run read in ``pieces``, whose topics may come back after
+    others, regrouped into ranges of whole topics in ascending byte order of
+    topic ids, in bounded memory (what a reader needing topics in order, such
+    as the organiser tools merging runs topic by topic, does with such a run).
+
+    The rows are written once to a temporary file as they come, each topic's
+    rows counted; the topics are then cut into ranges of about
+    ``POLICY.regroup_rows`` rows, and the file is read back a write at a time
+    into one temporary file per range (:func:`spill_ranges`). Within a range,
+    rows keep file order; empty ranges are not given. A bad line ends the
+    reading as for :func:`spill_ranges`: the rows before it are given, then
+    the error is raised."""
+    import os
+
+    from .scratch import scratch_folder
+
+    counts = _TopicCounts()
+
+    def counted(piece: Run) -> np.ndarray:
+        counts.add(piece.qid)
+        return np.zeros(len(piece), dtype=np.int64)
+
+    with scratch_folder(prefix="trec_eval_py-", dir=tmpdir) as tmp:
+        files, runid, name, read_error = _spill(pieces, tmp, counted)
+        if files:
+            chunks = _row_chunks(os.path.join(tmp, "0.rows"), runid, name)
+            for part in spill_ranges(chunks, counts.cuts(POLICY.regroup_rows), tmpdir=tmp):
+                if len(part):
+                    yield part
     if read_error is not None:
         raise read_error
 
