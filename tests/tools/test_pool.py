@@ -166,7 +166,6 @@ def test_depth_pool_equals_slow_reference_streamed_or_not(tmp_path_factory, monk
         m.setattr(runs_mod.POLICY, "min_piece", 16)
         m.setattr(runs_mod.POLICY, "read_ahead", 16)
         m.setattr(runs_mod.POLICY, "block_rows", 3)
-        m.setattr(runs_mod.POLICY, "regroup_rows", 2)  # runs out of order: regrouped in ranges of ~2 rows
         assert pool(paths, "depth", depth=depth).entries() == want
 
 
@@ -212,7 +211,7 @@ def test_a_big_run_out_of_topic_order_is_regrouped_never_read_whole(tmp_path, mo
     monkeypatch.setattr(runs_mod.POLICY, "many_stream_min_bytes", 0)
     monkeypatch.setattr(runs_mod.POLICY, "min_piece", 64)
     monkeypatch.setattr(runs_mod.POLICY, "read_ahead", 64)
-    monkeypatch.setattr(runs_mod.POLICY, "regroup_rows", 5)
+    monkeypatch.setattr(runs_mod.POLICY, "block_rows", 15)  # regrouped in ranges of ~5 rows a run
 
     def never(*a):
         raise AssertionError(f"{a[0]} read whole")
@@ -223,6 +222,34 @@ def test_a_big_run_out_of_topic_order_is_regrouped_never_read_whole(tmp_path, mo
     assert (fused.topic.tolist(), fused.docno.tolist(), fused.score.tolist()) == (
         want_fused.topic.tolist(), want_fused.docno.tolist(), want_fused.score.tolist())
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r0", "r1", "r2"]
+
+
+def test_shards_concatenated_pool_as_the_grouped_run(tmp_path, monkeypatch):
+    """A run written as shards concatenated (every topic in every shard, topics
+    ascending within each) looks in order until its second shard comes back to
+    the first topic: by then topics were handed on with a quarter of their
+    documents. The pool and the fused run must be those of the same lines grouped
+    (they were not: the documents of those topics in later shards were dropped)."""
+    from trec_eval_py.tools.fusion import fuse
+
+    grouped = {str(q): {f"d{(7 * q + j) % 50}": 100.0 - j for j in range(16)} for q in range(10, 40)}
+    other = {str(q): {f"d{(3 * q + j) % 50}": 100.0 - j for j in range(16)} for q in range(10, 40)}
+    paths = [dump(tmp_path / "a", grouped, "A"), dump(tmp_path / "b", other, "B")]
+    lines = (tmp_path / "a").read_text().splitlines(keepends=True)
+    (tmp_path / "sharded").write_text("".join("".join(lines[k::4]) for k in range(4)))
+    sharded = [str(tmp_path / "sharded"), paths[1]]
+    monkeypatch.setattr(runs_mod.POLICY, "many_stream_min_bytes", 0)
+    monkeypatch.setattr(runs_mod.POLICY, "min_piece", 256)
+    monkeypatch.setattr(runs_mod.POLICY, "read_ahead", 512)
+    monkeypatch.setattr(runs_mod.POLICY, "block_rows", 40)
+
+    def by_doc(entries):
+        return [(t, d, sorted(c.values())) for t, d, c in entries]
+
+    assert by_doc(pool(sharded, "depth", depth=10).entries()) == by_doc(pool(paths, "depth", depth=10).entries())
+    a, b = fuse(sharded, "rrf"), fuse(paths, "rrf")
+    assert (a.topic.tolist(), a.docno.tolist(), a.score.tolist()) == (b.topic.tolist(), b.docno.tolist(),
+                                                                      b.score.tolist())
 
 
 def test_cli_formats_and_stats(three, tmp_path, capsysbinary):

@@ -163,23 +163,23 @@ def read_ranked(source, opts) -> Ranked:
 
 
 def iter_ranked(source, opts, *, chunk_bytes: int | None = None,
-                stream_min: int | None = None, regroup: bool = False) -> Iterator[Ranked]:
+                stream_min: int | None = None, regroup: int | None = None) -> Iterator[Ranked]:
     """``source``'s topics in blocks of complete topics, in file order.
 
     A big run in a format with a piece reader is read piece by piece; the
     blocks then come in ascending byte order of topic ids, else
     :class:`Unordered` is raised (the caller reads the run whole). A small
     run (below ``stream_min`` bytes), or one ranked by its rank column, is one block.
-    With ``regroup``, a run read in pieces is regrouped into ascending order of
-    topics through temporary files first (whatever order its lines are in:
-    never :class:`Unordered`)."""
+    With ``regroup`` (a number of rows), a run read in pieces is regrouped into
+    ascending order of topics through temporary files first, in blocks of about
+    that many rows (whatever order its lines are in: never :class:`Unordered`)."""
     pieces = _pieces(source, opts, chunk_bytes, stream_min)
     if pieces is None:
         yield read_ranked(source, opts)
         return
     rule = RankRule.of(opts.context)
-    if regroup:
-        for part in in_topic_order(pieces):
+    if regroup is not None:
+        for part in in_topic_order(pieces, regroup):
             yield rank_run(part, rule)
         return
     last = None  # the last complete topic handed on
@@ -259,7 +259,9 @@ def topic_blocks(sources: Sequence, opts, *, block_rows: int | None = None,
     memory = POLICY.read_ahead if memory is None else memory
     chunk = int(min(8 << 20, max(POLICY.min_piece, memory // max(1, n))))
     stream_min = stream_min_bytes(n)
-    streams = [iter_ranked(s, opts, chunk_bytes=chunk, stream_min=stream_min, regroup=regroup) for s in sources]
+    # regrouped runs come back in ranges of topics, a share of a block each
+    share = max(1, block_rows // max(1, n)) if regroup else None
+    streams = [iter_ranked(s, opts, chunk_bytes=chunk, stream_min=stream_min, regroup=share) for s in sources]
     buffers: list[list[Ranked]] = [[] for _ in range(n)]
     frontier: list = [None] * n  # the last topic each run has handed over complete
     finished = [False] * n

@@ -380,16 +380,15 @@ def _rows_by_topic(run):
 
 @pytest.mark.parametrize("regroup_rows", [1, 7, 10 ** 6])
 @pytest.mark.parametrize("chunk", [60, 700])
-def test_in_topic_order_gives_whole_topics_ascending_in_file_order(tmp_path, monkeypatch, regroup_rows, chunk):
+def test_in_topic_order_gives_whole_topics_ascending_in_file_order(tmp_path, regroup_rows, chunk):
     """An interleaved run comes back as ranges of whole topics, ranges and
     topics in ascending byte order, each topic's rows in file order, the
     temporary files gone; ranges hold about ``regroup_rows`` rows."""
     from trec_eval_py.engine.join import stream
 
-    monkeypatch.setattr(stream.POLICY, "regroup_rows", regroup_rows)
     path = _interleave(IN / "mid" / "run", tmp_path / "run", shards=4)
     whole = read_run(path)
-    parts = list(stream.in_topic_order(iter_run_chunks(path, chunk_bytes=chunk), tmpdir=str(tmp_path)))
+    parts = list(stream.in_topic_order(iter_run_chunks(path, chunk_bytes=chunk), regroup_rows, tmpdir=str(tmp_path)))
     heads = [sorted(set(p.qid.tolist())) for p in parts]
     flat = [t for h in heads for t in h]
     assert flat == sorted(set(whole.qid.tolist()))  # every topic once, ascending across ranges
@@ -405,15 +404,14 @@ def test_in_topic_order_gives_whole_topics_ascending_in_file_order(tmp_path, mon
     assert [p.name for p in tmp_path.iterdir()] == ["run"]
 
 
-def test_in_topic_order_gives_the_rows_before_a_bad_line_then_its_error(tmp_path, monkeypatch):
+def test_in_topic_order_gives_the_rows_before_a_bad_line_then_its_error(tmp_path):
     from trec_eval_py.engine.join import stream
 
-    monkeypatch.setattr(stream.POLICY, "regroup_rows", 2)
     p = tmp_path / "run"
     p.write_text("2 Q0 a 1 3 r\n1 Q0 b 1 2 r\n2 Q0 c 1 1 r\n1 Q0 bad\n3 Q0 d 1 1 r\n")
     got = []
     with pytest.raises(InputError) as e:
-        for part in stream.in_topic_order(iter_run_chunks(p, chunk_bytes=20), tmpdir=str(tmp_path)):
+        for part in stream.in_topic_order(iter_run_chunks(p, chunk_bytes=20), 2, tmpdir=str(tmp_path)):
             got.append(_rows_by_topic(part))
     assert e.value.line == 4
     merged = {k: v for g in got for k, v in g.items()}

@@ -33,15 +33,14 @@ class ReadPolicy:
     spill_bytes, max_spill_files : bytes of rows per temporary file when a run is
         regrouped by topic, and at most this many files (:meth:`spill_files`)
     piece_bytes : bytes of a run file ``validate`` reads and checks at a time
-    regroup_rows : rows per range of topics when a run among several is regrouped into
-        ascending order of topics (pool, fuse, pool-bias)
     range_min_topics : a summary of a big run is folded range of topics by range
         (through temporary files) only against judgments of at least this many topics;
         below, the one streamed pass holds the summary's values
     range_bytes : bytes of a big run's file per range of topics in that case
     read_ahead : bytes of run text read ahead, all runs together, when runs are read together
     min_piece : the smallest piece of one run read together with others
-    block_rows : about how many rows (all runs together) a block of topics holds
+    block_rows : about how many rows (all runs together) a block of topics holds, and
+        a range of topics of runs regrouped into topic order (pool, fuse, pool-bias)
     """
 
     stream_min_bytes: int = 64 << 20
@@ -51,7 +50,6 @@ class ReadPolicy:
     spill_bytes: int = 8 << 20
     max_spill_files: int = 512
     piece_bytes: int = 8 << 20
-    regroup_rows: int = 1 << 20
     range_min_topics: int = 50_000
     range_bytes: int = 32 << 20
     read_ahead: int = 32 << 20

@@ -530,15 +530,15 @@ class _TopicCounts:
         return self.ids[ends + 1]
 
 
-def in_topic_order(pieces: Iterable[Run], *, tmpdir: str | None = None) -> Iterator[Run]:
+def in_topic_order(pieces: Iterable[Run], rows: int, *, tmpdir: str | None = None) -> Iterator[Run]:
     """The rows of a run read in ``pieces``, whose topics may come back after
     others, regrouped into ranges of whole topics in ascending byte order of
     topic ids, in bounded memory (what a reader needing topics in order, such
     as the organiser tools merging runs topic by topic, does with such a run).
 
     The rows are written once to a temporary file as they come, each topic's
-    rows counted; the topics are then cut into ranges of about
-    ``POLICY.regroup_rows`` rows, and the file is read back a write at a time
+    rows counted; the topics are then cut into ranges of about ``rows`` rows
+    (a topic is never split), and the file is read back a write at a time
     into one temporary file per range (:func:`spill_ranges`). Within a range,
     rows keep file order; empty ranges are not given. A bad line ends the
     reading as for :func:`spill_ranges`: the rows before it are given, then
@@ -557,7 +557,7 @@ def in_topic_order(pieces: Iterable[Run], *, tmpdir: str | None = None) -> Itera
         files, runid, name, read_error = _spill(pieces, tmp, counted)
         if files:
             chunks = _row_chunks(os.path.join(tmp, "0.rows"), runid, name)
-            for part in spill_ranges(chunks, counts.cuts(POLICY.regroup_rows), tmpdir=tmp):
+            for part in spill_ranges(chunks, counts.cuts(rows), tmpdir=tmp):
                 if len(part):
                     yield part
     if read_error is not None:
