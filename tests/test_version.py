@@ -1,7 +1,8 @@
 """The version is written once, as ``trec_eval_py.__version__`` in the package's
 ``__init__.py``: the build reads it from there (pyproject.toml's dynamic version),
 the command line prints it (with the C extensions in use), and the changelog's
-newest entry names it."""
+newest entry names it. The Pythons the release wheels are built for are the
+ones the package's metadata names."""
 from __future__ import annotations
 
 import ast
@@ -86,3 +87,12 @@ def test_the_version_says_the_c_extensions_are_turned_off(monkeypatch, capsysbin
     code, out, _ = run_cli(["--version"], capsysbinary)
     assert code == 0
     assert out.splitlines()[1] == "C extensions: off (TREC_EVAL_PY_NO_C); numpy code, same results, slower"
+
+
+def test_the_pythons_the_wheels_are_built_for_are_the_ones_the_metadata_names():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    built = sorted(tuple(map(int, (b[2], b[3:b.index("-")]))) for b in config["tool"]["cibuildwheel"]["build"])
+    named = sorted(tuple(map(int, c.rsplit(" ", 1)[1].split("."))) for c in config["project"]["classifiers"]
+                   if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
+    assert built == named and built, (built, named)
+    assert config["project"]["requires-python"] == f">={built[0][0]}.{built[0][1]}"
