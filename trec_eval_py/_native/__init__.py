@@ -21,6 +21,7 @@ that no stage reaches up or sideways for a switch. :func:`extension` gives a
 module, or None when it was not built (the build treats them as optional) or
 when :data:`USE_C` is False: the tests and the benchmarks set it to run the
 numpy twins, and ``TREC_EVAL_PY_NO_C=1`` in the environment starts with it off.
+:func:`in_use` says which are used (``trec_eval_py --version`` prints it).
 """
 from __future__ import annotations
 
@@ -52,3 +53,9 @@ def built(name: str):
 def extension(name: str):
     """The extension module ``name`` when it is built and :data:`USE_C` is on, else None."""
     return built(name) if USE_C else None
+
+
+def in_use() -> dict[str, bool]:
+    """Each extension's name (``scan``, ``joinrank``, ``cmath``, ``pyin``) and whether
+    it is used: built and :data:`USE_C` on."""
+    return {name: extension(name) is not None for name in _NAMES}

@@ -34,13 +34,28 @@ MAIN_FLAGS: dict[str, Flag] = {**{f.field: f for f in (
 )}, **CLUSTER_FLAGS}
 
 
+def _c_extensions_line() -> str:
+    """Which C extensions run (a build without a C compiler has none: the numpy code
+    gives the same results, slower), for ``--version``."""
+    from .. import _native
+
+    used = _native.in_use()
+    on = [name for name, yes in used.items() if yes]
+    if not _native.USE_C:
+        return "C extensions: off (TREC_EVAL_PY_NO_C); numpy code, same results, slower"
+    if not on:
+        return "C extensions: none built; numpy code, same results, slower"
+    off = [name for name, yes in used.items() if not yes]
+    return f"C extensions: {', '.join(on)}" + (f" (not built: {', '.join(off)})" if off else "")
+
+
 def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: dict, options: dict) -> None:
     """Evaluate a TREC run against relevance judgments, printing what trec_eval prints."""
     from ..engine.pipeline import evaluate
 
     _start_collecting()
     if own["version"]:
-        _write(f"trec_eval_py {__version__} (reproduces trec_eval 9.0.8 and 10.0)\n")
+        _write(f"trec_eval_py {__version__} (reproduces trec_eval 9.0.8 and 10.0)\n{_c_extensions_line()}\n")
         return
     if own["help_"]:
         from .help import help_text
