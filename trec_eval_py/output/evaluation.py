@@ -120,7 +120,7 @@ def _trec_name(c) -> str:
     name = getattr(c, "trec_name", c.name)
     identity = getattr(c, "identity", None)  # (measure, options that differ for it, output)
     if identity is not None and identity[1]:
-        from ..engine.measures._names import printed_with_options
+        from ..engine.measures import printed_with_options
 
         return printed_with_options(name, identity[1])
     return name
