@@ -177,6 +177,12 @@ class UsageError(TrecEvalError):
     exit_code = ExitCode.USAGE
 
 
+class MissingExtraError(UsageError):
+    """An optional dependency (an "extra": pandas, matplotlib...) is not
+    installed; the message names the extra that brings it
+    (``pip install 'trec_eval_py[pandas]'``)."""
+
+
 class OptionError(UsageError):
     """A parameter with a value it cannot take, or parameters that do not fit together.
 

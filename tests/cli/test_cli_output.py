@@ -108,3 +108,36 @@ def test_unwritable_output_file(inputs, tmp_path, capsysbinary):
     out.chmod(0o444)
     code, _, err = run_cli(["compare", "-o", out, inputs["q"], inputs["r"], inputs["r2"]], capsysbinary)
     assert code == 1 and err.splitlines() == [f"trec_eval_py: cannot write {out}: permission denied"]
+
+
+def test_stdout_and_files_are_written_in_the_same_blocks(monkeypatch, tmp_path):
+    """Standard output and ``-o FILE`` gather pieces into blocks in one place
+    (:func:`trec_eval_py.output.files.blocks`, of :data:`BLOCK_BYTES`): both see the
+    same writes, and changing the size changes both."""
+    import io
+    from types import SimpleNamespace
+
+    from trec_eval_py.cli import output as cli_output
+    from trec_eval_py.output import files
+
+    monkeypatch.setattr(files, "BLOCK_BYTES", 10)
+    pieces = ["abcd\n", b"efgh\n", "ij\udcffk\n", "lmnopqrstuvw\n", "x\n"]
+
+    class Recorder(io.BytesIO):
+        writes: list
+
+    out = Recorder()
+    out.writes = []
+    monkeypatch.setattr(out, "write", lambda b: out.writes.append(bytes(b)) or len(b))
+    monkeypatch.setattr(cli_output.sys, "stdout", SimpleNamespace(buffer=out))
+    cli_output.write_output(iter(pieces))
+
+    to_file: list = []
+    real_write = os.write
+    monkeypatch.setattr(files.os, "write", lambda fd, b: to_file.append(bytes(b)) or real_write(fd, b))
+    target = tmp_path / "out.txt"
+    cli_output.write_output(iter(pieces), str(target))
+
+    whole = b"abcd\nefgh\nij\xffk\nlmnopqrstuvw\nx\n"
+    assert out.writes == to_file == [b"abcd\nefgh\nij\xffk\n", b"lmnopqrstuvw\n", b"x\n"]
+    assert target.read_bytes() == whole

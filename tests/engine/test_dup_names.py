@@ -116,8 +116,6 @@ def test_cli_prints_a_measure_asked_twice_once(capsys):
 
 
 @pytest.mark.parametrize("specs", [
-    ["P.5", "P(rel=2)@5"],  # other options: another value under the same printed name
-    ["P@5", "P(judged_only=True)@5"],
     ["nDCG(gains={1:2})@5", "nDCG(gains={1:3})@5"],
 ])
 def test_same_printed_name_other_value_prints_both(specs):
@@ -125,6 +123,29 @@ def test_same_printed_name_other_value_prints_both(specs):
     ev = evaluate(q, r, specs)
     lines = ev.to_text().splitlines()
     assert len(lines) == 2 and lines[0].split("\t")[0] == lines[1].split("\t")[0]
+
+
+@pytest.mark.parametrize("specs, names, alone", [
+    (["P.5", "P(rel=2)@5"], ["P_5", "P_5_rel=2"], {"relevance_level": 2}),
+    (["P@5", "P(judged_only=True)@5"], ["P_5", "P_5_judged_only=True"], {"judged_only": True}),
+    (["P.5", "P(rel=1)@5"], ["P_5", "P_5_rel=1"], {"relevance_level": 1}),  # the name, not -l, decides
+])
+def test_other_options_print_under_their_own_name(specs, names, alone, capsys):
+    """An ir_measures name that sets rel= or judged_only= computes another value
+    than trec_eval's spelling: the text output names the option after trec_eval's
+    name instead of printing two P_5 lines; JSON and CSV keep the names asked for."""
+    from trec_eval_py.cli import main
+
+    q, r = _examples()
+    ev = evaluate(q, r, specs, per_topic=True)
+    lines = [line.split("\t") for line in ev.to_text(query=True).splitlines()]
+    assert [n.strip() for n, t, _ in lines if t == "all"] == names
+    other = evaluate(q, r, ["P.5"], **alone)
+    assert [v for n, t, v in lines if n.strip() == names[1]] == \
+        [v for _, _, v in (x.split("\t") for x in other.to_text(query=True).splitlines())]
+    assert [c.name for c in ev.columns][1] == specs[1]
+    main(["-m", specs[0], "-m", specs[1], q, r])
+    assert [x.split("\t")[0].strip() for x in capsys.readouterr().out.splitlines()] == names
 
 
 def test_outputs_of_one_request_all_print():

@@ -94,11 +94,31 @@ def test_empty_run(tmp_path):
 
 def test_too_many_documents(tmp_path):
     text = lines(*(f"1 Q0 d{i} {i} {100 - i} sys" for i in range(1, 8)))
-    report = check(tmp_path, text, max_docs=5)
+    report = check(tmp_path, text, doc_limit=5)
     f = only(report, "too-many-docs")[0]
     assert f.severity == ERROR and f.line == 6 and "has 7," in f.message and f.count == 1
-    assert "too-many-docs" not in check(tmp_path, text, max_docs=7).codes()
-    assert "too-many-docs" not in check(tmp_path, text, max_docs=0).codes()
+    assert "too-many-docs" not in check(tmp_path, text, doc_limit=7).codes()
+    assert "too-many-docs" not in check(tmp_path, text, doc_limit=0).codes()
+
+
+def test_the_document_limit_is_doc_limit_and_max_docs_is_deprecated(tmp_path):
+    """``max_docs`` is -M (the evaluation's depth) everywhere else: validate's bound
+    is ``doc_limit``; the old keyword still works, with a DeprecationWarning that
+    points at the caller, once for a whole folder."""
+    from trec_eval_py.tools.validate import validate_runs
+
+    text = lines(*(f"1 Q0 d{i} {i} {100 - i} sys" for i in range(1, 8)))
+    (tmp_path / "q").write_text(QRELS)
+    run = tmp_path / "run.txt"
+    run.write_text(text)
+    new = validate_run(str(run), str(tmp_path / "q"), doc_limit=5)
+    assert "too-many-docs" in new.codes()
+    with pytest.warns(DeprecationWarning, match="doc_limit") as caught:
+        old = validate_run(str(run), str(tmp_path / "q"), max_docs=5)
+    assert old.codes() == new.codes() and [w.filename for w in caught] == [__file__]
+    with pytest.warns(DeprecationWarning, match="doc_limit") as caught:
+        (many,) = validate_runs([str(run)], str(tmp_path / "q"), max_docs=5)
+    assert many.codes() == new.codes() and [w.filename for w in caught] == [__file__]
 
 
 def test_judged_topics_missing_from_the_run_are_one_finding(tmp_path):
@@ -402,7 +422,7 @@ def test_a_duplicate_line_keeps_its_rank_in_the_rank_check(tmp_path):
 
 def test_findings_name_their_escape_hatches(tmp_path):
     text = lines(*(f"1 Q0 d{i} {i} {100 - i} sys" for i in range(1, 8)))
-    f = only(check(tmp_path, text, max_docs=5), "too-many-docs")[0]
+    f = only(check(tmp_path, text, doc_limit=5), "too-many-docs")[0]
     assert "-M does not change this check" in f.message
     assert "--ignore too-many-docs grades every document, which favours this run" in f.message
     f = only(check(tmp_path, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys2")), "runid")[0]

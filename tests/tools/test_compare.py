@@ -127,7 +127,7 @@ def test_bundled_example(capsysbinary):
 
 @pytest.mark.parametrize("args,message,code", [
     (["--test", "z"], "unknown test 'z'", 1),
-    (["--correction", "fdr"], "unknown correction", 1),
+    (["--correction", "fdr"], "unknown --correction 'fdr'", 1),
     (["--format", "xml"], "unknown --format", 1),
     (["--alpha", "2"], "alpha must be between 0 and 1", 1),
     (["--permutations", "0"], "at least 1", 1),

@@ -283,12 +283,48 @@ def test_fail_if_only_looks_at_the_baseline(capsysbinary):
     (["--alternative", "bigger"], "unknown --alternative 'bigger'"),
     (["--topics-from", "run"], "unknown --topics-from 'run'"),
     (["--fail-if", "better"], "unknown --fail-if 'better'"),
-    (["--correction", "fdr"], "unknown correction 'fdr'"),
+    (["--correction", "fdr"], "unknown --correction 'fdr'"),
     (["--test", "tukey", "--alternative", "less"], "Tukey's HSD is two-sided"),
 ])
 def test_bad_new_options(capsysbinary, args, message):
     code, _, err = _cli([QRELS, RUNS, *args], capsysbinary)
     assert code == 1 and message in err and "Traceback" not in err
+
+
+def _api_refusals():
+    from trec_eval_py.tools.comparison import check_values
+    from trec_eval_py.tools.positives import compare_positive_runs
+
+    runs = [str(EX / "runs" / "bm25.run"), str(EX / "runs" / "rm3.run")]
+    good = compare_runs(QRELS, runs, "map")
+    return {
+        "pairs": lambda: compare_runs(QRELS, runs, "map", pairs="some"),
+        "alternative": lambda: compare_runs(QRELS, runs, "map", alternative="bigger"),
+        "topics_from": lambda: compare_runs(QRELS, runs, "map", topics_from="run"),
+        "correction": lambda: compare_positive_runs(QRELS, runs, "auc_roc", correction="fdr"),
+        "permutations": lambda: compare_runs(QRELS, runs, "map", permutations=0),
+        "fail_if": lambda: good.failures("better"),
+        "unit": lambda: check_values(unit="areas"),
+    }
+
+
+@pytest.mark.parametrize("param, flag, value, says", [
+    ("pairs", "--pairs", "some", "unknown {} 'some'; choose one of baseline, all"),
+    ("alternative", "--alternative", "bigger", "unknown {} 'bigger'; choose one of two-sided, greater, less"),
+    ("topics_from", "--topics-from", "run", "unknown {} 'run'; choose one of qrels, intersection"),
+    ("correction", "--correction", "fdr", "unknown {} 'fdr'; choose one of holm, bonferroni, bh, by, none"),
+    ("permutations", "--permutations", "0", "{} must be at least 1, not 0"),
+    ("fail_if", "--fail-if", "better", "unknown {} 'better'; choose one of worse, different"),
+    ("unit", "--unit", "areas", "unknown {} 'areas'; choose one of topics, positives"),
+])
+def test_the_command_and_the_python_api_refuse_a_bad_value_alike(capsysbinary, param, flag, value, says):
+    """The seven value checks live in the tool (tools.comparison.check_values): the
+    command says them with its flags before reading a file, Python with its parameters."""
+    code, out, err = _cli([QRELS, "/nonexistent/baseline.run", RUNS, flag, value], capsysbinary)
+    assert (code, out, err) == (1, "", f"trec_eval_py: {says.format(flag)}\n")
+    with pytest.raises(UsageError) as e:
+        _api_refusals()[param]()
+    assert str(e.value) == says.format(param)
 
 
 def test_zip_of_runs_is_read_like_batch(tmp_path):

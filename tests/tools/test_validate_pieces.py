@@ -147,9 +147,9 @@ class _Groups:
 
 SETTINGS = [
     {},
-    {"max_per_check": 0, "max_docs": 20},
+    {"max_per_check": 0, "doc_limit": 20},
     {"max_per_check": 2, "skip_header": True, "compat": "10.0", "max_unjudged": 0.2},
-    {"ignore": ["tie"], "max_docs": 0, "cutoffs": (3, 7)},
+    {"ignore": ["tie"], "doc_limit": 0, "cutoffs": (3, 7)},
 ]
 
 
@@ -184,10 +184,10 @@ def test_the_random_runs_hold_the_problems_they_are_for(tmp_path, monkeypatch):
         data, qrels_text, qids = random_case(seed)
         qrels = tmp_path / "qrels"
         qrels.write_text(qrels_text)
-        report = v.validate_run(data, str(qrels), name="run", max_docs=20)
+        report = v.validate_run(data, str(qrels), name="run", doc_limit=20)
         fired |= report.codes()
         seen = _Groups(monkeypatch)
-        _report(data, str(qrels), 300, monkeypatch, name="run", max_docs=20)
+        _report(data, str(qrels), 300, monkeypatch, name="run", doc_limit=20)
         back += seen.regrouped
         assert not seen.again
         monkeypatch.undo()
@@ -215,9 +215,9 @@ def test_pieces_ending_inside_topics_and_crlf(tmp_path, monkeypatch, piece):
     (tmp_path / "qrels").write_text("".join(f"{t} 0 {t}-d{i} {i % 3}\n" for t in range(1, 9) for i in range(1, 40, 3)))
     run = tmp_path / "run"
     run.write_bytes(data)
-    whole = _report(str(run), str(tmp_path / "qrels"), WHOLE, monkeypatch, max_docs=60)
+    whole = _report(str(run), str(tmp_path / "qrels"), WHOLE, monkeypatch, doc_limit=60)
     seen = _Groups(monkeypatch)
-    _same(_report(str(run), str(tmp_path / "qrels"), piece, monkeypatch, max_docs=60), whole)
+    _same(_report(str(run), str(tmp_path / "qrels"), piece, monkeypatch, doc_limit=60), whole)
     assert seen.groups > 1 and not seen.again
     assert {"duplicate-docno", "runid", "score-type", "too-many-docs", "unjudged"} <= whole.codes()
 
@@ -460,7 +460,7 @@ def _judgments(draw, ids):
 
 #: the other settings of validate that change what the topic checks report
 _SETTINGS = st.fixed_dictionaries({}, optional={
-    "max_docs": st.sampled_from([0, 5, 30]),
+    "doc_limit": st.sampled_from([0, 5, 30]),
     "max_per_check": st.sampled_from([0, 1, 2, 5]),
     "skip_header": st.booleans(),
     "compat": st.sampled_from(["9.0.8", "10.0"]),
@@ -530,7 +530,7 @@ def test_the_interleaved_runs_hold_the_problems_they_are_for(tmp_path):
         def collect(run, data):
             qrels = tmp_path / "qrels"
             qrels.write_text(data.draw(_judgments(run[1])))
-            fired.update(v.validate_run(run[0], str(qrels), name="run", max_docs=30).codes())
+            fired.update(v.validate_run(run[0], str(qrels), name="run", doc_limit=30).codes())
 
         collect()
         if wanted <= fired:
@@ -553,7 +553,7 @@ def test_a_regrouped_run_is_never_read_whole(tmp_path, monkeypatch):
     (tmp_path / "qrels").write_text("".join(f"{t} 0 d{t}-{i} {i % 3}\n"
                                             for t in range(1, 300) for i in range(1, 30, 4)))
     qrels = str(tmp_path / "qrels")
-    whole = _report(str(run), qrels, WHOLE, monkeypatch, max_docs=20)
+    whole = _report(str(run), qrels, WHOLE, monkeypatch, doc_limit=20)
 
     def refused(*a, **kw):
         raise AssertionError("read whole")
@@ -562,7 +562,7 @@ def test_a_regrouped_run_is_never_read_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(v._RunBytes, "whole", refused)
     seen = _Groups(monkeypatch)
     piece = 8192
-    _same(_report(str(run), qrels, piece, monkeypatch, max_docs=20), whole)
+    _same(_report(str(run), qrels, piece, monkeypatch, doc_limit=20), whole)
     rows, per_piece = whole.results, whole.results * piece / len(data)
     assert seen.regrouped == 1 and seen.groups > 20
     assert seen.largest < 3 * per_piece < rows / 10, (seen.largest, per_piece, rows)

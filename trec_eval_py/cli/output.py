@@ -31,7 +31,7 @@ import sys
 from typing import Iterable, Union
 
 from ..errors import OutputError
-from ..output.files import long_name, write_file
+from ..output.files import blocks, long_name, write_file
 
 STDOUT = "<stdout>"
 
@@ -180,10 +180,6 @@ def output_errors(path: str | None):
         raise OutputError(shown, e.strerror or str(e)) from None
 
 
-def _encode(s: Text) -> bytes:
-    return s if isinstance(s, bytes) else s.encode("utf-8", "surrogateescape")
-
-
 def write_output(content: Text | Iterable[Text], path: str | None = None) -> None:
     """Write ``content`` (text, bytes or an iterable of pieces) to ``path``
     or standard output, in blocks of about 64 KB."""
@@ -196,16 +192,8 @@ def write_output(content: Text | Iterable[Text], path: str | None = None) -> Non
 
 
 def _write_blocks(pieces: Iterable[Text], out) -> None:
-    buf: list[bytes] = []
-    size = 0
-    for s in pieces:
-        b = _encode(s)
-        buf.append(b)
-        size += len(b)
-        if size > 1 << 16:
-            out.write(b"".join(buf))
-            buf, size = [], 0
-    out.write(b"".join(buf))
+    for block in blocks(pieces):
+        out.write(block)
     out.flush()
 
 

@@ -114,8 +114,16 @@ def trec_lines(result, *, query: bool, summary: bool, blocks: bool = False) -> I
 
 
 def _trec_name(c) -> str:
-    # trec_eval's name even when the value was asked for by an ir_measures name
-    return getattr(c, "trec_name", c.name)
+    # trec_eval's name even when the value was asked for by an ir_measures name;
+    # one that sets rel= or judged_only= says so, else P(rel=2)@10 would print
+    # as P_10 beside -m P.10's other value
+    name = getattr(c, "trec_name", c.name)
+    identity = getattr(c, "identity", None)  # (measure, options that differ for it, output)
+    if identity is not None and identity[1]:
+        from ..engine.measures import printed_with_options
+
+        return printed_with_options(name, identity[1])
+    return name
 
 
 def _records(result, *, query: bool, summary: bool) -> Iterator[tuple]:

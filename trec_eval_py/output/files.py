@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Iterable, Union
+from typing import Iterable, Iterator, Union
 
 from ..errors import OutputError
 
@@ -45,17 +45,30 @@ def long_name(path: str) -> str | None:
     return None
 
 
-def _write_all(fd: int, pieces: Iterable[Text]) -> None:
+#: bytes gathered before a write: few system calls for many small lines, little held at once
+BLOCK_BYTES = 1 << 16
+
+
+def blocks(pieces: Iterable[Text]) -> Iterator[bytes]:
+    """``pieces`` (text as UTF-8 with surrogateescape, or bytes) joined into blocks
+    of a little over :data:`BLOCK_BYTES` (a piece is never split), the last one
+    possibly shorter or empty: the one way every output, a file or standard
+    output, is written."""
     buf: list[bytes] = []
     size = 0
     for s in pieces:
         b = encode(s)
         buf.append(b)
         size += len(b)
-        if size > 1 << 16:
-            _write_fd(fd, b"".join(buf))
+        if size > BLOCK_BYTES:
+            yield b"".join(buf)
             buf, size = [], 0
-    _write_fd(fd, b"".join(buf))
+    yield b"".join(buf)
+
+
+def _write_all(fd: int, pieces: Iterable[Text]) -> None:
+    for block in blocks(pieces):
+        _write_fd(fd, block)
 
 
 def _write_fd(fd: int, data: bytes) -> None:

@@ -8,17 +8,9 @@ them (``%6.4f``), so they can be checked against the text output.
 """
 from __future__ import annotations
 
-from ..errors import UsageError
 from .evaluation import evaluation_records, format_value, python_value
 from ..engine.measures import Kind, in_asked_order
-
-
-def require_pandas():
-    try:
-        import pandas
-    except ImportError:
-        raise UsageError("DataFrames need pandas: pip install 'trec_eval_py[pandas]'") from None
-    return pandas
+from ..engine.parse.python import require_pandas
 
 
 

@@ -38,7 +38,7 @@ from ..engine.aggregate import seq_total
 from ..engine.measures import Kind, in_asked_order, measure_specs
 from ..engine.parse.source import run_labels, source_label
 from ..engine.pipeline import Evaluator
-from ..errors import NoTopicsError, UsageError
+from ..errors import NoTopicsError, OptionError, UsageError
 from .significance import (
     ALL_TESTS,
     ALTERNATIVES,
@@ -61,6 +61,39 @@ WIDE_FORMATS = ("latex", "markdown", "html")
 PAIRS = ("baseline", "all")
 TOPICS_FROM = ("qrels", "intersection")
 FAIL_IF = ("worse", "different")
+#: what compare tests over: per-topic values, or the positives of each topic (:mod:`.positives`)
+UNITS = ("topics", "positives")
+
+
+def _one_of(value, param: str, allowed: Sequence[str]) -> None:
+    # {@param}: the command line shows the flag (--topics-from), Python the parameter
+    if value not in allowed:
+        raise OptionError("unknown {@" + param + "} {value}; choose one of {allowed}",
+                          value=repr(value), allowed=", ".join(allowed))
+
+
+def check_values(*, unit: str = "topics", alternative: str = "two-sided", pairs: str = "baseline",
+                 topics_from: str = "qrels", correction: str | None = None, permutations: int | None = None,
+                 fail_if: str | None = None) -> None:
+    """Refuse, with one line (:class:`~trec_eval_py.errors.OptionError`, a usage
+    error), a value one of ``compare``'s options cannot take: ``unit``
+    (:data:`UNITS`), ``alternative``, ``pairs``, ``topics_from``, ``correction``
+    (None: not given), ``permutations`` (a whole number from 1 to
+    :data:`~trec_eval_py.tools.significance.MAX_RESAMPLES`; None: not given) and
+    ``fail_if`` (None: no gate). The command checks them before any file is
+    read, :func:`compare_runs` and
+    :func:`~trec_eval_py.tools.positives.compare_positive_runs` before any
+    work; options that contradict each other are :func:`check_options`'."""
+    _one_of(unit, "unit", UNITS)
+    _one_of(alternative, "alternative", ALTERNATIVES)
+    _one_of(pairs, "pairs", PAIRS)
+    _one_of(topics_from, "topics_from", TOPICS_FROM)
+    if correction is not None:
+        _one_of(correction, "correction", CORRECTIONS)
+    if permutations is not None:
+        check_resamples(permutations)
+    if fail_if is not None:
+        _one_of(fail_if, "fail_if", FAIL_IF)
 
 
 @record
@@ -212,8 +245,7 @@ class Comparison:
         """Rows of a run against the baseline that are significant after
         correction: every such row for ``different``, those where the run is
         worse for ``worse``. The regression gate of ``compare --fail-if``."""
-        if fail_if not in FAIL_IF:
-            raise UsageError(f"unknown --fail-if {fail_if!r}; choose one of {', '.join(FAIL_IF)}")
+        _one_of(fail_if, "fail_if", FAIL_IF)
         return [r for r in self.rows if r.baseline == self.baseline and r.significant
                 and (fail_if == "different" or r.direction == "worse")]
 
@@ -271,8 +303,7 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     ``client`` (a ``dask.distributed.Client``) evaluates the runs on its cluster,
     one task a run, the judgments shipped to each worker once.
     """
-    if topics_from not in TOPICS_FROM:
-        raise UsageError(f"unknown --topics-from {topics_from!r}; choose one of {', '.join(TOPICS_FROM)}")
+    _one_of(topics_from, "topics_from", TOPICS_FROM)
     measures = measure_specs(measures)  # names, or ir_measures measure objects
     options = dict(options)
     options["complete"] = True
@@ -417,12 +448,7 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
     if len(runs) < 2:
         raise UsageError("compare needs a baseline run and at least one other run")
     tests = expand_tests(tests)
-    if correction not in CORRECTIONS:
-        raise UsageError(f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}")
-    if alternative not in ALTERNATIVES:
-        raise UsageError(f"unknown alternative {alternative!r}; choose one of {', '.join(ALTERNATIVES)}")
-    if pairs not in PAIRS:
-        raise UsageError(f"unknown --pairs {pairs!r}; choose one of {', '.join(PAIRS)}")
+    check_values(alternative=alternative, pairs=pairs, topics_from=topics_from, correction=correction)
     if alternative != "two-sided" and any(t in FAMILY_TESTS for t in tests):
         raise UsageError("Tukey's HSD is two-sided: use --alternative two-sided with --test tukey")
     if not 0.0 < alpha < 1.0:

@@ -607,7 +607,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     ``results_format``, ``valid_codes``... as for ``evaluate``); ``complete``
     defaults to true (every judged topic counts). ``check`` validates each run
     first in its results format (see :func:`~trec_eval_py.tools.validate.validate_run`), with
-    ``ignore``, ``select``, ``skip_header``, ``doc_limit`` (validate's ``max_docs``: ``-M`` is
+    ``ignore``, ``select``, ``skip_header``, ``doc_limit`` (as in validate: ``-M`` is
     the evaluation's) and ``max_unjudged`` as there;
     a run with an error is not graded. ``student_from`` names the students
     (:func:`~trec_eval_py.tools.students.compile_pattern`: ``auto``, ``moodle``,
@@ -641,7 +641,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
         selected_checks(ignore, select)  # an unknown or blocking check is said before any grading
         settings = {"ignore": tuple(ignore), "select": tuple(select), "skip_header": skip_header}
         if doc_limit is not None:
-            settings["max_docs"] = doc_limit
+            settings["doc_limit"] = doc_limit
         if max_unjudged is not None:
             settings["max_unjudged"] = max_unjudged
     pattern = compile_pattern(student_from)

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._record import record
-from ..errors import UsageError
+from ..errors import MissingExtraError, UsageError
 
 if TYPE_CHECKING:
     from .curves import CurveSpec
@@ -64,10 +64,6 @@ FORMATS = ("png", "svg", "pdf")
 
 #: evenly spaced (magnified) false-positive rates at which ROC/CROC curves are averaged
 GRID_POINTS = 501
-
-
-class MissingExtraError(UsageError):
-    """An optional dependency (an "extra") is not installed."""
 
 
 def _matplotlib():

@@ -540,14 +540,11 @@ def compare_positive_runs(qrels, runs: Sequence, measures: Sequence[str] | str =
     document) or ``intersection`` (only those every run answered), as for compare.
     """
     from ..engine.pipeline import read_judgments
-    from .comparison import PAIRS, expand_runs, paired_values
-    from .significance import CORRECTIONS, check_resamples, correct
+    from .comparison import check_values, expand_runs, paired_values
+    from .significance import check_resamples, correct
 
-    check_alternative(alternative)
-    if correction not in CORRECTIONS:
-        raise UsageError(f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}")
-    if pairs not in PAIRS:
-        raise UsageError(f"unknown --pairs {pairs!r}; choose one of {', '.join(PAIRS)}")
+    check_values(unit="positives", alternative=alternative, pairs=pairs, topics_from=topics_from,
+                 correction=correction)
     if not 0.0 < alpha < 1.0:
         raise UsageError(f"alpha must be between 0 and 1, not {alpha}")
     permutations = check_resamples(permutations)

@@ -155,7 +155,7 @@ SEVERITIES = (ERROR, WARNING, NOTE)
 
 #: cutoffs at which a tie in score makes the tie-break decide the value (without judgments)
 COMMON_CUTOFFS = (5, 10, 20, 100, 1000)
-DEFAULT_MAX_DOCS = 1000
+DEFAULT_DOC_LIMIT = 1000
 DEFAULT_MAX_UNJUDGED = 0.5
 UNJUDGED_DEPTH = 10
 #: example lines (or topics) listed per finding
@@ -969,32 +969,32 @@ def _words(docno: np.ndarray) -> np.ndarray:
     return w.reshape(-1, 1) if w.ndim == 1 else w
 
 
-def _check_too_many(c: _Cols, topic: np.ndarray, qids: np.ndarray, max_docs: int, found: _Tally,
+def _check_too_many(c: _Cols, topic: np.ndarray, qids: np.ndarray, doc_limit: int, found: _Tally,
                     first_line: np.ndarray) -> None:
-    """Topics over ``max_docs``; the first one's id, size and line of its document past
+    """Topics over ``doc_limit``; the first one's id, size and line of its document past
     the limit are the example, the largest size is ``found.extra`` (``first_line``:
     each topic's first line, the examples' key)."""
-    if not max_docs:
+    if not doc_limit:
         return
     sizes = np.bincount(topic, minlength=len(qids))
-    over = np.flatnonzero(sizes > max_docs)
+    over = np.flatnonzero(sizes > doc_limit)
     if not len(over):
         return
     t = int(over[0])
     rows = np.flatnonzero(topic == t)
-    found.add(int(c.line[rows[max_docs]]), (qids[t], int(sizes[t])), len(over), key=int(first_line[t]))
+    found.add(int(c.line[rows[doc_limit]]), (qids[t], int(sizes[t])), len(over), key=int(first_line[t]))
     found.extra = max(found.extra, int(sizes.max()))
 
 
-def _report_too_many(found: _Tally, topics: int, max_docs: int, out: _Collector) -> None:
+def _report_too_many(found: _Tally, topics: int, doc_limit: int, out: _Collector) -> None:
     if not found.count:
         return
     qid, size = found.example
     n = found.count
     out.add(found.line, ERROR, "too-many-docs",
-            f"{n} topic{'s' * (n != 1)} of {topics} list more than the {max_docs} documents "
+            f"{n} topic{'s' * (n != 1)} of {topics} list more than the {doc_limit} documents "
             f"allowed (up to {found.extra}); topic {_show(qid)} has {size}, its document "
-            f"{max_docs + 1} is on this line: keep the top {max_docs} of each topic (-M does not change this "
+            f"{doc_limit + 1} is on this line: keep the top {doc_limit} of each topic (-M does not change this "
             "check; --ignore too-many-docs grades every document, which favours this run)", count=n)
 
 
@@ -1504,13 +1504,24 @@ def blank_line(data: bytes, lineno: int) -> bytes:
     return data[:start] + (b"" if end < 0 else data[end:])
 
 
+def _doc_limit(doc_limit: int, max_docs: int | None, stacklevel: int = 3) -> int:
+    """``doc_limit``, or the deprecated ``max_docs`` when that is given (with a warning)."""
+    if max_docs is None:
+        return doc_limit
+    import warnings
+
+    warnings.warn("max_docs= of validate_run and validate_runs is now doc_limit= (max_docs is -M, the "
+                  "evaluation's depth, everywhere else)", DeprecationWarning, stacklevel=stacklevel)
+    return max_docs
+
+
 def validate_run(
     run,
     qrels=None,
     *,
     topics=None,
     name: str | None = None,
-    max_docs: int = DEFAULT_MAX_DOCS,
+    doc_limit: int = DEFAULT_DOC_LIMIT,
     max_unjudged: float = DEFAULT_MAX_UNJUDGED,
     cutoffs: Iterable[int] = COMMON_CUTOFFS,
     max_per_check: int = DEFAULT_MAX_PER_CHECK,
@@ -1521,6 +1532,7 @@ def validate_run(
     select: Iterable[str] = (),
     skip_header: bool = False,
     data: bytes | None = None,
+    max_docs: int | None = None,
 ) -> Report:
     """Check the run file ``run`` (a path, ``-``, bytes, a file object or a
     :class:`~trec_eval_py.tools.submissions.Submission`; or its bytes already read,
@@ -1532,7 +1544,7 @@ def validate_run(
     parsed :class:`~trec_eval_py.engine.parse.Qrels`) enables the topic,
     unjudged-document and judgment-tie checks; it must itself be valid. ``topics`` (a
     :class:`TopicSet` or a file for :func:`read_topics`) enables the topic
-    checks alone. ``max_docs`` (0: no limit) bounds the documents per topic;
+    checks alone. ``doc_limit`` (0: no limit) bounds the documents per topic;
     ``max_unjudged`` is the largest acceptable share of unjudged documents
     in a topic's top 10; ``cutoffs`` are those a tie across which matters when
     there are no judgments; ``max_per_check`` is how many of its lines a finding
@@ -1545,9 +1557,12 @@ def validate_run(
     gets that format's own reading checks (the first bad line) and the topic
     checks. ``ignore`` and ``select`` turn checks off (:func:`selected_checks`);
     ``skip_header`` takes a header line for a warning, and the report says
-    which line to leave out (:attr:`Report.skipped_header`).
+    which line to leave out (:attr:`Report.skipped_header`). ``max_docs`` is
+    ``doc_limit``'s former name, deprecated (``max_docs`` is ``-M``'s, the
+    evaluation's depth, elsewhere).
     """
-    if max_docs < 0:
+    doc_limit = _doc_limit(doc_limit, max_docs)
+    if doc_limit < 0:
         raise UsageError("the document limit must be 0 (none) or positive")
     if not 0.0 <= max_unjudged <= 1.0:
         raise UsageError("the unjudged share must be between 0 and 1")
@@ -1572,7 +1587,7 @@ def validate_run(
         _check_bom(data, results_format, out)
         report.lines = len(_split_lines(data, out))
         return _validate_other_format(data, path, results_format, ts, out, report)
-    checks = functools.partial(_check_trec, path=path, q=q, ts=ts, rule=rule, compat=compat, max_docs=max_docs,
+    checks = functools.partial(_check_trec, path=path, q=q, ts=ts, rule=rule, compat=compat, doc_limit=doc_limit,
                                max_unjudged=max_unjudged, cutoffs=cutoffs, on=on, max_per_check=max_per_check,
                                skip_header=skip_header)
     with contextlib.closing(source.pieces()) as pieces:
@@ -1673,7 +1688,7 @@ class _Interleaved(Exception):
     """A topic's lines are not together in the file (it comes back after another)."""
 
 
-def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compat, max_docs, max_unjudged,
+def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compat, doc_limit, max_unjudged,
                 cutoffs, on, max_per_check, skip_header, regroup: int = 0) -> Report:
     """The checks of a TREC run: ``first`` is the file whole (``more`` None) or its first
     pieces, ``more`` the pieces after them, checked as they come (the topics
@@ -1693,7 +1708,7 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
         report.lines = sum(_count_lines(p) for p in itertools.chain((first,), more or ()))
         return _looks_like_qrels(out, report)
     scan = _LineScan(out, skip_header, report)
-    checks = _RunChecks(out, path, q, ts, rule, compat, max_docs, max_unjudged, cutoffs, whole=more is None,
+    checks = _RunChecks(out, path, q, ts, rule, compat, doc_limit, max_unjudged, cutoffs, whole=more is None,
                         regrouped=bool(regroup) and more is not None)
     if checks.regrouped:
         assert more is not None
@@ -1834,10 +1849,10 @@ class _RunChecks:
     is not known; a group of topics nobody judged adds nothing to the judged ones.
     """
 
-    def __init__(self, out: _Collector, path: str, q, ts, rule: RankRule, compat: str, max_docs: int,
+    def __init__(self, out: _Collector, path: str, q, ts, rule: RankRule, compat: str, doc_limit: int,
                  max_unjudged: float, cutoffs: tuple, *, whole: bool, regrouped: bool = False):
         self.out, self.path, self.q, self.ts, self.rule, self.compat = out, path, q, ts, rule, compat
-        self.max_docs, self.max_unjudged, self.cutoffs, self.whole = max_docs, max_unjudged, cutoffs, whole
+        self.doc_limit, self.max_unjudged, self.cutoffs, self.whole = doc_limit, max_unjudged, cutoffs, whole
         self.regrouped = regrouped
         self.rows_seen = 0
         self.runids = _RunIds()
@@ -1890,7 +1905,7 @@ class _RunChecks:
         written = None if keep.all() else (c, topic)
         if written is not None:
             c, topic = c.take(keep), topic[keep]
-        _check_too_many(c, topic, qids, self.max_docs, self.too_many, first_line)
+        _check_too_many(c, topic, qids, self.doc_limit, self.too_many, first_line)
         perm, key = _ranked(c, topic, self.rule)
         _check_ranks(c, topic, qids, key, self.ranks, first_line, written)
         q = self._judgments(qids)
@@ -1926,7 +1941,7 @@ class _RunChecks:
         d = self.duplicates
         if d.count:
             out.add(d.line, ERROR, "duplicate-docno", d.example, count=d.count, lines=d.lines)
-        _report_too_many(self.too_many, len(self.topic_lines), self.max_docs, out)
+        _report_too_many(self.too_many, len(self.topic_lines), self.doc_limit, out)
         _report_ranks(self.ranks, out)
         common = True
         if self.ts is not None:
@@ -1997,6 +2012,9 @@ def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", 
 
     from ..engine.pipeline import Options
     from .submissions import Submission, close_archives, find_submissions
+
+    if "max_docs" in kw:  # said here, to the caller, not by each file's validate_run
+        kw["doc_limit"] = _doc_limit(kw.get("doc_limit", DEFAULT_DOC_LIMIT), kw.pop("max_docs"))
 
     # the formats exist and, with judgments, fit together (-T codiesp goes with
     # -R codiesp): said before any file is read

@@ -237,8 +237,9 @@ def test_cli_reports_under_the_name_asked_for(tmp_path):
     text = run_cli()
     printed = [line.split("\t")[0].strip() for line in text.splitlines()]
     # trec_eval's names in its own output, in its print order; AP and map are one value,
-    # printed once as trec_eval prints a measure named twice once (JSON above has both)
-    assert printed == ["map", "P_5", "recall_5", "ndcg_cut_10", "set_F_0.5"]
+    # printed once as trec_eval prints a measure named twice once (JSON above has both);
+    # P(rel=2)@5 is not trec_eval's P_5 and says which level it counts
+    assert printed == ["map", "P_5_rel=2", "recall_5", "ndcg_cut_10", "set_F_0.5"]
 
 
 @pytest.mark.parametrize("spec,hint", [

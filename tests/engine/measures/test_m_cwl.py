@@ -332,6 +332,25 @@ def test_output_names_and_selection():
     assert {m.name for m in registry().nickname_members("cwl", "9.0.8")} == set(CWL_NAMES)
 
 
+def test_a_second_parameter_list_of_one_measure_is_kept(tmp_path, capsysbinary):
+    from support.golden import run_cli
+
+    # first-wins is trec_eval's rule for its own measures (-m P.5 -m P.10 prints P_5);
+    # a cwl_* measure cannot take k= twice in one spec, so each -m keeps its own list
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n")
+    r.write_text("1 Q0 a 1 3 run\n1 Q0 b 2 2 run\n1 Q0 c 3 1 run\n")
+    specs = ["cwl_P.k=2", "P.1", "cwl_P.k=1", "P.2", "cwl_P.k=2.0", "cwl_P.k=3"]
+    code, out, err = run_cli([a for s in specs for a in ("-m", s)] + [str(q), str(r)], capsysbinary)
+    assert code == 0 and err == ""
+    rows = [line.split("\t") for line in out.splitlines()]
+    # as asked for; k=2.0 asks again for k=2 and adds nothing
+    assert [(n.strip(), v) for n, _, v in rows] == [("P_1", "1.0000"), ("cwl_P_k=2", "0.5000"),
+                                                    ("cwl_P_k=1", "1.0000"), ("cwl_P_k=3", "0.6667")]
+    ev = te.evaluate(str(q), str(r), specs)
+    assert ev.summary == {"P_1": 1.0, "cwl_P_k=2": 0.5, "cwl_P_k=1": 1.0, "cwl_P_k=3": pytest.approx(2 / 3)}
+
+
 @pytest.mark.parametrize("spec, message", [
     ("cwl_inst.T=0", "T= is the gain the user wants, a number above 0, not '0'"),
     ("cwl_inst.X=1", "no parameter 'X' (it takes: T, depth, min_rel, max_rel)"),

@@ -12,7 +12,7 @@ from ...tools.leaderboard import LEADERBOARD_FORMATS
 from ..flags import cluster_client, cluster_flags, evaluation_flags, read_limit_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, tell, tell_skipped, write_output
-from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_UNJUDGED
+from ...tools.validate import DEFAULT_DOC_LIMIT, DEFAULT_MAX_UNJUDGED
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -42,7 +42,7 @@ def batch(
     ignore: List[str] = typer.Option([], "--ignore", metavar="CHECK", help="Turn a check off, as in validate (repeatable, or comma-separated; e.g. runid, tie)."),
     select: List[str] = typer.Option([], "--select", metavar="CHECK", help="Run only these checks, as in validate (and those the evaluation needs)."),
     skip_header: bool = typer.Option(False, "--skip-header", help="Grade a run whose first line is a header without that line (a warning says so)."),
-    doc_limit: int = typer.Option(DEFAULT_MAX_DOCS, "--max-docs", help="Most documents allowed per topic, as in validate (0: no limit); more is an error."),
+    doc_limit: int = typer.Option(DEFAULT_DOC_LIMIT, "--max-docs", help="Most documents allowed per topic, as in validate (0: no limit); more is an error."),
     max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help="Largest share of unjudged documents in a topic's top 10 before a warning."),
     student_from: str = typer.Option("auto", "--student-from", metavar="PATTERN", help="Name the students from the submissions' names: auto (default: moodle, canvas, blackboard, then the first folder), moodle, canvas, blackboard, folder, none, or a regular expression with a group (?P<student>...)."),
     pick: str = typer.Option("all", "--pick", metavar="RULE", help="A student's several files: all (default: grade each) or latest (the one changed last; the others are listed as not graded)."),

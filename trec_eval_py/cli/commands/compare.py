@@ -11,19 +11,14 @@ import typer
 
 from ...errors import ExitCode, UsageError
 from ...output.table import check_format, check_typeset, choices_text, pvalue_text
-from ...tools.comparison import (
-    DEFAULTS, FAIL_IF, FORMATS, PAIRS, TOPICS_FROM, Comparison, check_options, compare_runs,
-)
-from ...tools.significance import ALTERNATIVES, CORRECTIONS, TEST_NAMES, TESTS
+from ...tools.comparison import DEFAULTS, FORMATS, Comparison, check_options, check_values, compare_runs
+from ...tools.significance import CORRECTIONS, TEST_NAMES, TESTS
 from ..flags import cluster_client, cluster_flags, evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, tell, write_output
 
 if TYPE_CHECKING:
     from ...tools.positives import PositivesComparison
-
-#: the values of --unit
-UNITS = ("topics", "positives")
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -92,16 +87,9 @@ def compare(
     """
     fmt = check_format(fmt, FORMATS)
     check_typeset(fmt, caption=caption, label=label, digits=digits)
-    for value, flag, allowed in ((pairs, "--pairs", PAIRS), (alternative, "--alternative", ALTERNATIVES),
-                                 (topics_from, "--topics-from", TOPICS_FROM), (unit, "--unit", UNITS)):
-        if value not in allowed:
-            raise UsageError(f"unknown {flag} {value!r}; choose one of {', '.join(allowed)}")
-    if correction is not None and correction not in CORRECTIONS:
-        raise UsageError(f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}")
-    if permutations is not None and permutations < 1:
-        raise UsageError("the number of permutations must be at least 1")
-    if fail_if is not None and fail_if not in FAIL_IF:
-        raise UsageError(f"unknown --fail-if {fail_if!r}; choose one of {', '.join(FAIL_IF)}")
+    # the tool's own checks (the Python API makes them too), before any file is read
+    check_values(unit=unit, alternative=alternative, pairs=pairs, topics_from=topics_from, correction=correction,
+                 permutations=permutations, fail_if=fail_if)
     check_output(output)
     named = [t.strip() for spec in test for t in spec.split(",") if t.strip()]
     if unit == "positives":

@@ -7,7 +7,7 @@ import typer
 
 from ...errors import ExitCode
 from ...output.table import check_format, choices_text
-from ...tools.validate import DEFAULT_MAX_DOCS, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED, FORMATS
+from ...tools.validate import DEFAULT_DOC_LIMIT, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED, FORMATS
 from ..flags import READING, cluster_client, cluster_flags, evaluation_flags, read_limit_flags
 from ..help import exit_codes_epilog
 from ..output import tell, tell_skipped, write_output
@@ -33,7 +33,7 @@ def validate(
     topics: Optional[str] = typer.Option(None, "--topics", metavar="FILE", help="Topic ids (one a line, or a qrels file's first column): check topic ids without the judgments."),
     fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(FORMATS, 'text')} (csv: one finding a row)."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
-    max_docs: int = typer.Option(DEFAULT_MAX_DOCS, "--max-docs", help="Most documents allowed per topic (0: no limit)."),
+    doc_limit: int = typer.Option(DEFAULT_DOC_LIMIT, "--max-docs", help="Most documents allowed per topic (0: no limit)."),
     max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help="Largest acceptable share of unjudged documents in a topic's top 10."),
     max_per_check: int = typer.Option(DEFAULT_MAX_PER_CHECK, "--max-per-check", help="Lines listed per finding (0: all); its count includes the rest."),
     ignore: List[str] = typer.Option([], "--ignore", metavar="CHECK", help="Turn a check off (repeatable, or comma-separated; e.g. runid, tie); the checks the evaluation needs cannot be."),
@@ -72,7 +72,7 @@ def validate(
         if not found.submissions:
             raise UsageError(f"no run files found in {', '.join(runs)}")
         with cluster_client(cluster) as client, Progress(len(found.submissions), "checking", unit="runs") as bar:
-            reports = validate_runs(found.submissions, qrels, topics=topics, max_docs=max_docs,
+            reports = validate_runs(found.submissions, qrels, topics=topics, doc_limit=doc_limit,
                                     max_unjudged=max_unjudged, max_per_check=max_per_check, ignore=ignore,
                                     select=select, skip_header=skip_header, client=client,
                                     progress=lambda done, total, name: bar.update(1), **options)

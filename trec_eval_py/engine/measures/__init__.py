@@ -33,3 +33,12 @@ def ir_measures_names() -> frozenset[str]:
     from ._names import ir_measures_names as names
 
     return names()
+
+
+def printed_with_options(trec_name: str, overrides: tuple) -> str:
+    """trec_eval's name of a value asked for by an ir_measures name that sets
+    evaluation options, with those options after it (``P_10_rel=2``; see
+    :func:`._names.printed_with_options`)."""
+    from ._names import printed_with_options as printed
+
+    return printed(trec_name, overrides)

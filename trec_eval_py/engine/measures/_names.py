@@ -94,6 +94,18 @@ from ...errors import MeasureError, OptionTypeError, shorten
 OPTION_PARAMS = {"rel": "relevance_level", "judged_only": "judged_only"}
 
 
+def printed_with_options(trec_name: str, overrides: tuple) -> str:
+    """The name trec_eval's text prints for a value asked for by an ir_measures
+    name that sets evaluation options (a :class:`Request`'s ``overrides``):
+    trec_eval's name followed by ``_rel=2``, ``_judged_only=True`` (in the
+    order of ``overrides``), so ``-m P.10 -m "P(rel=2)@10"`` prints ``P_10``
+    and ``P_10_rel=2``. The suffix depends on the name alone, not on ``-l`` or
+    ``-J`` (``P(rel=1)@10`` prints ``P_10_rel=1``); without overrides it is
+    trec_eval's name unchanged."""
+    param = {field: name for name, field in OPTION_PARAMS.items()}
+    return trec_name + "".join(f"_{param[field]}={value}" for field, value in overrides)
+
+
 @record
 class Alias:
     """How one ir_measures name maps to a trec_eval measure.

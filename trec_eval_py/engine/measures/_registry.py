@@ -150,8 +150,13 @@ class Registry:
         """Turn ``-m`` arguments into the measures to compute, in print order.
 
         A spec is ``name`` or ``name.params``; ``name`` may be a nickname. When
-        several specs give parameters for one measure, the first one wins (as in
-        trec_eval). ``rel_format`` is the judgment format every measure must
+        several specs give parameters for one of trec_eval's measures, the first
+        one wins (as in trec_eval: ``-m P.5 -m P.10`` prints ``P_5``). A measure
+        of this package's own (``cwl_P``, ``bedroc``, ...) keeps every parameter
+        list asked for, each its own outputs, in the order asked for (``-m
+        cwl_P.k=5 -m cwl_P.k=10`` prints both); a list that parses to parameters
+        already asked for adds nothing, and a spec without parameters adds
+        nothing once the measure has some. ``rel_format`` is the judgment format every measure must
         accept (None: any); ``given``, the ``-R`` format the user named, when
         its batches are read as another's (``-R codiesp`` feeds ``qrels``
         measures), so that an error names what was typed.
@@ -164,6 +169,7 @@ class Registry:
         chosen: dict[str, Measure] = {}
         asked: dict[str, int] = {}  # measure name -> the first spec that asked for it
         texts: dict[str, str] = {}
+        more: dict[str, list[tuple[int, str]]] = {}  # an extra's later parameter lists: (spec, text)
         aliased: list[Selected] = []
         nicks = self.nicknames
         for pos, spec in enumerate(specs):
@@ -190,11 +196,24 @@ class Registry:
             chosen.setdefault(m.name, m)
             asked.setdefault(m.name, pos)
             if dot:
-                texts.setdefault(m.name, text)
+                if m.name not in texts:
+                    texts[m.name] = text
+                elif not is_trec_measure(m.name):
+                    # first-wins is trec_eval's rule for its own measures; a
+                    # measure it lacks has no such rule to keep, and a cwl_*
+                    # measure cannot take two values of a parameter in one spec
+                    more.setdefault(m.name, []).append((pos, text))
         selected = []
         for m in sorted(chosen.values(), key=lambda m: (m.order, m.name)):
             check(m, m.name)
-            selected.append(Selected(m, m.params.parse(m.name, texts.get(m.name)), asked=asked[m.name]))
+            first = Selected(m, m.params.parse(m.name, texts.get(m.name)), asked=asked[m.name])
+            selected.append(first)
+            seen = [first.params.values]
+            for pos, text in more.get(m.name, ()):
+                params = m.params.parse(m.name, text)
+                if params.values not in seen:
+                    seen.append(params.values)
+                    selected.append(Selected(m, params, asked=pos))
         for sel in aliased:
             check(sel.measure, sel.label or sel.measure.name)  # an alias always has its label
         # trec_eval's print order; names of one measure in the order asked for, after its trec_eval spec

@@ -53,7 +53,7 @@ from typing import Literal, overload
 import numpy as np
 
 from ... import _native
-from ...errors import InputError, InputTypeError, OutputError, shorten
+from ...errors import InputError, InputTypeError, MissingExtraError, OutputError, shorten
 from .levels import MAX_LEVEL, MIN_LEVEL
 
 TOPIC = ("query_id", "qid", "q_id", "topic", "topic_id")
@@ -850,10 +850,14 @@ def table_name(source, what: str) -> str:
 
 
 def require_pandas():
+    """The pandas module, for every place that makes a DataFrame (runs, judgments,
+    evaluations, comparisons, boards); :class:`~trec_eval_py.errors.MissingExtraError`
+    when it is not installed."""
     try:
         import pandas
     except ImportError:
-        raise InputTypeError("pandas", "DataFrames need pandas: pip install 'trec_eval_py[pandas]'") from None
+        raise MissingExtraError("DataFrames need pandas, which comes with the 'pandas' extra: "
+                                "pip install 'trec_eval_py[pandas]'") from None
     return pandas
 
 
