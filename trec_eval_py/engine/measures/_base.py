@@ -51,6 +51,10 @@ class Measure:
 
     name : what users type after ``-m``
     help : what it means, its edge cases and its source, in our words
+    formula : its definition as one LaTeX formula (MathJax's dialect), shown on
+        its page of the documentation site; the notation is that page's
+        (``rel(k)``, ``R``, ``g_i``... see ``docs/_ext/reference.py``). Shown, never
+        computed: the kernel is the definition the numbers come from
     kernel : computes per-topic values from a batch
     kind : value type (float, int, str)
     params : parameter shape and defaults
@@ -96,6 +100,7 @@ class Measure:
     # an early_retrieval.Area, or None: that module imports this one, so the type is not named here
     area: Any = None
     fold: "SummaryFold | None" = None
+    formula: str = ""
 
     @property
     def order(self) -> tuple:
