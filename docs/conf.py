@@ -27,6 +27,9 @@ exclude_patterns = ["_build", "_ext", "img/*.sh"]
 # links to #headings of Markdown pages, as GitHub names them
 myst_heading_anchors = 4
 myst_enable_extensions = ["deflist", "dollarmath", "amsmath"]
+# a macro MathJax does not know is an error (shown as one, and found by the browser test),
+# not a name drawn in red
+mathjax3_config = {"tex": {"packages": {"[-]": ["noundefined"]}}}
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"

@@ -112,6 +112,17 @@ def test_every_measure_has_its_page(site):
             assert out in text, (m.name, out)
         for ir in ir_of.get(m.name, ()):
             assert ir in text, (m.name, ir)
+    # the formula (drawn by MathJax: the page holds its TeX), the trec_eval name and the source
+    from trec_eval_py.engine.measures._base import VERSIONS as _V
+
+    for m in reg:
+        raw = (site / "reference" / "measures" / f"{m.name}.html").read_text(encoding="utf-8")
+        maths = [html.unescape(b) for b in re.findall(r'<div class="math[^"]*">(.*?)</div>', raw, flags=re.S)]
+        assert any(words(m.formula) in words(b) for b in maths), m.name
+        text = page_text(site / "reference" / "measures" / f"{m.name}.html")
+        assert re.search(r"trec_eval name ?: " + (re.escape(m.name) if m.since in _V else "none"), text), m.name
+        assert re.search(r"Source ?: \S", text), m.name
+    assert "Notation" in index
     # the definition: each measure module's docstring, first sentence
     import importlib
 
@@ -209,6 +220,36 @@ def test_every_public_name_is_documented(site):
         found = ids(site / "reference" / "api" / f"{module}.html")
         for n in names:
             assert f"{module}.{n}" in found, (module, n)
+
+
+MATH_FACTS = """(() => (window.MathJax && MathJax.startup ? MathJax.startup.promise : Promise.resolve()).then(() => ({
+  shown: document.querySelectorAll('mjx-container').length,
+  errors: Array.from(document.querySelectorAll('mjx-merror')).map(e => e.getAttribute('data-mjx-error') || e.textContent),
+})))()"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
+def test_every_formula_is_drawn_in_a_browser(site, served, tmp_path):
+    """MathJax (served by the site itself) draws every measure's formula without a TeX error."""
+    from trec_eval_py.engine.measures import registry
+
+    bad = {}
+    with chromium(tmp_path / "profile") as port:
+        dt = open_page(port, served + "reference/measures/index.html")
+        try:
+            facts = dt.js(MATH_FACTS)
+            assert facts["shown"] > 0 and facts["errors"] == []  # the notation's symbols
+            for m in registry():
+                dt.navigate(served + f"reference/measures/{m.name}.html")
+                facts = dt.js(MATH_FACTS)
+                if facts["shown"] < 1 or facts["errors"]:
+                    bad[m.name] = facts
+            failed = [e["params"] for e in dt.events if e.get("method") == "Network.loadingFailed"
+                      and not e["params"].get("canceled")]
+        finally:
+            dt.close()
+    assert bad == {}
+    assert failed == []
 
 
 def test_every_guide_is_in_the_navigation(site):
