@@ -496,7 +496,14 @@ def write_api(out: Path) -> None:
         directive = "autoclass" if inspect.isclass(obj) else "autofunction"
         lines += [f".. {directive}:: trec_eval_py.{n}", ""]
     _write(out / "api" / "trec_eval_py.rst", "\n".join(lines))
-    pages = ["trec_eval_py", "trec_eval_py.compat.pytrec_eval"]
+    pages = ["trec_eval_py", "trec_eval_py.engine.measures", "trec_eval_py.compat.pytrec_eval"]
+    # the measures as values: what each measure module declares, and the registry that finds them
+    _write(out / "api" / "trec_eval_py.engine.measures.rst", "\n".join([
+        _title("trec_eval_py.engine.measures"),
+        "The measures as Python values (each measure's own page: :doc:`../measures/index`).", "",
+        ".. autofunction:: trec_eval_py.engine.measures.registry", "",
+        ".. autoclass:: trec_eval_py.engine.measures.Measure",
+        "   :members: output_names, needs_scores, compute, in_nickname", ""]))
     _write(out / "api" / "trec_eval_py.compat.pytrec_eval.rst", "\n".join([
         _title("trec_eval_py.compat.pytrec_eval"),
         ".. automodule:: trec_eval_py.compat.pytrec_eval", "   :members:", ""]))
