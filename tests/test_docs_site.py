@@ -235,10 +235,12 @@ def test_every_public_name_is_documented(site):
             assert f"{module}.{n}" in found, (module, n)
 
 
-MATH_FACTS = """(() => (window.MathJax && MathJax.startup ? MathJax.startup.promise : Promise.resolve()).then(() => ({
-  shown: document.querySelectorAll('mjx-container').length,
-  errors: Array.from(document.querySelectorAll('mjx-merror')).map(e => e.getAttribute('data-mjx-error') || e.textContent),
-})))()"""
+MATH_FACTS = """(() => (window.MathJax && MathJax.startup ? MathJax.startup.promise : Promise.resolve())
+  .then(() => ({
+    shown: document.querySelectorAll('mjx-container').length,
+    errors: Array.from(document.querySelectorAll('mjx-merror'))
+      .map(e => e.getAttribute('data-mjx-error') || e.textContent),
+  })))()"""
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
