@@ -17,13 +17,19 @@ project = "trec_eval_py"
 author = "trec_eval_py"
 copyright = "trec_eval_py"
 
-extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "reference", "guides"]
+# formulas (each measure's page, the guides' $...$) are drawn by MathJax, served from the
+# site itself (sphinx-mathjax-offline copies it into _static): the site reaches no other host
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.mathjax",
+              "sphinx-mathjax-offline", "reference", "guides"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "_ext", "img/*.sh"]
 
 # links to #headings of Markdown pages, as GitHub names them
 myst_heading_anchors = 4
-myst_enable_extensions = ["deflist"]
+myst_enable_extensions = ["deflist", "dollarmath", "amsmath"]
+# a macro MathJax does not know is an error (shown as one, and found by the browser test),
+# not a name drawn in red
+mathjax3_config = {"tex": {"packages": {"[-]": ["noundefined"]}}}
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"

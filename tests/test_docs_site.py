@@ -50,11 +50,24 @@ def site(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("site")
     out = tmp / "html"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
-                           "-d", str(tmp / "doctrees"), str(DOCS), str(out)],
+    # python3 -m sphinx -b html -W ..., noting the modules the build imported (see
+    # test_the_docs_extra_installs_what_the_build_imports)
+    proc = subprocess.run([sys.executable, "-c", _BUILD, str(tmp / "modules.json"), "-b", "html", "-W", "--keep-going",
+                           "-q", "-d", str(tmp / "doctrees"), str(DOCS), str(out)],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, f"the site does not build cleanly:\n{proc.stderr}{proc.stdout}"
     return out
+
+
+_BUILD = """
+import json, sys
+before = set(sys.modules)
+from sphinx.cmd.build import main
+rc = main(sys.argv[2:])
+with open(sys.argv[1], "w") as f:
+    json.dump(sorted(set(sys.modules) - before), f)
+sys.exit(rc)
+"""
 
 
 def page_text(path: Path) -> str:
@@ -112,6 +125,17 @@ def test_every_measure_has_its_page(site):
             assert out in text, (m.name, out)
         for ir in ir_of.get(m.name, ()):
             assert ir in text, (m.name, ir)
+    # the formula (drawn by MathJax: the page holds its TeX), the trec_eval name and the source
+    from trec_eval_py.engine.measures._base import VERSIONS as _V
+
+    for m in reg:
+        raw = (site / "reference" / "measures" / f"{m.name}.html").read_text(encoding="utf-8")
+        maths = [html.unescape(b) for b in re.findall(r'<div class="math[^"]*">(.*?)</div>', raw, flags=re.S)]
+        assert any(words(m.formula) in words(b) for b in maths), m.name
+        text = page_text(site / "reference" / "measures" / f"{m.name}.html")
+        assert re.search(r"trec_eval name ?: " + (re.escape(m.name) if m.since in _V else "none"), text), m.name
+        assert re.search(r"Source ?: \S", text), m.name
+    assert "Notation" in index
     # the definition: each measure module's docstring, first sentence
     import importlib
 
@@ -209,6 +233,87 @@ def test_every_public_name_is_documented(site):
         found = ids(site / "reference" / "api" / f"{module}.html")
         for n in names:
             assert f"{module}.{n}" in found, (module, n)
+
+
+MATH_FACTS = """(() => (window.MathJax && MathJax.startup ? MathJax.startup.promise : Promise.resolve())
+  .then(() => ({
+    shown: document.querySelectorAll('mjx-container').length,
+    errors: Array.from(document.querySelectorAll('mjx-merror'))
+      .map(e => e.getAttribute('data-mjx-error') || e.textContent),
+  })))()"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=NO_CHROMIUM)
+def test_every_formula_is_drawn_in_a_browser(site, served, tmp_path):
+    """MathJax (served by the site itself) draws every measure's formula without a TeX error."""
+    from trec_eval_py.engine.measures import registry
+
+    bad = {}
+    with chromium(tmp_path / "profile") as port:
+        dt = open_page(port, served + "reference/measures/index.html")
+        try:
+            facts = dt.js(MATH_FACTS)
+            assert facts["shown"] > 0 and facts["errors"] == []  # the notation's symbols
+            for m in registry():
+                dt.navigate(served + f"reference/measures/{m.name}.html")
+                facts = dt.js(MATH_FACTS)
+                if facts["shown"] < 1 or facts["errors"]:
+                    bad[m.name] = facts
+            failed = [e["params"] for e in dt.events if e.get("method") == "Network.loadingFailed"
+                      and not e["params"].get("canceled")]
+        finally:
+            dt.close()
+    assert bad == {}
+    assert failed == []
+
+
+#: distributions the build imports when they are installed, and does without
+#: (beautifulsoup4, furo's, tries lxml as its parser)
+_OPTIONAL_FOR_THE_BUILD = {"lxml"}
+
+
+def _installed_closure(requirements: list[str]) -> set[str]:
+    """The distributions ``requirements`` bring, as installed here (normalised names)."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    todo = [Requirement(r) for r in requirements]
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    while todo:
+        req = todo.pop()
+        key = (re.sub(r"[-_.]+", "-", req.name).lower(), tuple(sorted(req.extras)))
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            dist = metadata.distribution(req.name)
+        except metadata.PackageNotFoundError:
+            continue
+        for spec in dist.requires or []:
+            sub = Requirement(spec)
+            if sub.marker is None or any(sub.marker.evaluate({"extra": e}) for e in (req.extras or {""})):
+                todo.append(sub)
+    return {name for name, _ in seen}
+
+
+def test_the_docs_extra_installs_what_the_build_imports(site):
+    """``pip install .[docs]`` is enough to build the site: every distribution a module
+    of the build comes from is the package's own dependency or the docs extra's (or one
+    of theirs)."""
+    import json
+    import tomllib
+    from importlib import metadata
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    closure = _installed_closure(project["dependencies"] + project["optional-dependencies"]["docs"])
+    imported = json.loads((site.parent / "modules.json").read_text(encoding="utf-8"))
+    tops = {m.split(".")[0] for m in imported} - set(sys.stdlib_module_names)
+    owners = metadata.packages_distributions()
+    needed = {re.sub(r"[-_.]+", "-", d).lower() for top in tops if not top.startswith("_")
+              for d in owners.get(top, ())} - {"trec-eval-py"}
+    assert needed, "no module of the build was found"
+    assert needed - closure - _OPTIONAL_FOR_THE_BUILD == set()
 
 
 def test_every_guide_is_in_the_navigation(site):

@@ -6,10 +6,13 @@ a format or a flag added to the code is on the site at the next build, with
 the words ``-h`` prints:
 
 * ``reference/measures/NAME.rst``: one page per measure of the registry
-  (:func:`trec_eval_py.engine.measures.registry`): its help, its module's
-  docstring (what it means, edge cases, source), parameters and outputs,
-  nicknames, the trec_eval versions that have it, the judgment formats that
-  can feed it and the ir_measures names that reach it;
+  (:func:`trec_eval_py.engine.measures.registry`): its help, its formula
+  (:attr:`~trec_eval_py.engine.measures._base.Measure.formula`, in the
+  notation of the measures' index, :data:`NOTATION`), its trec_eval and
+  ir_measures names, its source (the ``Source:`` sentence of its module's
+  docstring), its module's docstring (what it means, edge cases),
+  parameters and outputs, nicknames, the trec_eval versions that have it and
+  the judgment formats that can feed it;
 * ``reference/formats.rst``: every judgment (``-R``) and results (``-T``)
   format of :mod:`trec_eval_py.engine.inputs`, with the help ``-h -R NAME``
   prints;
@@ -27,6 +30,7 @@ import importlib
 import inspect
 import os
 import pkgutil
+import re
 import textwrap
 from pathlib import Path
 
@@ -177,6 +181,60 @@ _AGG_WORDS = {
 }
 
 
+#: the symbols of the measures' formulas, shown on the measures' index: ``(symbol, meaning)``,
+#: the symbol in LaTeX
+NOTATION = [
+    (r"Q", "the topics averaged over (those with judgments and results; with ``-c``, every judged topic)"),
+    (r"d_1, \ldots, d_n", "the documents retrieved for the topic, in rank order, after ``-M`` and ``-J`` "
+                         "(:math:`n` is ``num_ret``; :math:`n_q` for topic :math:`q`)"),
+    (r"\ell_i", "the judged level of :math:`d_i`; a negative level means pooled but not judged"),
+    (r"l", "the relevance level, ``-l`` (default 1)"),
+    (r"\mathrm{rel}_i", "1 if :math:`d_i` is relevant (:math:`\\ell_i \\ge l`), else 0; "
+                       "unjudged documents are not relevant"),
+    (r"\mathrm{rel}(k)", "the relevant documents among the first :math:`k`: "
+                        ":math:`\\sum_{i \\le \\min(k, n)} \\mathrm{rel}_i` "
+                        "(ranks past the end of a short ranking count as non-relevant)"),
+    (r"R", "the topic's relevant documents in the judgments (``num_rel``), retrieved or not"),
+    (r"N", "the topic's judged non-relevant documents (``bpref``); for the early-retrieval areas, "
+           "the length of the full list (see ``-N``)"),
+    (r"r_{<i},\ \bar r_{<i},\ p_{<i}", "the judged relevant, judged non-relevant and pooled "
+                                       "(in the judgments) documents ranked above rank :math:`i`"),
+    (r"\rho_t", "the rank of the :math:`t`-th relevant document retrieved"),
+    (r"g_i,\ g^*_i", "the gain of :math:`d_i` (its level unless ``level=gain`` parameters say "
+                     "otherwise), and the gains of the ideal ranking: the judged documents' positive "
+                     "gains, highest first"),
+    (r"R^+", "the length of the ideal ranking (documents with a positive gain)"),
+    (r"J,\ {}^{(j)}", "the topic's judgment groups (``-R qrels_jg``, ``-R qrels_prefs``) and what is "
+                     "counted against group :math:`j` alone"),
+    (r"\Pi_j,\ \phi(a, b)", "the preferences ':math:`a` over :math:`b`' of group :math:`j`; "
+                             "1 if the ranking fulfils one, else 0"),
+    (r"A,\ \mathcal{R}_s", "the topic's subtopics with a relevant document (``-R qrels_diversity``), "
+                           "and the documents relevant to subtopic :math:`s`"),
+    (r"P,\ N_{\mathrm{neg}}", "early-retrieval areas: the relevant documents (positives) and the "
+                              "negatives of the full list"),
+    (r"r_t,\ \nu_t", "the rank of the :math:`t`-th positive in the full list, and its false-positive "
+                     "rate (the share of negatives ranked above it)"),
+    (r"D,\ W(i),\ C(i)", "C/W/L measures: the depth (``depth=``), the weight of rank :math:`i` "
+                         "and the probability of going on from it"),
+    (r"[\,\cdot\,]", "1 if the condition holds, else 0"),
+]
+
+
+def _math(tex: str) -> str:
+    """A display formula as an RST ``math`` directive."""
+    return ".. math::\n\n" + textwrap.indent(tex.strip(), "   ") + "\n"
+
+
+def source_words(doc: str) -> str:
+    """The ``Source:`` (or ``Sources:``) sentences of a measure module's docstring:
+    from that word to the end of its paragraph, whitespace collapsed; "" when there are none."""
+    for para in re.split(r"\n\s*\n", doc):
+        m = re.search(r"\bSources?:\s", para)
+        if m:
+            return " ".join(para[m.end():].split())
+    return ""
+
+
 def measure_page(m, module: str, ir_names: list[str], first_of_module: bool) -> str:
     """The reStructuredText page of measure ``m`` defined in ``module``."""
     mod = importlib.import_module(module)
@@ -189,6 +247,11 @@ def measure_page(m, module: str, ir_names: list[str], first_of_module: bool) -> 
     # the module is declared once (several measures may share it), so that :mod: references resolve
     lines += [f".. py:module:: {module}" if first_of_module else f".. py:currentmodule:: {module}", ""]
     lines += [_rst_text(m.help), ""]
+    # the formula, in the notation of the measures' index
+    lines += [_math(m.formula), "Notation: :ref:`measure-notation`.", ""]
+    doc = inspect.getdoc(mod) or ""
+    source = source_words(doc)
+    trec_name = f"``{m.name}`` (``trec_eval -m {m.name}``)" if m.since in _versions() else "none: not in trec_eval"
     fields = [
         ("Asked for as", f"``-m {m.name}``" + ("" if type(m.params).__name__ == "NoParams" else f", ``-m {m.name}.PARAMS``")),
         ("Parameters", _rst_text(_param_words(m.params))),
@@ -200,15 +263,36 @@ def measure_page(m, module: str, ir_names: list[str], first_of_module: bool) -> 
         ("trec_eval versions", _since_words(m.since)),
         ("Nicknames", _nickname_words(m)),
         ("Judgment formats", _feeding_formats(m)),
+        ("trec_eval name", trec_name),
         ("ir_measures names", ", ".join(_code(n) for n in ir_names) or "none"),
+        ("Source", source or "this package (no other implementation)"),
         ("Defined in", f"``{path}``"),
     ]
     lines += [f":{k}: {v}" for k, v in fields]
     lines.append("")
-    doc = inspect.getdoc(mod) or ""
     if doc:
         lines += [_title("Definition", "-"), doc, ""]
     return "\n".join(lines)
+
+
+def _versions():
+    from trec_eval_py.engine.measures._base import VERSIONS
+
+    return VERSIONS
+
+
+def notation_section() -> list[str]:
+    """The measures' index's table of the symbols the formulas use."""
+    lines = [".. _measure-notation:", "", _title("Notation", "-"),
+             "Each measure's page gives its definition as a formula, for one topic unless it says",
+             "otherwise (the summary line ``all`` is then the mean over the topics, or what the",
+             "page's *Summary* says). The symbols:", "",
+             ".. list-table::", "   :header-rows: 1", "   :widths: 25 75", "",
+             "   * - symbol", "     - meaning"]
+    for symbol, meaning in NOTATION:
+        lines += [f"   * - :math:`{symbol}`", f"     - {meaning}"]
+    lines += ["", "A value divided by zero is 0 unless the formula says otherwise.", ""]
+    return lines
 
 
 def write_measures(out: Path) -> list[str]:
@@ -238,6 +322,7 @@ def write_measures(out: Path) -> list[str]:
     for name, first, since in rows:
         index += [f"   * - :ref:`{name} <measure-{name}>`", f"     - {_rst_text(first)}", f"     - {since}"]
     index.append("")
+    index += notation_section()
     _write(out / "measures" / "index.rst", "\n".join(index))
     _prune(out / "measures", {"index.rst"} | {f"{page_name(n)}.rst" for n in names})
     return names
@@ -411,7 +496,14 @@ def write_api(out: Path) -> None:
         directive = "autoclass" if inspect.isclass(obj) else "autofunction"
         lines += [f".. {directive}:: trec_eval_py.{n}", ""]
     _write(out / "api" / "trec_eval_py.rst", "\n".join(lines))
-    pages = ["trec_eval_py", "trec_eval_py.compat.pytrec_eval"]
+    pages = ["trec_eval_py", "trec_eval_py.engine.measures", "trec_eval_py.compat.pytrec_eval"]
+    # the measures as values: what each measure module declares, and the registry that finds them
+    _write(out / "api" / "trec_eval_py.engine.measures.rst", "\n".join([
+        _title("trec_eval_py.engine.measures"),
+        "The measures as Python values (each measure's own page: :doc:`../measures/index`).", "",
+        ".. autofunction:: trec_eval_py.engine.measures.registry", "",
+        ".. autoclass:: trec_eval_py.engine.measures.Measure",
+        "   :members: output_names, needs_scores, compute, in_nickname", ""]))
     _write(out / "api" / "trec_eval_py.compat.pytrec_eval.rst", "\n".join([
         _title("trec_eval_py.compat.pytrec_eval"),
         ".. automodule:: trec_eval_py.compat.pytrec_eval", "   :members:", ""]))

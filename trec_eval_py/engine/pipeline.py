@@ -53,15 +53,40 @@ if TYPE_CHECKING:
 
 @record
 class Options(Settings):
-    """Everything that changes what is computed (the CLI's flags, as values): the
-    evaluation settings of :class:`~trec_eval_py.engine.join.context.Settings`
-    (checked there) and
+    """Everything that changes what is computed (the CLI's flags, as values).
 
-    measures : ``-m`` specs (names, nicknames, ir_measures names); None: the
-    judgment format's own default set (``official`` for qrels).
-    rel_format, results_format : ``-R`` and ``-T``, registered format names.
-    zscore_file : ``-Z``, a file of per-topic means and deviations.
-    max_cells : bound on a batch's size (testing and tuning).
+    The evaluation settings of :class:`~trec_eval_py.engine.join.context.Settings`
+    (``relevance_level``, ``max_docs``, ``judged_only``, ``complete``,
+    ``compat``..., checked there) and the fields below. :func:`evaluate` and
+    :class:`Evaluator` take them as keywords.
+
+    Attributes
+    ----------
+    measures : tuple of str or None
+        ``-m`` specs (names, nicknames, ir_measures names); None: the judgment
+        format's own default set (``official`` for qrels).
+    rel_format, results_format : str
+        ``-R`` and ``-T``, registered format names (``qrels``, ``trec_results``).
+    zscore_file : str or None
+        ``-Z``, a file of per-topic means and deviations.
+    max_cells : int or None
+        Bound on a batch's size (testing and tuning).
+
+    Raises
+    ------
+    OptionTypeError
+        A field of the wrong type (a format name that is not text, a level
+        that is not a whole number).
+    OptionError
+        Fields that contradict each other (``valid_codes`` for a format
+        without codes, results of a format that needs other judgments).
+
+    Examples
+    --------
+    >>> from trec_eval_py import Options
+    >>> opts = Options(relevance_level=2)
+    >>> opts.relevance_level, opts.measure_specs
+    (2, ('official',))
     """
 
     measures: tuple[str, ...] | None = None
@@ -191,10 +216,50 @@ class _NamedTwice:
 class Evaluation:
     """Per-topic values and the summary of one run, stored by column.
 
-    ``columns[j]`` is one printed output; ``column_values[j][i]`` is its value
-    for ``topics[i]`` and ``column_summary[j]`` its ``all`` value (None for
-    outputs without a summary line). ``values[name]`` and ``summary[name]``
-    read the same by printed name (see :class:`ByName`).
+    What :func:`evaluate` and :meth:`Evaluator.evaluate` return. ``columns[j]``
+    is one printed output; ``column_values[j][i]`` is its value for
+    ``topics[i]`` and ``column_summary[j]`` its ``all`` value (None for outputs
+    without a summary line). ``values[name]`` and ``summary[name]`` read the
+    same by printed name (see :class:`ByName`): trec_eval's name (``P_10``), or
+    the ir_measures name a measure was asked for by (``nDCG@10``).
+
+    Attributes
+    ----------
+    topics : list of str
+        The topics printed, in trec_eval's order (byte order of their ids);
+        empty for a summary-only evaluation (``per_topic=False``).
+    columns : list of Column
+        One per printed output, in print order.
+    column_values : list of numpy.ndarray
+        Per column, one value per topic of ``topics``.
+    column_summary : list
+        Per column, its summary value (a number, a text for a text output), or
+        None for an output without a summary line (``relstring``).
+    filled : numpy.ndarray of bool
+        Per topic, whether it had no results and was filled in by ``-c``.
+    printable : numpy.ndarray of bool
+        Per topic, whether trec_eval prints it (9.0.8 does not print the
+        topics ``-c`` fills in).
+    runid : str
+        The run's name (the sixth field of its results), "" for a run given as
+        a dict.
+    options : Options
+        The options it was computed with.
+
+    Examples
+    --------
+    >>> import trec_eval_py as te
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d1": 1}}
+    >>> run = {"q1": {"d1": 2.0, "d2": 1.5, "d3": 0.5}, "q2": {"d9": 1.0, "d1": 0.5}}
+    >>> ev = te.evaluate(qrels, run, ["map", "P.2"])
+    >>> ev.topics, ev.values["map"].tolist()
+    (['q1', 'q2'], [0.8333333333333333, 0.5])
+    >>> ev.summary
+    ByName({'map': 0.6666666666666666, 'P_2': 0.5})
+    >>> ev.per_topic()["q2"]
+    {'map': 0.5, 'P_2': 0.5}
+    >>> ev.to_text().splitlines()
+    ['map                   \\tall\\t0.6667', 'P_2                   \\tall\\t0.5000']
     """
 
     topics: list[str]
@@ -252,9 +317,24 @@ class Evaluation:
         return out
 
     def lines(self, *, query: bool = False, summary: bool = True) -> Iterable[str]:
+        """trec_eval's output lines, one at a time (see :meth:`to_text`)."""
         return trec_lines(self, query=query, summary=summary)
 
     def to_text(self, *, query: bool = False, summary: bool = True) -> str:
+        """What trec_eval prints for this evaluation, byte for byte.
+
+        Parameters
+        ----------
+        query : bool
+            Print each topic's values first, as ``-q`` does.
+        summary : bool
+            Print the summary (``all``) lines.
+
+        Returns
+        -------
+        str
+            Tab-separated lines, each ending in a newline.
+        """
         return "".join(trec_lines(self, query=query, summary=summary, blocks=True))
 
     def of_asked(self, positions: Iterable[int]) -> "Evaluation":
@@ -319,17 +399,61 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
              shards=None, client=None, **options) -> Evaluation:
     """Evaluate ``run`` against ``qrels``: ``Evaluator(qrels, measures, **options).evaluate(run, ...)``.
 
-    ``qrels`` and ``run`` may be paths, ``-``, file objects or bytes (TREC text or
-    Parquet), dicts in pytrec_eval's layout, pandas or polars DataFrames, Arrow
-    tables, iterables of ir_measures ``Qrel`` / ``ScoredDoc`` (see
-    :mod:`~trec_eval_py.engine.parse.python`), or already-parsed
-    :class:`~trec_eval_py.engine.parse.Qrels` / :class:`~trec_eval_py.engine.parse.Run`;
-    ``run`` may also be a sharded dataset (a folder made by ``trec_eval_py shard``).
-    ``measures`` are ``-m`` specs or ir_measures measure objects (default: the
-    judgment format's own set, ``official`` for qrels); the other keywords are
-    the fields of :class:`Options`; ``progress``, ``per_topic``, ``shards`` and
-    ``client`` are those of :meth:`Evaluator.evaluate`. To evaluate several runs
-    against the same judgments, make one :class:`Evaluator` and call it for each.
+    To evaluate several runs against the same judgments, make one
+    :class:`Evaluator` and call it for each.
+
+    Parameters
+    ----------
+    qrels
+        The judgments: a path, ``-``, a file object or bytes (TREC text or
+        Parquet), a dict ``{topic: {docno: level}}`` (pytrec_eval's layout), a
+        pandas or polars DataFrame, an Arrow table, an iterable of ir_measures
+        ``Qrel`` (see :mod:`~trec_eval_py.engine.parse.python`), or an
+        already-parsed :class:`~trec_eval_py.engine.parse.Qrels`.
+    run
+        The results, in any of those forms (a dict ``{topic: {docno: score}}``,
+        ir_measures ``ScoredDoc``, a :class:`~trec_eval_py.engine.parse.Run`), or
+        a sharded dataset (a folder made by ``trec_eval_py shard``).
+    measures : str or iterable of str, optional
+        ``-m`` specs (``"map"``, ``"P.5,10"``, ``"official"``, ``"nDCG@10"``) or
+        ir_measures measure objects. Default: the judgment format's own set
+        (``official`` for qrels).
+    progress, per_topic, shards, client
+        As for :meth:`Evaluator.evaluate`.
+    **options
+        The fields of :class:`Options`: ``relevance_level`` (``-l``),
+        ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``complete`` (``-c``),
+        ``compat`` (``"9.0.8"`` or ``"10.0"``), ``rel_format`` (``-R``)...
+
+    Returns
+    -------
+    Evaluation
+        Per-topic values and the summary, read by measure name.
+
+    Raises
+    ------
+    MeasureError
+        An unknown measure or bad measure parameters.
+    UsageError
+        A bad option (:class:`~trec_eval_py.errors.OptionError`,
+        :class:`~trec_eval_py.errors.OptionTypeError`).
+    InputError
+        Unreadable judgments or results, with the file, line and offending text.
+    TypeError
+        ``qrels`` or ``run`` of a type that holds neither.
+
+    Examples
+    --------
+    >>> import trec_eval_py as te
+    >>> ev = te.evaluate("examples/qrels.txt", "examples/run_a.txt", ["map", "P.10", "nDCG@10"])
+    >>> round(ev.summary["map"], 4), round(ev.summary["nDCG@10"], 4)
+    (0.1785, 0.3016)
+    >>> te.evaluate({"q1": {"d1": 1, "d2": 0}}, {"q1": {"d2": 2.0, "d1": 1.0}}, "recip_rank").summary
+    ByName({'recip_rank': 0.5})
+    >>> te.evaluate("examples/qrels.txt", "examples/run_a.txt", ["mapp"])
+    Traceback (most recent call last):
+      ...
+    trec_eval_py.errors.MeasureError: unknown measure 'mapp' (did you mean 'map' or 'AP'?)
     """
     return Evaluator(qrels, measures, **options).evaluate(run, progress=progress, per_topic=per_topic,
                                                           shards=shards, client=client)
@@ -338,10 +462,7 @@ def evaluate(qrels, run, measures: Iterable[str] | str | None = None, *, progres
 class Evaluator:
     """Judgments read and measures resolved once; then any number of runs evaluated.
 
-    ``Evaluator(qrels, measures, **options)`` takes what :func:`evaluate` takes
-    besides the run (``options`` are the fields of :class:`Options`); a bad
-    measure, option or judgment line is reported here, before any run is read.
-    :meth:`evaluate` then gives each run's :class:`Evaluation`, exactly the one
+    :meth:`evaluate` gives each run's :class:`Evaluation`, exactly the one
     ``evaluate(qrels, run, measures, **options)`` gives, without parsing the
     judgments or resolving the measures again. It is what ``pytrec_eval``'s
     ``RelevanceEvaluator`` and ``ir_measures``' ``evaluator()`` are to their users,
@@ -353,8 +474,31 @@ class Evaluator:
     judgments, its measure specs and its options: the receiver resolves the
     measures again, once.
 
-    >>> ev = Evaluator("examples/qrels.txt", ["map", "P.10"])  # doctest: +SKIP
-    >>> [ev.evaluate(r).summary["map"] for r in ("examples/run_a.txt", "examples/run_b.txt")]  # doctest: +SKIP
+    Parameters
+    ----------
+    qrels
+        The judgments, in any form :func:`evaluate` takes.
+    measures : str or iterable of str, optional
+        ``-m`` specs or ir_measures measure objects, as for :func:`evaluate`.
+    **options
+        The fields of :class:`Options`.
+
+    Raises
+    ------
+    MeasureError, UsageError, InputError, TypeError
+        As :func:`evaluate` raises them: a bad measure, option or judgment line
+        is reported here, before any run is read.
+
+    Examples
+    --------
+    >>> import trec_eval_py as te
+    >>> ev = te.Evaluator("examples/qrels.txt", ["map", "P.10"])
+    >>> [round(ev.evaluate(r).summary["map"], 4) for r in ("examples/run_a.txt", "examples/run_b.txt")]
+    [0.1785, 0.1621]
+    >>> te.Evaluator("examples/qrels.txt", ["map"], relevance_level="2")
+    Traceback (most recent call last):
+      ...
+    trec_eval_py.errors.OptionTypeError: relevance_level must be a whole number, not str '2'
     """
 
     def __init__(self, qrels, measures: Iterable[str] | str | None = None, **options) -> None:
@@ -389,18 +533,49 @@ class Evaluator:
         return f"Evaluator(<{getattr(self.judgments, 'name', 'judgments')}>, {list(self._plan.measures)!r})"
 
     def evaluate(self, run, *, progress=None, per_topic: bool = True, shards=None, client=None) -> Evaluation:
-        """The :class:`Evaluation` of ``run`` (anything :func:`evaluate` takes as a run).
+        """The :class:`Evaluation` of ``run``.
 
-        ``progress``, if given, is called with the number of topics measured as
-        each piece of the run is done (big runs are measured piece by piece).
-        ``per_topic=False`` asks for the summary only: the result then holds no
-        per-topic values (``topics`` is empty), and a big run of many topics is
-        summarised range of topics by range in bounded memory. ``shards`` cuts
-        the evaluation into ranges of topics evaluated one after another: a
-        number of ranges of about as many topics each, ``"each"`` (one topic a
-        range) or the cut points (topic ids, strictly increasing). ``client`` (a
-        ``dask.distributed.Client``) evaluates the ranges on its cluster. Every
-        way gives the same values, bit for bit (see :mod:`trec_eval_py.engine.aggregate`).
+        Every way of evaluating (whole, by ranges of topics, on a cluster)
+        gives the same values, bit for bit (see :mod:`trec_eval_py.engine.aggregate`).
+
+        Parameters
+        ----------
+        run
+            Anything :func:`evaluate` takes as a run.
+        progress : callable, optional
+            Called with the number of topics measured as each piece of the run
+            is done (big runs are measured piece by piece).
+        per_topic : bool
+            False asks for the summary only: the result then holds no
+            per-topic values (``topics`` is empty), and a big run of many
+            topics is summarised range of topics by range in bounded memory.
+        shards : int, str or sequence of str, optional
+            Cut the evaluation into ranges of topics evaluated one after
+            another: a number of ranges of about as many topics each,
+            ``"each"`` (one topic a range) or the cut points (topic ids,
+            strictly increasing).
+        client : dask.distributed.Client, optional
+            Evaluate the ranges on its cluster.
+
+        Returns
+        -------
+        Evaluation
+
+        Raises
+        ------
+        InputError
+            Unreadable results, with the file, line and offending text.
+        NoTopicsError
+            No topic has both judgments and results.
+
+        Examples
+        --------
+        >>> import trec_eval_py as te
+        >>> ev = te.Evaluator({"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 1}}, ["map", "P.1"])
+        >>> ev.evaluate({"q1": {"d2": 2.0, "d1": 1.0}, "q2": {"d3": 1.0}}).summary
+        ByName({'map': 0.75, 'P_1': 0.5})
+        >>> ev.evaluate({"q1": {"d2": 2.0, "d1": 1.0}}, per_topic=False).topics
+        []
         """
         plan, judgments = self._plan, self.judgments
         shards = DEFAULT_SHARDS if shards is None else shards

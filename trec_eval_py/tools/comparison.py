@@ -425,24 +425,65 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
                  tests: Iterable[str] | str = ("t",), *, alpha: float = 0.05, correction: str = "holm",
                  permutations: int = 100_000, seed: int | None = 1, alternative: str = "two-sided",
                  pairs: str = "baseline", topics_from: str = "qrels", progress=None, **options) -> Comparison:
-    """Compare runs on every measure, topic by topic.
+    """Compare runs on every measure, topic by topic (``trec_eval_py compare``).
 
-    ``runs[0]`` is the baseline. ``pairs='baseline'`` compares every other run
-    with it; ``'all'`` compares every pair of runs (the earlier run of a pair
-    plays the baseline). ``qrels`` and each run may be anything
-    :func:`~trec_eval_py.evaluate` accepts; a directory stands for every file
-    in it. ``tests`` are keys of
-    :data:`~trec_eval_py.tools.significance.ALL_TESTS` (``all``: every paired
-    test). ``permutations`` is the number of random sign flips of the
-    randomization test, resamples of the bootstrap and random tables of the
-    randomised Tukey HSD. ``alternative`` is ``two-sided``, ``greater`` (the
-    run scores higher) or ``less``. ``topics_from`` is ``qrels`` or
-    ``intersection`` (see the module doc). ``options`` are evaluation options
-    (``relevance_level``, ``max_docs``, ``judged_only``,
-    ``num_docs_in_coll``, ``compat``); ``complete`` is always on.
-    ``progress(done, total)``, if given, is called as the resampling tests advance.
-    ``client`` (a ``dask.distributed.Client``) evaluates the runs on its cluster
-    (see :func:`paired_values`); the tests run here.
+    Parameters
+    ----------
+    qrels
+        The judgments: anything :func:`~trec_eval_py.evaluate` accepts.
+    runs : sequence
+        The runs, each anything :func:`~trec_eval_py.evaluate` accepts; a
+        directory stands for every file in it. ``runs[0]`` is the baseline.
+    measures : str or iterable of str
+        ``-m`` specs (default ``map``).
+    tests : str or iterable of str
+        Keys of :data:`~trec_eval_py.tools.significance.ALL_TESTS` (default the
+        paired t-test; ``all``: every paired test).
+    alpha : float
+        The significance level, in ]0, 1[.
+    correction : str
+        The correction for several comparisons (``holm`` by default).
+    permutations : int
+        The number of random sign flips of the randomization test, resamples
+        of the bootstrap and random tables of the randomised Tukey HSD.
+    seed : int or None
+        The seed of those random draws.
+    alternative : str
+        ``two-sided``, ``greater`` (the run scores higher) or ``less``.
+    pairs : str
+        ``baseline`` compares every other run with the baseline; ``all``
+        compares every pair of runs (the earlier run of a pair plays the
+        baseline).
+    topics_from : str
+        ``qrels`` or ``intersection`` (see the module doc).
+    progress : callable, optional
+        ``progress(done, total)``, called as the resampling tests advance.
+    **options
+        Evaluation options (``relevance_level``, ``max_docs``, ``judged_only``,
+        ``num_docs_in_coll``, ``compat``); ``complete`` is always on.
+        ``client`` (a ``dask.distributed.Client``) evaluates the runs on its
+        cluster (see :func:`paired_values`); the tests run here.
+
+    Returns
+    -------
+    Comparison
+        One :class:`Row` per (test, pair, measure), and the per-topic values
+        they were computed from.
+
+    Raises
+    ------
+    UsageError
+        Fewer than two runs, an unknown test, correction, alternative or
+        pairing, or an ``alpha`` outside ]0, 1[.
+    MeasureError, InputError
+        As :func:`~trec_eval_py.evaluate` raises them.
+
+    Examples
+    --------
+    >>> from trec_eval_py.tools.comparison import compare_runs
+    >>> c = compare_runs("examples/qrels.txt", ["examples/run_a.txt", "examples/run_b.txt"], ["map", "P.10"])
+    >>> [(r.run, r.measure, round(r.delta, 4), round(r.p_value, 4), r.significant) for r in c.rows]
+    [('PERTURBED', 'map', -0.0164, 0.3071, False), ('PERTURBED', 'P_10', 0.0667, 0.4226, False)]
     """
     runs = expand_runs(runs)
     if len(runs) < 2:

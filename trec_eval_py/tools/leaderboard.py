@@ -589,7 +589,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
                       student_from: str | None = None, pick: str = "all", roster=None,
                       per_topic: bool = True, client=None,
                       **options) -> Leaderboard:
-    """Evaluate every run against ``qrels`` and rank them.
+    """Evaluate every run against ``qrels`` and rank them (``trec_eval_py batch``).
 
     ``qrels`` is anything the judgment format ``rel_format`` (``-R``, qrels by
     default) reads (an unreadable file is an error for the whole board); ``runs`` are paths
@@ -619,6 +619,55 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     without ``--per-topic`` or a report), not its per-topic values.
     ``client`` (a ``dask.distributed.Client``) grades the runs on its cluster,
     one task per run, the judgments shipped to each worker once.
+
+    Parameters
+    ----------
+    qrels
+        The judgments (see above).
+    runs : iterable
+        Paths of files, folders or ``.zip`` archives, or :class:`Submission` values.
+    measures : list of str, optional
+        ``-m`` specs; default map and P.10.
+    sort_by : str, optional
+        The column that orders the board.
+    jobs, check, curves, hide_judgments, progress, exclude
+        How runs are found, validated and evaluated (see above).
+    ignore, select, skip_header, doc_limit, max_unjudged
+        The validation's settings (see above).
+    student_from, pick, roster
+        Who the students are, which of their files are graded (see above).
+    per_topic, client
+        Keep per-topic values; grade on a dask cluster (see above).
+    **options
+        The fields of :class:`~trec_eval_py.engine.pipeline.Options`.
+
+    Returns
+    -------
+    Leaderboard
+        One :class:`Entry` per run found, in board order: its rank, evaluation,
+        validation findings, or the error that kept it from being graded (a
+        bad run is an entry, not an exception).
+
+    Raises
+    ------
+    UsageError
+        A bad option (``jobs`` below 1, an unknown check, sort column or
+        student pattern).
+    MeasureError
+        An unknown measure, before any run is graded.
+    InputError
+        Unreadable judgments.
+
+    Examples
+    --------
+    >>> from trec_eval_py.tools.leaderboard import build_leaderboard
+    >>> board = build_leaderboard("examples/qrels.txt", ["examples/run_a.txt", "examples/run_b.txt"], ["map", "P.10"])
+    >>> board.sort_by, board.columns
+    ('map', ['map', 'P_10'])
+    >>> [(e.rank, e.path, round(e.evaluation.summary["map"], 4)) for e in board.entries]
+    [(1, 'examples/run_a.txt', 0.1785), (2, 'examples/run_b.txt', 0.1621)]
+    >>> [f.code for f in board.entries[1].findings]  # validated first: warnings, still graded
+    ['score-order', 'tie']
     """
     from .students import compile_pattern, name_students, pick as pick_runs, read_roster
 

@@ -49,35 +49,71 @@ VERSIONS = COMPAT_VERSIONS
 class Measure:
     """One measure (or one family sharing a name and parameters).
 
-    name : what users type after ``-m``
-    help : what it means, its edge cases and its source, in our words
-    kernel : computes per-topic values from a batch
-    kind : value type (float, int, str)
-    params : parameter shape and defaults
-    aggregate : how topics are combined into the summary
-    per_topic : printed for each topic with ``-q``
-    nicknames : nicknames (``official``, ``all_trec``, ``set``...) that include it
-    since : first trec_eval version that has it ("9.0.8", "10.0"), or "extra"
-    rel_formats : the judgment formats (``-R``) that can feed it; None for any
-    reads_scores : the kernel reads the run's scores (``TopicBatch.scores``): the
-        join keeps them only when a requested measure says so
-    summary : optional ``summary(values, info)`` that replaces ``aggregate`` for the
+    Measures are values: each measure module declares its own at module level,
+    and :func:`~trec_eval_py.engine.measures.registry` finds them by name.
+
+    Attributes
+    ----------
+    name : str
+        What users type after ``-m``.
+    help : str
+        What it means, its edge cases and its source, in our words.
+    kernel : callable
+        Computes per-topic values from a batch.
+    kind : Kind
+        Value type (float, int, str).
+    params : ParamSpec
+        Parameter shape and defaults.
+    aggregate : Agg
+        How topics are combined into the summary.
+    per_topic : bool
+        Printed for each topic with ``-q``.
+    nicknames : frozenset of str
+        Nicknames (``official``, ``all_trec``, ``set``...) that include it.
+    since : str
+        First trec_eval version that has it ("9.0.8", "10.0"), or "extra".
+    rel_formats : frozenset of str or None
+        The judgment formats (``-R``) that can feed it; None for any.
+    summary : callable or None
+        Optional ``summary(values, info)`` that replaces ``aggregate`` for the
         ``all`` line, for the few measures whose summary is not a function of the
-        per-topic values alone; ``info`` is an :class:`~trec_eval_py.engine.aggregate.SummaryInfo`
-    parts : optional kernel giving per-topic numbers (shape ``(n, m)``) that ``summary``
+        per-topic values alone; ``info`` is an :class:`~trec_eval_py.engine.aggregate.SummaryInfo`.
+    parts : callable or None
+        Optional kernel giving per-topic numbers (shape ``(n, m)``) that ``summary``
         reads as ``info.parts``, for summaries that are not a function of the printed
         per-topic values, such as micro-averages (totals of counts over topics); or an
         object array of shape ``(n,)`` holding one float array per topic, for
-        summaries that need each topic's ranking (``auc_ipr_micro``)
-    area : for the early-retrieval areas, the statistic of their relevant documents
+        summaries that need each topic's ranking (``auc_ipr_micro``).
+    reads_scores : bool
+        The kernel reads the run's scores (``TopicBatch.scores``): the
+        join keeps them only when a requested measure says so.
+    area : Area or None
+        For the early-retrieval areas, the statistic of their relevant documents
         ("positives", ``compare --unit positives``): an
         :class:`~.early_retrieval.Area`, whose per-positive values average to the
         measure's per-topic value, or (``Area.affine``) to a per-topic value the
-        measure is an affine transform of; None for every other measure
-    fold : optional :class:`SummaryFold`, the same summary as ``summary`` taken over
+        measure is an affine transform of; None for every other measure.
+    fold : SummaryFold or None
+        Optional :class:`SummaryFold`, the same summary as ``summary`` taken over
         consecutive ranges of topics (an evaluation that never holds every topic's
         values at once); a measure with ``summary`` and no ``fold`` keeps its whole
-        columns until the end of such an evaluation
+        columns until the end of such an evaluation.
+    formula : str
+        Its definition as one LaTeX formula (MathJax's dialect), shown on its
+        page of the documentation site in the notation of the measures' index
+        (``rel(k)``, ``R``, ``g_i``...). Shown, never computed: the kernel is
+        the definition the numbers come from.
+
+    Examples
+    --------
+    >>> from trec_eval_py.engine.measures import registry
+    >>> p = registry()["P"]
+    >>> p.since, sorted(p.nicknames)
+    ('9.0.8', ['all_trec', 'official'])
+    >>> p.output_names(p.params.parse("P", "5,10"))
+    ['P_5', 'P_10']
+    >>> print(p.formula)
+    \\mathrm{P}_k = \\frac{\\mathrm{rel}(k)}{k}
     """
 
     name: str
@@ -96,6 +132,7 @@ class Measure:
     # an early_retrieval.Area, or None: that module imports this one, so the type is not named here
     area: Any = None
     fold: "SummaryFold | None" = None
+    formula: str = ""
 
     @property
     def order(self) -> tuple:

@@ -283,10 +283,12 @@ def kernel(continuation=None, weights=None, static=False):
     return run
 
 
-def cwl_measure(name: str, help: str, fields: tuple, example: str, **model) -> Measure:
-    """A ``cwl_*`` measure: its own fields, then depth, min_rel and max_rel."""
+def cwl_measure(name: str, help: str, fields: tuple, example: str, *, formula: str = "", **model) -> Measure:
+    """A ``cwl_*`` measure: its own fields, then depth, min_rel and max_rel
+    (``formula``: :attr:`Measure.formula`)."""
     return Measure(
         name=name,
+        formula=formula,
         help=help + " Outputs EU (the value), ETU, EC, ETC, ED by name (-m " + name + ".ED); "
         "depth=1000, graded gains with max_rel= (see docs/guide/cwl.md).",
         kernel=kernel(**model),

@@ -44,6 +44,11 @@ def _alpha_ndcg(b, p):
 
 alpha_DCG = Measure(
     name="alpha_DCG",
+    formula=(
+        r"\alpha\text{-DCG}_k = \frac{\sum_{i \le k} \gamma_i / \log_2(i + 1)}{\sum_{i \le k} A (1 - "
+        r"\alpha)^{i-1} / \log_2(i + 1)}, \qquad \gamma_i = \sum_{s:\, d_i \in \mathcal{R}_s} (1 - "
+        r"\alpha)^{c_s(i)}"
+    ),
     help=(
         "alpha-DCG at cutoff k (ndeval's alpha-DCG): novelty-discounted gains over log2(rank+1), "
         "divided by those of a ranking covering every subtopic at every rank. Needs "
@@ -58,6 +63,11 @@ alpha_DCG = Measure(
 
 alpha_nDCG = Measure(
     name="alpha_nDCG",
+    formula=(
+        r"\alpha\text{-nDCG}_k = \frac{\sum_{i \le k} \gamma_i / \log_2(i + 1)}{\sum_{i \le k} \gamma^*_i "
+        r"/ \log_2(i + 1)}, \qquad \gamma_i = \sum_{s:\, d_i \in \mathcal{R}_s} (1 - "
+        r"\alpha)^{c_s(i)}\quad (\gamma^* \text{ of the greedy ideal ranking})"
+    ),
     help=(
         "alpha-nDCG at cutoff k (Clarke et al. 2008, as ndeval computes it): alpha-DCG over the "
         "alpha-DCG of the greedy ideal ranking. Needs -R qrels_diversity. "

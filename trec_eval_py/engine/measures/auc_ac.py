@@ -37,4 +37,5 @@ auc_ac, auc_ac_z = area_measures(
         "0.5. " + NEGATIVES_HELP
     ),
     NoParams(),
+    formula=r"\mathrm{auc\_ac} = \frac{1}{P} \sum_{t=1}^{P} \Bigl(1 - \frac{r_t}{N}\Bigr)",
 )

@@ -69,6 +69,7 @@ def ipr_area(b):
 
 auc_ipr = Measure(
     name="auc_ipr",
+    formula=r"\mathrm{auc\_ipr} = \frac{1}{R} \sum_{t=1}^{\mathrm{rel}(n)} \max_{u \ge t} \frac{u}{\rho_u}",
     help=(
         "Area under the interpolated precision/recall curve (BioCreative II.5's AUC iP/R; "
         "LingPipe areaUnderPrCurve(true)): (1/R) * sum over the retrieved relevant documents "
@@ -82,6 +83,7 @@ auc_ipr = Measure(
 
 auc_pr = Measure(
     name="auc_pr",
+    formula=r"\mathrm{auc\_pr} = \frac{1}{R} \sum_{t=1}^{\mathrm{rel}(n)} \frac{t}{\rho_t}",
     help=(
         "Area under the uninterpolated precision/recall step curve (LingPipe "
         "areaUnderPrCurve(false)): (1/R) * sum over the retrieved relevant documents of "
@@ -168,6 +170,11 @@ def _micro_summary(values, info):
 
 auc_ipr_micro = Measure(
     name="auc_ipr_micro",
+    formula=(
+        r"\mathrm{auc\_ipr\_micro} = \sum_{k \ge 1} \frac{\mathrm{TP}(k) - \mathrm{TP}(k - 1)}{\sum_q "
+        r"R_q} \max_{k' \ge k} \frac{\mathrm{TP}(k')}{\mathrm{RET}(k')}, \qquad \mathrm{TP}(k) = \sum_q "
+        r"\mathrm{rel}_q(\min(k, n_q)),\ \mathrm{RET}(k) = \sum_q \min(k, n_q)"
+    ),
     help=(
         "Micro-averaged AUC iP/R (BioCreative's bc-evaluate, 'Global test-set results'): the "
         "area under the interpolated precision/recall curve of all topics walked rank by rank "

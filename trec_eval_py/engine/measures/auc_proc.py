@@ -39,6 +39,10 @@ auc_proc, auc_proc_z = area_measures(
     "Area under the pROC curve (false-positive rate on a log10 axis): the mean over the relevant "
     "documents of " + _SCALE + "x being the document's false-positive rate. " + NEGATIVES_HELP,
     NoParams(),
+    formula=(
+        r"\mathrm{auc\_proc} = \frac{1}{P} \sum_{t=1}^{P} \frac{\log_{10} "
+        r"\max(x_t,\ 0.5/N)}{\log_{10}(0.5/N)}, \qquad x_t = \nu_t"
+    ),
 )
 
 auc_pac, auc_pac_z = area_measures(
@@ -48,4 +52,8 @@ auc_pac, auc_pac_z = area_measures(
     "relevant documents of " + _SCALE + "x = r/N, r the document's rank in the full list. "
     + NEGATIVES_HELP,
     NoParams(),
+    formula=(
+        r"\mathrm{auc\_pac} = \frac{1}{P} \sum_{t=1}^{P} \frac{\log_{10} "
+        r"\max(x_t,\ 0.5/N)}{\log_{10}(0.5/N)}, \qquad x_t = \frac{r_t}{N}"
+    ),
 )

@@ -37,6 +37,10 @@ from .ranked_curves import NEGATIVES_HELP, TIES_HELP, croc_area
 
 auc_roc = Measure(
     name="auc_roc",
+    formula=(
+        r"\mathrm{auc\_roc} = \frac{1}{P} \sum_{t=1}^{P} (1 - \nu_t), \qquad \nu_t = "
+        r"\frac{\text{negatives ranked above the } t\text{-th relevant document}}{N_{\mathrm{neg}}}"
+    ),
     help=(
         "Area under the ROC step curve (LingPipe areaUnderRocCurve): the mean, over the "
         "relevant documents, of the share of negatives ranked below each one; relevant "

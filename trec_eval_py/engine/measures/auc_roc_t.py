@@ -40,6 +40,11 @@ auc_roc_t, auc_roc_t_z = area_measures(
     "scores T/2. Parameters: -m auc_roc_t.T1,T2 with T in ]0, 1] (default 0.1), outputs "
     "auc_roc_t_T... " + NEGATIVES_HELP,
     UnitFloats((0.1,), "threshold"),
+    formula=(
+        r"\mathrm{auc\_roc\_t}_T = \frac{1}{P} \sum_{t=1}^{P} \Bigl(1 - \min\bigl(\tfrac{\nu_t}{T}, "
+        r"1\bigr)\Bigr), \qquad \nu_t = \frac{\text{negatives ranked above the } t\text{-th relevant "
+        r"document}}{N_{\mathrm{neg}}}"
+    ),
 )
 
 auc_roc_fp, auc_roc_fp_z = area_measures(
@@ -50,4 +55,9 @@ auc_roc_fp, auc_roc_fp_z = area_measures(
     "than K negatives is scored up to its last one. Parameters: -m auc_roc_fp.K1,K2 (default 50), "
     "outputs auc_roc_fp_K... " + NEGATIVES_HELP,
     IntCutoffs((50,)),
+    formula=(
+        r"\mathrm{auc\_roc\_fp}_K = \frac{1}{P} \sum_{t=1}^{P} \Bigl(1 - \min\bigl(\tfrac{m_t}{K'}, "
+        r"1\bigr)\Bigr), \qquad K' = \min(K, N_{\mathrm{neg}}),\ m_t = \text{negatives above the } "
+        r"t\text{-th relevant document}"
+    ),
 )

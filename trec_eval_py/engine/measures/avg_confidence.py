@@ -34,6 +34,7 @@ def _avg_confidence(b, p) -> np.ndarray:
 
 avg_confidence = Measure(
     name="avg_confidence",
+    formula=r"\mathrm{avg\_confidence} = \frac{1}{n} \sum_{i=1}^{n} s_i\quad (0 \text{ if } n = 0)",
     help=(
         "Average confidence (BioCreative II.5): the mean score (a BioCreative file's "
         "confidence) of the documents returned for a topic; the campaign ordered systems "

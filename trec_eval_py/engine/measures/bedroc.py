@@ -142,6 +142,10 @@ _LIST_HELP = (
 
 rie = Measure(
     name="rie",
+    formula=(
+        r"\mathrm{rie}_\alpha = \frac{\sum_{t=1}^{P} e^{-\alpha r_t / N}}{\frac{P}{N} \cdot \frac{1 - "
+        r"e^{-\alpha}}{e^{\alpha / N} - 1}}"
+    ),
     help=(
         "Robust initial enhancement (Sheridan et al. 2001, as in Truchon and Bayly 2007): "
         "sum over the relevant documents of exp(-alpha rank/N), divided by its expected "
@@ -157,6 +161,11 @@ rie = Measure(
 
 bedroc = Measure(
     name="bedroc",
+    formula=(
+        r"\mathrm{bedroc}_\alpha = \frac{\mathrm{RIE} - \mathrm{RIE}_{\min}}{\mathrm{RIE}_{\max} - "
+        r"\mathrm{RIE}_{\min}}, \qquad \mathrm{RIE}_{\max} = \frac{1 - e^{-\alpha P/N}}{\frac{P}{N}(1 - "
+        r"e^{-\alpha})},\ \mathrm{RIE}_{\min} = \mathrm{RIE}_{\max}\, e^{-\alpha (1 - P/N)}"
+    ),
     help=(
         "Boltzmann-enhanced discrimination of ROC (Truchon and Bayly 2007): RIE rescaled "
         "to [0, 1] between the worst ranking (all relevant documents last, 0) and the best "

@@ -55,6 +55,11 @@ def breakeven(b) -> np.ndarray:
 
 bep = Measure(
     name="bep",
+    formula=(
+        r"\mathrm{bep} = \max\Bigl(\mathrm{ip}_{t^*},\ \frac{t^* - 1}{R}\Bigr), \qquad t^* = "
+        r"\min\Bigl\{\, t : \mathrm{ip}_t \le \frac{t}{R} \,\Bigr\},\ \mathrm{ip}_t = \max_{u \ge t} "
+        r"\frac{u}{\rho_u}\quad (0 \text{ if there is no such } t)"
+    ),
     help=(
         "Precision/recall break-even point: where the interpolated precision/recall "
         "step curve meets precision = recall (LingPipe's definition). At the first retrieved "

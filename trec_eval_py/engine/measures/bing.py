@@ -30,6 +30,10 @@ def _bing(b, p) -> np.ndarray:
 
 BING = Measure(
     name="binG",
+    formula=(
+        r"\mathrm{binG} = \frac{1}{R} \sum_{i:\, \mathrm{rel}_i = 1} \frac{1}{\log_2\bigl(2 + i - "
+        r"\mathrm{rel}(i)\bigr)}\quad (i - \mathrm{rel}(i) \text{ non-relevant documents above rank } i)"
+    ),
     help=(
         "Binary G (experimental): each relevant document retrieved earns "
         "1/log2(2 + non-relevant documents ranked above it); the total is divided by "

@@ -39,6 +39,11 @@ def bpref_values(b) -> np.ndarray:
 
 bpref = Measure(
     name="bpref",
+    formula=(
+        r"\mathrm{bpref} = \frac{1}{R} \sum_{i:\, \mathrm{rel}_i = 1} \Bigl(1 - \frac{\min(\bar "
+        r"r_{<i},\ R)}{\min(N,\ R)}\Bigr)\quad (\text{the term is } 1 \text{ when } \bar r_{<i} = 0;\ 0 "
+        r"\text{ if } R = 0)"
+    ),
     help=(
         "Binary preference over judged documents only (unjudged ones are skipped): for each "
         "relevant document retrieved, one minus the share of judged non-relevant documents "

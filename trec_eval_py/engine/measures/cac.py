@@ -21,7 +21,7 @@ Source: Swamidass et al., "A CROC stronger than ROC", Bioinformatics
 """
 from __future__ import annotations
 
-from .croc import DEFAULT_ALPHA, FORMULA, magnification, random_area
+from .croc import DEFAULT_ALPHA, FORMULA, FORMULA_TEX, magnification, random_area
 from .early_retrieval import Area, area_measures
 from .ranked_curves import NEGATIVES_HELP, PositiveFloats
 
@@ -39,6 +39,8 @@ def _measures(kind: str):
             f"cac_{kind}.A,B (default {d:g}), outputs cac_{kind}_A... " + NEGATIVES_HELP
         ),
         PositiveFloats((d,), "alpha"),
+        formula=(r"\mathrm{cac\_" + kind + r"}_\alpha = \frac{1}{P} \sum_{t=1}^{P} "
+                 r"\Bigl(1 - f\bigl(\tfrac{r_t}{N}\bigr)\Bigr), \qquad " + FORMULA_TEX[kind]),
     )
 
 

@@ -88,6 +88,10 @@ def _fold(which: int) -> SummaryFold:
 
 codiesp_x_P = Measure(
     name="codiesp_x_P",
+    formula=(
+        r"P_q = \frac{\mathrm{rel}_q(n_q)}{n_q}, \qquad \text{summary: } P = \frac{\sum_q "
+        r"\mathrm{rel}_q(n_q)}{\sum_q n_q}\quad (0 \text{ if the divisor is } 0)"
+    ),
     help=("Micro-averaged set precision (CodiEsp-X): per topic relevant retrieved / retrieved; "
           "the summary adds the counts over topics before dividing. 0 when nothing is retrieved."),
     kernel=lambda b, p: safe_div(b.num_rel_ret, b.num_ret),
@@ -100,6 +104,10 @@ codiesp_x_P = Measure(
 
 codiesp_x_R = Measure(
     name="codiesp_x_R",
+    formula=(
+        r"R'_q = \frac{\mathrm{rel}_q(n_q)}{R_q}, \qquad \text{summary: } R' = \frac{\sum_q "
+        r"\mathrm{rel}_q(n_q)}{\sum_q R_q}\quad (0 \text{ if the divisor is } 0)"
+    ),
     help=("Micro-averaged set recall (CodiEsp-X): per topic relevant retrieved / relevant; "
           "the summary adds the counts over topics (every judged topic under -c) before dividing."),
     kernel=lambda b, p: safe_div(b.num_rel_ret, b.num_rel),
@@ -112,6 +120,10 @@ codiesp_x_R = Measure(
 
 codiesp_x_F = Measure(
     name="codiesp_x_F",
+    formula=(
+        r"F = \frac{2 P R'}{P + R'}\quad (0 \text{ if } P + R' = 0),\qquad P, R' \text{ per topic, or "
+        r"micro-averaged for the summary}"
+    ),
     help=("Micro-averaged F1 (CodiEsp-X, its primary measure): 2PR/(P+R) of the micro-averaged "
           "precision and recall; per topic, of the topic's set precision and recall. 0 when P+R is 0."),
     kernel=lambda b, p: _f1(safe_div(b.num_rel_ret, b.num_ret), safe_div(b.num_rel_ret, b.num_rel)),

@@ -2,6 +2,9 @@
 
 These are trec_eval's ``runid``, ``num_q``, ``num_ret``, ``num_rel`` and
 ``num_rel_ret``. The counts are summed (not averaged) over topics.
+
+Source: trec_eval ``m_runid.c``, ``m_num_q.c``, ``m_num_ret.c``,
+``m_num_rel.c``, ``m_num_rel_ret.c``.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ _TREC = frozenset({"official", "all_trec", "set"})
 
 runid = Measure(
     name="runid",
+    formula=r"\mathrm{runid} = \text{the run's name (sixth field of the results' last line)}",
     help="The run's name: the sixth field of the run file's last line. Summary only.",
     kernel=lambda b, p: np.zeros(b.n),
     kind=Kind.STR,
@@ -25,6 +29,10 @@ runid = Measure(
 
 num_q = Measure(
     name="num_q",
+    formula=(
+        r"\mathrm{num\_q} = |Q|, \qquad Q = \text{the topics averaged over (with } \texttt{-c}\text{: "
+        r"every judged topic)}"
+    ),
     help=(
         "Number of topics evaluated: those with both judgments and results, or with -c "
         "every topic of the judgments. Summary only."
@@ -39,6 +47,7 @@ num_q = Measure(
 
 num_ret = Measure(
     name="num_ret",
+    formula=r"\mathrm{num\_ret} = \sum_{q \in Q} n_q",
     help="Number of documents retrieved for the topic (after -M and -J). Summed over topics.",
     kernel=lambda b, p: b.num_ret,
     kind=Kind.INT,
@@ -61,6 +70,7 @@ def _num_rel_finish(total, info):
 
 num_rel = Measure(
     name="num_rel",
+    formula=r"\mathrm{num\_rel} = \sum_{q \in Q} R_q",
     help=(
         "Number of relevant documents in the judgments for the topic (level at least -l), "
         "retrieved or not. Summed over topics; with -c the total is instead every judgment "
@@ -76,6 +86,7 @@ num_rel = Measure(
 
 num_rel_ret = Measure(
     name="num_rel_ret",
+    formula=r"\mathrm{num\_rel\_ret} = \sum_{q \in Q} \mathrm{rel}_q(n_q)",
     help="Number of relevant documents retrieved. Summed over topics.",
     kernel=lambda b, p: b.num_rel_ret,
     kind=Kind.INT,

@@ -53,6 +53,13 @@ FORMULA = {
     "log": "f(x) = log(1 + alpha x) / log(1 + alpha)",
 }
 
+#: the same magnifications in LaTeX, for :attr:`Measure.formula`
+FORMULA_TEX = {
+    "exp": r"f(x) = \frac{1 - e^{-\alpha x}}{1 - e^{-\alpha}}",
+    "pow": r"f(x) = x^{1/(1 + \alpha)}",
+    "log": r"f(x) = \frac{\ln(1 + \alpha x)}{\ln(1 + \alpha)}",
+}
+
 
 def random_area(kind: str, alpha: float) -> float:
     """AUC[CROC] of a random ranking: the integral of 1 - f over [0, 1]."""
@@ -80,6 +87,8 @@ def _measure(kind: str) -> Measure:
     d = DEFAULT_ALPHA[kind]
     return Measure(
         name=f"croc_{kind}",
+        formula=(r"\mathrm{croc\_" + kind + r"}_\alpha = \frac{1}{P} \sum_{t=1}^{P} \bigl(1 - f(\nu_t)\bigr), "
+                 r"\qquad " + FORMULA_TEX[kind]),
         help=(
             f"Area under the concentrated ROC curve with the {kind} magnification "
             f"{FORMULA[kind]} (Swamidass et al. 2010): the mean over the relevant documents "

@@ -15,6 +15,8 @@ relevant document at rank 1 of ten judged relevant scores 1 here, 0.1 in
 ``map``. No relevant document retrieved or an empty ranking: 0 (W puts all
 weight on rank 1, so ED is 1). See :mod:`._cwl` for the gains and ETU, EC,
 ETC, ED. cwl_eval's ``APCWLMetric``.
+
+Source: Moffat et al., ACM TOIS 35(3), 2017; cwl_eval's ``APCWLMetric``.
 """
 from __future__ import annotations
 
@@ -39,4 +41,8 @@ CWL_AP = cwl_measure(
     (),
     "ED",
     continuation=_continuation,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = \frac{S(i + 1)}{S(i)},\ S(i) = \sum_{j \ge i} \frac{g_j}{j}"
+    ),
 )

@@ -24,6 +24,9 @@ dynamic model updates ``T`` (not ``K``) with ``hc`` inside its cost loop,
 after the gain condition has been decided, so there ``hc`` changes nothing
 and ``K`` stays fixed; here ``hc`` moves ``K`` as the paper describes. With
 ``hc=0`` the two agree (tests/engine/measures/test_m_cwl.py checks both ways).
+
+Source: Zhang et al., "Evaluating Web Search with a Bejeweled Player Model",
+SIGIR 2017; cwl_eval's ``BPMCWLMetric`` and ``BPMDCWLMetric``.
 """
 from __future__ import annotations
 
@@ -61,6 +64,10 @@ CWL_BPM = cwl_measure(
      Field("K", 10.0, "positive", "cost (documents) the user will spend")),
     "T=2,K=20",
     continuation=_static,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = [\, \textstyle\sum_{j \le i} g_j < T \text{ and } i < K \,]"
+    ),
 )
 
 CWL_BPM_DYN = cwl_measure(
@@ -74,4 +81,10 @@ CWL_BPM_DYN = cwl_measure(
      Field("med", 0.5, "prob", "median gain")),
     "T=2,K=20,hb=0.5,hc=2",
     continuation=_dynamic,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = \prod_{u \le i} [\, \textstyle\sum_{j \le u} g_j < T_u "
+        r"\text{ and } u < K_u \,],\ T_{u+1} = T_u + h_b (g_u - \mathrm{med}),\ K_{u+1} = K_u + h_c (g_u "
+        r"- \mathrm{med})"
+    ),
 )

@@ -11,6 +11,9 @@ alone. INSQ is the expected rate of gain ``sum_i W(i) g(i)`` (see :mod:`._cwl`
 for W, the gains and the outputs ETU, EC, ETC, ED). No relevant document
 retrieved or an empty ranking: 0 (ED is unchanged: it does not depend on the
 gains). cwl_eval's ``INSQCWLMetric``.
+
+Source: Moffat, Scholer and Thomas, "Models and Metrics: IR Evaluation as a
+User Process", ADCS 2012; cwl_eval's ``INSQCWLMetric``.
 """
 from __future__ import annotations
 
@@ -31,4 +34,8 @@ CWL_INSQ = cwl_measure(
     "T=3",
     continuation=_continuation,
     static=True,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = \Bigl(\frac{i + 2T - 1}{i + 2T}\Bigr)^2"
+    ),
 )

@@ -13,6 +13,9 @@ gains in [0, 1] the denominator is at least ``2T``, so C is defined for every
 ``T > 0``. No relevant document retrieved (or an empty ranking): C is INSQ's
 and INST is 0, with ED that of INSQ over ``depth`` ranks. cwl_eval's
 ``INSTCWLMetric``; this measure agrees with it to 1e-9 (tests/engine/measures/test_m_cwl.py).
+
+Source: Moffat, Bailey, Scholer and Thomas, "INST: An Adaptive Metric for
+Information Retrieval Evaluation", ADCS 2015; cwl_eval's ``INSTCWLMetric``.
 """
 from __future__ import annotations
 
@@ -36,4 +39,9 @@ CWL_INST = cwl_measure(
     (Field("T", 1.0, "positive", "gain the user wants"),),
     "T=3",
     continuation=_continuation,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = \Bigl(\frac{i + T + T_i - 1}{i + T + T_i}\Bigr)^2,\ T_i = T "
+        r"- \textstyle\sum_{j \le i} g_j"
+    ),
 )

@@ -8,6 +8,9 @@ gain 0, as trec_eval's ``P`` does. ``ETU`` is the gain of the top ``k``
 (cumulated gain CG@k), ``ED`` is ``k``. ``k`` beyond ``depth`` reads
 ``depth`` documents (cwl_eval stops with an error there). See :mod:`._cwl` for
 the gains. cwl_eval's ``PrecisionCWLMetric`` (``P@k``).
+
+Source: cwl_eval's ``PrecisionCWLMetric``; Moffat et al., ACM TOIS 35(3), 2017
+(the C/W/L framework).
 """
 from __future__ import annotations
 
@@ -26,4 +29,8 @@ CWL_P = cwl_measure(
     "k=5",
     continuation=_continuation,
     static=True,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = [\, i < k \,]"
+    ),
 )

@@ -15,6 +15,10 @@ trec_eval 10.0's, sums ``(1 - p) p^(i-1) g(i)``); the two differ by the factor
 
 No relevant document retrieved or an empty ranking: 0. See :mod:`._cwl` for
 the gains and ETU, EC, ETC, ED. cwl_eval's ``RBPCWLMetric`` (``RBP@p``).
+
+Source: Moffat and Zobel, "Rank-Biased Precision for Measurement of Retrieval
+Effectiveness", ACM TOIS 27(1), 2008; cwl_eval's ``RBPCWLMetric`` and
+``NPVCWLMetric``.
 """
 from __future__ import annotations
 
@@ -39,6 +43,10 @@ CWL_RBP = cwl_measure(
     "p=0.8",
     continuation=_rbp,
     static=True,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = p"
+    ),
 )
 
 CWL_NPV = cwl_measure(
@@ -49,4 +57,8 @@ CWL_NPV = cwl_measure(
     "rate=0.2",
     continuation=_npv,
     static=True,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = \frac{1}{1 + \mathit{rate}}"
+    ),
 )

@@ -9,6 +9,9 @@ gains, the first useful document's gain over its rank with graded ones
 ``recip_rank`` at ``-l`` would give 0.5 or skip it). No relevant document
 retrieved or an empty ranking: 0, with ``ED`` the whole ``depth``. See
 :mod:`._cwl` for the gains and ETU, EC, ETC, ED. cwl_eval's ``RRCWLMetric``.
+
+Source: Kantor and Voorhees, "The TREC-5 Confusion Track", Information
+Retrieval 2(2-3), 2000; cwl_eval's ``RRCWLMetric``.
 """
 from __future__ import annotations
 
@@ -28,4 +31,8 @@ CWL_RR = cwl_measure(
     (),
     "ED",
     continuation=_continuation,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = [\, g_j = 0 \text{ for every } j \le i \,]"
+    ),
 )

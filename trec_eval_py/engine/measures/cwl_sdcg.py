@@ -13,6 +13,9 @@ normalises by the topic's own ideal ranking). No relevant document retrieved
 or an empty ranking: 0. ``k`` beyond ``depth`` is ``depth``. See
 :mod:`._cwl` for the gains and ETU, EC, ETC, ED. cwl_eval's ``NDCGCWLMetric``
 (reported there as ``NDCG-k@k``).
+
+Source: Jarvelin and Kekalainen, ACM TOIS 20(4), 2002; cwl_eval's
+``NDCGCWLMetric``.
 """
 from __future__ import annotations
 
@@ -36,4 +39,8 @@ CWL_SDCG = cwl_measure(
     "k=5",
     continuation=_continuation,
     static=True,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = [\, i < k \,]\, \frac{\log_2(i + 1)}{\log_2(i + 2)}"
+    ),
 )

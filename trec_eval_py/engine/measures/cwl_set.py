@@ -9,6 +9,9 @@ user continues with ``C(i) = w(i + 1) / w(i)`` for ``i < k`` (``k=``, default
 ``1..k``. ``beta=1`` is P@k. No relevant document retrieved or an empty
 ranking: 0. See :mod:`._cwl` for the gains and ETU, EC, ETC, ED. cwl_eval's
 ``SETCWLMetric`` (``SET-k@k-b@beta``).
+
+Source: Azzopardi, "Modelling Interaction with Economic Models of Search",
+SIGIR 2014; cwl_eval's ``SETCWLMetric``.
 """
 from __future__ import annotations
 
@@ -40,4 +43,9 @@ CWL_SET = cwl_measure(
     "beta=0.3,k=20",
     continuation=_continuation,
     static=True,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\prod_{j < i} C(j)}{\sum_{m=1}^{D} "
+        r"\prod_{j < m} C(j)}, \qquad C(i) = [\, i < k \,]\, \frac{w(i + 1)}{w(i)},\ w(i) = (i + 1)^\beta "
+        r"- i^\beta"
+    ),
 )

@@ -15,6 +15,9 @@ weights are
 decayed gains. No relevant document retrieved or an empty ranking: 0. See
 :mod:`._cwl` for the gains and ETU, EC, ETC, ED. cwl_eval's ``TBGCWLMetric``
 (``TBG-H@h``).
+
+Source: Smucker and Clarke, "Time-Based Calibration of Effectiveness Measures",
+SIGIR 2012; cwl_eval's ``TBGCWLMetric``.
 """
 from __future__ import annotations
 
@@ -39,4 +42,8 @@ CWL_TBG = cwl_measure(
     (Field("h", 224.0, "positive", "half-life, in units of cost"),),
     "h=100",
     weights=_weights,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D} W(i)\, g_i, \qquad W(i) = \frac{\Delta(i - 1)}{\sum_{j=1}^{D} "
+        r"\Delta(j - 1)}, \qquad \Delta(x) = \frac{h\, 2^{-x/h}}{\ln 2}"
+    ),
 )

@@ -13,6 +13,9 @@ before rank ``i`` (every document costs 1 here, so ``t(i) = i - 1``)
 ranking: 0. ``depth=1`` has no rank left to weigh: every output is NaN (cwl_eval
 divides 0 by 0 too). See :mod:`._cwl` for the gains and ETU, EC, ETC, ED.
 cwl_eval's ``UMeasureCWLMetric`` (``U-L@L``).
+
+Source: Sakai and Dou, "Summaries, Ranked Retrieval and Sessions", SIGIR 2013;
+cwl_eval's ``UMeasureCWLMetric``.
 """
 from __future__ import annotations
 
@@ -36,4 +39,8 @@ CWL_U = cwl_measure(
     (Field("L", 1000.0, "positive", "cost after which nothing more is read"),),
     "L=50",
     weights=_weights,
+    formula=(
+        r"\mathrm{EU} = \sum_{i=1}^{D - 1} W(i)\, g_i, \qquad W(i) = \frac{\max(0,\ 1 - (i - "
+        r"1)/L)}{\sum_{j=1}^{D - 1} \max(0,\ 1 - (j - 1)/L)}"
+    ),
 )

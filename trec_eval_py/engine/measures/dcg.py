@@ -16,6 +16,7 @@ from .ndcg import dcg_parts
 
 DCG = Measure(
     name="dcg",
+    formula=r"\mathrm{dcg} = \sum_{i=1}^{n} \frac{g_i}{\log_2(i + 1)}",
     help=(
         "Discounted cumulative gain: sum over the ranking of gain/log2(rank+1), not "
         "normalized. Gains as for ndcg (-m dcg.1=3,2=9 overrides levels)."
@@ -27,6 +28,10 @@ DCG = Measure(
 
 IDEAL_DCG = Measure(
     name="ideal_dcg",
+    formula=(
+        r"\mathrm{ideal\_dcg} = \sum_{i=1}^{R^+} \frac{g^*_i}{\log_2(i + 1)}, \qquad g^*_1 \ge g^*_2 \ge "
+        r"\cdots \ge g^*_{R^+} > 0"
+    ),
     help=(
         "Ideal discounted cumulative gain: the dcg of the best possible ranking of the "
         "topic's judged documents (the normalizer of ndcg). Gains as for ndcg."

@@ -206,9 +206,27 @@ class Area:
         return np.where(var > 0, safe_div(area - mean, sd), 0.0)
 
 
-def area_measures(name: str, area: Area, help_text: str, params: ParamSpec):
-    """The area measure ``name`` (its :attr:`Measure.area` is ``area``) and its
-    Z-score companion ``name_z`` (a Z-score is no mean over positives: no area)."""
+#: the moments of an area under a random ranking, by view (see the module's docstring), in LaTeX
+_MOMENTS_TEX = {
+    "rank": (r"\mathrm{E}[A] = \overline{h},\ \mathrm{Var}[A] = \frac{\sigma^2(h)}{P} \cdot \frac{N - P}{N - 1},"
+             r"\ h_r = 1 - f(r/N),\ r = 1, \ldots, N"),
+    "fpr": (r"\mathrm{E}[A] = \overline{w},\ \mathrm{Var}[A] = \frac{P + K}{P (K + 1)}\, \sigma^2(w),"
+            r"\ w_j = 1 - f(j/N_{\mathrm{neg}}),\ j = 0, \ldots, N_{\mathrm{neg}},\ K = N_{\mathrm{neg}} + 1"),
+}
+
+
+def z_formula(name: str, area: Area) -> str:
+    """The LaTeX :attr:`Measure.formula` of ``name``'s Z-score."""
+    tex_name = name.replace("_", r"\_")
+    return (r"\mathrm{" + tex_name + r"\_z} = \frac{A - \mathrm{E}[A]}{\sqrt{\mathrm{Var}[A]}},\quad A = \mathrm{"
+            + tex_name + r"}, \qquad " + _MOMENTS_TEX[area.view]
+            + r"\quad (0 \text{ if } \mathrm{Var}[A] = 0)")
+
+
+def area_measures(name: str, area: Area, help_text: str, params: ParamSpec, formula: str = ""):
+    """The area measure ``name`` (its :attr:`Measure.area` is ``area``, its
+    :attr:`Measure.formula` ``formula``) and its Z-score companion ``name_z``
+    (a Z-score is no mean over positives: no area)."""
 
     def per_param(fn):
         def kernel(b, p):
@@ -222,7 +240,7 @@ def area_measures(name: str, area: Area, help_text: str, params: ParamSpec):
 
     main = Measure(
         name=name, help=help_text, kernel=per_param(area.areas), params=params,
-        nicknames=frozenset({"extra"}), since="extra", area=area,
+        nicknames=frozenset({"extra"}), since="extra", area=area, formula=formula,
     )
     z = Measure(
         name=f"{name}_z",
@@ -233,7 +251,7 @@ def area_measures(name: str, area: Area, help_text: str, params: ParamSpec):
             f"relevant documents or without negatives. Same parameters as {name}."
         ),
         kernel=per_param(area.zscores), params=params,
-        nicknames=frozenset({"extra"}), since="extra",
+        nicknames=frozenset({"extra"}), since="extra", formula=z_formula(name, area),
     )
     return main, z
 

@@ -55,6 +55,10 @@ def _eleven_pt(b, p):
 
 eleven_pt_avg = Measure(
     name="11pt_avg",
+    formula=(
+        r"\mathrm{11pt\_avg} = \frac{1}{L} \sum_{l=1}^{L} \mathrm{iprec\_at\_recall}_{x_l}, \qquad x = "
+        r"(0, 0.1, \ldots, 1) \text{ by default}"
+    ),
     help=(
         "Interpolated precision averaged over recall levels, by default the 11 levels "
         "0, 0.1, ..., 1 (see iprec_at_recall). Obsolete; map estimates the same area. "

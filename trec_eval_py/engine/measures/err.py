@@ -40,6 +40,10 @@ def _err(b, p) -> np.ndarray:
 
 err = Measure(
     name="err",
+    formula=(
+        r"\mathrm{err}_k = \sum_{i=1}^{\min(k, n)} \frac{\pi_i}{i} \prod_{j < i} (1 - \pi_j), \qquad "
+        r"\pi_i = \frac{2^{\min(\max(\ell_i, 0), 4)} - 1}{16}"
+    ),
     help=(
         "Expected reciprocal rank at cutoff k (Chapelle et al. 2009; gdeval.pl's "
         "arithmetic): sum over ranks i <= k of R_i/i times the product of (1 - R_j) over "

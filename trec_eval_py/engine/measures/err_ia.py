@@ -51,6 +51,10 @@ def _nerr_ia(b, p):
 
 ERR_IA = Measure(
     name="ERR_IA",
+    formula=(
+        r"\mathrm{ERR\_IA}_k = \frac{\sum_{i \le k} \gamma_i / i}{\sum_{i \le k} A (1 - \alpha)^{i-1} / "
+        r"i}, \qquad \gamma_i = \sum_{s:\, d_i \in \mathcal{R}_s} (1 - \alpha)^{c_s(i)}"
+    ),
     help=(
         "Intent-aware ERR at cutoff k (ndeval's ERR-IA): the sum over ranks i <= k of a "
         "document's novelty-discounted gain over i, divided by that of a ranking covering "
@@ -66,6 +70,11 @@ ERR_IA = Measure(
 
 nERR_IA = Measure(
     name="nERR_IA",
+    formula=(
+        r"\mathrm{nERR\_IA}_k = \frac{\sum_{i \le k} \gamma_i / i}{\sum_{i \le k} \gamma^*_i / i}, \qquad "
+        r"\gamma_i = \sum_{s:\, d_i \in \mathcal{R}_s} (1 - \alpha)^{c_s(i)}\quad (\gamma^* \text{ of the "
+        r"greedy ideal ranking})"
+    ),
     help=(
         "ERR_IA normalised by the ERR_IA of the greedy ideal ranking (ndeval's nERR-IA). "
         "Needs -R qrels_diversity. -m nERR_IA.5,10,alpha=0.5 (defaults: 5, 10, 20 and alpha 0.5)."

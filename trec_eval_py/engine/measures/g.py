@@ -42,6 +42,11 @@ def _g(b, p) -> np.ndarray:
 
 G = Measure(
     name="G",
+    formula=(
+        r"G = \frac{1}{\sum_{i} g^*_i} \sum_{i:\, g_i \ne 0} \frac{g_i}{\log_2\bigl(2 + \sum_{j \le i} "
+        r"\max(g^*_j, 1) - \sum_{j \le i} g_j\bigr)}\quad (g^*_j = 0 \text{ past the ideal ranking};\ 0 "
+        r"\text{ if } \textstyle\sum_i g^*_i \le 0)"
+    ),
     help=(
         "Normalized gain G (experimental): a document of gain g at rank i earns "
         "g/log2(2 + ideal gain so far (at least 1 per rank) - gain so far); the sum is "

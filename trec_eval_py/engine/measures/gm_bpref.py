@@ -13,6 +13,10 @@ from .bpref import bpref_values
 
 gm_bpref = Measure(
     name="gm_bpref",
+    formula=(
+        r"\mathrm{gm\_bpref} = \exp\Bigl(\frac{1}{|Q|} \sum_{q \in Q} \ln "
+        r"\max(\mathrm{bpref}_q,\ 10^{-5})\Bigr)"
+    ),
     help=(
         "bpref combined over topics with a geometric mean (each topic floored at 0.00001), "
         "which rewards consistency across topics. Summary only."

@@ -14,6 +14,10 @@ from .map import average_precision
 
 gm_map = Measure(
     name="gm_map",
+    formula=(
+        r"\mathrm{gm\_map} = \exp\Bigl(\frac{1}{|Q|} \sum_{q \in Q} \ln "
+        r"\max(\mathrm{AP}_q,\ 10^{-5})\Bigr)"
+    ),
     help=(
         "Geometric mean of per-topic average precision, each floored at 0.00001 before "
         "averaging. Favours consistency across topics. Summary only."

@@ -46,6 +46,11 @@ def inf_ap(b) -> np.ndarray:
 
 infAP = Measure(
     name="infAP",
+    formula=(
+        r"\mathrm{infAP} = \frac{1}{R} \sum_{i:\, \mathrm{rel}_i = 1} E_i, \qquad E_1 = 1, \qquad E_i = "
+        r"\frac{1}{i} + \frac{i - 1}{i} \cdot \frac{p_{<i}}{i - 1} \cdot \frac{r_{<i} + \epsilon}{r_{<i} "
+        r"+ \bar r_{<i} + 2\epsilon}\ (i > 1), \qquad \epsilon = 10^{-5}"
+    ),
     help=(
         "Inferred average precision, for pools judged by sampling: precision at each relevant "
         "document is estimated from the judged documents above it, scaled by the share of "

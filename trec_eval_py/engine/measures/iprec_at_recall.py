@@ -29,6 +29,12 @@ def _iprec(b, p):
 
 iprec_at_recall = Measure(
     name="iprec_at_recall",
+    formula=(
+        r"\mathrm{iprec\_at\_recall}_x = \max_{j \ge \rho_c} \frac{\mathrm{rel}(j)}{j}, \qquad c = "
+        r"\begin{cases} \lfloor x R + 0.9 \rfloor & \text{9.0.8} \\ \operatorname{round}(x R) & "
+        r"\text{10.0} \end{cases}\qquad (\rho_c \text{ the rank of the } c\text{-th relevant document}, "
+        r"\rho_0 = 1;\ 0 \text{ if } c > \mathrm{rel}(n))"
+    ),
     help=(
         "Interpolated precision at recall levels: for each level, the highest precision "
         "reached at or below the rank where that fraction of the relevant documents had "

@@ -29,6 +29,10 @@ def _judged(b, p) -> np.ndarray:
 
 judged = Measure(
     name="judged",
+    formula=(
+        r"\mathrm{judged}_k = \frac{\bigl|\{\, i \le \min(k, n) : \ell_i \ge 0 "
+        r"\,\}\bigr|}{\min(k,\ n)}\quad (0 \text{ if } n = 0)"
+    ),
     help=(
         "Share of the top k documents that have a judgment (level 0 or more) in the qrels, "
         "out of min(k, documents retrieved); an empty ranking scores 0. "

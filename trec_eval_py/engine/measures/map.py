@@ -5,6 +5,9 @@ retrieved, of the precision at the rank of each, divided by the number of
 relevant documents in the judgments (so unretrieved relevant documents count
 as precision 0). A topic with no relevant documents scores 0. The summary is
 the arithmetic mean over topics.
+
+Source: trec_eval ``m_map.c``; Buckley and Voorhees, "Retrieval System
+Evaluation", in TREC: Experiment and Evaluation in IR (2005).
 """
 from __future__ import annotations
 
@@ -28,6 +31,10 @@ def average_precision(b) -> np.ndarray:
 
 MAP = Measure(
     name="map",
+    formula=(
+        r"\mathrm{AP} = \frac{1}{R} \sum_{i=1}^{n} \mathrm{rel}_i \, \frac{\mathrm{rel}(i)}{i}\quad (0 "
+        r"\text{ if } R = 0), \qquad \mathrm{map} = \frac{1}{|Q|} \sum_{q \in Q} \mathrm{AP}_q"
+    ),
     help=(
         "Mean average precision: per topic, the mean over all relevant documents of the "
         "precision at the rank where each was retrieved (0 for those not retrieved). "

@@ -17,6 +17,11 @@ from .map import average_precision
 
 map_avgjg = Measure(
     name="map_avgjg",
+    formula=(
+        r"\mathrm{map\_avgjg} = \frac{1}{J} \sum_{j=1}^{J} \frac{1}{R^{(j)}} \sum_{i=1}^{n} "
+        r"\mathrm{rel}^{(j)}_i \, \frac{\mathrm{rel}^{(j)}(i)}{i}\quad (\text{a group without relevant "
+        r"documents adds } 0)"
+    ),
     help=(
         "Mean average precision where each topic's average precision is itself averaged over "
         "the topic's judgment groups (-R qrels_jg): computed against each group's judgments "

@@ -28,6 +28,10 @@ def _map_cut(b, p):
 
 map_cut = Measure(
     name="map_cut",
+    formula=(
+        r"\mathrm{map\_cut}_k = \frac{1}{R} \sum_{i=1}^{\min(k, n)} \mathrm{rel}_i \, "
+        r"\frac{\mathrm{rel}(i)}{i}\quad (0 \text{ if } R = 0)"
+    ),
     help=(
         "Average precision at cutoffs: the precisions at the ranks of the relevant "
         "documents in the top k, summed and divided by the topic's number of relevant "

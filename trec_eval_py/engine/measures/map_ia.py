@@ -48,6 +48,10 @@ def _map_ia(b, p):
 
 MAP_IA = Measure(
     name="MAP_IA",
+    formula=(
+        r"\mathrm{MAP\_IA} = \frac{1}{A} \sum_{s} \frac{1}{R_s} \sum_{i:\, d_i \in \mathcal{R}_s} "
+        r"\frac{|\{\, j \le i : d_j \in \mathcal{R}_s \,\}|}{i}"
+    ),
     help=(
         "Intent-aware average precision (ndeval's MAP-IA): the average precision for each "
         "subtopic with a relevant document, averaged over those subtopics. Needs -R qrels_diversity."

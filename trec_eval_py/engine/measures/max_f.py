@@ -34,6 +34,11 @@ def _max_f(b, p) -> np.ndarray:
 
 max_F = Measure(
     name="max_F",
+    formula=(
+        r"\mathrm{max\_F}_\beta = \max_{1 \le t \le \mathrm{rel}(n)} \frac{(1 + \beta^2)\, P_t "
+        r"\rho_t}{\beta^2 P_t + \rho_t}, \qquad P_t = \frac{t}{\rho'_t},\ \rho_t = \frac{t}{R}\quad "
+        r"(\rho'_t \text{ the rank of the } t\text{-th relevant document retrieved; } 0 \text{ if none})"
+    ),
     help=(
         "Best F_beta over the ranking's actual operating points (LingPipe "
         "maximumFMeasure): max over the retrieved relevant documents of "

@@ -44,6 +44,11 @@ def _ndcg(b, p) -> np.ndarray:
 
 NDCG = Measure(
     name="ndcg",
+    formula=(
+        r"\mathrm{ndcg} = \frac{\mathrm{DCG}(n)}{\mathrm{IDCG}(R^+)}, \qquad \mathrm{DCG}(k) = "
+        r"\sum_{i=1}^{k} \frac{g_i}{\log_2(i + 1)},\quad \mathrm{IDCG}(k) = \sum_{i=1}^{k} "
+        r"\frac{g^*_i}{\log_2(i + 1)}\quad (0 \text{ if } \mathrm{IDCG}(R^+) \le 0)"
+    ),
     help=(
         "Normalized discounted cumulative gain over the whole ranking: sum of "
         "gain/log2(rank+1) divided by the same sum for an ideal ranking of the judged "

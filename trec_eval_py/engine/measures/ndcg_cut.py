@@ -28,6 +28,11 @@ def _ndcg_cut(b, p) -> np.ndarray:
 
 NDCG_CUT = Measure(
     name="ndcg_cut",
+    formula=(
+        r"\mathrm{ndcg\_cut}_k = \frac{\sum_{i=1}^{\min(k, n)} \max(\ell_i, 0) / \log_2(i + "
+        r"1)}{\sum_{i=1}^{\min(k, R^+)} \ell^*_i / \log_2(i + 1)}\quad (\ell^*_1 \ge \ell^*_2 \ge \cdots "
+        r"> 0 \text{ the judged levels};\ 0 \text{ if there is none})"
+    ),
     help=(
         "nDCG at cutoffs: dcg of the top k over the dcg of the ideal top k, with the "
         "relevance level as gain. Cutoffs: -m ndcg_cut.5,10"

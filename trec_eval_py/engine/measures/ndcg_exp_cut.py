@@ -42,6 +42,12 @@ def _ndcg_exp(b, p) -> np.ndarray:
 
 ndcg_exp_cut = Measure(
     name="ndcg_exp_cut",
+    formula=(
+        r"\mathrm{ndcg\_exp\_cut}_k = \frac{\sum_{i=1}^{\min(k, n)} (2^{\max(\ell_i, 0)} - 1) / "
+        r"\log_2(i + 1)}{\sum_{i=1}^{k} (2^{\max(\ell^*_i, 0)} - 1) / \log_2(i + 1)}"
+        r"\quad (\ell_i = 0 \text{ for unjudged documents};\ \ell^* \text{ the judged grades, best "
+        r"first};\ 0 \text{ without positive grades})"
+    ),
     help=(
         "nDCG at cutoff k with exponential gain 2^grade - 1 and discount log2(rank + 1) "
         "(Burges et al. 2005; gdeval.pl's arithmetic), normalised by the DCG@k of the "

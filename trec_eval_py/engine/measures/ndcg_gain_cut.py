@@ -51,6 +51,11 @@ def _ndcg_gain_cut(b, p) -> np.ndarray:
 
 NDCG_GAIN_CUT = Measure(
     name="ndcg_gain_cut",
+    formula=(
+        r"\mathrm{ndcg\_gain\_cut}_k = \frac{\sum_{i=1}^{\min(k, n)} \max(g_i, 0) / \log_2(i + "
+        r"1)}{\sum_{i=1}^{\min(k, R^+)} g^*_i / \log_2(i + 1)}\quad (g = \text{the gain given to each "
+        r"level};\ 0 \text{ without positive gains})"
+    ),
     help=(
         "nDCG at cutoffs with a gain per relevance level: ndcg_cut where level=gain pairs "
         "replace the level as gain (ir_measures' nDCG(gains={...})@k). -m ndcg_gain_cut.10,1=1,2=5 "

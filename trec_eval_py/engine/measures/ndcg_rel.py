@@ -46,6 +46,12 @@ def _ndcg_rel(b, p) -> np.ndarray:
 
 NDCG_REL = Measure(
     name="ndcg_rel",
+    formula=(
+        r"\mathrm{ndcg\_rel} = \frac{1}{R^+} \Bigl( \sum_{i:\, g_i > 0} "
+        r"\frac{\mathrm{DCG}(i)}{\mathrm{IDCG}(\min(i, R^+))} + (R^+ - r^+)\, "
+        r"\frac{\mathrm{DCG}(n)}{\mathrm{IDCG}(R^+)} \Bigr)\quad (r^+ = |\{ i : g_i > 0 \}|;\ 0 \text{ if "
+        r"the sum is not positive})"
+    ),
     help=(
         "nDCG averaged over the relevant (positive-gain) documents (experimental): "
         "nDCG at the rank of each one retrieved, and nDCG at the end of the ranking for "

@@ -58,6 +58,10 @@ def _nnrbp(b, p):
 
 NRBP = Measure(
     name="NRBP",
+    formula=(
+        r"\mathrm{NRBP} = \frac{1 - (1 - \alpha) \beta}{A} \sum_{i=1}^{n} \gamma_i\, \beta^{\,i-1}, "
+        r"\qquad \gamma_i = \sum_{s:\, d_i \in \mathcal{R}_s} (1 - \alpha)^{c_s(i)}"
+    ),
     help=(
         "Novelty- and rank-biased precision (Clarke et al. 2009, as ndeval computes it): "
         "rank-biased precision (persistence beta) of novelty-discounted gains (alpha), per "
@@ -72,6 +76,11 @@ NRBP = Measure(
 
 nNRBP = Measure(
     name="nNRBP",
+    formula=(
+        r"\mathrm{nNRBP} = \frac{\sum_{i} \gamma_i\, \beta^{\,i-1}}{\sum_{i} \gamma^*_i\, \beta^{\,i-1}}, "
+        r"\qquad \gamma_i = \sum_{s:\, d_i \in \mathcal{R}_s} (1 - \alpha)^{c_s(i)}\quad (\gamma^* \text{ "
+        r"of the greedy ideal ranking})"
+    ),
     help=(
         "NRBP normalised by the NRBP of the greedy ideal ranking (ndeval's nNRBP); NaN for a "
         "topic without relevant documents, as in ndeval. Needs -R qrels_diversity. "

@@ -16,6 +16,10 @@ def _nonrel_judged(b, p):
 
 num_nonrel_judged_ret = Measure(
     name="num_nonrel_judged_ret",
+    formula=(
+        r"\mathrm{num\_nonrel\_judged\_ret} = \sum_{q \in Q} \bigl|\{\, i \le n_q : 0 \le \ell_i < l "
+        r"\,\}\bigr|"
+    ),
     help=(
         "Number of retrieved documents judged non-relevant (judged, but below the "
         "relevance level). Summed over topics."

@@ -24,6 +24,7 @@ def _p_avgjg(b, p):
 
 P_avgjg = Measure(
     name="P_avgjg",
+    formula=r"\mathrm{P\_avgjg}_k = \frac{1}{J} \sum_{j=1}^{J} \frac{\mathrm{rel}^{(j)}(k)}{k}",
     help=(
         "Precision at cutoffs (relevant in the top k divided by k) computed against each "
         "judgment group of the topic (-R qrels_jg) and averaged over the groups. Cutoffs: "

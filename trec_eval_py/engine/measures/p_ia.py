@@ -38,6 +38,7 @@ def _p_ia(b, p):
 
 P_IA = Measure(
     name="P_IA",
+    formula=r"\mathrm{P\_IA}_k = \frac{1}{A} \sum_{s} \frac{|\{\, i \le k : d_i \in \mathcal{R}_s \,\}|}{k}",
     help=(
         "Intent-aware precision at cutoff k (ndeval's P-IA): precision at k for each subtopic "
         "with a relevant document, averaged over those subtopics. Needs -R qrels_diversity. "

@@ -3,6 +3,8 @@
 ``P_k`` is the number of relevant documents among the top ``k`` divided by
 ``k``, even when fewer than ``k`` documents were retrieved (the missing ranks
 count as non-relevant). Default cutoffs 5, 10, 15, 20, 30, 100, 200, 500, 1000.
+
+Source: trec_eval ``m_P.c``.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ def _precision(b, p) -> np.ndarray:
 
 P = Measure(
     name="P",
+    formula=r"\mathrm{P}_k = \frac{\mathrm{rel}(k)}{k}",
     help=(
         "Precision at cutoffs: relevant documents in the top k divided by k. Ranks past "
         "the end of a short ranking count as non-relevant. Cutoffs: -m P.5,10"

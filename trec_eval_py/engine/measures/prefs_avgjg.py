@@ -29,6 +29,11 @@ def _avgjg(b, ful, poss):
 
 prefs_avgjg = Measure(
     name="prefs_avgjg",
+    formula=(
+        r"\mathrm{prefs\_avgjg} = \frac{1}{J} \sum_{j=1}^{J} \frac{\sum_{(a, b) \in \Pi_j} \phi(a, "
+        r"b)}{|\Pi_j|}\quad (0/0 = 0), \qquad \phi(a, b) = [\, a \text{ retrieved and } (b \text{ not "
+        r"retrieved or } \mathrm{rank}(a) < \mathrm{rank}(b)) \,]"
+    ),
     help=(
         "Per judgment group, preferences fulfilled divided by preferences possible; the mean "
         "over the topic's groups. Every group weighs the same however many preferences it "
@@ -41,6 +46,12 @@ prefs_avgjg = Measure(
 
 prefs_avgjg_ret = Measure(
     name="prefs_avgjg_ret",
+    formula=(
+        r"\mathrm{prefs\_avgjg\_ret} = \frac{1}{J} \sum_{j=1}^{J} \frac{\sum_{(a, b) \in "
+        r"\Pi_j^{\mathrm{ret}}} \phi(a, b)}{|\Pi_j^{\mathrm{ret}}|}\quad (0/0 = 0), \qquad \phi(a, b) = "
+        r"[\, a \text{ retrieved and } (b \text{ not retrieved or } \mathrm{rank}(a) < \mathrm{rank}(b)) "
+        r"\,]"
+    ),
     help="Like prefs_avgjg, with only preferences between two retrieved documents.",
     kernel=lambda b, p: _avgjg(b, lambda g: g.ful_ret, lambda g: g.poss_ret),
     nicknames=frozenset({"all_prefs"}),
@@ -49,6 +60,12 @@ prefs_avgjg_ret = Measure(
 
 prefs_avgjg_imp = Measure(
     name="prefs_avgjg_imp",
+    formula=(
+        r"\mathrm{prefs\_avgjg\_imp} = \frac{1}{J} \sum_{j=1}^{J} \frac{\sum_{(a, b) \in "
+        r"\Pi_j^{\mathrm{imp}}} \phi(a, b)}{|\Pi_j^{\mathrm{imp}}|}\quad (0/0 = 0), \qquad \phi(a, b) = "
+        r"[\, a \text{ retrieved and } (b \text{ not retrieved or } \mathrm{rank}(a) < \mathrm{rank}(b)) "
+        r"\,]"
+    ),
     help="Like prefs_avgjg, leaving out preferences between two unretrieved documents.",
     kernel=lambda b, p: _avgjg(b, lambda g: g.ful, lambda g: g.poss_ret + g.poss_imp),
     nicknames=frozenset({"all_prefs"}),

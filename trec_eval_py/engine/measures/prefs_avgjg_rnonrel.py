@@ -111,6 +111,12 @@ def _rnonrel(b, ret_only: bool):
 
 prefs_avgjg_Rnonrel = Measure(
     name="prefs_avgjg_Rnonrel",
+    formula=(
+        r"\mathrm{prefs\_avgjg\_Rnonrel} = \frac{1}{J} \sum_{j=1}^{J} \frac{\sum_{(a, b) \in \Pi'_j} "
+        r"\phi(a, b) + \mathrm{rel}^{(j)}(n) \cdot \max(R^{(j)} - N^{(j)}, 0)}{|\Pi'_j| + R^{(j)} \cdot "
+        r"\max(R^{(j)} - N^{(j)}, 0)}\quad (\Pi'_j: \text{ only the first } R^{(j)} \text{ non-relevant "
+        r"documents})"
+    ),
     help=(
         "prefs_avgjg computed as if each judgment group had as many non-relevant documents "
         "(level 0) as relevant ones (R): missing ones count as preferences fulfilled by the "
@@ -125,6 +131,12 @@ prefs_avgjg_Rnonrel = Measure(
 
 prefs_avgjg_Rnonrel_ret = Measure(
     name="prefs_avgjg_Rnonrel_ret",
+    formula=(
+        r"\mathrm{prefs\_avgjg\_Rnonrel\_ret} = \frac{1}{J} \sum_{j=1}^{J} \frac{\sum_{(a, b) \in \Pi'_j} "
+        r"\phi(a, b) + \mathrm{rel}^{(j)}(n) \cdot \max(R^{(j)} - N^{(j)}, 0)}{|\Pi'_j| + R^{(j)} \cdot "
+        r"\max(R^{(j)} - N^{(j)}, 0)}\quad (R^{(j)}, N^{(j)}, \Pi'_j \text{ over retrieved documents "
+        r"only})"
+    ),
     help=(
         "Like prefs_avgjg_Rnonrel, over retrieved documents only (R and the non-relevant "
         "count are those retrieved)."

@@ -28,6 +28,7 @@ def _sum(b, fn):
 
 prefs_num_prefs_poss = Measure(
     name="prefs_num_prefs_poss",
+    formula=r"\mathrm{prefs\_num\_prefs\_poss} = \sum_{j=1}^{J} |\Pi_j|",
     help=(
         "Number of preferences in the topic's judgments (added over judgment groups), "
         "whether or not the run retrieved the documents. Summary: total over topics."
@@ -41,6 +42,11 @@ prefs_num_prefs_poss = Measure(
 
 prefs_num_prefs_ful = Measure(
     name="prefs_num_prefs_ful",
+    formula=(
+        r"\mathrm{prefs\_num\_prefs\_ful} = \sum_{j=1}^{J} \sum_{(a, b) \in \Pi_j} \phi(a, b), \qquad "
+        r"\phi(a, b) = [\, a \text{ retrieved and } (b \text{ not retrieved or } \mathrm{rank}(a) < "
+        r"\mathrm{rank}(b)) \,]"
+    ),
     help=(
         "Number of preferences A over B the run fulfils: A retrieved and ranked above B, "
         "or B not retrieved. Summary: total over topics."
@@ -54,6 +60,10 @@ prefs_num_prefs_ful = Measure(
 
 prefs_num_prefs_ful_ret = Measure(
     name="prefs_num_prefs_ful_ret",
+    formula=(
+        r"\mathrm{prefs\_num\_prefs\_ful\_ret} = \sum_{j=1}^{J} \sum_{(a, b) \in \Pi_j,\ a, b \text{ "
+        r"retrieved}} [\, \mathrm{rank}(a) < \mathrm{rank}(b) \,]"
+    ),
     help=(
         "Number of preferences A over B fulfilled with both documents retrieved (A ranked "
         "above B). Summary: total over topics."

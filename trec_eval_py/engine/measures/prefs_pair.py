@@ -33,6 +33,11 @@ def _pair(t, imp: bool, unret: bool) -> float:
 
 prefs_pair = Measure(
     name="prefs_pair",
+    formula=(
+        r"\mathrm{prefs\_pair} = \frac{1}{|\mathcal{P}|} \sum_{\{a, b\} \in \mathcal{P}} \frac{\sum_j "
+        r"\sum_{(x, y) \in \Pi_j,\ \{x, y\} = \{a, b\}} \phi(x, y)}{\sum_j |\{ (x, y) \in \Pi_j : \{x, "
+        r"y\} = \{a, b\} \}|}"
+    ),
     help=(
         "Mean over document pairs of the fraction of the judgment groups' preferences on the "
         "pair that the ranking fulfils (3 groups agree with the ranking, 2 not: 0.6). Pairs "
@@ -45,6 +50,11 @@ prefs_pair = Measure(
 
 prefs_pair_ret = Measure(
     name="prefs_pair_ret",
+    formula=(
+        r"\mathrm{prefs\_pair\_ret} = \frac{1}{|\mathcal{P}|} \sum_{\{a, b\} \in \mathcal{P}} "
+        r"\frac{\sum_j \sum_{(x, y) \in \Pi_j^{\mathrm{ret}},\ \{x, y\} = \{a, b\}} \phi(x, y)}{\sum_j "
+        r"|\{ (x, y) \in \Pi_j^{\mathrm{ret}} : \{x, y\} = \{a, b\} \}|}"
+    ),
     help="Like prefs_pair, over pairs of two retrieved documents only. 0 when there are none.",
     kernel=lambda b, p: b.map(lambda t: _pair(t, False, False)),
     nicknames=frozenset({"all_prefs"}),
@@ -53,6 +63,11 @@ prefs_pair_ret = Measure(
 
 prefs_pair_imp = Measure(
     name="prefs_pair_imp",
+    formula=(
+        r"\mathrm{prefs\_pair\_imp} = \frac{1}{|\mathcal{P}|} \sum_{\{a, b\} \in \mathcal{P}} "
+        r"\frac{\sum_j \sum_{(x, y) \in \Pi_j^{\mathrm{imp}},\ \{x, y\} = \{a, b\}} \phi(x, y)}{\sum_j "
+        r"|\{ (x, y) \in \Pi_j^{\mathrm{imp}} : \{x, y\} = \{a, b\} \}|}"
+    ),
     help=(
         "Like prefs_pair, leaving out pairs of two unretrieved documents. 0 when none remain."
     ),

@@ -31,6 +31,11 @@ def _ratio(b, ful, poss):
 
 prefs_simp = Measure(
     name="prefs_simp",
+    formula=(
+        r"\mathrm{prefs\_simp} = \frac{\sum_j \sum_{(a, b) \in \Pi_j} \phi(a, b)}{\sum_j |\Pi_j|}, \qquad "
+        r"\phi(a, b) = [\, a \text{ retrieved and } (b \text{ not retrieved or } \mathrm{rank}(a) < "
+        r"\mathrm{rank}(b)) \,]"
+    ),
     help=(
         "Preferences fulfilled divided by preferences possible, over all judgment groups of "
         "the topic. A preference A over B is fulfilled when A is retrieved and ranked above B "
@@ -44,6 +49,11 @@ prefs_simp = Measure(
 
 prefs_simp_ret = Measure(
     name="prefs_simp_ret",
+    formula=(
+        r"\mathrm{prefs\_simp\_ret} = \frac{\sum_j \sum_{(a, b) \in \Pi_j^{\mathrm{ret}}} \phi(a, "
+        r"b)}{\sum_j |\Pi_j^{\mathrm{ret}}|}, \qquad \phi(a, b) = [\, a \text{ retrieved and } (b \text{ "
+        r"not retrieved or } \mathrm{rank}(a) < \mathrm{rank}(b)) \,]"
+    ),
     help=(
         "Like prefs_simp, but only preferences between two retrieved documents take part "
         "(suited to collections that change over time). 0 when there are none."
@@ -55,6 +65,11 @@ prefs_simp_ret = Measure(
 
 prefs_simp_imp = Measure(
     name="prefs_simp_imp",
+    formula=(
+        r"\mathrm{prefs\_simp\_imp} = \frac{\sum_j \sum_{(a, b) \in \Pi_j^{\mathrm{imp}}} \phi(a, "
+        r"b)}{\sum_j |\Pi_j^{\mathrm{imp}}|}, \qquad \phi(a, b) = [\, a \text{ retrieved and } (b \text{ "
+        r"not retrieved or } \mathrm{rank}(a) < \mathrm{rank}(b)) \,]"
+    ),
     help=(
         "Like prefs_simp, but preferences between two unretrieved documents are left out "
         "instead of counting as failures. 0 when none remain."

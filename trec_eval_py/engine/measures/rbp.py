@@ -128,6 +128,11 @@ def _rbp_resid(b, params) -> np.ndarray:
 
 RBP = Measure(
     name="rbp",
+    formula=(
+        r"\mathrm{rbp} = (1 - p) \sum_{i=1}^{n} g_i\, p^{\,i-1}, \qquad p = 0.9 \text{ by default}\quad "
+        r"(g \text{ rescaled to } \tfrac{g - g_{\min}}{g_{\max} - g_{\min}} \text{ when some gain is "
+        r"outside } [0, 1])"
+    ),
     help=(
         "Rank-biased precision (Moffat & Zobel 2008): (1-p) * sum of gain * p^(rank-1), "
         "persistence p = 0.9 by default (-m rbp.p=0.95). Gains as for ndcg (level=gain "
@@ -141,6 +146,10 @@ RBP = Measure(
 
 RBP_RESID = Measure(
     name="rbp_resid",
+    formula=(
+        r"\mathrm{rbp\_resid} = p^{\,n} + (1 - p) \sum_{i:\, d_i \text{ unjudged}} p^{\,i-1}\quad (0 "
+        r"\text{ when no unjudged document is retrieved})"
+    ),
     help=(
         "Residual of rank-biased precision: how much rbp could rise if every unjudged "
         "document retrieved were relevant, plus the weight beyond the ranking's end "
@@ -154,6 +163,7 @@ RBP_RESID = Measure(
 
 RBP_BIN = Measure(
     name="rbp_bin",
+    formula=r"\mathrm{rbp\_bin} = (1 - p) \sum_{i=1}^{n} \mathrm{rel}_i\, p^{\,i-1}",
     help=(
         "Rank-biased precision with binary gains: (1-p) * sum of p^(rank-1) over the "
         "relevant documents retrieved (level at least -l). ir_measures' RBP(rel=N). "

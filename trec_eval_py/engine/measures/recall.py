@@ -22,6 +22,7 @@ def _recall(b, p):
 
 recall = Measure(
     name="recall",
+    formula=r"\mathrm{recall}_k = \frac{\mathrm{rel}(k)}{R}\quad (0 \text{ if } R = 0)",
     help=(
         "Recall at cutoffs: relevant documents in the top k divided by the topic's number "
         "of relevant documents (0 if it has none). Cutoffs: -m recall.5,10"

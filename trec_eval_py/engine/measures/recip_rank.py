@@ -22,6 +22,10 @@ def _recip_rank(b, p):
 
 recip_rank = Measure(
     name="recip_rank",
+    formula=(
+        r"\mathrm{recip\_rank} = \frac{1}{\min\{\, i : \mathrm{rel}_i = 1 \,\}}\quad (0 \text{ if no "
+        r"relevant document is retrieved})"
+    ),
     help=(
         "Reciprocal rank of the first relevant document retrieved (0 if none); averaged, "
         "this is MRR."

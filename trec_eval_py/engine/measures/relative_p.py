@@ -24,6 +24,7 @@ def _relative_p(b, p):
 
 relative_P = Measure(
     name="relative_P",
+    formula=r"\mathrm{relative\_P}_k = \frac{\mathrm{rel}(k)}{\min(k,\ R)}\quad (0 \text{ if } R = 0)",
     help=(
         "Relative precision at cutoffs: relevant documents in the top k divided by "
         "min(k, R), the best possible; equals P_k up to R and recall after. 0 for topics "

@@ -41,6 +41,11 @@ def _relstring(b, p):
 
 relstring = Measure(
     name="relstring",
+    formula=(
+        r"\mathrm{relstring}_m = c(d_1)\, c(d_2) \cdots c(d_{\min(m, n)}), \qquad c(d) = \begin{cases} "
+        r"\ell & 0 \le \ell \le 9 \\ \texttt{>} & \ell > 9 \\ \texttt{-} & d \text{ not in the judgments} "
+        r"\\ \texttt{.} & \text{pooled, unjudged} \\ \texttt{<} & \text{any other level} \end{cases}"
+    ),
     help=(
         "The judged levels of the first N documents (default 10, -m relstring.20) as a "
         "quoted string: digits 0-9, '>' above 9, '-' not judged (not in the pool), '.' "

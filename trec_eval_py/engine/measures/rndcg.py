@@ -60,6 +60,11 @@ def _rndcg(b, p) -> np.ndarray:
 
 RNDCG = Measure(
     name="Rndcg",
+    formula=(
+        r"\mathrm{Rndcg} = \frac{1}{|B|} \sum_{b \in B} \frac{\mathrm{DCG}(\min(b, "
+        r"n))}{\mathrm{IDCG}(\min(b, R^+))}, \qquad B = \{\, b \le R^+ : g^*_{b+1} \ne g^*_b \,\} \cup "
+        r"\{\, n : n > R^+ + 1 \,\}\quad (g^*_{R^+ + 1} = 0;\ 0 \text{ if } R = 0)"
+    ),
     help=(
         "nDCG averaged at the ideal ranking's R levels (experimental): at each rank "
         "where the ideal gain changes and at the ideal ranking's end (plus the end of a "

@@ -23,6 +23,10 @@ def _rprec(b, p):
 
 Rprec = Measure(
     name="Rprec",
+    formula=(
+        r"\mathrm{Rprec} = \frac{\mathrm{rel}(\min(R,\ n))}{R}\quad (0 \text{ if } R = 0 \text{ or } n = "
+        r"0)"
+    ),
     help=(
         "R-precision: relevant documents among the top R divided by R, where R is the "
         "topic's number of relevant documents (the point where precision equals recall). "

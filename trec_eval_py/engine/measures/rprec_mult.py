@@ -32,6 +32,10 @@ def _rprec_mult(b, p):
 
 Rprec_mult = Measure(
     name="Rprec_mult",
+    formula=(
+        r"\mathrm{Rprec\_mult}_m = \frac{\mathrm{rel}(k_m)}{k_m}, \qquad k_m = \lfloor m R + 0.9 "
+        r"\rfloor\quad (0 \text{ if } k_m = 0)"
+    ),
     help=(
         "Precision at multiples of R (the topic's relevant count): at cutoff m*R for each "
         "multiple m, short rankings padded with non-relevant documents. Shows whether a "

@@ -32,6 +32,11 @@ def _rprec_mult_avgjg(b, p):
 
 Rprec_mult_avgjg = Measure(
     name="Rprec_mult_avgjg",
+    formula=(
+        r"\mathrm{Rprec\_mult\_avgjg}_m = \frac{1}{J} \sum_{j=1}^{J} "
+        r"\frac{\mathrm{rel}^{(j)}(k^{(j)}_m)}{k^{(j)}_m}, \qquad k^{(j)}_m = \lfloor m R^{(j)} + 0.9 "
+        r"\rfloor\quad (\text{a term is } 0 \text{ if } k^{(j)}_m = 0)"
+    ),
     help=(
         "Precision at multiples of R (cutoff m*R for each multiple m, R = relevant documents) "
         "computed against each judgment group of the topic (-R qrels_jg) and averaged over "

@@ -30,6 +30,10 @@ def _rr_cut(b, p) -> np.ndarray:
 
 rr_cut = Measure(
     name="rr_cut",
+    formula=(
+        r"\mathrm{rr\_cut}_k = \frac{[\, f \le k \,]}{f}, \qquad f = \min\{\, i : \mathrm{rel}_i = 1 "
+        r"\,\}\quad (0 \text{ if there is none})"
+    ),
     help=(
         "Reciprocal rank of the first relevant document if it is within the top k, "
         "else 0; the mean over topics is MRR@k (MS MARCO). Cutoffs: -m rr_cut.10 "

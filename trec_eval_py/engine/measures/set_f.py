@@ -32,6 +32,11 @@ def _set_f(b, p) -> np.ndarray:
 
 set_F = Measure(
     name="set_F",
+    formula=(
+        r"\mathrm{set\_F}_x = \frac{(x + 1)\, P\, \rho}{x P + \rho}, \qquad P = "
+        r"\frac{\mathrm{rel}(n)}{n},\quad \rho = \frac{\mathrm{rel}(n)}{R}\quad (0 \text{ if } "
+        r"\mathrm{rel}(n) = 0)"
+    ),
     help=(
         "Set F: weighted harmonic mean (x+1)PR/(xP+R) of set precision P and set recall R; "
         "x (default 1) is the weight of recall relative to precision: -m set_F.0.5. "

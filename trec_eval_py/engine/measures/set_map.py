@@ -26,6 +26,7 @@ def _set_map(b, p) -> np.ndarray:
 
 set_map = Measure(
     name="set_map",
+    formula=r"\mathrm{set\_map} = \frac{\mathrm{rel}(n)^2}{n R}\quad (0 \text{ if } n = 0 \text{ or } R = 0)",
     help=(
         "Unranked average precision of the retrieved set: relevant retrieved squared / "
         "(retrieved x relevant), i.e. set precision times set recall. 0 if either count is 0."

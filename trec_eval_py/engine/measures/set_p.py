@@ -13,6 +13,7 @@ from ._set_counts import num_rel_ret
 
 set_P = Measure(
     name="set_P",
+    formula=r"\mathrm{set\_P} = \frac{\mathrm{rel}(n)}{n}\quad (0 \text{ if } n = 0)",
     help=(
         "Set precision: relevant retrieved / retrieved, over everything retrieved for the topic "
         "(0 when nothing is retrieved). Unlike P.k, short rankings are not padded."

@@ -13,6 +13,7 @@ from ._set_counts import num_rel, num_rel_ret
 
 set_recall = Measure(
     name="set_recall",
+    formula=r"\mathrm{set\_recall} = \frac{\mathrm{rel}(n)}{R}\quad (0 \text{ if } R = 0)",
     help="Set recall: relevant retrieved / relevant in the judgments (0 when there are none).",
     kernel=lambda b, p: safe_div(num_rel_ret(b), num_rel(b)),
     nicknames=frozenset({"all_trec", "set"}),

@@ -16,6 +16,10 @@ from ._set_counts import num_rel, num_rel_ret
 
 set_relative_P = Measure(
     name="set_relative_P",
+    formula=(
+        r"\mathrm{set\_relative\_P} = \frac{\mathrm{rel}(n)}{\min(n,\ R)}\quad (0 \text{ if } n = 0 "
+        r"\text{ or } R = 0)"
+    ),
     help=(
         "Relative set precision: relevant retrieved / min(retrieved, relevant), i.e. precision "
         "relative to the best possible for a set of that size. 0 if either is 0."

@@ -40,6 +40,7 @@ def _strec(b, p):
 
 strec = Measure(
     name="strec",
+    formula=r"\mathrm{strec}_k = \frac{|\{\, s : \exists\, i \le k,\ d_i \in \mathcal{R}_s \,\}|}{A}",
     help=(
         "Subtopic recall at cutoff k (ndeval's strec): the share of the subtopics with a relevant "
         "document that the top k cover. Needs -R qrels_diversity. -m strec.5,10 (default 5, 10, 20)."

@@ -21,6 +21,7 @@ def _success(b, p):
 
 success = Measure(
     name="success",
+    formula=r"\mathrm{success}_k = [\, \mathrm{rel}(k) > 0 \,]",
     help=(
         "Success at cutoffs: 1 if a relevant document is in the top k, else 0. "
         "Cutoffs: -m success.1,5,10"

@@ -28,6 +28,7 @@ def _trr(b, p) -> np.ndarray:
 
 trr = Measure(
     name="trr",
+    formula=r"\mathrm{trr} = \sum_{i=1}^{n} \frac{\mathrm{rel}_i}{i}",
     help=(
         "Total reciprocal rank (BioCreative II.5): the sum of 1/rank over the relevant "
         "documents retrieved; a sum, so it grows with the number of relevant documents. "

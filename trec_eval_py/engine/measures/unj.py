@@ -26,6 +26,7 @@ def _unj(b, p) -> np.ndarray:
 
 UNJ = Measure(
     name="unj",
+    formula=r"\mathrm{unj}_k = \frac{\bigl|\{\, i \le \min(k, n) : d_i \text{ unjudged} \,\}\bigr|}{k}",
     help=(
         "Unjudged at cutoffs: the fraction of the top k documents without a judgment "
         "(missing from the qrels or with a negative level); a short ranking counts as "

@@ -52,6 +52,10 @@ def _utility(b, p) -> np.ndarray:
 
 utility = Measure(
     name="utility",
+    formula=(
+        r"\mathrm{utility} = p_1 a + p_2 b + p_3 c + p_4 d, \qquad a = \mathrm{rel}(n),\ b = n - a,\ c = "
+        r"R - a,\ d = N_{\text{coll}} - a - b - c"
+    ),
     help=(
         "Set utility p1*a + p2*b + p3*c + p4*d over the contingency table (a relevant "
         "retrieved, b non-relevant retrieved, c relevant missed, d non-relevant missed; d needs "

@@ -30,6 +30,10 @@ def _yaap(b, p) -> np.ndarray:
 
 yaap = Measure(
     name="yaap",
+    formula=(
+        r"\mathrm{yaap} = \ln \frac{1 + S}{1 + R - S}, \qquad S = \sum_{i=1}^{n} \mathrm{rel}_i \, "
+        r"\frac{\mathrm{rel}(i)}{i}"
+    ),
     help=(
         "Yet another average precision (Robertson, ECIR 2012): log((1+S)/(1+R-S)), S the sum of "
         "precision at each relevant document retrieved, R the relevant documents judged. "

@@ -41,8 +41,27 @@ def check_levels(rel: np.ndarray, lineno: np.ndarray, name: str, data: bytes | N
 class Qrels:
     """Relevance judgments as flat columns, one row per judged document.
 
-    ``qid`` and ``docno`` are numpy byte-string arrays; ``rel`` is int64.
-    ``lineno`` holds each row's line in ``name`` (for error messages).
+    What :func:`read_qrels` returns, in the order read; :func:`~trec_eval_py.evaluate`
+    and :class:`~trec_eval_py.Evaluator` take one as they take a file.
+
+    Attributes
+    ----------
+    qid, docno : numpy.ndarray
+        Topic ids and document ids, numpy byte strings.
+    rel : numpy.ndarray
+        Relevance levels, int64; a negative level is a document pooled but
+        not judged.
+    lineno : numpy.ndarray
+        Each row's line in ``name`` (1-based; for error messages).
+    name : str
+        Where the judgments were read from (a path, ``<bytes>``, ``<qrels dict>``).
+
+    Examples
+    --------
+    >>> from trec_eval_py import read_qrels
+    >>> q = read_qrels(b"301 0 d1 1\\n301 0 d2 0\\n302 0 d1 2\\n")
+    >>> len(q), q.qid.tolist(), q.rel.tolist()
+    (3, [b'301', b'301', b'302'], [1, 0, 2])
     """
 
     qid: np.ndarray
@@ -112,14 +131,48 @@ class Qrels:
 
 
 def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> Qrels:
-    """Read qrels from a path, ``-``, a file object or bytes (TREC text, or Parquet),
-    or a Python value: a dict, a pandas or polars DataFrame, an Arrow table, an
-    iterable of ir_measures ``Qrel`` (see :mod:`~trec_eval_py.engine.parse.python`).
+    """Read relevance judgments (qrels).
 
-    Raises :class:`~trec_eval_py.errors.InputError` for a missing or empty
-    file, a line without exactly four fields, a NUL byte or a relevance that
-    is not an integer. Comment lines (first non-blank byte ``#``) and blank
-    lines are skipped.
+    A text file has one judgment a line, ``TOPIC ITERATION DOCNO LEVEL``
+    (the second field is ignored). Comment lines (first non-blank byte ``#``)
+    and blank lines are skipped.
+
+    Parameters
+    ----------
+    source
+        A path, ``-`` (standard input), a file object or bytes (TREC text, or
+        Parquet), or a Python value: a dict ``{topic: {docno: level}}``, a
+        pandas or polars DataFrame, an Arrow table, an iterable of ir_measures
+        ``Qrel`` (see :mod:`~trec_eval_py.engine.parse.python`). A
+        :class:`Qrels` is returned as it is.
+    name : str, optional
+        The name error messages give the judgments (default: the path, or
+        ``<bytes>``, ``<qrels dict>``...).
+
+    Returns
+    -------
+    Qrels
+
+    Raises
+    ------
+    InputError
+        A missing or empty file, a line without exactly four fields, a NUL
+        byte or a level that is not an integer; the message names the file,
+        the line and its text.
+    InputTypeError
+        A ``source`` of a type that holds no judgments (also a ``TypeError``).
+
+    Examples
+    --------
+    >>> from trec_eval_py import read_qrels
+    >>> len(read_qrels("examples/qrels.txt"))
+    3681
+    >>> read_qrels({"q1": {"d1": 1, "d2": 0}}).docno.tolist()
+    [b'd1', b'd2']
+    >>> read_qrels(b"301 0 d1 x\\n")
+    Traceback (most recent call last):
+      ...
+    trec_eval_py.errors.InputError: <bytes>, line 1: relevance is not an integer ('x'): '301 0 d1 x'
     """
     if isinstance(source, Qrels):
         return source

@@ -21,7 +21,31 @@ from .source import Source, read_pieces, read_source, source_name
 
 @record(eq=False)
 class Run:
-    """Retrieved documents as flat columns, one row per line of the run."""
+    """Retrieved documents as flat columns, one row per line of the run.
+
+    What :func:`read_run` returns, in the order read (the evaluation ranks
+    them); :func:`~trec_eval_py.evaluate` takes one as it takes a file.
+
+    Attributes
+    ----------
+    qid, docno : numpy.ndarray
+        Topic ids and document ids, numpy byte strings.
+    score : numpy.ndarray
+        Scores, float64.
+    lineno : numpy.ndarray
+        Each row's line in ``name`` (1-based; for error messages).
+    runid : str
+        The run's name: the sixth field of the last line ("" for a dict).
+    name : str
+        Where the run was read from (a path, ``<bytes>``, ``<run dict>``).
+
+    Examples
+    --------
+    >>> from trec_eval_py import read_run
+    >>> r = read_run(b"301 Q0 d1 1 2.5 bm25\\n301 Q0 d2 2 1.5 bm25\\n")
+    >>> r.docno.tolist(), r.score.tolist(), r.runid
+    ([b'd1', b'd2'], [2.5, 1.5], 'bm25')
+    """
 
     qid: np.ndarray
     docno: np.ndarray
@@ -180,16 +204,55 @@ def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str
 
 def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: str = "",
              rank_column: bool = False) -> Run:
-    """Read a run from a path, ``-`` (stdin), a file object or bytes (TREC text, or
-    Parquet), or a Python value: a dict, a pandas or polars DataFrame, an Arrow table,
-    an iterable of ir_measures ``ScoredDoc`` (see :mod:`~trec_eval_py.engine.parse.python`).
+    """Read a run (retrieval results).
 
-    Raises :class:`~trec_eval_py.errors.InputError` for a missing or empty
-    file, a line with fewer than six or more than :data:`MAX_FIELDS` fields,
-    a NUL byte, a carriage return inside a line, or a score that is not a
-    decimal number (NaN included). Fields after the run id are ignored.
-    ``rank_column`` also reads the rank column (4th field) as a number, with
-    the same checks, into :attr:`Run.rank`.
+    A text file has one result a line, ``TOPIC Q0 DOCNO RANK SCORE RUNID``;
+    fields after the run id are ignored, and so is the rank unless
+    ``rank_column`` asks for it.
+
+    Parameters
+    ----------
+    source
+        A path, ``-`` (standard input), a file object or bytes (TREC text, or
+        Parquet), or a Python value: a dict ``{topic: {docno: score}}``, a
+        pandas or polars DataFrame, an Arrow table, an iterable of ir_measures
+        ``ScoredDoc`` (see :mod:`~trec_eval_py.engine.parse.python`). A
+        :class:`Run` is returned as it is.
+    name : str, optional
+        The name error messages give the run (default: the path, or
+        ``<bytes>``, ``<run dict>``...).
+    runid : str
+        The run id of a run given as a Python value without one.
+    rank_column : bool
+        Also read the rank column (4th field) as a number, with the same checks
+        as a score, into :attr:`Run.rank`.
+
+    Returns
+    -------
+    Run
+
+    Raises
+    ------
+    InputError
+        A missing or empty file, a line with fewer than six or more than
+        :data:`MAX_FIELDS` fields, a NUL byte, a carriage return inside a line,
+        or a score that is not a decimal number (NaN included); the message
+        names the file, the line and its text.
+    InputTypeError
+        A ``source`` of a type that holds no run (also a ``TypeError``).
+
+    Examples
+    --------
+    >>> from trec_eval_py import read_run
+    >>> r = read_run("examples/run_a.txt")
+    >>> len(r), r.runid
+    (1500, 'STANDARD')
+    >>> read_run({"q1": {"d1": 2.0}}, runid="mine").runid
+    'mine'
+    >>> read_run(b"301 Q0 d1 1 abc run\\n")
+    Traceback (most recent call last):
+      ...
+    trec_eval_py.errors.InputError: <bytes>, line 1: score is not a number ('abc'): '301 Q0 d1 1 abc run'
     """
     if isinstance(source, Run):
         return source
