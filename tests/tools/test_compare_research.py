@@ -21,8 +21,8 @@ from scipy import stats
 from support.synthetic import write_collection
 
 from trec_eval_py.errors import UsageError
-from trec_eval_py.tools import significance as sig
-from trec_eval_py.tools.comparison import compare_runs, wide_cells
+from trec_eval_py.tools.compare import significance as sig
+from trec_eval_py.tools.compare.comparison import compare_runs, wide_cells
 
 EX = ROOT / "examples" / "compare"
 QRELS = str(EX / "qrels.txt")

@@ -16,8 +16,8 @@ import hypothesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from trec_eval_py.tools import validate as v
-from trec_eval_py.tools.submissions import scan_submissions
+from trec_eval_py.tools.grading import validate as v
+from trec_eval_py.tools.shared.submissions import scan_submissions
 
 WHOLE = 1 << 40  # pieces larger than any file here: the file is checked whole
 

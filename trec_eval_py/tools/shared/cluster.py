@@ -37,7 +37,7 @@ import tempfile
 import threading
 import time
 
-from ..errors import ClusterError, TrecEvalError, UsageError
+from ...errors import ClusterError, TrecEvalError, UsageError
 
 ENGINES = ("local", "dask")
 #: seconds without a scheduler, or without a worker able to run a task, before a command gives up
@@ -417,7 +417,7 @@ def located(value):
         if value.path in ("-", "") or os.path.isabs(value.path) and (not value.beneath
                                                                        or os.path.isabs(value.beneath[0])):
             return value
-        from .._record import replace
+        from ..._record import replace
 
         # a file found in a folder is opened from that folder, one name at a time: the folder too
         beneath = (os.path.abspath(value.beneath[0]), *value.beneath[1:]) if value.beneath else ()

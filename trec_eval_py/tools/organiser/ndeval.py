@@ -42,8 +42,8 @@ import re
 
 import numpy as np
 
-from .._record import record
-from ..errors import InputError, NoTopicsError, UsageError
+from ..._record import record
+from ...errors import InputError, NoTopicsError, UsageError
 
 #: what ndeval 4.5's own version line says, for ``-version``
 NDEVAL_VERSION = "4.5 (Mon 29 Apr 2013 20:51:02 EDT)"
@@ -124,7 +124,7 @@ def run_topic(text: bytes) -> int | None:
 
 def _numbered(qid: np.ndarray, lineno: np.ndarray, name: str, read, what: str) -> np.ndarray:
     """Each row's topic as ndeval numbers it, written in decimal (S dtype)."""
-    from ..engine.join.keys import codes_in, distinct_sorted
+    from ...engine.join.keys import codes_in, distinct_sorted
 
     distinct = distinct_sorted(qid)
     nums = [read(t) for t in distinct.tolist()]
@@ -148,7 +148,7 @@ def _check_range(values: np.ndarray, lineno: np.ndarray, name: str, what: str) -
 
 def read_ndeval_qrels(qrels):
     """Subtopic judgments read by ``-R qrels_diversity``, their topics numbered as ndeval numbers them."""
-    from ..engine.pipeline import Options, read_judgments
+    from ...engine.pipeline import Options, read_judgments
 
     q = read_judgments(qrels, Options(rel_format="qrels_diversity"))
     _check_range(q.subtopic, q.lineno, q.name, "subtopic")
@@ -161,8 +161,8 @@ def read_ndeval_qrels(qrels):
 def read_ndeval_run(run, settings: NdevalSettings):
     """A run read by the pipeline's reader with its rank column, topics numbered as ndeval
     numbers them; ranks checked as ndeval checks them."""
-    from ..engine.parse.run import Run
-    from ..engine.pipeline import Options, read_results
+    from ...engine.parse.run import Run
+    from ...engine.pipeline import Options, read_results
 
     r = read_results(run, Options(rel_format="qrels_diversity", order="rank"))
     rank = r.rank
@@ -173,7 +173,7 @@ def read_ndeval_run(run, settings: NdevalSettings):
                          int(r.lineno[i]))
     qid = _numbered(r.qid, r.lineno, r.name, run_topic, "a number, with or without a prefix ending in '-'")
     if not settings.traditional:  # ranks are the order: one document per rank
-        from ..engine.join.keys import codes_in, distinct_sorted
+        from ...engine.join.keys import codes_in, distinct_sorted
 
         key = codes_in(qid, distinct_sorted(qid)) * (MAX_NUMBER + 1) + rank.astype(np.int64)
         # runs are written topic by topic, rank by rank: then the keys only rise
@@ -202,7 +202,7 @@ def _specs(settings: NdevalSettings) -> list[str]:
 def topic_values(qrels, run, settings: NdevalSettings) -> dict[int, list[float]]:
     """``{topic: [the 21 values]}`` for the topics with judgments and results
     (``qrels`` and ``run`` as :func:`read_ndeval_qrels` and :func:`read_ndeval_run` give them)."""
-    from ..engine.pipeline import evaluate
+    from ...engine.pipeline import evaluate
 
     try:
         ev = evaluate(qrels, run, _specs(settings), rel_format="qrels_diversity",

@@ -58,10 +58,10 @@ import stat
 import zipfile
 from typing import Any
 
-from .._record import field, record, replace
-from ..engine.parse.source import (BINARY_HEAD, binary_reason, bound_hint, check_expansion, compression, expand,
+from ..._record import field, record, replace
+from ...engine.parse.source import (BINARY_HEAD, binary_reason, bound_hint, check_expansion, compression, expand,
                                    file_pieces, read_limits, show_size, split_pieces, too_big)
-from ..errors import InputError
+from ...errors import InputError
 
 #: a file in a folder that ``batch --report`` wrote: the folder is never walked as submissions
 REPORT_MARKER = ".trec_eval_py-report"
@@ -118,7 +118,7 @@ class Submission:
         if self.inner:
             return _not_binary(_read_member(self), self.name)
         if self.path == "-":
-            from ..engine.parse.source import read_source
+            from ...engine.parse.source import read_source
 
             return read_source("-")
         return _read_file(self)
@@ -920,12 +920,12 @@ def _refuse_dataset(path: str) -> None:
     """A sharded run (a folder made by ``trec_eval_py shard``) given where run files
     are taken: its Parquet files would each be read as a text run (and found
     binary). A usage error saying what it is and what to do instead."""
-    from ..engine.join.dataset import dataset_source
+    from ...engine.join.dataset import dataset_source
 
     source = dataset_source(path)
     if source is None:
         return
-    from ..errors import UsageError
+    from ...errors import UsageError
 
     raise UsageError(f"{path} is a sharded run dataset made by trec_eval_py shard, not a folder of run files: "
                      f"evaluate it with 'trec_eval_py QRELS {path}'; to check or grade the run, give the run "

@@ -1,7 +1,7 @@
 """Which documents to judge, from many runs: ``trec_eval_py pool``.
 
 Methods (each topic on its own; a run's ranks are the ranking rule's, see
-:mod:`trec_eval_py.tools.runs`):
+:mod:`trec_eval_py.tools.shared.runs`):
 
 ``depth`` (TREC's depth-k pool)
     every document some run ranks at or above ``depth``. Every run is pooled
@@ -46,12 +46,12 @@ from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
-from .._record import field, record
-from ..errors import UsageError
-from ..engine.join.keys import docno_words
-from ..engine.join.order import RankRule
-from ..engine.parse import Run
-from .runs import Block, Restart, run_labels, topic_blocks, whole_blocks
+from ..._record import field, record
+from ...errors import UsageError
+from ...engine.join.keys import docno_words
+from ...engine.join.order import RankRule
+from ...engine.parse import Run
+from ..shared.runs import Block, Restart, run_labels, topic_blocks, whole_blocks
 
 METHODS = ("depth", "union", "rbp", "mtf")
 
@@ -129,7 +129,7 @@ def _judged_levels(judged, opts):
     """``{(topic, docno): level}`` of judgments so far (any -R format with docnos)."""
     if judged is None:
         return None
-    from ..engine.pipeline import read_judgments
+    from ...engine.pipeline import read_judgments
 
     j = read_judgments(judged, opts)
     level = getattr(j, "rel", None)
@@ -341,10 +341,10 @@ def iter_pool(runs: Sequence, method: str = "depth", *, depth: int | None = 100,
               **options) -> Iterator[tuple[PoolPart | object, PoolStats | None]]:
     """:func:`pool`, block by block: ``(part, stats so far)``; the last pair's stats
     are the whole pool's. Memory stays bounded for big runs (see
-    :mod:`trec_eval_py.tools.runs`). A pair ``(RESTART, None)`` voids every part
+    :mod:`trec_eval_py.tools.shared.runs`). A pair ``(RESTART, None)`` voids every part
     before it (runs listing their topics in different orders were found out
     late; they are then read whole)."""
-    from ..engine.pipeline import Options
+    from ...engine.pipeline import Options
 
     _check(method, depth, run_depths, budget, p)
     if not runs:
@@ -397,7 +397,7 @@ def _pool_blocks(blocks, runs, method, depth, run_depths, budget, p, judged, rul
 
 def _head(run, k: int):
     """The top ``k`` documents of each topic of a :class:`~.runs.Ranked`."""
-    from .runs import Ranked
+    from ..shared.runs import Ranked
 
     if k is None:
         return run

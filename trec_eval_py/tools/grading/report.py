@@ -1,6 +1,6 @@
 """A grading report for a class: one folder a teacher can open or publish.
 
-:func:`write_report` turns a :class:`~trec_eval_py.tools.leaderboard.Leaderboard`
+:func:`write_report` turns a :class:`~trec_eval_py.tools.grading.leaderboard.Leaderboard`
 (built with ``curves=True`` for the precision/recall figures) into:
 
 ``index.html``
@@ -39,7 +39,7 @@ their own box if they must).
 The report is written safely (:mod:`trec_eval_py.output.files`): each file
 whole or not at all, never through a link (a link already in the folder is
 replaced, its target untouched), and the folder is marked
-(:data:`~trec_eval_py.tools.submissions.REPORT_MARKER`) so that a report is
+(:data:`~trec_eval_py.tools.shared.submissions.REPORT_MARKER`) so that a report is
 never graded as a submission. The marker is also the report's manifest: it
 lists every file the report wrote. A report written again into the same
 folder replaces it: the pages and feedback files the last report listed and
@@ -65,10 +65,10 @@ import re
 
 import numpy as np
 
-from ..output.evaluation import format_value
-from ..output.names import printable
-from ..output.table import html_escape
-from ..engine.measures import Kind
+from ...output.evaluation import format_value
+from ...output.names import printable
+from ...output.table import html_escape
+from ...engine.measures import Kind
 from .leaderboard import Entry, Leaderboard, coverage, render_leaderboard
 from .validate import NOTE
 
@@ -655,7 +655,7 @@ def grades_csv(board: Leaderboard) -> str:
     """``grades.csv``: a row per student (the run graded, or with several the best
     ranked), numbers rounded as shown; with a roster, its rows first, in its order,
     a student without a graded run with an empty grade and the reason."""
-    from ..output.table import csv_rows as csv_text
+    from ...output.table import csv_rows as csv_text
 
     nums = [c for c in board.columns if board.kinds[c] is not Kind.STR]
     by_student: dict = {}
@@ -709,7 +709,7 @@ def check_report(directory) -> None:
     """Raise :class:`~trec_eval_py.errors.OutputError` now if a report cannot be written
     into ``directory`` later (a file or a link in its place, a read-only folder, a name
     too long): before the grading, not after it."""
-    from ..output.files import check_folder
+    from ...output.files import check_folder
 
     check_folder(os.fspath(directory), SUBFOLDERS)
 
@@ -724,7 +724,7 @@ def report_writes(rel: str) -> bool:
     """Whether a report may write the file ``rel`` (a path relative to its folder, ``/``
     separated): its top files, its marker, anything in its subfolders. An input there
     would be overwritten."""
-    from .submissions import REPORT_MARKER
+    from ..shared.submissions import REPORT_MARKER
 
     return rel in TOP_FILES or rel == REPORT_MARKER or rel.split("/", 1)[0] in SUBFOLDERS
 
@@ -741,7 +741,7 @@ def _manifest(out) -> set[str]:
     """The pages and feedback files the report last written in ``out`` (a Folder) listed
     in its marker; empty when there is none (a folder that is no report, a report of an
     older version that kept no list: nothing of them is ever deleted)."""
-    from .submissions import REPORT_MARKER
+    from ..shared.submissions import REPORT_MARKER
 
     try:
         fd = os.open(REPORT_MARKER, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0),
@@ -763,7 +763,7 @@ def _manifest(out) -> set[str]:
 
 
 def _write_manifest(out, listed) -> str:
-    from .submissions import REPORT_MARKER
+    from ..shared.submissions import REPORT_MARKER
 
     return out.write(REPORT_MARKER, [_MANIFEST_HEAD, *(f"{rel}\n" for rel in sorted(listed))])
 
@@ -776,7 +776,7 @@ def write_report(board: Leaderboard, directory, *, title: str = "Leaderboard") -
     later walk for submissions leaves it out. In a folder already marked, the
     pages and feedback files the last report listed in its manifest and this one does
     not write again (runs no longer on the board) are deleted; nothing else is."""
-    from ..output.files import Folder
+    from ...output.files import Folder
 
     check_report(directory)
     slug = slugs([e.path for e in board.entries])

@@ -94,8 +94,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._record import as_dict, record
-from ..errors import OptionError, OptionTypeError, UsageError
+from ..._record import as_dict, record
+from ...errors import OptionError, OptionTypeError, UsageError
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "sign")
 FAMILY_TESTS = ("tukey", "tukey-classic")

@@ -21,7 +21,7 @@ qrels, a topic without results counting as an empty ranking.
     True-positive rate against false-positive rate, vertically averaged over
     topics (for each false-positive rate, the mean of the topics' share of
     relevant documents ranked with at most that rate), as computed by
-    :mod:`trec_eval_py.tools.curves`. Negatives are the retrieved non-relevant
+    :mod:`trec_eval_py.tools.curves.curves`. Negatives are the retrieved non-relevant
     documents, relevant documents not retrieved coming after all of them; with
     ``num_docs_in_coll`` (``-N``) every non-relevant document of the
     collection. The legend gives each run's ``auc_roc``.
@@ -53,8 +53,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._record import record
-from ..errors import UsageError
+from ..._record import record
+from ...errors import UsageError
 
 if TYPE_CHECKING:
     from .curves import CurveSpec
@@ -116,7 +116,7 @@ class PlotData:
     """What a figure draws, computed by the pipeline's stages and nothing else:
     per-topic values and summaries from :func:`~trec_eval_py.evaluate` (every
     topic of the qrels, ``-c``), curves from
-    :func:`~trec_eval_py.tools.curves.compute_curves`.
+    :func:`~trec_eval_py.tools.curves.curves.compute_curves`.
 
     ``measure`` is the printed name of the legend's measure (the per-topic
     figure's measure); ``bounds`` the averaged best and worst accumulation curves
@@ -137,8 +137,8 @@ def _mean(v: np.ndarray) -> float:
 
 
 def _pr_data(qrels, runs, labels, options) -> PlotData:
-    from ..engine.measures import registry
-    from .comparison import per_topic_values
+    from ...engine.measures import registry
+    from ..compare.comparison import per_topic_values
     from .curves import curve_options
 
     curve_options(options)  # the judgments every curve needs (-R), checked as for the other curves
@@ -179,9 +179,9 @@ def _check_pr_defined(file: str, topics, vals: dict, outputs, options: dict) -> 
 
 
 def _curve_data(qrels, runs, spec, labels, levels, options) -> PlotData:
-    from ..engine.parse.source import run_labels, source_label
+    from ...engine.parse.source import run_labels, source_label
     from .curves import compute_curves
-    from ..engine.pipeline import Evaluator, read_judgments, read_results
+    from ...engine.pipeline import Evaluator, read_judgments, read_results
 
     options = dict(options)
     options["complete"] = True
@@ -207,7 +207,7 @@ def _curve_data(qrels, runs, spec, labels, levels, options) -> PlotData:
 
 
 def _per_topic_data(qrels, runs, measure, labels, options) -> PlotData:
-    from .comparison import per_topic_values
+    from ..compare.comparison import per_topic_values
 
     topics, names, _files, _filled, values = per_topic_values(qrels, runs, [measure], **options)
     cols = list(values[names[0]])
@@ -279,7 +279,7 @@ def plot_roc(qrels, runs: Sequence, *, croc_alpha: float | None = None,
              labels: Sequence[str] | None = None, levels: int = GRID_POINTS, **options):
     """Averaged ROC curves, or CROC curves (exponential magnification) when ``croc_alpha`` is given.
 
-    The points come from :func:`trec_eval_py.tools.curves.compute_curves` (vertical
+    The points come from :func:`trec_eval_py.tools.curves.curves.compute_curves` (vertical
     averaging at ``levels`` evenly spaced x values); the legend's areas are
     the ``auc_roc`` / ``croc_exp`` measures averaged over the same topics.
     """
@@ -308,7 +308,7 @@ _CURVE_TEXT = {
 def plot_curve(qrels, runs: Sequence, spec, *, labels: Sequence[str] | None = None,
                levels: int = GRID_POINTS, **options):
     """Averaged ROC-family or accumulation curves of ``runs`` for the
-    :class:`~trec_eval_py.tools.curves.CurveSpec` ``spec``; accumulation curves
+    :class:`~trec_eval_py.tools.curves.curves.CurveSpec` ``spec``; accumulation curves
     get the unreachable regions (above the best, below the worst ranking) shaded."""
     _matplotlib()
     return _draw_curve(_curve_data(qrels, runs, spec, labels, levels, options), levels)
@@ -416,7 +416,7 @@ def save_plot(fig, path: str, dpi: int = 150) -> str:
 # ---------------------------------------------------------------- two evaluations
 
 def plot_correlation(report, *, max_labels: int = 40, max_swap_lines: int = 300):
-    """Scatter plot of a :class:`~trec_eval_py.tools.correlation.Correlation`:
+    """Scatter plot of a :class:`~trec_eval_py.tools.organiser.correlation.Correlation`:
     one point per run at (value in A, value in B), named when there are at
     most ``max_labels`` runs; each swapped pair (ordered oppositely by A and
     B) is joined by a thin red line (when there are at most ``max_swap_lines``).

@@ -3,7 +3,7 @@
 :func:`compare_runs` evaluates every run over the same topics, pairs the
 runs' per-topic values for each measure (each run with the baseline, the
 first run, or every pair of runs), runs the chosen tests from
-:mod:`trec_eval_py.tools.significance`, and corrects the p-values of each
+:mod:`trec_eval_py.tools.compare.significance`, and corrects the p-values of each
 paired test for multiple comparisons across all (pair, measure) rows.
 
 Topics (``topics_from``): ``qrels`` takes every topic of the qrels, as
@@ -32,13 +32,13 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .._record import as_dict, field, fields, record
-from ..output import table as tb
-from ..engine.aggregate import seq_total
-from ..engine.measures import Kind, in_asked_order, measure_specs
-from ..engine.parse.source import run_labels, source_label
-from ..engine.pipeline import Evaluator
-from ..errors import NoTopicsError, UsageError
+from ..._record import as_dict, field, fields, record
+from ...output import table as tb
+from ...engine.aggregate import seq_total
+from ...engine.measures import Kind, in_asked_order, measure_specs
+from ...engine.parse.source import run_labels, source_label
+from ...engine.pipeline import Evaluator
+from ...errors import NoTopicsError, UsageError
 from .significance import (
     ALL_TESTS,
     ALTERNATIVES,
@@ -54,7 +54,7 @@ from .significance import (
     run_test,
     wins_ties_losses,
 )
-from .submissions import scan_submissions
+from ..shared.submissions import scan_submissions
 
 FORMATS = ("text", "csv", "json", "latex", "long-latex", "markdown", "html")
 WIDE_FORMATS = ("latex", "markdown", "html")
@@ -185,7 +185,7 @@ class Comparison:
 
     def to_dataframe(self):
         """The rows as a pandas DataFrame (one per test, pair and measure)."""
-        from ..output.notebook import comparison_frame
+        from ...output.notebook import comparison_frame
 
         return comparison_frame(self)
 
@@ -193,7 +193,7 @@ class Comparison:
         return self.format("text")  # the notebook shows _repr_html_ instead
 
     def _repr_html_(self) -> str:
-        from ..output.notebook import comparison_html
+        from ...output.notebook import comparison_html
 
         return comparison_html(self)
 
@@ -221,7 +221,7 @@ class Comparison:
 def expand_runs(runs: Sequence) -> list:
     """Runs as given, with a folder standing for every file under it and a
     ``.zip`` for its members, exactly as ``batch`` finds submissions
-    (:func:`~trec_eval_py.tools.submissions.scan_submissions`: what a folder
+    (:func:`~trec_eval_py.tools.shared.submissions.scan_submissions`: what a folder
     holds but is not read, a link or a pipe, is an
     :class:`~trec_eval_py.errors.InputWarning`): files as their paths,
     archive members as named streams. A file named directly is read as the
@@ -229,7 +229,7 @@ def expand_runs(runs: Sequence) -> list:
     :class:`~trec_eval_py.errors.UsageError`, as in ``validate``."""
     import warnings
 
-    from ..errors import InputWarning
+    from ...errors import InputWarning
 
     out: list = []
     for r in runs:
@@ -277,7 +277,7 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     options = dict(options)
     options["complete"] = True
     if client is not None:  # the files the workers read (-Z, --valid-codes), named wherever they run
-        from .cluster import located
+        from ..shared.cluster import located
 
         options = located(options)
     evaluator = Evaluator(qrels, measures, **options)  # judgments parsed once, in the -R format, for every run
@@ -289,7 +289,7 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
 
     shared = (evaluator,)
     if client is not None:
-        from .cluster import map_on_cluster
+        from ..shared.cluster import map_on_cluster
 
         evals = map_on_cluster(client, _evaluate_one, list(runs), shared, on_error=failed)
     else:
@@ -364,7 +364,7 @@ def check_options(*, unit: str = "topics", tests: Sequence[str], alternative: st
     difference the other way), Tukey's tests (two-sided and family-wise) against
     ``--alternative`` and ``--correction``, ``--permutations``/``--seed`` with
     tests that draw nothing (``--unit positives`` checks its formats itself:
-    :func:`~trec_eval_py.tools.positives.check_positive_format`).
+    :func:`~trec_eval_py.tools.compare.positives.check_positive_format`).
     """
     if fail_if == "worse" and alternative == "greater":
         raise UsageError("--fail-if worse cannot fire with --alternative greater (a one-sided test of a higher "
@@ -401,7 +401,7 @@ def compare_runs(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",)
     plays the baseline). ``qrels`` and each run may be anything
     :func:`~trec_eval_py.evaluate` accepts; a directory stands for every file
     in it. ``tests`` are keys of
-    :data:`~trec_eval_py.tools.significance.ALL_TESTS` (``all``: every paired
+    :data:`~trec_eval_py.tools.compare.significance.ALL_TESTS` (``all``: every paired
     test). ``permutations`` is the number of random sign flips of the
     randomization test, resamples of the bootstrap and random tables of the
     randomised Tukey HSD. ``alternative`` is ``two-sided``, ``greater`` (the

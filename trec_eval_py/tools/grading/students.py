@@ -33,8 +33,8 @@ import re
 import unicodedata
 import warnings
 
-from .._record import record
-from ..errors import InputError, InputWarning, UsageError
+from ..._record import record
+from ...errors import InputError, InputWarning, UsageError
 
 #: the built-in patterns, by LMS
 PATTERNS = {
@@ -102,7 +102,7 @@ def _entries(sub) -> list[tuple[str, str]]:
     kind)`` (``folder``, ``archive`` or ``file``): the first is the top-level entry, what
     a student handed in (a Moodle folder, a Canvas or Blackboard file or zip); a file or
     archive given by itself is its own top-level entry (then the archive's members follow)."""
-    from .submissions import archive_kind
+    from ..shared.submissions import archive_kind
 
     name = sub.name.replace("\\", "/")
     root = (sub.root or "").replace("\\", "/").rstrip("/")
@@ -200,8 +200,8 @@ def name_students(subs: list, pattern) -> dict:
 
 def pick(subs: list, students: dict, rule: str = "all") -> tuple[list, list]:
     """The submissions kept under ``rule`` (``all`` or ``latest``: each student's file
-    changed last) and, as :class:`~trec_eval_py.tools.submissions.Skipped`, those left out."""
-    from .submissions import Skipped
+    changed last) and, as :class:`~trec_eval_py.tools.shared.submissions.Skipped`, those left out."""
+    from ..shared.submissions import Skipped
 
     if rule not in PICKS:
         raise UsageError(f"--pick {rule}: choose one of {', '.join(PICKS)}")
@@ -249,7 +249,7 @@ class Roster:
 
 def read_roster(source) -> Roster:
     """A roster CSV (a header row, then a row per student; UTF-8, with or without a BOM)."""
-    from ..engine.parse.source import read_source, source_name
+    from ...engine.parse.source import read_source, source_name
 
     data = read_source(source)
     name = source_name(source)

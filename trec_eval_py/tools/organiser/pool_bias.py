@@ -25,10 +25,10 @@ from typing import Sequence
 
 import numpy as np
 
-from .._record import fields, record, replace
-from ..errors import UsageError
+from ..._record import fields, record, replace
+from ...errors import UsageError
 from .pooling import group_documents, pool_rows
-from .runs import Restart, run_labels, topic_blocks, whole_blocks
+from ..shared.runs import Restart, run_labels, topic_blocks, whole_blocks
 
 FORMATS = ("text", "csv", "json")
 
@@ -83,7 +83,7 @@ def read_groups(spec: str | None, labels: Sequence[str], *, prefix: int | None =
         return [n.split(separator, 1)[0] for n in labels]
     if spec is None:
         return list(labels)
-    from ..errors import InputError
+    from ...errors import InputError
 
     if not os.path.isfile(spec):
         raise InputError(spec, "no such file")
@@ -161,7 +161,7 @@ def pool_bias(qrels, runs: Sequence, measure: str = "map", *, depth: int = 100, 
     """Leave-one-run-out (or, with ``groups``, one group name per run, leave-one-group-out)
     scores of ``runs`` on ``qrels`` for ``measure``; ``depth`` is the pool depth.
     Other keywords are :class:`~trec_eval_py.engine.pipeline.Options` fields."""
-    from ..engine.pipeline import Evaluator, Options
+    from ...engine.pipeline import Evaluator, Options
 
     if depth < 1:
         raise UsageError(f"--depth must be 1 or more, not {depth}")

@@ -6,7 +6,7 @@ its numbers are the ones ``trec_eval_py -c QRELS RUN`` prints (or, with
 ``complete=False``, ``trec_eval_py QRELS RUN``).
 
 One verdict: each run is first checked by
-:func:`~trec_eval_py.tools.validate.validate_run` with the settings ``validate``
+:func:`~trec_eval_py.tools.grading.validate.validate_run` with the settings ``validate``
 would use, and **a run with an error is not graded**: its row carries the
 first error (the real problem: a missing column, a header line, topic ids with
 a prefix...) and the findings, exactly as ``validate --qrels`` prints them.
@@ -34,10 +34,10 @@ Runs are evaluated in ``jobs`` worker processes; each process reads the
 qrels once. Stopping the grading (Ctrl-C, ``kill``) stops the workers too, and
 their temporary files go with them.
 
-Submissions are found as :mod:`~trec_eval_py.tools.submissions` says (links,
+Submissions are found as :mod:`~trec_eval_py.tools.shared.submissions` says (links,
 pipes, devices, hidden files and files that are no run, such as a README,
 are not read): what was left out is the board's ``skipped`` list. Students
-are named from the submissions' names (:mod:`~trec_eval_py.tools.students`).
+are named from the submissions' names (:mod:`~trec_eval_py.tools.grading.students`).
 """
 from __future__ import annotations
 
@@ -49,14 +49,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._record import field, record, replace
-from ..errors import InputError, TrecEvalError, UsageError
-from ..engine.join.keys import distinct_sorted
-from ..engine.inputs import judgment_format
-from ..engine.measures import Kind, in_asked_order, measure_specs, registry
-from ..engine.pipeline import Evaluation, Options, measure_columns
-from ..engine.parse.source import bound_hint, expand, read_limits
-from .submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
+from ..._record import field, record, replace
+from ...errors import InputError, TrecEvalError, UsageError
+from ...engine.join.keys import distinct_sorted
+from ...engine.inputs import judgment_format
+from ...engine.measures import Kind, in_asked_order, measure_specs, registry
+from ...engine.pipeline import Evaluation, Options, measure_columns
+from ...engine.parse.source import bound_hint, expand, read_limits
+from ..shared.submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
 from .validate import (ERROR, NOTE, WARNING, Finding, blank_line, load_qrels, qrels_topics, selected_checks,
                        unreadable_report, validate_run)
 
@@ -146,7 +146,7 @@ class Leaderboard:
 
     def to_dataframe(self, per_topic: bool = False):
         """A pandas DataFrame: a row per run, or with ``per_topic`` per run, topic and measure."""
-        from ..output.notebook import leaderboard_frame
+        from ...output.notebook import leaderboard_frame
 
         return leaderboard_frame(self, per_topic=per_topic)
 
@@ -154,7 +154,7 @@ class Leaderboard:
         return render_leaderboard(self, "text")  # the notebook shows _repr_html_ instead
 
     def _repr_html_(self) -> str:
-        from ..output.notebook import leaderboard_html
+        from ...output.notebook import leaderboard_html
 
         return leaderboard_html(self)
 
@@ -168,7 +168,7 @@ class Leaderboard:
 
 
 def expand_run_paths(paths) -> list[str]:
-    """Names of the submissions ``paths`` stand for (see :func:`~trec_eval_py.tools.submissions.find_submissions`)."""
+    """Names of the submissions ``paths`` stand for (see :func:`~trec_eval_py.tools.shared.submissions.find_submissions`)."""
     return [s.name for s in find_submissions(paths)]
 
 
@@ -235,7 +235,7 @@ class _Grader:
     before any run is graded."""
 
     def __init__(self, q, specs, options, check, curve, hide=False, keep=True) -> None:
-        from ..engine.pipeline import Evaluator
+        from ...engine.pipeline import Evaluator
 
         self.board_specs = len(specs)  # the columns asked for after these are the curve's
         self.levels = None
@@ -273,7 +273,7 @@ _pool_grader: list[_Grader] = []
 
 
 def _init_worker(grader: _Grader, limits=None, pool=False) -> None:
-    from ..engine.parse.source import use_read_limits
+    from ...engine.parse.source import use_read_limits
 
     if pool:
         _pool_grader[:] = [grader]
@@ -314,7 +314,7 @@ def _grade_in_worker(sub: Submission) -> dict:
     try:
         return _grade(sub, _pool_grader[0])
     except _Stop:
-        from ..engine.join.scratch import remove_scratch
+        from ...engine.join.scratch import remove_scratch
 
         remove_scratch()  # a reader thread may still hold its temporary folder
         os._exit(143)
@@ -502,7 +502,7 @@ def _stop_workers(pool, others: set) -> None:
 
 def _run_on(client, subs: list[Submission], init_args: tuple, progress) -> list[dict]:
     """One task per run on a dask cluster; the judgments are shipped to each worker once."""
-    from .cluster import map_on_cluster
+    from ..shared.cluster import map_on_cluster
 
     def failed(i: int, e: Exception) -> dict:  # a run that failed on every worker that tried it
         return {"error": f"internal error ({type(e).__name__}: {e})", "findings": [], "curve": None}
@@ -594,7 +594,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     ``qrels`` is anything the judgment format ``rel_format`` (``-R``, qrels by
     default) reads (an unreadable file is an error for the whole board); ``runs`` are paths
     (files, folders walked recursively, ``.zip`` archives: see
-    :mod:`~trec_eval_py.tools.submissions`) or :class:`Submission` values.
+    :mod:`~trec_eval_py.tools.shared.submissions`) or :class:`Submission` values.
     ``measures`` are ``-m`` specs (default map and P.10); ``sort_by`` a column
     (default :func:`default_sort_by`). ``jobs`` worker processes evaluate the
     runs; ``check`` validates each run too; ``curves`` keeps each run's
@@ -606,14 +606,14 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     :class:`~trec_eval_py.engine.pipeline.Options` (``rel_format``,
     ``results_format``, ``valid_codes``... as for ``evaluate``); ``complete``
     defaults to true (every judged topic counts). ``check`` validates each run
-    first in its results format (see :func:`~trec_eval_py.tools.validate.validate_run`), with
+    first in its results format (see :func:`~trec_eval_py.tools.grading.validate.validate_run`), with
     ``ignore``, ``select``, ``skip_header``, ``doc_limit`` (validate's ``max_docs``: ``-M`` is
     the evaluation's) and ``max_unjudged`` as there;
     a run with an error is not graded. ``student_from`` names the students
-    (:func:`~trec_eval_py.tools.students.compile_pattern`: ``auto``, ``moodle``,
+    (:func:`~trec_eval_py.tools.grading.students.compile_pattern`: ``auto``, ``moodle``,
     ``canvas``, ``blackboard``, ``folder`` or a regular expression), ``pick``
     (``all``, ``latest``) says which of a student's files are graded, ``roster``
-    (a CSV, :func:`~trec_eval_py.tools.students.read_roster`) lists the class
+    (a CSV, :func:`~trec_eval_py.tools.grading.students.read_roster`) lists the class
     for grades.csv.
     ``per_topic=False`` keeps each run's summary only (what the board prints
     without ``--per-topic`` or a report), not its per-topic values.
@@ -653,7 +653,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     students = name_students(subs, pattern)
     subs, not_picked = pick_runs(subs, students, pick)
     skipped = skipped + not_picked
-    from ..engine.parse.source import read_limits
+    from ...engine.parse.source import read_limits
 
     # made here: a bad measure or option is one line before any run is graded
     grader = _Grader(q, specs, options, settings, curves, hide_judgments, per_topic)
@@ -712,7 +712,7 @@ _KIND = {Kind.FLOAT: "float", Kind.INT: "int", Kind.STR: "text"}
 def _board_topic_rows(board: Leaderboard, entry: Entry, show=None) -> list[list]:
     """(topic, measure, value) rows of one run, per-topic values then the summary
     (each value as ``show(kind, value)`` gives it; plain Python values by default)."""
-    from ..output.evaluation import python_value
+    from ...output.evaluation import python_value
 
     show = show or python_value
     ev = entry.result
@@ -728,7 +728,7 @@ def _board_topic_rows(board: Leaderboard, entry: Entry, show=None) -> list[list]
 
 
 def leaderboard_json(board: Leaderboard, *, per_topic: bool = False) -> dict:
-    from ..output.evaluation import evaluation_json, plain_value
+    from ...output.evaluation import evaluation_json, plain_value
 
     runs = []
     for e in board.entries:
@@ -768,8 +768,8 @@ def leaderboard_table(board: Leaderboard, fmt: str = "text", *, per_topic: bool 
     text, html and latex, in an ``error`` column in csv, in the runid column
     in markdown. ``rounded`` (csv): values as the text prints them.
     """
-    from ..output.evaluation import format_value, python_value
-    from ..output.table import Cell, Column, Table
+    from ...output.evaluation import format_value, python_value
+    from ...output.table import Cell, Column, Table
 
     machine = fmt == "csv"
     students = board.has_students
@@ -840,7 +840,7 @@ def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool
     ``per_topic`` the table is long: one row per run, topic and measure (topic
     ``all`` for the summary). A failed run is one row carrying its reason.
     """
-    from ..output.table import canonical, check_format, check_typeset, json_text, render
+    from ...output.table import canonical, check_format, check_typeset, json_text, render
 
     fmt = canonical(check_format(fmt, LEADERBOARD_FORMATS))
     check_typeset(fmt, caption=caption, label=label, digits=digits)

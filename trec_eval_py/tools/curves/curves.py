@@ -3,7 +3,7 @@ ROC and concentrated ROC, per topic and averaged over topics.
 
 Both ``trec_eval_py curves`` and Python callers use :func:`compute_curves`::
 
-    from trec_eval_py.tools.curves import compute_curves
+    from trec_eval_py.tools.curves.curves import compute_curves
     c = compute_curves("qrels.txt", "run.txt", "croc_exp.7")
     c.points["301"]      # (m, 2) array of (x, y) vertices for topic 301
     c.average            # (levels, 2) array, or None for "pr"
@@ -71,10 +71,10 @@ from typing import Iterable
 
 import numpy as np
 
-from .._record import record, replace
-from ..errors import NoTopicsError, UsageError
-from ..engine.measures.early_retrieval import log_floor
-from ..engine.measures.ranked_curves import MAGNIFIERS, format_param, list_size, num_negatives
+from ..._record import record, replace
+from ...errors import NoTopicsError, UsageError
+from ...engine.measures.early_retrieval import log_floor
+from ...engine.measures.ranked_curves import MAGNIFIERS, format_param, list_size, num_negatives
 
 @record
 class CurveKind:
@@ -186,7 +186,7 @@ class CurveSpec:
 
 def parse_curve(spec: str) -> CurveSpec:
     """``pr``, ``ipr``, ``roc``, ``croc_exp``, ``croc_exp.7``, ``ac``, ``cac_log.80``... to a :class:`CurveSpec`."""
-    from ..engine.measures.croc import DEFAULT_ALPHA
+    from ...engine.measures.croc import DEFAULT_ALPHA
 
     name, dot, text = spec.strip().partition(".")
     kind = CURVES.get(name)
@@ -412,19 +412,19 @@ class Curves:
 
     def table(self, *, per_topic: bool = True, summary: bool = True):
         """The points as a :class:`~trec_eval_py.output.table.Table`: topic ('all' for the average), x, y."""
-        from ..output.table import Column, Table
+        from ...output.table import Column, Table
 
         xl, yl = self.labels
         cols = [Column("topic", "text"), Column(xl, "float", digits=6), Column(yl, "float", digits=6)]
         return Table(cols, [list(r) for r in self.rows(per_topic=per_topic, summary=summary)])
 
     def to_tsv(self, *, per_topic: bool = True, summary: bool = True) -> str:
-        from ..output.table import render
+        from ...output.table import render
 
         return render(self.table(per_topic=per_topic, summary=summary), "tsv")
 
     def to_csv(self, *, per_topic: bool = True, summary: bool = True) -> str:
-        from ..output.table import render
+        from ...output.table import render
 
         return render(self.table(per_topic=per_topic, summary=summary), "csv")
 
@@ -507,7 +507,7 @@ class ThresholdTable:
         """The rows as a :class:`~trec_eval_py.output.table.Table`: the topic, then
         :data:`TABLE_COLUMNS`; scores as read (the shortest text that reads back as the
         same double), the rates with ``digits`` decimals, an undefined rate as ``NaN``."""
-        from ..output.table import Column, Table
+        from ...output.table import Column, Table
 
         cols = [Column("topic", "text"), Column("rank", "int", align="right"),
                 Column("score", "shortest", align="right", nan="NaN"), Column("relevant", "int", align="right")]
@@ -523,7 +523,7 @@ class ThresholdTable:
         return Table(cols, rows)
 
     def _render(self, fmt: str, digits: int) -> str:
-        from ..output.table import paused_gc, render
+        from ...output.table import paused_gc, render
 
         with paused_gc():  # a row per retrieved document: millions of tuples, no cycle among them
             return render(self.table(digits), fmt)
@@ -552,7 +552,7 @@ class ThresholdTable:
 
 def curve_options(options: dict):
     """The pipeline options of a curve or table, with the checks they share."""
-    from ..engine.pipeline import Options
+    from ...engine.pipeline import Options
 
     opts = Options(**options)
     if opts.measures_for != "qrels":
@@ -585,7 +585,7 @@ def compute_table(qrels, run, *, topics: Iterable[str] | None = None, **options)
     Negatives (rejection recall's denominator) are those of the ROC curve: the
     retrieved non-relevant documents, or with ``-N`` the collection's.
     """
-    from ..engine.pipeline import map_batches
+    from ...engine.pipeline import map_batches
 
     opts = curve_options(options)
     ctx = replace(opts.context, keep_scores=True)  # the join carries each document's score
@@ -608,7 +608,7 @@ def compute_curves(qrels, run, curve: str | CurveSpec = "pr", *, levels: int = D
     (``relevance_level``, ``num_docs_in_coll``, ``max_docs``, ``judged_only``,
     ``complete``, ``compat``, ``order``, ``results_format``...).
     """
-    from ..engine.pipeline import map_batches
+    from ...engine.pipeline import map_batches
 
     spec = curve if isinstance(curve, CurveSpec) else parse_curve(curve)
     if levels < 2:

@@ -30,12 +30,12 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .._record import record
-from ..engine.join.keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, run_starts
-from ..engine.join.order import RankRule, segment_positions
-from ..engine.join.stream import whole_topics
-from ..engine.parse import Run
-from ..engine.parse.source import run_labels as _run_labels, source_label
+from ..._record import record
+from ...engine.join.keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, run_starts
+from ...engine.join.order import RankRule, segment_positions
+from ...engine.join.stream import whole_topics
+from ...engine.parse import Run
+from ...engine.parse.source import run_labels as _run_labels, source_label
 
 
 @record(eq=False)
@@ -141,8 +141,8 @@ def stream_min_bytes(n_runs: int) -> int:
 def _pieces(source, opts, chunk_bytes: int | None, stream_min: int | None = None):
     """The run's consecutive pieces, or None when it is to be read whole
     (smaller than ``stream_min`` bytes, :data:`STREAM_MIN_BYTES` by default)."""
-    from ..engine.inputs import results_format
-    from ..engine.parse.source import file_size
+    from ...engine.inputs import results_format
+    from ...engine.parse.source import file_size
 
     fmt = results_format(opts.results_format)
     if fmt.read_pieces is None or opts.ranking_order == "rank":
@@ -160,7 +160,7 @@ def _pieces(source, opts, chunk_bytes: int | None, stream_min: int | None = None
 
 def read_ranked(source, opts) -> Ranked:
     """The whole run ``source``, read by ``opts.results_format``'s reader and ranked."""
-    from ..engine.pipeline import read_results
+    from ...engine.pipeline import read_results
 
     return rank_run(read_results(source, opts), RankRule.of(opts.context))
 

@@ -29,10 +29,10 @@ import math
 from collections import Counter
 from decimal import Decimal, InvalidOperation
 
-from .._record import field, record
-from ..engine.parse.source import read_source, source_name
-from ..errors import InputError, UsageError, quoted
-from ..output.table import spreadsheet_text
+from ..._record import field, record
+from ...engine.parse.source import read_source, source_name
+from ...errors import InputError, UsageError, quoted
+from ...output.table import spreadsheet_text
 
 CHANGED = "changed"
 ONLY_OLD = "only in old"
@@ -162,7 +162,7 @@ FORMATS = ("text", "csv", "json")
 
 def differences_table(report: DiffReport):
     """One row per difference: kind, measure, topic, the old and new values as written, the change."""
-    from ..output.table import Column, Table
+    from ...output.table import Column, Table
 
     cols = [Column("kind", "text"), Column("measure", "text"), Column("topic", "text"), Column("old", "text"),
             Column("new", "text"), Column("delta", "float")]
@@ -175,7 +175,7 @@ def render_diff(report: DiffReport, fmt: str = "text", *, quiet: bool = False) -
     the summary only), csv (one difference a row) or json (:meth:`DiffReport.to_dict`).
     Text is for a terminal: names and values read from the files are shown without
     control characters or escape sequences."""
-    from ..output.table import check_format, clean, json_text, render
+    from ...output.table import check_format, clean, json_text, render
 
     fmt = check_format(fmt, FORMATS)
     if fmt == "json":
@@ -191,7 +191,7 @@ def text_measure(measure: str) -> bool:
     """Whether ``measure``, as an output names it, has text values rather than numbers:
     ``runid``, ``relstring``, ``relstring_20`` (the measures of kind ``str``; a
     parameter is written after an underscore). An unknown name has numbers."""
-    from ..engine.measures import Kind, registry
+    from ...engine.measures import Kind, registry
 
     measures = registry()
     parts = measure.split("_")

@@ -80,9 +80,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._record import record
-from ..engine.parse.source import source_label
-from ..errors import UsageError
+from ..._record import record
+from ...engine.parse.source import source_label
+from ...errors import UsageError
 
 #: level of a document an assessor did not judge
 MISSING = np.iinfo(np.int64).min
@@ -268,8 +268,8 @@ def _labels(n: int) -> list[str]:
 def _assessor_rows(sources, rel_format: str):
     """``[(name, qid, docno, rel)]`` per assessor, each file read by the pipeline's reader
     and checked for a docno judged twice as the join checks it."""
-    from ..engine.join.keys import check_duplicates
-    from ..engine.pipeline import Options, read_judgments
+    from ...engine.join.keys import check_duplicates
+    from ...engine.pipeline import Options, read_judgments
 
     if rel_format not in FORMATS:
         raise UsageError(f"agreement compares judgment levels: '-R {rel_format}' is not read; "
@@ -553,7 +553,7 @@ def render_agreement(report: Agreement, fmt: str = "text", show: Sequence[str] |
     """``report`` as text, md, csv or json: the sections ``show`` (default:
     summary, confusion, topics, and pairs when there are more than two
     assessors). csv holds one table, so it takes exactly one section."""
-    from ..output.table import canonical, check_format, check_sections, json_text
+    from ...output.table import canonical, check_format, check_sections, json_text
 
     fmt = canonical(check_format(fmt, OUTPUT_FORMATS))
     many = len(report.assessors) > 2
@@ -593,7 +593,7 @@ def render_agreement(report: Agreement, fmt: str = "text", show: Sequence[str] |
             tables.append((section, header, [list(r.values()) for r in rows]))
     if fmt == "json":
         return json_text(doc, indent=1)
-    from ..output.table import render_sections
+    from ...output.table import render_sections
 
     return render_sections(tables, fmt, missing="-", nan="undefined")
 

@@ -61,15 +61,15 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from .._record import record
-from ..errors import UsageError
+from ..._record import record
+from ...errors import UsageError
 from .significance import (
     SignificanceResult, make_rng, average_ranks, check_alternative, normal_p_value, p_from_tail, paired_t,
     randomization, t_p_value, tail_count, wilcoxon,
 )
 
 if TYPE_CHECKING:
-    from ..engine.measures.early_retrieval import Area
+    from ...engine.measures.early_retrieval import Area
 
 #: the six tests, in the order of the paper's Table 2
 POSITIVE_TESTS = ("permutation-unpaired", "permutation-paired", "t-unpaired", "t-paired",
@@ -261,15 +261,15 @@ class AreaSpec:
 
 def area_measure_names() -> list[str]:
     """Every measure with an :attr:`~trec_eval_py.engine.measures.Measure.area`, in print order."""
-    from ..engine.measures import registry
+    from ...engine.measures import registry
 
     return [m.name for m in registry() if m.area is not None]
 
 
 def area_spec(measure: str, opts) -> AreaSpec:
     """The area measure ``measure`` (one output) read through the registry, or a :class:`UsageError`."""
-    from ..engine.measures import registry
-    from ..errors import MeasureError
+    from ...engine.measures import registry
+    from ...errors import MeasureError
 
     try:
         selected = registry().resolve([measure], opts.compat, opts.measures_for, given=opts.rel_format)
@@ -291,7 +291,7 @@ def area_spec(measure: str, opts) -> AreaSpec:
 
 def _positive_options(options: dict):
     """The pipeline options of the positives: every topic of the qrels (``-c``), ``-l`` >= 0."""
-    from ..engine.pipeline import Options
+    from ...engine.pipeline import Options
 
     opts = Options(**{**options, "complete": True})
     if opts.relevance_level < 0:
@@ -305,7 +305,7 @@ def _positive_options(options: dict):
 def _batch_positives(b, areas: Sequence[AreaSpec]) -> list[tuple[str, list]]:
     """Per topic of batch ``b`` with positives: (qid, per area: (docnos in value order,
     values in rank order then the missed ones))."""
-    from ..engine.join.qrels import decode_ids
+    from ...engine.join.qrels import decode_ids
 
     per_area = [a.area.positives(b, a.param) for a in areas]
     out = []
@@ -331,9 +331,9 @@ def _batch_positives(b, areas: Sequence[AreaSpec]) -> list[tuple[str, list]]:
 
 def positives_by_area(judgments, run, areas: Sequence[AreaSpec], opts) -> list[dict[str, PositiveValues]]:
     """For each of ``areas``: ``{topic: PositiveValues}`` of ``run``, through the pipeline's stages."""
-    from .._record import replace
-    from ..engine.join.empty_topics import evaluated_topics
-    from ..engine.pipeline import map_batches
+    from ..._record import replace
+    from ...engine.join.empty_topics import evaluated_topics
+    from ...engine.pipeline import map_batches
 
     ctx = replace(opts.context, keep_docnos=True)
     res = map_batches(lambda b: _batch_positives(b, areas), judgments, run, opts, ctx)
@@ -362,7 +362,7 @@ def positive_values(qrels, run, measure: str, **options) -> dict[str, PositiveVa
     with a relevant document is included, a topic without results as ``-c``
     evaluates it.
     """
-    from ..engine.pipeline import read_judgments
+    from ...engine.pipeline import read_judgments
 
     opts = _positive_options(options)
     spec = area_spec(measure, opts)
@@ -423,7 +423,7 @@ class PositivesComparison:
         p-value per test; csv and json a row per pair, measure, topic and test with
         every field (:data:`ROW_FIELDS`). ``caption``, ``label`` and ``digits``
         typeset it (as for :meth:`.comparison.Comparison.format`)."""
-        from ..output import table as tb
+        from ...output import table as tb
 
         fmt = check_positive_format(fmt)
         if fmt in tb.MACHINE:
@@ -445,13 +445,13 @@ class PositivesComparison:
 
     def records(self) -> list[dict]:
         """A dict per pair, measure, topic and test (:data:`ROW_FIELDS`; what csv and json write)."""
-        from ..output.table import records
+        from ...output.table import records
 
         return records(self.rows_table())
 
     def rows_table(self):
         """The machine table: a row per pair, measure, topic and test, every field."""
-        from ..output import table as tb
+        from ...output import table as tb
 
         body = []
         for r in self.rows:
@@ -469,7 +469,7 @@ class PositivesComparison:
         """The table people read: a row per pair, measure and topic, a p-value per
         test and the tests significant after correction; the settings above it
         and, for rie/bedroc, why their tests are cac_exp's below it."""
-        from ..output import table as tb
+        from ...output import table as tb
 
         all_pairs = self.pairs == "all"
         cols = [tb.Column("run", "text")] + ([tb.Column("vs", "text")] if all_pairs else []) + [
@@ -505,7 +505,7 @@ ROW_FIELDS = ("run", "baseline", "measure", "topic", "test", "positives", "basel
 
 def check_positive_format(fmt: str) -> str:
     """``fmt``'s canonical name if ``--unit positives`` writes it, else a one-line :class:`UsageError`."""
-    from ..output.table import canonical, check_format
+    from ...output.table import canonical, check_format
 
     if canonical(fmt) == "latex":
         raise UsageError("--unit positives has a row per pair, measure and topic, not the runs x measures table "
@@ -539,7 +539,7 @@ def compare_positive_runs(qrels, runs: Sequence, measures: Sequence[str] | str =
     ``topics_from`` is ``qrels`` (every topic of the qrels with a relevant
     document) or ``intersection`` (only those every run answered), as for compare.
     """
-    from ..engine.pipeline import read_judgments
+    from ...engine.pipeline import read_judgments
     from .comparison import PAIRS, expand_runs, paired_values
     from .significance import CORRECTIONS, check_resamples, correct
 

@@ -1,4 +1,4 @@
-"""The figures of :mod:`trec_eval_py.tools.plotting`: matplotlib figures that show
+"""The figures of :mod:`trec_eval_py.tools.curves.plotting`: matplotlib figures that show
 themselves in Jupyter.
 
 The plots are built on :class:`matplotlib.figure.Figure` directly, not through

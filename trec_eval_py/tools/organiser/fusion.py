@@ -4,7 +4,7 @@ Each run's documents for a topic are first given a value (``norm``, from
 their scores or ranks), then every document retrieved by some run gets the
 fused score of its values (``method``); the fused run is put in order by the
 ranking rule (fused score descending, ties by docno; see
-:mod:`trec_eval_py.tools.runs`) and written as ``topic Q0 docno rank score runid``.
+:mod:`trec_eval_py.tools.shared.runs`) and written as ``topic Q0 docno rank score runid``.
 
 Normalisations of one run's list for one topic (``n`` documents, scores ``s``):
 
@@ -63,12 +63,12 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .._record import record
-from ..errors import UsageError
-from ..engine.join.keys import docno_words, row_hash
-from ..engine.join.order import RankRule, segment_positions
-from ..engine.parse import Run
-from .runs import Block, Restart, topic_blocks, whole_blocks
+from ..._record import record
+from ...errors import UsageError
+from ...engine.join.keys import docno_words, row_hash
+from ...engine.join.order import RankRule, segment_positions
+from ...engine.parse import Run
+from ..shared.runs import Block, Restart, topic_blocks, whole_blocks
 
 METHODS = ("rrf", "combsum", "combmnz", "combanz", "combmax", "combmin", "borda", "wsum")
 NORMS = ("none", "minmax", "max", "sum", "zscore", "rank")
@@ -255,11 +255,11 @@ def iter_fuse(runs: Sequence, method: str = "rrf", *, norm: str | None = None, k
               weights: Sequence[float] | None = None, depth: int | None = 1000,
               **options) -> Iterator[Fused | object]:
     """The fused run of ``runs`` block by block of topics (ascending ids), in
-    bounded memory for big runs (see :mod:`trec_eval_py.tools.runs`). A
+    bounded memory for big runs (see :mod:`trec_eval_py.tools.shared.runs`). A
     :data:`RESTART` voids the blocks before it. Keywords other than the
     fusion's are :class:`~trec_eval_py.engine.pipeline.Options` fields
     (``results_format``, ``order``, ``compat``)."""
-    from ..engine.pipeline import Options
+    from ...engine.pipeline import Options
 
     norm = check(method, norm, weights, len(runs), k)
     if depth is not None and depth < 0:
@@ -322,7 +322,7 @@ def optimize_weights(runs: Sequence, qrels, measure: str, *, norm: str | None = 
     ties keep the first. Returns ``(weights, best value, [(weights, value)...])``.
     ``options`` are :class:`~trec_eval_py.engine.pipeline.Options` fields, for
     reading the runs and for the evaluation (``rel_format``, ``relevance_level``...)."""
-    from ..engine.pipeline import Evaluator, Options
+    from ...engine.pipeline import Evaluator, Options
 
     norm = check("wsum", norm, None, len(runs), 60)
     n_points = math.comb(round(1 / step) + len(runs) - 1, len(runs) - 1) if step > 0 else 0

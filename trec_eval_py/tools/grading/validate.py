@@ -3,7 +3,7 @@
 One validator gives one verdict: ``validate``, ``batch``, its report and the
 students' feedback files all show the findings of :func:`validate_run`, with
 the same severities and counts. A run with an error is not graded by
-``batch`` (see :mod:`trec_eval_py.tools.leaderboard`); warnings and notes
+``batch`` (see :mod:`trec_eval_py.tools.grading.leaderboard`); warnings and notes
 travel with its grade.
 
 Unlike the readers, which stop at the first bad line, this is a linter: it
@@ -134,16 +134,16 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from .._record import field, record
-from .._versions import DEFAULT_COMPAT
-from ..errors import InputError, UsageError
-from ..engine.join.keys import docno_words, row_hash, run_starts
-from ..engine.join.order import RankRule
-from ..engine.join.stream import whole_topics
-from ..engine.parse import Qrels, Run
-from ..engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, column_budget, has_bare_cr, split_fields
-from ..engine.parse.numbers import FLOAT_RE, INT_RE
-from ..engine.parse.source import (BINARY_HEAD, binary_reason, expand, read_pieces, read_source, source_name,
+from ..._record import field, record
+from ..._versions import DEFAULT_COMPAT
+from ...errors import InputError, UsageError
+from ...engine.join.keys import docno_words, row_hash, run_starts
+from ...engine.join.order import RankRule
+from ...engine.join.stream import whole_topics
+from ...engine.parse import Qrels, Run
+from ...engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, column_budget, has_bare_cr, split_fields
+from ...engine.parse.numbers import FLOAT_RE, INT_RE
+from ...engine.parse.source import (BINARY_HEAD, binary_reason, expand, read_pieces, read_source, source_name,
                                   split_pieces, text_size)
 
 ERROR = "error"
@@ -477,7 +477,7 @@ _TREC_EVAL_FORMATS = ("trec_results",)
 def _check_bom(data: bytes, results_format: str, out: _Collector) -> None:
     """A UTF-8 byte-order mark at the start of the file (Notepad writes one): said once,
     with what the evaluation makes of it."""
-    from ..engine.parse.source import BOM
+    from ...engine.parse.source import BOM
 
     if not data.startswith(BOM):
         return
@@ -1365,7 +1365,7 @@ class _Levels:
 def _levels(q: Qrels, qid: np.ndarray, docno: np.ndarray, compat: str, name: str) -> _Levels:
     """Relevance level (negative: unjudged) of each row (``qid``, ``docno``), rows given
     topic by topic in the ranking rule's order, by the engine's join."""
-    from ..engine.pipeline import Options, join
+    from ...engine.pipeline import Options, join
 
     n = len(qid)
     none = _Levels(np.zeros(0, "S1"), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64))
@@ -1481,7 +1481,7 @@ def _swapped_hint(qrels) -> None:
 def load_qrels(qrels, options=None):
     """The pipeline's judgment-reading stage (qrels format, or ``options.rel_format``),
     with a hint when the file given as qrels is a run."""
-    from ..engine.pipeline import read_judgments
+    from ...engine.pipeline import read_judgments
 
     if isinstance(qrels, Qrels) and options is None:
         return qrels
@@ -1495,7 +1495,7 @@ def load_qrels(qrels, options=None):
 def blank_line(data: bytes, lineno: int) -> bytes:
     """``data`` with line ``lineno`` emptied (the line numbers of the others kept):
     how a header skipped on request is left out of the evaluation."""
-    from ..engine.parse.source import line_start
+    from ...engine.parse.source import line_start
 
     start = line_start(data, lineno)
     end = data.find(b"\n", start)
@@ -1521,7 +1521,7 @@ def validate_run(
     data: bytes | None = None,
 ) -> Report:
     """Check the run file ``run`` (a path, ``-``, bytes, a file object or a
-    :class:`~trec_eval_py.tools.submissions.Submission`; or its bytes already read,
+    :class:`~trec_eval_py.tools.shared.submissions.Submission`; or its bytes already read,
     ``data``, with ``run`` naming it). A TREC run is checked in pieces (see the
     module docstring): a regular file is never read whole, even when it lists a
     topic in two places (it is then regrouped through temporary files).
@@ -1605,7 +1605,7 @@ class _RunBytes:
     member) is read whole once and its pieces cut from memory."""
 
     def __init__(self, run, data: bytes | None, name: str):
-        from .submissions import Submission
+        from ..shared.submissions import Submission
 
         self.run, self.name = run, name
         self.data = None
@@ -1741,7 +1741,7 @@ def _check_regrouped(pieces: Iterator[_Cols], scan: _LineScan, checks: _RunCheck
     holds every line of its topics, in file order, as the file checked whole
     holds them. The files are deleted as they are read, and all of them when the
     checks stop (an error, Ctrl-C, a signal)."""
-    from ..engine.join.stream import spill_by_topic
+    from ...engine.join.stream import spill_by_topic
 
     def spilled(c: _Cols) -> Iterator[Run]:
         checks.seen(c)
@@ -1917,7 +1917,7 @@ class _RunChecks:
         if self.whole:
             return self.q if self.common else None
         if self._subset is None:
-            from ..engine.join.stream import topic_subsets
+            from ...engine.join.stream import topic_subsets
 
             self._subset = topic_subsets(self.q)
         part = self._subset(np.sort(qids))
@@ -1953,7 +1953,7 @@ def _validate_other_format(data: bytes, path: str, fmt: str, ts, out: _Collector
     """A run in results format ``fmt`` (not a TREC run): read by the pipeline's
     reading stage, whose first error (file, line, text) is the finding, then
     the topic checks on what it read."""
-    from ..engine.pipeline import Options, read_results
+    from ...engine.pipeline import Options, read_results
 
     try:
         run = read_results(data, Options(results_format=fmt, rel_format=_partner(fmt), measures=()))
@@ -1977,7 +1977,7 @@ def _validate_other_format(data: bytes, path: str, fmt: str, ts, out: _Collector
 
 def _partner(results_format: str) -> str:
     """The judgment format a results format requires (its own reader may need it), else qrels."""
-    from ..engine.inputs import results_format as lookup
+    from ...engine.inputs import results_format as lookup
 
     return lookup(results_format).requires or "qrels"
 
@@ -1994,15 +1994,15 @@ def unreadable_report(name: str, reason: str, line: int | None = None) -> Report
 def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", progress=None, client=None,
                   **kw) -> list[Report]:
     """:func:`validate_run` for every submission ``paths`` stand for (files, folders,
-    zips, walked as ``batch`` walks them; :class:`~trec_eval_py.tools.submissions.Submission`
+    zips, walked as ``batch`` walks them; :class:`~trec_eval_py.tools.shared.submissions.Submission`
     values as they are). The qrels or topics are read once; a file that cannot be
     read is a report with one error. ``progress(done, total, name)`` hears of each file.
     ``client`` (a ``dask.distributed.Client``) checks the files on its cluster, one
     task a file, the judgments shipped to each worker once."""
     import os
 
-    from ..engine.pipeline import Options
-    from .submissions import Submission, close_archives, find_submissions
+    from ...engine.pipeline import Options
+    from ..shared.submissions import Submission, close_archives, find_submissions
 
     # the formats exist and, with judgments, fit together (-T codiesp goes with
     # -R codiesp): said before any file is read
@@ -2017,7 +2017,7 @@ def validate_runs(paths, qrels=None, *, topics=None, rel_format: str = "qrels", 
     subs = [s for p in paths for s in ([p] if isinstance(p, Submission) else find_submissions([p]))]
     shared = (q, ts, rel_format, kw)
     if client is not None:
-        from .cluster import map_on_cluster
+        from ..shared.cluster import map_on_cluster
 
         def heard(done: int, total: int, i: int) -> None:
             if progress is not None:
@@ -2059,7 +2059,7 @@ FORMATS = ("text", "json", "csv")
 
 def findings_table(reports: list[Report]):
     """Every finding of every report, one a row (the csv of ``validate``)."""
-    from ..output.table import Column, Table
+    from ...output.table import Column, Table
 
     cols = [Column("file", "text"), Column("path", "text"), Column("line", "int"), Column("severity", "text"),
             Column("code", "text"), Column("count", "int"), Column("message", "text")]
@@ -2073,8 +2073,8 @@ def render_reports(reports: list[Report], fmt: str = "text", *, strict: bool = F
 
     Text is for a terminal: what a file holds (a run id, a bad line) is shown
     without its control characters or escape sequences."""
-    from ..output.names import printable
-    from ..output.table import check_format, json_text, render
+    from ...output.names import printable
+    from ...output.table import check_format, json_text, render
 
     fmt = check_format(fmt, FORMATS)
     if fmt == "json":

@@ -48,8 +48,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._record import field, record
-from ..errors import InputError, NoTopicsError, UsageError
+from ..._record import field, record
+from ...errors import InputError, NoTopicsError, UsageError
 
 SECTIONS = ("summary", "runs", "swaps")
 #: --format (md is markdown's other spelling)
@@ -343,7 +343,7 @@ def _read_csv(text: str, name: str) -> list[RunValues]:
                 if key in runs:
                     raise InputError(name, f"run {key} given twice (first on line {runs[key].line})", no, raw)
                 run = runs[key] = RunValues(runid, run_name, no)
-                from .leaderboard import BOARD_FIELDS
+                from ..grading.leaderboard import BOARD_FIELDS
 
                 for m in header:
                     if m not in BOARD_FIELDS:
@@ -403,7 +403,7 @@ def read_evaluations(source, *, name: str | None = None) -> list[RunValues]:
     after another); or batch's csv or json board. Raises
     :class:`~trec_eval_py.errors.InputError` naming the file (and line) of
     anything else, or of a run or value given twice."""
-    from ..engine.parse.source import read_source, source_name
+    from ...engine.parse.source import read_source, source_name
 
     name = name or source_name(source)
     text = read_source(source).decode("utf-8", "surrogateescape")
@@ -452,7 +452,7 @@ def correlate_files(file_a, file_b, measures: Sequence[str] = ()) -> Correlation
     ``measures``: none (map, or the files' only measure), one for both files,
     or one per file. Runs are matched by run file name when both files give
     it (batch boards), else by run id."""
-    from ..engine.parse.source import source_name
+    from ...engine.parse.source import source_name
 
     measures = list(measures)
     if len(measures) > 2:
@@ -492,11 +492,11 @@ def evaluate_sides(runs: Sequence, qrels: Sequence, measures: Sequence[str] = ()
     ``options`` are the evaluation options (:class:`~trec_eval_py.engine.pipeline.Options`
     fields, e.g. ``complete=True``). Each judgments file and each run is read
     once. A measure must give one value per run (``P.10``, not ``P``)."""
-    from ..engine.pipeline import Evaluator, Options, read_judgments, read_results
-    from ..engine.parse.source import source_name
-    from ..engine.parse.source import source_label
-    from ..engine.parse.source import run_labels
-    from .comparison import expand_runs
+    from ...engine.pipeline import Evaluator, Options, read_judgments, read_results
+    from ...engine.parse.source import source_name
+    from ...engine.parse.source import source_label
+    from ...engine.parse.source import run_labels
+    from ..compare.comparison import expand_runs
 
     qrels, measures = list(qrels), list(measures)
     if not 1 <= len(qrels) <= 2 or len(measures) > 2:
@@ -550,7 +550,7 @@ def _json_value(v):
 def render_correlation(report: Correlation, fmt: str = "text", show: Sequence[str] | None = None) -> str:
     """``report`` as text, md, csv or json: the sections ``show`` (default:
     summary, runs and swaps). csv holds one table, so it takes exactly one section."""
-    from ..output.table import canonical, check_format, check_sections
+    from ...output.table import canonical, check_format, check_sections
 
     fmt = canonical(check_format(fmt, OUTPUT_FORMATS))
     show = check_sections(show, SECTIONS, fmt, list(SECTIONS))
@@ -583,7 +583,7 @@ def render_correlation(report: Correlation, fmt: str = "text", show: Sequence[st
             header = ["higher_in_A", "lower_in_A", "A_higher", "A_lower", "B_higher", "B_lower"]
             rows = [[r["higher_in_A"], r["lower_in_A"], *r["A_values"], *r["B_values"]] for r in report.swaps()]
         tables = [(title, header, rows)]
-    from ..output.table import render_sections
+    from ...output.table import render_sections
 
     return render_sections(tables, fmt, nan="undefined")
 
