@@ -127,6 +127,47 @@ def test_stages_import_downwards_only():
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
 
 
+
+def _contract(name_start: str) -> dict:
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    (found,) = [c for c in contracts if c["name"].startswith(name_start)]
+    return found
+
+
+def test_every_family_of_tools_is_in_the_families_contract():
+    """A folder added under tools/ is a family the contract places (a layer of its
+    own or beside one), so that no family escapes the rule by being new."""
+    contract = _contract("the tools' families")
+    assert contract["containers"] == ["trec_eval_py.tools"]
+    named = {part.strip() for layer in contract["layers"] for part in layer.split("|")}
+    families = {p.parent.name for p in (PKG / "tools").glob("*/__init__.py")}
+    assert families and named == families
+
+
+def test_the_families_contract_refuses_an_arrow_back_up(tmp_path):
+    """The contract as declared catches shared importing a family, and compare
+    importing grading: lint-imports run on a copy of the package with one such import."""
+    pytest.importorskip("importlinter")
+    import shutil as sh
+
+    exe = shutil.which("lint-imports") or os.path.join(os.path.dirname(sys.executable), "lint-imports")
+    sh.copytree(PKG, tmp_path / "trec_eval_py", ignore=sh.ignore_patterns("__pycache__", "*.so"))
+    sh.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    for module, line in [("shared/runs.py", "from ..grading import students  # noqa: F401\n"),
+                         ("compare/diff.py", "from ..grading import report  # noqa: F401\n")]:
+        path = tmp_path / "trec_eval_py" / "tools" / module
+        original = path.read_text()
+        path.write_text(original + line)
+        res = subprocess.run([exe, "--no-cache"], cwd=tmp_path, capture_output=True, text=True, env=env)
+        path.write_text(original)
+        assert res.returncode == 1 and "families import downwards only" in res.stdout and "BROKEN" in res.stdout, \
+            res.stdout[-2000:]
+
+
 def test_no_import_cycles():
     grimp = pytest.importorskip("grimp")
     graph = grimp.build_graph("trec_eval_py")
