@@ -385,9 +385,11 @@ def write_commands(out: Path) -> None:
 def tools_modules() -> list[str]:
     import trec_eval_py.tools as tools
 
-    # the modules of every family (tools/grading/, tools/compare/...), not the family packages
+    # the modules of every family (tools/grading/, tools/compare/...) and the packages in
+    # them (tools/grading/validate/), not the families themselves nor private modules
     return sorted(i.name for i in pkgutil.walk_packages(tools.__path__, "trec_eval_py.tools.")
-                  if not i.ispkg and not any(p.startswith("_") for p in i.name.split(".")))
+                  if (not i.ispkg or i.name.count(".") > 2)
+                  and not any(p.startswith("_") for p in i.name.split(".")))
 
 
 def public_names(module: str) -> list[str]:
