@@ -1,55 +1,5 @@
-"""Finding the run files of a class: files, folders walked recursively, zips.
-
-Both ``batch`` and ``validate`` take the same arguments and see the same
-submissions. A class folder comes from students, so it is walked as
-:mod:`tarfile`'s ``data`` filter extracts an archive: only regular files
-inside the folder given are read, and nothing found there is ever followed
-out of it.
-
-* a file stands for itself; an archive (``.zip``, ``.tar``, ``.tar.gz``,
-  ``.tgz``, ``.tar.bz2``, ``.tar.xz``...; given or found in a folder) stands
-  for its members, read without unpacking anything on disk, and an archive
-  among them for its own members in turn (one nested more than
-  :data:`NESTED_MAX` deep is not opened);
-* a folder stands for every regular file under it, at any depth, in byte
-  order of their paths;
-* every submission is named by its path as given (``class/alice/run.txt``,
-  ``late.zip/bob/run.txt``; the files under ``.`` as ``alice/run.txt``), so
-  two names never collide: two students'
-  ``run.txt`` in two folders, two sections' folders of the same name; two
-  members of one archive with the same name are told apart by their order
-  (``run.txt``, ``run.txt (2)``); a file reached twice (given twice, or given
-  and inside a folder given) is graded once.
-
-What is not graded is listed as :class:`Skipped` with the reason and never
-opened (nor quoted): symbolic links (a link in a student's folder may point
-at any file of the teacher's: it is not followed, neither to a file nor to a
-folder, and neither is a link given on the command line), named pipes,
-sockets and devices (a pipe never ends: reading one hangs; ``/dev/zero``
-never ends either), hidden files and folders (a name starting with ``.``:
-editor back-ups, ``.DS_Store``; macOS's ``__MACOSX``), folders that cannot
-be listed, a report folder written by ``batch --report`` (and any folder or
-file the caller excludes: this run's own outputs), archive members whose
-name leaves the archive (an absolute path or ``..``) and members that are
-links or devices. A member whose name starts with ``./`` is read under the
-name without it.
-
-A file is opened without following a link (``O_NOFOLLOW``) and without
-waiting on a pipe (``O_NONBLOCK``), and the open file is checked to be a
-regular one, so a file swapped for a link or a pipe after the walk is not
-read either. What an archive holds is bounded
-(:class:`~trec_eval_py.engine.parse.source.ReadLimits`): its number of
-entries, what its members expand to together (checked from the sizes they
-declare, before their data is read), and each member by its declared sizes
-before reading it and again while reading it; the archives of one scan are
-bounded together too. An archive past a bound, and a tar's members after a
-damaged header, are a failed row with the reason.
-
-Nothing is read here except what lists an archive (a zip's table of contents, a tar
-once through): a :class:`Submission` reads its bytes when asked, so a pool of worker
-processes can each read their own; each process opens an archive once for all its
-members, an archive inside an archive too.
-"""
+"""A submission and how it is read: the records (:class:`Submission`, :class:`Skipped`,
+:class:`Found`), files opened without following a link, archives read within bounds."""
 from __future__ import annotations
 
 import io
@@ -58,10 +8,11 @@ import stat
 import zipfile
 from typing import Any
 
-from ..._record import field, record, replace
-from ...engine.parse.source import (BINARY_HEAD, binary_reason, bound_hint, check_expansion, compression, expand,
+from ...._record import field, record, replace
+from ....engine.parse.source import (BINARY_HEAD, binary_reason, bound_hint, check_expansion, compression, expand,
                                    file_pieces, read_limits, show_size, split_pieces, too_big)
-from ...errors import InputError
+from ....errors import InputError
+
 
 #: a file in a folder that ``batch --report`` wrote: the folder is never walked as submissions
 REPORT_MARKER = ".trec_eval_py-report"
@@ -118,7 +69,7 @@ class Submission:
         if self.inner:
             return _not_binary(_read_member(self), self.name)
         if self.path == "-":
-            from ...engine.parse.source import read_source
+            from ....engine.parse.source import read_source
 
             return read_source("-")
         return _read_file(self)
@@ -734,209 +685,3 @@ def _archive_members(path: str, name: str, found: Found, steps: tuple = (), kind
                                             mtime=m.mtime, beneath=beneath, ident=ident))
     if not taken and archive.damage is None:
         failed(f"the {kind} archive holds no run file")
-
-
-# ---- walking folders ----
-
-#: folders of a walk kept open at once (the last ones of the path walked: a deep tree
-#: does not run out of file descriptors, and going one folder deeper opens one)
-_OPEN_FOLDERS = 32
-
-
-class _Folders:
-    """The folders of one walk, each opened from its parent's descriptor without
-    following a link and checked to be the folder listed: a folder swapped for a link
-    (or for another folder) between the listing and the opening is never entered."""
-
-    def __init__(self, root_fd: int):
-        self.root_fd = root_fd
-        self.chain: list[tuple[tuple, int]] = []  # (names below the root, descriptor): a path's last folders
-        self.idents: dict[tuple, tuple] = {}  # names below the root -> (st_dev, st_ino) as listed
-
-    def open(self, parts: tuple, shown: str) -> int:
-        chain = self.chain
-        while chain and parts[: len(chain[-1][0])] != chain[-1][0]:
-            os.close(chain.pop()[1])
-        have, fd = chain[-1] if chain else ((), self.root_fd)
-        for i in range(len(have), len(parts)):
-            fd = open_folder(parts[i], shown, self.idents[parts[: i + 1]], fd)
-            chain.append((parts[: i + 1], fd))
-            if len(chain) > _OPEN_FOLDERS:
-                os.close(chain.pop(0)[1])
-        return fd
-
-    def close(self) -> None:
-        for _, fd in self.chain:
-            os.close(fd)
-        self.chain.clear()
-        os.close(self.root_fd)
-
-
-def _walk(root: str, root_ident: tuple, prefix: str, exclude: set, found: Found) -> list[tuple]:
-    """Every regular file under the folder ``root`` (without recursion: a deep tree is no
-    problem), as ``(sort key, name, path, stat, names below root)``; the rest goes to
-    ``found.skipped``. Every folder is listed and opened through descriptors (see
-    :class:`_Folders`), so nothing outside ``root`` is ever listed."""
-    files: list[tuple] = []
-    try:
-        folders = _Folders(open_folder(root, prefix or root, root_ident))
-    except InputError as e:
-        found.skipped.append(Skipped((prefix or root) + "/", e.reason))
-        return files
-    try:
-        stack: list[tuple[tuple, str]] = [((), prefix)]
-        while stack:
-            parts, shown = stack.pop()
-            try:
-                fd = folders.open(parts, shown + "/")
-                with os.scandir(fd) as it:
-                    entries = list(it)
-            except InputError as e:
-                found.skipped.append(Skipped(shown + "/", e.reason.replace("a symbolic link: not followed",
-                                                                            "a symbolic link (not followed)")))
-                continue
-            except OSError as e:
-                found.skipped.append(Skipped(shown + "/", f"cannot list the folder: {e.strerror or e}"))
-                continue
-            if parts and any(e.name == REPORT_MARKER for e in entries):
-                found.skipped.append(Skipped(shown + "/", "a report written by trec_eval_py batch"))
-                continue
-            for entry in entries:
-                name = f"{shown}/{entry.name}" if shown else entry.name
-                try:
-                    st = entry.stat(follow_symlinks=False)
-                except OSError as e:
-                    found.skipped.append(Skipped(name, f"cannot read: {e.strerror or e}"))
-                    continue
-                is_dir = stat.S_ISDIR(st.st_mode)
-                if _hidden(entry.name):
-                    found.skipped.append(Skipped(name + "/" * is_dir, f"a hidden {'folder' if is_dir else 'file'}"))
-                    continue
-                if _identity_of(st) in exclude:
-                    found.skipped.append(Skipped(name + "/" * is_dir, "written by this command (an output)"))
-                    continue
-                below = parts + (entry.name,)
-                if is_dir:
-                    folders.idents[below] = _identity_of(st)
-                    stack.append((below, name))
-                    continue
-                what = kind_of(st.st_mode)
-                if what is not None:
-                    found.skipped.append(Skipped(name, what))
-                    continue
-                files.append((os.fsencode(name), name, os.path.join(root, *below), st, below))
-    finally:
-        folders.close()
-    return files
-
-
-def _identity(path: str) -> tuple | None:
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def scan_submissions(paths, *, exclude=()) -> Found:
-    """The submissions ``paths`` (files, folders, zips, ``-``) stand for, in order, and
-    what was found but not graded. ``exclude`` names files or folders never to take
-    (the outputs of the command, such as its report folder)."""
-    try:
-        return _scan(paths, exclude)
-    finally:
-        close_archives()  # each process that reads the members opens the archives again, once
-
-
-def _scan(paths, exclude) -> Found:
-    found = Found()
-    excluded = {i for i in (_identity(os.fspath(p)) for p in exclude if p is not None) if i is not None}
-    seen_names: set[str] = set()
-    seen_files: dict[tuple, str] = {}
-
-    root: str | None = None
-
-    def take(name: str, path: str, st: os.stat_result | None, beneath: tuple = ()) -> None:
-        if name in seen_names:
-            found.skipped.append(Skipped(name, "given twice: graded once"))
-            return
-        seen_names.add(name)
-        if st is not None:
-            key = (st.st_dev, st.st_ino)
-            if key in seen_files:
-                found.skipped.append(Skipped(name, f"the same file as {seen_files[key]}: graded once"))
-                return
-            seen_files[key] = name
-        kind = archive_kind(path) if st is not None else None
-        ident = _identity_of(st) if st is not None else None
-        if kind is not None:
-            _archive_members(path, name, found, kind=kind, root=root, beneath=beneath, ident=ident)
-        else:
-            found.submissions.append(Submission(name, path, root=root, mtime=st.st_mtime if st else None,
-                                                beneath=beneath, ident=ident))
-
-    for p in paths:
-        p = os.fspath(p)
-        root = p
-        if p == "-":
-            take(p, p, None)
-            continue
-        # the last component is looked at, not followed ("class/eve/" with eve a link included)
-        bare = p.rstrip("/" + os.sep) or p
-        try:
-            st = os.lstat(bare)
-        except FileNotFoundError:
-            found.submissions.append(Submission(p, p, problem="no such file"))
-            continue
-        except OSError as e:
-            found.submissions.append(Submission(p, p, problem=f"cannot read: {e.strerror or e}"))
-            continue
-        if (st.st_dev, st.st_ino) in excluded:
-            found.skipped.append(Skipped(p, "written by this command (an output)"))
-        elif stat.S_ISDIR(st.st_mode):
-            if os.path.lexists(os.path.join(bare, REPORT_MARKER)):
-                found.skipped.append(Skipped(p, "a report written by trec_eval_py batch"))
-                continue
-            _refuse_dataset(p)
-            start = len(found.skipped)
-            ident = _identity_of(st)
-            # '.' stands for the files under it named from here: alice/run.txt, not ./alice/run.txt
-            for _, name, full, fst, below in sorted(_walk(bare, ident, "" if bare == "." else bare, excluded, found),
-                                                    key=lambda f: f[0]):
-                why = not_a_run(name)
-                if why is not None:  # a README or a write-up beside the run: listed, not graded
-                    found.skipped.append(Skipped(name, why))
-                    continue
-                take(name, full, fst, (bare, ident, below))
-            found.skipped[start:] = sorted(found.skipped[start:], key=lambda s: os.fsencode(s.path))
-        elif stat.S_ISREG(st.st_mode):
-            take(p, p, st)
-        else:
-            found.skipped.append(Skipped(p, kind_of(st.st_mode) or "not a regular file"))
-    return found
-
-
-def _refuse_dataset(path: str) -> None:
-    """A sharded run (a folder made by ``trec_eval_py shard``) given where run files
-    are taken: its Parquet files would each be read as a text run (and found
-    binary). A usage error saying what it is and what to do instead."""
-    from ...engine.join.dataset import dataset_source
-
-    source = dataset_source(path)
-    if source is None:
-        return
-    from ...errors import UsageError
-
-    raise UsageError(f"{path} is a sharded run dataset made by trec_eval_py shard, not a folder of run files: "
-                     f"evaluate it with 'trec_eval_py QRELS {path}'; to check or grade the run, give the run "
-                     f"file it was made from{': ' + source if source else ''}")
-
-
-def find_submissions(paths, *, exclude=()) -> list[Submission]:
-    """The submissions ``paths`` (files, folders, zips) stand for, in order (see
-    :func:`scan_submissions` for what is left out)."""
-    return scan_submissions(paths, exclude=exclude).submissions
-
-
-__all__ = ["ARCHIVE_SUFFIXES", "Found", "NESTED_MAX", "REPORT_MARKER", "Skipped", "Submission", "archive_kind",
-           "close_archives", "find_submissions", "kind_of", "member_problem", "not_a_run", "scan_submissions"]
