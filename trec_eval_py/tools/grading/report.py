@@ -69,7 +69,7 @@ from ...output.evaluation import format_value
 from ...output.names import printable
 from ...output.table import html_escape
 from ...engine.measures import Kind
-from .leaderboard import Entry, Leaderboard, coverage, render_leaderboard
+from .board import Entry, Leaderboard, coverage, render_leaderboard
 from .validate import NOTE
 
 #: weakest topics listed in a student's feedback
