@@ -130,7 +130,7 @@ from ._topics import TopicSet, blank_line, load_qrels, qrels_topics, read_topics
 from ._run import unreadable_report, validate_run
 from ._reports import render_reports, total_counts, validate_runs
 
-# the settings' defaults, the checks' tables and the output formats, as the commands name them
+# the settings' defaults, the checks' tables, the output formats and the findings as a table
 from ._findings import (CHECK as CHECK, COMMON_CUTOFFS as COMMON_CUTOFFS, DEFAULT_MAX_DOCS as DEFAULT_MAX_DOCS,
                         DEFAULT_MAX_PER_CHECK as DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED as DEFAULT_MAX_UNJUDGED,
                         HINTS as HINTS, MAX_FIELDS as MAX_FIELDS, NOT_A_RUN as NOT_A_RUN, SEVERITIES as SEVERITIES,

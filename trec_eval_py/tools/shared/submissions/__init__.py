@@ -56,7 +56,7 @@ from ._read import (ARCHIVE_SUFFIXES, Found, NESTED_MAX, REPORT_MARKER, Skipped,
                     close_archives, kind_of, member_problem, not_a_run)
 from ._walk import find_submissions, scan_submissions
 
-# the bounds' and names' tables, as the tools name them
+# the names of files that are not runs, and a folder opened without following a link
 from ._read import NOT_RUN_NAMES as NOT_RUN_NAMES, NOT_RUN_SUFFIXES as NOT_RUN_SUFFIXES, open_folder as open_folder
 
 __all__ = ["ARCHIVE_SUFFIXES", "Found", "NESTED_MAX", "REPORT_MARKER", "Skipped", "Submission", "archive_kind",
