@@ -222,10 +222,11 @@ def test_every_public_name_is_documented(site):
     found = ids(site / "reference" / "api" / "trec_eval_py.compat.pytrec_eval.html")
     assert "trec_eval_py.compat.pytrec_eval.RelevanceEvaluator" in found
     assert "trec_eval_py.compat.pytrec_eval.RelevanceEvaluator.evaluate" in found
-    for info in pkgutil.iter_modules(tools.__path__):
-        if info.name.startswith("_"):
-            continue
-        module = f"trec_eval_py.tools.{info.name}"
+    modules = [i.name for i in pkgutil.walk_packages(tools.__path__, "trec_eval_py.tools.")
+               # a family's modules and packages (grading.validate), not the family nor a private module
+               if (not i.ispkg or i.name.count(".") > 2) and not any(p.startswith("_") for p in i.name.split("."))]
+    assert "trec_eval_py.tools.grading.validate" in modules and "trec_eval_py.tools.shared.runs" in modules
+    for module in modules:
         mod = importlib.import_module(module)
         names = getattr(mod, "__all__", None) or [
             n for n, v in vars(mod).items() if not n.startswith("_") and callable(v)

@@ -19,8 +19,8 @@ MODULES = [
     "trec_eval_py.engine.parse.run",
     "trec_eval_py.engine.measures._base",
     "trec_eval_py.engine.measures._registry",
-    "trec_eval_py.tools.comparison",
-    "trec_eval_py.tools.leaderboard",
+    "trec_eval_py.tools.compare.comparison",
+    "trec_eval_py.tools.grading.leaderboard",
 ]
 
 #: public names and the numpydoc sections their docstrings have
@@ -36,8 +36,8 @@ DOCUMENTED = {
     "trec_eval_py.Run": ("Attributes", "Examples"),
     "trec_eval_py.engine.measures.Measure": ("Attributes", "Examples"),
     "trec_eval_py.engine.measures.registry": ("Returns", "Examples"),
-    "trec_eval_py.tools.comparison.compare_runs": ("Parameters", "Returns", "Raises", "Examples"),
-    "trec_eval_py.tools.leaderboard.build_leaderboard": ("Parameters", "Returns", "Raises", "Examples"),
+    "trec_eval_py.tools.compare.comparison.compare_runs": ("Parameters", "Returns", "Raises", "Examples"),
+    "trec_eval_py.tools.grading.leaderboard.build_leaderboard": ("Parameters", "Returns", "Raises", "Examples"),
 }
 
 

@@ -11,8 +11,8 @@ pd = pytest.importorskip("pandas")
 
 import trec_eval_py as te  # noqa: E402
 from trec_eval_py.errors import InputError  # noqa: E402
-from trec_eval_py.tools.comparison import compare_runs  # noqa: E402
-from trec_eval_py.tools.leaderboard import build_leaderboard  # noqa: E402
+from trec_eval_py.tools.compare.comparison import compare_runs  # noqa: E402
+from trec_eval_py.tools.grading.leaderboard import build_leaderboard  # noqa: E402
 
 EXAMPLES = ROOT / "examples"
 MEASURES = ["official", "ndcg_cut.5", "nDCG@10", "P(rel=2)@5", "RR(judged_only=True)", "relstring"]

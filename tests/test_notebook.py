@@ -3,7 +3,7 @@ inline as a cell's value without ``%matplotlib inline``.
 
 The plots are built on matplotlib's Figure without pyplot (no global
 backend), so IPython had no way to draw them and showed ``<Figure size
-640x480 with 1 Axes>``; :mod:`trec_eval_py.tools.figure` gives them their
+640x480 with 1 Axes>``; :mod:`trec_eval_py.tools.curves.figure` gives them their
 own PNG picture.
 """
 from __future__ import annotations
@@ -21,14 +21,14 @@ def test_a_plot_is_displayed_as_a_picture_by_ipython():
     pytest.importorskip("matplotlib", reason="could not import matplotlib (the test extra installs it)")
     formatters = pytest.importorskip("IPython.core.formatters", reason="could not import IPython (the test extra "
                                      "installs it)")
-    from trec_eval_py.tools.plotting import plot_per_topic, plot_pr
+    from trec_eval_py.tools.curves.plotting import plot_per_topic, plot_pr
 
     runs = [str(EXAMPLES / "run_a.txt"), str(EXAMPLES / "run_b.txt")]
     for fig in (plot_pr(str(EXAMPLES / "qrels.txt"), runs), plot_per_topic(str(EXAMPLES / "qrels.txt"), runs)):
         data, _meta = formatters.DisplayFormatter().format(fig)  # what a notebook asks of a cell's value
         assert data["image/png"].startswith(PNG)
         # the picture is the figure: its size in pixels is the figure's, in inches, at the inline resolution
-        from trec_eval_py.tools.figure import INLINE_DPI
+        from trec_eval_py.tools.curves.figure import INLINE_DPI
 
         width = int.from_bytes(data["image/png"][16:20], "big")
         assert width == round(fig.get_figwidth() * INLINE_DPI)

@@ -154,7 +154,8 @@ sys.meta_path.insert(0, Block())
 import trec_eval_py.tools as tools
 # what docs/_ext/reference.py imports to write the reference pages
 for module in ["trec_eval_py", "trec_eval_py.cli", "trec_eval_py.cli.commands", "trec_eval_py.compat.pytrec_eval"] + [
-        f"trec_eval_py.tools.{i.name}" for i in pkgutil.iter_modules(tools.__path__) if not i.name.startswith("_")]:
+        i.name for i in pkgutil.walk_packages(tools.__path__, "trec_eval_py.tools.")
+        if (not i.ispkg or i.name.count(".") > 2) and not any(p.startswith("_") for p in i.name.split("."))]:
     importlib.import_module(module)
 """
 

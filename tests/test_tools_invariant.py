@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 import trec_eval_py as te
-from trec_eval_py.tools.comparison import compare_runs
-from trec_eval_py.tools.curves import compute_curves, compute_table
-from trec_eval_py.tools.leaderboard import build_leaderboard
-from trec_eval_py.tools.positives import compare_positive_runs
+from trec_eval_py.tools.compare.comparison import compare_runs
+from trec_eval_py.tools.curves.curves import compute_curves, compute_table
+from trec_eval_py.tools.grading.leaderboard import build_leaderboard
+from trec_eval_py.tools.compare.positives import compare_positive_runs
 
 #: measures with a mean as summary that never give NaN (compare refuses NaN)
 MEASURES = ["map", "P.5", "ndcg_cut.10", "recip_rank", "auc_roc", "croc_exp.7", "cac_exp.7"]
@@ -77,7 +77,7 @@ def _counted(qrels, run, specs, **opts):
 @pytest.mark.parametrize("max_docs,judged_only,complete,level,order,compat", PRODUCT)
 def test_every_tool_gives_evaluates_numbers(tmp_path, max_docs, judged_only, complete, level, order, compat):
     from trec_eval_py.engine.pipeline import read_judgments
-    from trec_eval_py.tools.report import class_topic_stats, median_curve
+    from trec_eval_py.tools.grading.report import class_topic_stats, median_curve
 
     seed = PRODUCT.index((max_docs, judged_only, complete, level, order, compat))
     qrels, runs = _collection(seed, tmp_path)
@@ -128,8 +128,8 @@ def test_every_tool_gives_evaluates_numbers(tmp_path, max_docs, judged_only, com
 def _check_always_complete(q, runs, every, levels):
     from trec_eval_py.engine.pipeline import Options
     from trec_eval_py.errors import UsageError
-    from trec_eval_py.tools.plotting import plot_data
-    from trec_eval_py.tools.positives import area_spec, positives_by_area
+    from trec_eval_py.tools.curves.plotting import plot_data
+    from trec_eval_py.tools.compare.positives import area_spec, positives_by_area
 
     evc, counted = [], []
     for run in runs:  # evaluate() as the tools that read every judged topic count it
@@ -186,7 +186,7 @@ def test_validate_counts_are_the_engines(tmp_path, compat, seed):
     """validate reads raw lines to diagnose them; what it counts is what the
     readers read, and its unjudged-at-the-top counts are the engine's judged.10."""
     from trec_eval_py.engine.pipeline import read_results
-    from trec_eval_py.tools.validate import UNJUDGED_DEPTH, validate_run
+    from trec_eval_py.tools.grading.validate import UNJUDGED_DEPTH, validate_run
 
     qrels, runs = _collection(100 + seed, tmp_path)
     for run in runs:

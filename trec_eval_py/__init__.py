@@ -1,10 +1,6 @@
 """trec_eval_py: a byte-exact, columnar reimplementation of NIST's trec_eval."""
 __version__ = "0.1.0"
 
-from .compat import moved as _moved  # noqa: E402
-
-_moved.install()  # imports of the earlier module paths reach the same modules
-
 from .errors import InputError, MeasureError, TrecEvalError, UsageError  # noqa: E402
 
 __all__ = [

@@ -470,8 +470,11 @@ def write_commands(out: Path) -> None:
 def tools_modules() -> list[str]:
     import trec_eval_py.tools as tools
 
-    return sorted(f"trec_eval_py.tools.{i.name}" for i in pkgutil.iter_modules(tools.__path__)
-                  if not i.name.startswith("_"))
+    # the modules of every family (tools/grading/, tools/compare/...) and the packages in
+    # them (tools/grading/validate/), not the families themselves nor private modules
+    return sorted(i.name for i in pkgutil.walk_packages(tools.__path__, "trec_eval_py.tools.")
+                  if (not i.ispkg or i.name.count(".") > 2)
+                  and not any(p.startswith("_") for p in i.name.split(".")))
 
 
 def public_names(module: str) -> list[str]:

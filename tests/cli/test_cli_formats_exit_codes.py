@@ -54,13 +54,13 @@ def listed_formats(help_text: str) -> str:
 # ---------------------------------------------------------------- formats from the layer
 
 COMMAND_FORMATS = {
-    "compare": ("trec_eval_py.tools.comparison", "FORMATS"),
-    "batch": ("trec_eval_py.tools.leaderboard", "LEADERBOARD_FORMATS"),
-    "validate": ("trec_eval_py.tools.validate", "FORMATS"),
-    "diff": ("trec_eval_py.tools.diff", "FORMATS"),
+    "compare": ("trec_eval_py.tools.compare.comparison", "FORMATS"),
+    "batch": ("trec_eval_py.tools.grading.leaderboard", "LEADERBOARD_FORMATS"),
+    "validate": ("trec_eval_py.tools.grading.validate", "FORMATS"),
+    "diff": ("trec_eval_py.tools.compare.diff", "FORMATS"),
     "curves": ("trec_eval_py.cli.commands.curves", "TABLE_FORMATS"),
-    "agreement": ("trec_eval_py.tools.agreement", "OUTPUT_FORMATS"),
-    "correlate": ("trec_eval_py.tools.correlation", "OUTPUT_FORMATS"),
+    "agreement": ("trec_eval_py.tools.organiser.agreement", "OUTPUT_FORMATS"),
+    "correlate": ("trec_eval_py.tools.organiser.correlation", "OUTPUT_FORMATS"),
 }
 
 
@@ -96,7 +96,7 @@ def test_main_command_refuses_other_formats(capsysbinary):
 
 
 def test_compare_formats_are_the_layers(capsysbinary):
-    from trec_eval_py.tools.comparison import FORMATS, compare_runs
+    from trec_eval_py.tools.compare.comparison import FORMATS, compare_runs
 
     c = compare_runs(QRELS, [RUNS], ["map", "P.10"], "t")
     for fmt in tb.spellings(FORMATS):
@@ -126,7 +126,7 @@ def test_compare_typesetting_flags(capsysbinary):
 
 
 def test_batch_formats_are_the_layers(capsysbinary):
-    from trec_eval_py.tools.leaderboard import LEADERBOARD_FORMATS, build_leaderboard, leaderboard_table
+    from trec_eval_py.tools.grading.leaderboard import LEADERBOARD_FORMATS, build_leaderboard, leaderboard_table
 
     board = build_leaderboard(QRELS, [RUNS], ["map", "P.10"])
     for fmt in tb.spellings(LEADERBOARD_FORMATS):
@@ -142,8 +142,8 @@ def test_batch_formats_are_the_layers(capsysbinary):
 
 
 def test_validate_and_diff_formats_are_the_layers(tmp_path, capsysbinary):
-    from trec_eval_py.tools.diff import diff_outputs, differences_table
-    from trec_eval_py.tools.validate import findings_table, validate_runs
+    from trec_eval_py.tools.compare.diff import diff_outputs, differences_table
+    from trec_eval_py.tools.grading.validate import findings_table, validate_runs
 
     bad = tmp_path / "bad.txt"
     bad.write_text("1 Q0 d1 1 2.0 r\n1 Q0 d1 2 1.0 r\n")
@@ -171,7 +171,7 @@ def test_validate_and_diff_formats_are_the_layers(tmp_path, capsysbinary):
 
 
 def test_curves_formats_are_the_layers(capsysbinary):
-    from trec_eval_py.tools.curves import compute_curves, compute_table
+    from trec_eval_py.tools.curves.curves import compute_curves, compute_table
 
     points = compute_curves(QRELS, BM25, "pr")
     for fmt, text in (("tsv", tb.render(points.table(), "tsv")), ("csv", tb.render(points.table(), "csv"))):
@@ -321,7 +321,7 @@ def test_compare_gate_fails_with_3(capsysbinary):
 
 
 def test_a_bug_is_one_line_and_status_70(monkeypatch, capsysbinary, tmp_path):
-    import trec_eval_py.tools.diff as diff
+    import trec_eval_py.tools.compare.diff as diff
 
     def broken(*a, **k):
         raise RuntimeError("something\nunforeseen")
@@ -340,7 +340,7 @@ def test_a_bug_is_one_line_and_status_70(monkeypatch, capsysbinary, tmp_path):
 
 
 def test_an_interrupt_is_130(monkeypatch, capsysbinary, tmp_path):
-    import trec_eval_py.tools.diff as diff
+    import trec_eval_py.tools.compare.diff as diff
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt

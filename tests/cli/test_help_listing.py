@@ -40,7 +40,7 @@ def test_curves_help_lists_every_registered_curve_and_each_runs(capsysbinary):
     """The --curve list comes from the curve registry: each name is in the help,
     is accepted by the command, and a name outside the registry is refused
     with the registry's list."""
-    from trec_eval_py.tools.curves import CURVES
+    from trec_eval_py.tools.curves.curves import CURVES
 
     code, out, _ = run_cli(["curves", "--help"], capsysbinary)
     assert code == 0

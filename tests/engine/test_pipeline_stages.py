@@ -13,7 +13,7 @@ from trec_eval_py.engine import pipeline
 from trec_eval_py.engine.parse import run as run_mod
 from trec_eval_py.engine.pipeline import batches, evaluate, join, map_batches, read_judgments
 from trec_eval_py.errors import UsageError
-from trec_eval_py.tools.curves import compute_curves
+from trec_eval_py.tools.curves.curves import compute_curves
 from support.paths import GOLDEN
 
 IN = GOLDEN / "inputs"
@@ -88,7 +88,7 @@ def test_curves_command_takes_compat(tmp_path, capsysbinary):
 
 
 def test_compare_reads_judgments_in_the_chosen_format():
-    from trec_eval_py.tools.comparison import per_topic_values
+    from trec_eval_py.tools.compare.comparison import per_topic_values
 
     prefs = b"1 g s a 2\n1 g s b 1\n2 g s a 1\n2 g s b 0\n"
     runs = [b"1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n2 Q0 a 1 2 r\n2 Q0 b 2 1 r\n",

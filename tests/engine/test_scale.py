@@ -300,7 +300,7 @@ def test_local_cluster_with_a_worker_killed(tmp_path):
     """Two worker processes; one is killed while ranges are in flight: its
     ranges are measured again elsewhere and the output is unchanged."""
     distributed = pytest.importorskip("distributed")
-    from trec_eval_py.tools.cluster import local_cluster
+    from trec_eval_py.tools.shared.cluster import local_cluster
 
     whole = evaluate(QRELS, RUN, "all_trec", complete=True)
     out, _ = _shard(tmp_path, shards=len(TOPICS))
@@ -357,8 +357,8 @@ def test_local_cluster_with_a_worker_killed(tmp_path):
 @pytest.mark.slow
 def test_batch_on_a_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
-    from trec_eval_py.tools.cluster import local_cluster
-    from trec_eval_py.tools.leaderboard import build_leaderboard, render_leaderboard
+    from trec_eval_py.tools.shared.cluster import local_cluster
+    from trec_eval_py.tools.grading.leaderboard import build_leaderboard, render_leaderboard
 
     runs = []
     for i in range(4):
@@ -379,9 +379,9 @@ def test_validate_and_compare_on_a_cluster(tmp_path):
     """validate and compare take one task a run on a cluster and give what they
     give here; an error of the judgments still stops them, with its own message."""
     distributed = pytest.importorskip("distributed")
-    from trec_eval_py.tools.cluster import local_cluster
-    from trec_eval_py.tools.comparison import compare_runs
-    from trec_eval_py.tools.validate import render_reports, validate_runs
+    from trec_eval_py.tools.shared.cluster import local_cluster
+    from trec_eval_py.tools.compare.comparison import compare_runs
+    from trec_eval_py.tools.grading.validate import render_reports, validate_runs
 
     runs = []
     for i in range(3):
@@ -469,7 +469,7 @@ def test_ranges_sent_to_a_cluster_raise_no_large_graph_warning():
     import warnings
 
     distributed = pytest.importorskip("distributed")
-    from trec_eval_py.tools.cluster import local_cluster
+    from trec_eval_py.tools.shared.cluster import local_cluster
 
     whole = evaluate(QRELS, RUN, "all_trec", complete=True)
     with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1kB"}), \

@@ -16,7 +16,7 @@ QRELS, RUN_A, RUN_B = (str(EXAMPLES / n) for n in ("qrels.txt", "run_a.txt", "ru
 
 
 def _frames():
-    from trec_eval_py.tools.comparison import compare_runs
+    from trec_eval_py.tools.compare.comparison import compare_runs
 
     ev = te.evaluate(QRELS, RUN_A, ["map"])
     yield "evaluation", lambda: ev.to_dataframe()

@@ -81,8 +81,8 @@ def test_plain_text_outside_notebooks():
     """Evaluations, comparisons and boards print as text where no notebook renders HTML."""
     import trec_eval_py as te
     from support.golden import GOLDEN
-    from trec_eval_py.tools.comparison import compare_runs
-    from trec_eval_py.tools.leaderboard import build_leaderboard, render_leaderboard
+    from trec_eval_py.tools.compare.comparison import compare_runs
+    from trec_eval_py.tools.grading.leaderboard import build_leaderboard, render_leaderboard
 
     q, r = str(GOLDEN / "inputs" / "qrels.test"), str(GOLDEN / "inputs" / "results.test")
     e = te.evaluate(q, r, ["map", "P.5"])

@@ -15,6 +15,7 @@ import pytest
 from trec_eval_py.errors import UsageError
 from trec_eval_py.output import table as tb
 from trec_eval_py.output.table import Cell, Column, Raw, Table, render
+from trec_eval_py.output.table import _values, _writers
 
 ESC_TITLE = "\x1b]0;pwned\x07"  # sets a terminal's window title
 ESC_CLEAR = "\x1b[2J\x1b[H"  # clears the screen
@@ -278,10 +279,10 @@ def test_tsv_a_row_at_a_time_is_the_column_writer(case):
     anything it cannot write (a missing or non-finite value, a tab, a formula...)."""
     kinds, rows = case
     t = Table([Column(f"c{i}", k, nan="NaN" if k == "shortest" else None) for i, k in enumerate(kinds)], rows)
-    fast = tb._tsv_rows(t, 4)
+    fast = _writers._tsv_rows(t, 4)
     if fast is not None:
-        texts, _, _ = tb._human(t, 4)
-        cols = [tx if c.kind != "text" else [tb._tsv_text(s) for s in tx] for c, tx in zip(t.columns, texts)]
+        texts, _, _ = _values._human(t, 4)
+        cols = [tx if c.kind != "text" else [_writers._tsv_text(s) for s in tx] for c, tx in zip(t.columns, texts)]
         assert fast == "".join("\t".join(r) + "\n" for r in zip(*cols))
 
 
@@ -289,12 +290,12 @@ def test_tsv_fast_path_is_taken_for_plain_tables_only():
     cols = [Column("topic", "text"), Column("rank", "int"), Column("score", "shortest", nan="NaN"),
             Column("p", "float", digits=6)]
     plain = Table(cols, [("1", 1, 0.1, 0.5), ("2", 2, -3.0, 0.25)])
-    assert tb._tsv_rows(plain, 4) == "1\t1\t0.1\t0.500000\n2\t2\t-3.0\t0.250000\n"
-    assert render(plain, "tsv") == "topic\trank\tscore\tp\n" + tb._tsv_rows(plain, 4)
+    assert _writers._tsv_rows(plain, 4) == "1\t1\t0.1\t0.500000\n2\t2\t-3.0\t0.250000\n"
+    assert render(plain, "tsv") == "topic\trank\tscore\tp\n" + _writers._tsv_rows(plain, 4)
     for row in [("=1", 1, 0.1, 0.5), ("a\tb", 1, 0.1, 0.5), ("1", 1, float("nan"), 0.5), ("1", 1, 0.1, None),
                 ("nan", 1, 0.1, 0.5), ("1", 1, 0.1, Cell(0.5, bold=True))]:
         t = Table(cols, [row])
-        assert tb._tsv_rows(t, 4) is None
+        assert _writers._tsv_rows(t, 4) is None
         assert "\t" not in render(t, "tsv").splitlines()[1].split("\t")[0]
     assert render(Table(cols, [("=1", 1, float("nan"), 0.5)]), "tsv").splitlines()[1] == "'=1\t1\tNaN\t0.500000"
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from support.golden import run_cli
 from trec_eval_py.errors import InputError, UsageError
-from trec_eval_py.tools.agreement import (MISSING, agreement, category_counts, cohen_kappa, confusion_matrix,
+from trec_eval_py.tools.organiser.agreement import (MISSING, agreement, category_counts, cohen_kappa, confusion_matrix,
                                           fleiss_kappa, kappa_from_table, krippendorff_alpha, render_agreement)
 
 krippendorff = pytest.importorskip("krippendorff")

@@ -11,8 +11,8 @@ import pytest
 
 import trec_eval_py as te
 from trec_eval_py.engine.measures import in_asked_order, registry
-from trec_eval_py.tools.comparison import compare_runs
-from trec_eval_py.tools.leaderboard import BOARD_FIELDS, build_leaderboard, render_leaderboard
+from trec_eval_py.tools.compare.comparison import compare_runs
+from trec_eval_py.tools.grading.leaderboard import BOARD_FIELDS, build_leaderboard, render_leaderboard
 from support.paths import EXAMPLES
 
 QRELS, RUNS = str(EXAMPLES / "qrels.txt"), [str(EXAMPLES / "run_a.txt"), str(EXAMPLES / "run_b.txt")]

@@ -48,7 +48,7 @@ def slow_measure_range(*args, **kwargs):
 
 if __name__ == "__main__":
     import trec_eval_py.engine.pipeline as pipeline
-    import trec_eval_py.tools.cluster as cluster
+    import trec_eval_py.tools.shared.cluster as cluster
 
     pipeline._real_measure_range = pipeline.measure_range
     pipeline.measure_range = slow_measure_range

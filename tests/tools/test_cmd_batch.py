@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from trec_eval_py.tools.leaderboard import build_leaderboard
+from trec_eval_py.tools.grading.leaderboard import build_leaderboard
 from support.golden import GOLDEN, run_cli  # noqa: E402
 
 
@@ -175,7 +175,7 @@ def test_bad_qrels_stops_the_board(corpus, capsysbinary, tmp_path):
 
 
 def test_qrels_read_once(corpus, monkeypatch):
-    import trec_eval_py.tools.leaderboard as lb
+    import trec_eval_py.tools.grading.leaderboard as lb
 
     calls = []
     real = lb.load_qrels

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.golden import GOLDEN
-from trec_eval_py.tools.validate import ERROR, NOTE, WARNING, validate_run
+from trec_eval_py.tools.grading.validate import ERROR, NOTE, WARNING, validate_run
 from support.golden import run_cli  # noqa: E402
 
 QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 0\n1 0 e -1\n2 0 a 1\n2 0 x 0\n"
@@ -105,7 +105,7 @@ def test_the_document_limit_is_doc_limit_and_max_docs_is_deprecated(tmp_path):
     """``max_docs`` is -M (the evaluation's depth) everywhere else: validate's bound
     is ``doc_limit``; the old keyword still works, with a DeprecationWarning that
     points at the caller, once for a whole folder."""
-    from trec_eval_py.tools.validate import validate_runs
+    from trec_eval_py.tools.grading.validate import validate_runs
 
     text = lines(*(f"1 Q0 d{i} {i} {100 - i} sys" for i in range(1, 8)))
     (tmp_path / "q").write_text(QRELS)

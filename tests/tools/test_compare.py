@@ -1,4 +1,4 @@
-"""``trec_eval_py compare`` and :func:`trec_eval_py.tools.comparison.compare_runs`:
+"""``trec_eval_py compare`` and :func:`trec_eval_py.tools.compare.comparison.compare_runs`:
 pairing by topic, filled-in topics, corrections, output formats, seeds."""
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from support.paths import EXAMPLES
 from scipy import stats
 
 import trec_eval_py as te
-from trec_eval_py.tools.comparison import compare_runs, run_labels
+from trec_eval_py.tools.compare.comparison import compare_runs, run_labels
 from trec_eval_py.errors import UsageError
-from trec_eval_py.tools.significance import correct
+from trec_eval_py.tools.compare.significance import correct
 
 JSON_KEYS = {"run", "measure", "baseline_mean", "mean", "delta", "p_value", "p_value_corrected",
              "test", "wins", "ties", "losses"}
@@ -158,7 +158,7 @@ def test_run_labels():
 def test_every_row_has_an_interval_of_the_mean_difference(tmp_path):
     """Tests without an interval of their own (rank, sign, randomization) report
     the paired bootstrap interval, the same one for each such test of a pair."""
-    from trec_eval_py.tools.significance import bootstrap
+    from trec_eval_py.tools.compare.significance import bootstrap
 
     qrels, runs = write_collection(tmp_path, seed=4)
     c = compare_runs(qrels, runs, ["map"], "all", permutations=3000, seed=9)

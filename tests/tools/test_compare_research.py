@@ -21,8 +21,8 @@ from scipy import stats
 from support.synthetic import write_collection
 
 from trec_eval_py.errors import UsageError
-from trec_eval_py.tools import significance as sig
-from trec_eval_py.tools.comparison import compare_runs, wide_cells
+from trec_eval_py.tools.compare import significance as sig
+from trec_eval_py.tools.compare.comparison import compare_runs, wide_cells
 
 EX = ROOT / "examples" / "compare"
 QRELS = str(EX / "qrels.txt")
@@ -292,8 +292,8 @@ def test_bad_new_options(capsysbinary, args, message):
 
 
 def _api_refusals():
-    from trec_eval_py.tools.comparison import check_values
-    from trec_eval_py.tools.positives import compare_positive_runs
+    from trec_eval_py.tools.compare.options import check_values
+    from trec_eval_py.tools.compare.positives import compare_positive_runs
 
     runs = [str(EX / "runs" / "bm25.run"), str(EX / "runs" / "rm3.run")]
     good = compare_runs(QRELS, runs, "map")
@@ -318,7 +318,7 @@ def _api_refusals():
     ("unit", "--unit", "areas", "unknown {} 'areas'; choose one of topics, positives"),
 ])
 def test_the_command_and_the_python_api_refuse_a_bad_value_alike(capsysbinary, param, flag, value, says):
-    """The seven value checks live in the tool (tools.comparison.check_values): the
+    """The seven value checks live in the tool (tools.compare.options.check_values): the
     command says them with its flags before reading a file, Python with its parameters."""
     code, out, err = _cli([QRELS, "/nonexistent/baseline.run", RUNS, flag, value], capsysbinary)
     assert (code, out, err) == (1, "", f"trec_eval_py: {says.format(flag)}\n")

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from support.paths import ROOT
 from support.golden import run_cli
 from trec_eval_py.errors import InputError, UsageError
-from trec_eval_py.tools.correlation import (correlate_files, correlation, evaluate_sides, kendall_tau,
+from trec_eval_py.tools.organiser.correlation import (correlate_files, correlation, evaluate_sides, kendall_tau,
                                             read_evaluations, render_correlation, spearman_rho, tau_ap,
                                             tau_ap_directed)
 

@@ -1,4 +1,4 @@
-"""Curve points (trec_eval_py.tools.curves and the ``curves`` subcommand): LingPipe's
+"""Curve points (trec_eval_py.tools.curves.curves and the ``curves`` subcommand): LingPipe's
 documented curves, areas that agree with the measures, averages, the CLI."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from support.extra_reference import LINGPIPE, batches, close, make_batch, run_measure, step_area
 from support.golden import run_cli as golden_cli
 from support.paths import SEEDS
-from trec_eval_py.tools.curves import batch_levels, batch_points, compute_curves, parse_curve
+from trec_eval_py.tools.curves.curves import batch_levels, batch_points, compute_curves, parse_curve
 from trec_eval_py.errors import UsageError
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 from support.extra_reference import batches, close, full_list, make_batch, ranks_to_codes, run_measure
-from trec_eval_py.tools.curves import batch_bounds, batch_levels, batch_points, compute_curves, parse_curve
+from trec_eval_py.tools.curves.curves import batch_bounds, batch_levels, batch_points, compute_curves, parse_curve
 
 PAPER = ranks_to_codes(10, [1, 2, 4, 5, 7])
 KINDS = {"ac": ("auc_ac", None), "cac_exp.7": ("cac_exp", "7"), "cac_log.80": ("cac_log", "80"),
@@ -103,7 +103,7 @@ def test_parse():
 
 def test_figure_shades_the_unreachable_regions():
     pytest.importorskip("matplotlib")
-    from trec_eval_py.tools import plotting
+    from trec_eval_py.tools.curves import plotting
 
     qrels = {"a": {"d1": 1, "d2": 0, "d3": 1, "d4": 0}}
     run = {"a": {"d1": 4.0, "d2": 3.0, "d3": 2.0, "d4": 1.0}}

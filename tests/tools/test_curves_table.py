@@ -16,7 +16,7 @@ import pytest
 
 from trec_eval_py.engine import pipeline
 from trec_eval_py.errors import UsageError
-from trec_eval_py.tools.curves import TABLE_COLUMNS, compute_curves, compute_table
+from trec_eval_py.tools.curves.curves import TABLE_COLUMNS, compute_curves, compute_table
 from support.golden import run_cli as golden_cli
 from support.paths import SEEDS
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from support.golden import run_cli
 from trec_eval_py.errors import UsageError
-from trec_eval_py.tools.fusion import METHODS, NORMS, fuse, grid, optimize_weights
+from trec_eval_py.tools.organiser.fusion import METHODS, NORMS, fuse, grid, optimize_weights
 
 ranx = pytest.importorskip("ranx")
 

@@ -341,7 +341,7 @@ def html_unescape(s: str) -> str:
 
 
 def test_run_page_starts_with_the_verdict_then_scores_topics_and_curve(report):
-    from trec_eval_py.tools.report import slugs
+    from trec_eval_py.tools.grading.report import slugs
 
     slug = slugs(sorted(EXPECTED))
     page = (report / "runs" / f"{slug['frank.txt']}.html").read_text()
@@ -372,7 +372,7 @@ def test_run_page_starts_with_the_verdict_then_scores_topics_and_curve(report):
 
 
 def test_feedback_for_a_student(report):
-    from trec_eval_py.tools.report import slugs
+    from trec_eval_py.tools.grading.report import slugs
 
     slug = slugs(sorted(EXPECTED))
     text = (report / "feedback" / f"{slug['gwen.txt']}.txt").read_text()
@@ -474,7 +474,7 @@ def test_validate_against_topic_ids_only(klass, tmp_path, capsysbinary):
     (["x"], ["1", "2"], "expected ids such as '1', '2'"),
 ])
 def test_topic_id_hints(tmp_path, run_ids, known, hint):
-    from trec_eval_py.tools.validate import validate_run
+    from trec_eval_py.tools.grading.validate import validate_run
 
     (tmp_path / "run").write_text("".join(f"{q} Q0 d 1 1.0 r\n" for q in run_ids))
     (tmp_path / "qrels").write_text("".join(f"{q} 0 d 1\n" for q in known))
@@ -497,7 +497,7 @@ def test_a_bad_setting_is_one_error_before_any_run_is_graded(tmp_path, jobs, cap
     board, before any run is graded: a setting it refuses is the board's one error,
     not a broken process pool's traceback on every row."""
     from trec_eval_py.errors import InputError
-    from trec_eval_py.tools.leaderboard import build_leaderboard
+    from trec_eval_py.tools.grading.leaderboard import build_leaderboard
 
     runs = [EXAMPLES / "run_a.txt", EXAMPLES / "run_b.txt"]
     with pytest.raises(InputError) as e:
@@ -510,7 +510,7 @@ def test_one_evaluation_a_run_gives_the_board_and_the_curve(monkeypatch):
     """batch evaluates each graded run once, for its board's measures and its curve
     alike; the curve is the one a separate evaluation of iprec_at_recall gives."""
     from trec_eval_py.engine import pipeline
-    from trec_eval_py.tools.leaderboard import build_leaderboard
+    from trec_eval_py.tools.grading.leaderboard import build_leaderboard
 
     calls = []
     real = pipeline.Evaluator.evaluate

@@ -27,7 +27,7 @@ from support.golden import GOLDEN, run_cli
 from support.paths import ROOT
 from support.processes import session
 from trec_eval_py.errors import InputError, OptionTypeError, OutputError, UsageError
-from trec_eval_py.tools.submissions import REPORT_MARKER, Submission, scan_submissions
+from trec_eval_py.tools.shared.submissions import REPORT_MARKER, Submission, scan_submissions
 
 SECRET = "ghp_SECRETTOKEN0123456789"
 QRELS = "".join(f"{t} 0 D{d} {int(d % 3 == 0)}\n" for t in (1, 2) for d in range(12))
@@ -392,7 +392,7 @@ def test_the_report_folder_may_not_be_the_class_folder(tmp_path, klass, capsysbi
 @pytest.mark.parametrize("where", ["holds the class", "inside the class", "holds a run file"])
 def test_the_report_folder_and_the_class_never_overlap(tmp_path, capsysbinary, monkeypatch, where):
     # `batch Q runs --report .` twice emptied a class folder named runs/: the clean-up took it for its pages
-    import trec_eval_py.tools.leaderboard as lb
+    import trec_eval_py.tools.grading.leaderboard as lb
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "qrels.txt").write_text(QRELS)
@@ -482,7 +482,7 @@ def test_the_report_never_overwrites_an_input(tmp_path, klass, capsysbinary):
     ("under a file", "Not a directory"),
 ])
 def test_bad_report_folders_fail_before_grading(tmp_path, klass, capsysbinary, monkeypatch, case, words):
-    import trec_eval_py.tools.leaderboard as lb
+    import trec_eval_py.tools.grading.leaderboard as lb
 
     if case == "a file":
         target = tmp_path / "report"
@@ -519,7 +519,7 @@ def test_the_board_is_written_even_when_the_report_fails(tmp_path, klass, capsys
 
 _SLOW_GRADING = """
 import os, sys, time
-import trec_eval_py.tools.leaderboard as lb
+import trec_eval_py.tools.grading.leaderboard as lb
 ready = sys.argv[1]
 def slow(sub, *rest):
     open(os.path.join(ready, str(os.getpid())), "w").close()
@@ -535,7 +535,7 @@ entry()
 _SLOW_DASK = """
 import os, sys, time
 import trec_eval_py.engine.pipeline as pipeline
-import trec_eval_py.tools.leaderboard as lb
+import trec_eval_py.tools.grading.leaderboard as lb
 ready = sys.argv[1]
 def slow(*args, **kwargs):
     open(os.path.join(ready, str(os.getpid())), "w").close()
@@ -550,7 +550,7 @@ entry()
 #: the signal comes as the command's own cluster starts: its workers are being spawned
 _DASK_STARTING = """
 import os, sys
-import trec_eval_py.tools.cluster as cluster
+import trec_eval_py.tools.shared.cluster as cluster
 ready = sys.argv[1]
 real = cluster.local_cluster
 def starting(*args, **kwargs):
@@ -566,7 +566,7 @@ entry()
 #: catches its exit and would go on: a SIGTERM must still end that program
 _SLOW_GRADING_IN_PROCESS = """
 import os, sys, time
-import trec_eval_py.tools.leaderboard as lb
+import trec_eval_py.tools.grading.leaderboard as lb
 ready = sys.argv[1]
 def slow(sub, *rest):
     open(os.path.join(ready, str(os.getpid())), "w").close()
@@ -731,7 +731,7 @@ def test_a_stopped_spill_leaves_no_temporary_file(tmp_path, sig, code, word):
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_submission_graded_too_slowly_is_one_failed_row(tmp_path, klass, capsysbinary, monkeypatch, jobs):
-    import trec_eval_py.tools.leaderboard as lb
+    import trec_eval_py.tools.grading.leaderboard as lb
 
     real = lb._grade_unhidden
 
@@ -826,7 +826,7 @@ def test_an_archive_is_opened_once_for_all_its_members(tmp_path, monkeypatch):
         real(self, *a, **k)
 
     monkeypatch.setattr(zipfile.ZipFile, "__init__", counting)
-    from trec_eval_py.tools.submissions import close_archives
+    from trec_eval_py.tools.shared.submissions import close_archives
 
     subs = scan_submissions([z]).submissions
     assert len(subs) == 200 and len(opened) == 1  # the table of contents
@@ -860,7 +860,7 @@ def test_corrupt_members_fail_alone(tmp_path, klass, capsysbinary):
 
 def test_api_options_of_the_wrong_type(tmp_path):
     from trec_eval_py import evaluate
-    from trec_eval_py.tools.comparison import compare_runs
+    from trec_eval_py.tools.compare.comparison import compare_runs
 
     q, r = GOLDEN / "inputs" / "qrels.test", GOLDEN / "inputs" / "results.test"
     for kw in ({"max_docs": "5"}, {"max_docs": float("nan")}, {"relevance_level": 1.5}, {"judged_only": "yes"},
@@ -959,7 +959,7 @@ def test_names_with_terminal_escapes_are_printed_escaped(tmp_path, capsysbinary)
 # ---- the readers' limits apply to submissions given as values too ----
 
 def test_submission_values_keep_their_names(tmp_path, klass):
-    from trec_eval_py.tools.leaderboard import build_leaderboard
+    from trec_eval_py.tools.grading.leaderboard import build_leaderboard
 
     sub = Submission("alice's", str(klass / "alice" / "run.txt"))
     board = build_leaderboard(io.BytesIO(QRELS.encode()), [sub], ["map"])

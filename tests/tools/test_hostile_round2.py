@@ -19,7 +19,7 @@ import pytest
 from support.golden import run_cli
 from support.paths import ROOT
 from trec_eval_py.errors import InputError
-from trec_eval_py.tools.submissions import close_archives, scan_submissions
+from trec_eval_py.tools.shared.submissions import close_archives, scan_submissions
 
 SECRET = "ghp_SECRETTOKEN0123456789"
 QRELS = "".join(f"{t} 0 D{d} {int(d % 3 == 0)}\n" for t in (1, 2) for d in range(12))

@@ -11,7 +11,7 @@ import pytest
 
 import trec_eval_py as te
 from support.golden import GOLDEN
-from trec_eval_py.tools.comparison import compare_runs
+from trec_eval_py.tools.compare.comparison import compare_runs
 
 QRELS = GOLDEN / "inputs" / "qrels.test"
 RUN = GOLDEN / "inputs" / "results.test"
@@ -45,7 +45,7 @@ def test_counted_values_add_up_to_the_summary(missing_run):
 
 
 def test_batch_board_counts_the_missing_topic(missing_run, tmp_path):
-    from trec_eval_py.tools.leaderboard import build_leaderboard
+    from trec_eval_py.tools.grading.leaderboard import build_leaderboard
 
     board = build_leaderboard(str(QRELS), [str(RUN), str(missing_run)], MEASURES)
     summary = te.evaluate(str(QRELS), str(missing_run), MEASURES, complete=True).summary

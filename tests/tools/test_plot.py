@@ -15,7 +15,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")  # never open a window
 from support.golden import run_cli
 from support.paths import EXAMPLES
 
-from trec_eval_py.tools import plotting
+from trec_eval_py.tools.curves import plotting
 from trec_eval_py.errors import UsageError
 
 QRELS = str(EXAMPLES / "qrels.txt")

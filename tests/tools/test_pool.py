@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.golden import run_cli
-from trec_eval_py.tools import runs as runs_mod
-from trec_eval_py.tools.pooling import pool
+from trec_eval_py.tools.shared import runs as runs_mod
+from trec_eval_py.tools.organiser.pooling import pool
 
 
 def write(path, lines: str) -> str:
@@ -199,7 +199,7 @@ def test_a_big_run_out_of_topic_order_is_regrouped_never_read_whole(tmp_path, mo
     one: the pool starts again with that run regrouped in ascending order of
     topics through temporary files (ranges of ~5 rows), never holding a run
     whole, and equals the pool of the runs read whole; fuse and pool-bias too."""
-    from trec_eval_py.tools.fusion import fuse
+    from trec_eval_py.tools.organiser.fusion import fuse
 
     runs = [{str(q): {f"d{(5 * q + 3 * i + j) % 30}": 50 - j for j in range(6)} for q in range(1, 12)}
             for i in range(3)]
@@ -230,7 +230,7 @@ def test_shards_concatenated_pool_as_the_grouped_run(tmp_path, monkeypatch):
     the first topic: by then topics were handed on with a quarter of their
     documents. The pool and the fused run must be those of the same lines grouped
     (they were not: the documents of those topics in later shards were dropped)."""
-    from trec_eval_py.tools.fusion import fuse
+    from trec_eval_py.tools.organiser.fusion import fuse
 
     grouped = {str(q): {f"d{(7 * q + j) % 50}": 100.0 - j for j in range(16)} for q in range(10, 40)}
     other = {str(q): {f"d{(3 * q + j) % 50}": 100.0 - j for j in range(16)} for q in range(10, 40)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from support.golden import run_cli
 from trec_eval_py import evaluate
-from trec_eval_py.tools.pool_bias import pool_bias
+from trec_eval_py.tools.organiser.pool_bias import pool_bias
 
 
 def write(path, text):

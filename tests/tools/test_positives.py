@@ -1,5 +1,5 @@
 """The CROC paper's six tests at the level of the positive instances
-(trec_eval_py.tools.positives): the paper's worked example, per-positive values
+(trec_eval_py.tools.compare.positives): the paper's worked example, per-positive values
 whose mean is the measure, and every test against scipy or enumeration."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from trec_eval_py import evaluate
 from trec_eval_py.errors import UsageError
 from trec_eval_py.output import table as tb
 from trec_eval_py.output.table import pvalue_text
-from trec_eval_py.tools.positives import (
+from trec_eval_py.tools.compare.positives import (
     POSITIVE_TESTS, compare_positives, positive_tests, positive_values, rank_sum, unpaired_permutation, unpaired_t,
 )
 
@@ -238,7 +238,7 @@ def test_every_area_from_a_fresh_command_line(tmp_path):
     a.write_bytes(PAPER_RUN)
     for name in AREA_NAMES:
         want = positive_values(PAPER_QRELS, PAPER_RUN, name)["1"].values.tolist()
-        code = ("import json, sys; from trec_eval_py.tools.positives import positive_values; "
+        code = ("import json, sys; from trec_eval_py.tools.compare.positives import positive_values; "
                 "print(json.dumps(positive_values(sys.argv[1], sys.argv[2], sys.argv[3])['1'].values.tolist()))")
         got = subprocess.run([sys.executable, "-c", code, str(q), str(a), name], capture_output=True, text=True)
         assert got.returncode == 0 and got.stderr == "", (name, got.stderr)
@@ -327,7 +327,7 @@ def test_every_format_is_the_output_layers(tmp_path, capsysbinary):
     import csv
     import io
 
-    from trec_eval_py.tools.positives import FORMATS, ROW_FIELDS, compare_positive_runs, positives_report
+    from trec_eval_py.tools.compare.positives import FORMATS, ROW_FIELDS, compare_positive_runs, positives_report
 
     args = ("-m", "auc_roc", "-m", "bedroc", "--test", "t-paired,permutation-paired")
     _cli_positives(tmp_path, capsysbinary, *args)  # writes q, a, b

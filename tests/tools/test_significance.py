@@ -1,4 +1,4 @@
-"""The paired tests of trec_eval_py.tools.significance against independent computations:
+"""The paired tests of trec_eval_py.tools.compare.significance against independent computations:
 scipy's ttest_rel / wilcoxon / binomtest, brute-force enumerations, and
 published textbook values."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from trec_eval_py.tools import significance as sig
+from trec_eval_py.tools.compare import significance as sig
 from trec_eval_py.errors import UsageError
 
 # Student's sleep data (Cushny and Peebles; "Student", Biometrika 1908): extra
@@ -311,7 +311,7 @@ def test_scipy_is_not_imported_by_evaluation(golden_dir):
         "import sys, trec_eval_py\n"
         f"trec_eval_py.evaluate({str(golden_dir / 'inputs' / 'qrels.test')!r}, "
         f"{str(golden_dir / 'inputs' / 'results.test')!r}, ['official'])\n"
-        "from trec_eval_py.tools import significance as s, comparison\n"
+        "from trec_eval_py.tools.compare import significance as s, comparison\n"
         "s.wilcoxon([0, 1], [1, 3]); s.randomization([0, 1], [1, 3]); s.sign_test([0], [1])\n"
         "s.bootstrap([0, 1], [1, 3], resamples=10)\n"
         "assert 'scipy' not in sys.modules, 'scipy was imported'\n"

@@ -20,9 +20,9 @@ from support.golden import run_cli  # noqa: E402
 from support.paths import FIXTURES  # noqa: E402
 
 from trec_eval_py.errors import UsageError  # noqa: E402
-from trec_eval_py.tools.comparison import paired_values  # noqa: E402
-from trec_eval_py.tools.curves import compute_curves  # noqa: E402
-from trec_eval_py.tools.leaderboard import build_leaderboard  # noqa: E402
+from trec_eval_py.tools.compare.comparison import paired_values  # noqa: E402
+from trec_eval_py.tools.curves.curves import compute_curves  # noqa: E402
+from trec_eval_py.tools.grading.leaderboard import build_leaderboard  # noqa: E402
 
 FIX = FIXTURES
 CODIESP = FIX / "codiesp"
@@ -143,7 +143,7 @@ def test_curves_with_codiesp_agree_with_the_main_command(capsysbinary):
 
 def test_plot_per_topic_with_codiesp(capsysbinary, tmp_path):
     pytest.importorskip("matplotlib")
-    from trec_eval_py.tools.plotting import plot_per_topic
+    from trec_eval_py.tools.curves.plotting import plot_per_topic
 
     base = main_values(capsysbinary, CODIESP_FLAGS, GOLD, PRED, ["map"])
     other = main_values(capsysbinary, CODIESP_FLAGS, GOLD, GOLD, ["map"])

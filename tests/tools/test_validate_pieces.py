@@ -16,8 +16,10 @@ import hypothesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from trec_eval_py.tools import validate as v
-from trec_eval_py.tools.submissions import scan_submissions
+from trec_eval_py.engine.join.policy import POLICY
+from trec_eval_py.tools.grading import validate as v
+from trec_eval_py.tools.grading.validate import _reader, _run, _topics
+from trec_eval_py.tools.shared.submissions import scan_submissions
 
 WHOLE = 1 << 40  # pieces larger than any file here: the file is checked whole
 
@@ -99,13 +101,13 @@ def random_case(seed: int) -> tuple[bytes, str, list[str]]:
     return data, "\n".join(qrels) + "\n", qids
 
 
-def _report(run, qrels, piece: int, monkeypatch, problem: int = v.PROBLEM_BYTES, **kw) -> v.Report:
+def _report(run, qrels, piece: int, monkeypatch, problem: int = _reader.PROBLEM_BYTES, **kw) -> v.Report:
     """The report with pieces of ``piece`` bytes, and parts of ``problem`` bytes of a
     piece with a line problem (a part with none is split by the fast scanner); a run
     whose topics come back is regrouped in temporary files of about a piece each."""
-    monkeypatch.setattr(v.POLICY, "piece_bytes", piece)
-    monkeypatch.setattr(v.POLICY, "spill_bytes", piece)
-    monkeypatch.setattr(v, "PROBLEM_BYTES", problem)
+    monkeypatch.setattr(POLICY, "piece_bytes", piece)
+    monkeypatch.setattr(POLICY, "spill_bytes", piece)
+    monkeypatch.setattr(_reader, "PROBLEM_BYTES", problem)
     return v.validate_run(run, qrels, **kw)
 
 
@@ -125,7 +127,7 @@ class _Groups:
         self.largest = 0
         self.regrouped = 0
         self.again = 0
-        topics, whole, regroup = v._RunChecks.topics, v._RunBytes.whole, v._check_regrouped
+        topics, whole, regroup = _run._RunChecks.topics, _reader._RunBytes.whole, _run._check_regrouped
 
         def counted(checks, c):
             self.groups += not checks.whole
@@ -140,9 +142,9 @@ class _Groups:
             self.regrouped += 1
             return regroup(*a, **kw)
 
-        monkeypatch.setattr(v._RunChecks, "topics", counted)
-        monkeypatch.setattr(v._RunBytes, "whole", again)
-        monkeypatch.setattr(v, "_check_regrouped", regrouped)
+        monkeypatch.setattr(_run._RunChecks, "topics", counted)
+        monkeypatch.setattr(_reader._RunBytes, "whole", again)
+        monkeypatch.setattr(_run, "_check_regrouped", regrouped)
 
 
 SETTINGS = [
@@ -285,7 +287,8 @@ def test_a_big_run_is_never_read_whole(tmp_path, monkeypatch):
     def refused(*a, **kw):
         raise AssertionError("read whole")
 
-    monkeypatch.setattr(v, "read_source", refused)
+    for module in (_reader, _topics):  # every reader of a whole file in validate
+        monkeypatch.setattr(module, "read_source", refused)
     seen = _Groups(monkeypatch)
     _same(_report(str(run), None, 4096, monkeypatch), whole)
     (sub,) = scan_submissions([str(tmp_path / "runs")]).submissions
@@ -296,8 +299,8 @@ def test_a_big_run_is_never_read_whole(tmp_path, monkeypatch):
     monkeypatch.undo()
     (tmp_path / "gz").mkdir()
     (tmp_path / "gz" / "run.gz").write_bytes(gzip.compress(data))
-    monkeypatch.setattr(v.POLICY, "piece_bytes", 4096)
-    monkeypatch.setattr(v.POLICY, "spill_bytes", 4096)
+    monkeypatch.setattr(POLICY, "piece_bytes", 4096)
+    monkeypatch.setattr(POLICY, "spill_bytes", 4096)
     (zipped,) = v.validate_runs([str(tmp_path / "gz")])
     assert ((zipped.lines, zipped.results, zipped.topics, zipped.findings)
             == (whole.lines, whole.results, whole.topics, []))
@@ -558,8 +561,9 @@ def test_a_regrouped_run_is_never_read_whole(tmp_path, monkeypatch):
     def refused(*a, **kw):
         raise AssertionError("read whole")
 
-    monkeypatch.setattr(v, "read_source", refused)
-    monkeypatch.setattr(v._RunBytes, "whole", refused)
+    for module in (_reader, _topics):  # every reader of a whole file in validate
+        monkeypatch.setattr(module, "read_source", refused)
+    monkeypatch.setattr(_reader._RunBytes, "whole", refused)
     seen = _Groups(monkeypatch)
     piece = 8192
     _same(_report(str(run), qrels, piece, monkeypatch, doc_limit=20), whole)
@@ -591,13 +595,13 @@ def test_no_temporary_file_outlives_the_check(tmp_path, monkeypatch):
     run.write_bytes(_shuffled_run(60, 30))
     seen = _Groups(monkeypatch)
     held = []
-    topics, rows = v._RunChecks.topics, v._RunChecks.seen
+    topics, rows = _run._RunChecks.topics, _run._RunChecks.seen
 
     def watched(checks, c):
         held.append(len(_files(folder)))  # the files are there while the groups are checked
         return topics(checks, c)
 
-    monkeypatch.setattr(v._RunChecks, "topics", watched)
+    monkeypatch.setattr(_run._RunChecks, "topics", watched)
     report = _report(str(run), None, 1000, monkeypatch)
     assert seen.regrouped == 1 and report.topics == 60 and max(held) > 1
     assert _files(folder) == []
@@ -616,7 +620,7 @@ def test_no_temporary_file_outlives_the_check(tmp_path, monkeypatch):
     for method, call in (("topics", topics), ("seen", rows)):  # while read back, while written
         there: list = []
         with monkeypatch.context() as m:
-            m.setattr(v._RunChecks, method, failing_after(3, call, there))
+            m.setattr(_run._RunChecks, method, failing_after(3, call, there))
             with pytest.raises(RuntimeError, match="a check failed"):
                 _report(str(run), None, 1000, m)
         assert there and there[0] > 1, method  # the failure came with the files there
@@ -633,7 +637,7 @@ def test_no_temporary_file_outlives_a_signal(tmp_path, monkeypatch):
     folder = _scratch(tmp_path, monkeypatch)
     run = tmp_path / "run"
     run.write_bytes(_shuffled_run(60, 30))
-    topics = v._RunChecks.topics
+    topics = _run._RunChecks.topics
     there = []
 
     def signalled(checks, c):
@@ -642,7 +646,7 @@ def test_no_temporary_file_outlives_a_signal(tmp_path, monkeypatch):
             os.kill(os.getpid(), signal.SIGTERM)
         return topics(checks, c)
 
-    monkeypatch.setattr(v._RunChecks, "topics", signalled)
+    monkeypatch.setattr(_run._RunChecks, "topics", signalled)
     old = cli._catch_signals()
     try:
         assert signal.SIGTERM in old

@@ -1,7 +1,7 @@
 /*
  * One-pass scanner for whitespace-separated line formats (qrels, runs).
  *
- * Optional accelerator for trec_eval_py.parse.fields: it finds the wanted
+ * Optional accelerator for trec_eval_py.engine.parse.fields: it finds the wanted
  * fields of every content line and converts numeric fields, producing the
  * same columns as the numpy implementation in fields.py (which is used when
  * this module is not built). Blank lines and lines whose first non-blank

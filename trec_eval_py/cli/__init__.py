@@ -75,7 +75,7 @@ def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: di
     # big runs are measured piece by piece: a bar on a terminal's stderr, erased before output
     with cluster as client, Progress(desc="topics measured", unit="topics") as bar:
         if client is not None:  # the files the workers read (-Z, --valid-codes), named wherever they run
-            from ..tools.cluster import located
+            from ..tools.shared.cluster import located
 
             options = located(options)
         # without -q only the summary is printed: a big run is then summarised range by range

@@ -145,7 +145,7 @@ def cluster_client(cluster: dict):
 
     if cluster["engine"] == "local" and all(cluster[k] is None for k in ("workers", "scheduler", "cluster_timeout")):
         return contextlib.nullcontext()
-    from ..tools.cluster import client_for
+    from ..tools.shared.cluster import client_for
 
     return client_for(cluster["engine"], cluster["workers"], cluster["scheduler"], cluster["cluster_timeout"])
 

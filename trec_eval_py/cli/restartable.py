@@ -2,7 +2,7 @@
 
 The organiser tools (``pool``, ``fuse``) write as they read, block by block;
 when runs turn out late to list their topics in different orders they start
-over (see :mod:`trec_eval_py.tools.runs`). So blocks go to a temporary file
+over (see :mod:`trec_eval_py.tools.shared.runs`). So blocks go to a temporary file
 next to the destination (or, for standard output, a temporary file that is
 copied out at the end); :meth:`Spool.reset` empties it.
 """

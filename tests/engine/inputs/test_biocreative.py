@@ -359,7 +359,7 @@ def test_a_leading_bom_is_skipped(tmp_path, task):
 
 
 def test_validate_says_a_bom_is_skipped_and_reads_the_rest(tmp_path):
-    from trec_eval_py.tools.validate import validate_run
+    from trec_eval_py.tools.grading.validate import validate_run
 
     (tmp_path / "run").write_bytes(b"\xef\xbb\xbf" + tsv(("d1", "P1", 1, 1), ("d1", "P2", 2, 0.5)))
     rep = validate_run(str(tmp_path / "run"), results_format="biocreative_int")

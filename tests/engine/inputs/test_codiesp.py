@@ -458,7 +458,7 @@ def test_a_leading_bom_is_skipped_as_the_official_scripts_skip_it(tmp_path):
 
 
 def test_validate_says_a_bom_is_skipped(tmp_path):
-    from trec_eval_py.tools.validate import validate_run
+    from trec_eval_py.tools.grading.validate import validate_run
 
     (tmp_path / "pred.tsv").write_bytes(b"\xef\xbb\xbf" + (FIX / "toy_pred_D.tsv").read_bytes())
     rep = validate_run(str(tmp_path / "pred.tsv"), str(FIX / "toy_gs_D.tsv"), **D)

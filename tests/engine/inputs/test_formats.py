@@ -8,7 +8,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from trec_eval_py.engine import formats
+from trec_eval_py.engine import inputs
 from trec_eval_py.engine.inputs import judgment_format, judgment_formats, results_format, results_formats
 from trec_eval_py.engine.join import iter_batches
 from trec_eval_py.engine.pipeline import Options, batches, evaluate, join, map_batches, read_judgments
@@ -125,10 +125,10 @@ _CSV_MODULE = textwrap.dedent('''
 @pytest.fixture
 def extra_format_dir(tmp_path, monkeypatch):
     (tmp_path / "qrels_csv.py").write_text(_CSV_MODULE)
-    monkeypatch.setattr(formats, "__path__", list(formats.__path__) + [str(tmp_path)])
-    formats._discover.cache_clear()
+    monkeypatch.setattr(inputs, "__path__", list(inputs.__path__) + [str(tmp_path)])
+    inputs._discover.cache_clear()
     yield
-    formats._discover.cache_clear()
+    inputs._discover.cache_clear()
     import sys
 
     sys.modules.pop("trec_eval_py.engine.inputs.qrels_csv", None)

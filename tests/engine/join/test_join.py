@@ -125,7 +125,7 @@ def _arrays(r):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_fast_paths_agree_with_full_sort_and_exact_join(seed, monkeypatch):
-    from trec_eval_py.engine.join import rankings as rmod
+    from trec_eval_py.engine.join import qrels as rmod
 
     qrels, rlines = _random_case(seed)
     ctx = EvalContext(max_docs=12, complete=True)
@@ -140,7 +140,7 @@ def test_fast_paths_agree_with_full_sort_and_exact_join(seed, monkeypatch):
 
 
 def test_exact_join_still_reports_duplicates(monkeypatch):
-    from trec_eval_py.engine.join import rankings as rmod
+    from trec_eval_py.engine.join import qrels as rmod
 
     monkeypatch.setattr(rmod, "row_hash", lambda t, w, *a: np.zeros(len(t), dtype=np.uint64))
     with pytest.raises(InputError, match="duplicate docno 'a'"):

@@ -13,7 +13,7 @@ from trec_eval_py.engine.join.order import RankRule
 from trec_eval_py.engine.parse import Run, read_qrels, read_run
 from trec_eval_py.engine.pipeline import evaluate
 from trec_eval_py.errors import UsageError
-from trec_eval_py.tools.validate import validate_run
+from trec_eval_py.tools.grading.validate import validate_run
 
 
 def _run(qids, docnos, scores) -> Run:
@@ -129,7 +129,7 @@ def test_validate_default_is_the_default_compat(tmp_path):
 
 def test_validate_order_is_the_engines_order(tmp_path):
     """The rows validate takes for trec_eval's order are the join's order."""
-    from trec_eval_py.tools import validate as vmod
+    from trec_eval_py.tools.grading.validate import _checks, _lines
 
     rnd = np.random.default_rng(3)
     lines, rows = [], []
@@ -144,9 +144,9 @@ def test_validate_order_is_the_engines_order(tmp_path):
     data = "\n".join(lines).encode()
     for compat in ("9.0.8", "10.0"):
         rk = build_rankings(read_qrels(qrels.encode()), read_run(data), EvalContext(compat=compat))
-        cols, _ = vmod._fast_columns(data, "r")
-        topic, _ = vmod._topic_codes(cols.qid)
-        perm, _ = vmod._ranked(cols, topic, RankRule.for_compat(compat))
+        cols, _ = _lines._fast_columns(data, "r")
+        topic, _ = _checks._topic_codes(cols.qid)
+        perm, _ = _checks._ranked(cols, topic, RankRule.for_compat(compat))
         assert [rows.index(d.decode()) for d in cols.docno[perm].tolist()] == rk.rel.tolist()
 
 

@@ -292,7 +292,7 @@ def test_a_judgment_twice_before_a_bad_line_is_reported_first():
 # ---------------------------------------------------------------- the ndeval tool
 
 def test_python_api_gives_ndeval_report():
-    from trec_eval_py.tools.ndeval import ndeval_report
+    from trec_eval_py.tools.organiser.ndeval import ndeval_report
 
     case = FIX / "risk_alpha"
     text = ndeval_report(str(case / "qrels"), str(case / "run"), str(case / "baseline"), risk_alpha=1.0,
@@ -308,14 +308,14 @@ def test_python_api_gives_ndeval_report():
     (b"2000000 Q0 a 1 1 r\n", "is not a number"),
 ])
 def test_ndeval_refuses_what_ndeval_refuses(run, message):
-    from trec_eval_py.tools.ndeval import ndeval_report
+    from trec_eval_py.tools.organiser.ndeval import ndeval_report
 
     with pytest.raises(InputError, match=message):
         ndeval_report(b"1 1 a 1\n", run)
 
 
 def test_ndeval_topics_are_numbers():
-    from trec_eval_py.tools.ndeval import ndeval_report
+    from trec_eval_py.tools.organiser.ndeval import ndeval_report
 
     one = ndeval_report(b"01 1 a 1\n", b"wt09-1 Q0 a 1 1 r\n").splitlines()
     row, mean = one[1].split(","), one[2].split(",")
@@ -327,7 +327,7 @@ def test_ndeval_topics_are_numbers():
 @pytest.mark.parametrize("settings", [{"alpha": 1.5}, {"beta": -0.1}, {"risk_alpha": -1.0}, {"depth": 0},
                                       {"alpha": math.nan}])
 def test_ndeval_settings_are_checked(settings):
-    from trec_eval_py.tools.ndeval import ndeval_report
+    from trec_eval_py.tools.organiser.ndeval import ndeval_report
 
     with pytest.raises(UsageError):
         ndeval_report(b"1 1 a 1\n", b"1 Q0 a 1 1 r\n", **settings)

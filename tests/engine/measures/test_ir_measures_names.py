@@ -294,8 +294,8 @@ def test_global_options_apply_unless_the_name_overrides_them():
 
 
 def test_compare_and_batch_accept_the_names(tmp_path):
-    from trec_eval_py.tools.comparison import compare_runs
-    from trec_eval_py.tools.leaderboard import build_leaderboard
+    from trec_eval_py.tools.compare.comparison import compare_runs
+    from trec_eval_py.tools.grading.leaderboard import build_leaderboard
 
     qrels = "examples/qrels.txt"
     runs = ["examples/run_a.txt", "examples/run_b.txt"]

@@ -1,6 +1,6 @@
 """``trec_eval_py agreement QRELS_A QRELS_B [...]``: inter-assessor agreement.
 
-The statistics are :mod:`trec_eval_py.tools.agreement`'s; this module maps flags to it.
+The statistics are :mod:`trec_eval_py.tools.organiser.agreement`'s; this module maps flags to it.
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from ...output.table import check_format, choices_text
-from ...tools.agreement import OUTPUT_FORMATS
+from ...tools.organiser.agreement import OUTPUT_FORMATS
 from ..flags import evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, write_output
@@ -48,7 +48,7 @@ def agreement(
     judgment. A statistic that is 0/0 (everything judged alike: chance
     agreement is 1) prints as undefined (null in json).
     """
-    from ...tools.agreement import agreement as compute, render_agreement
+    from ...tools.organiser.agreement import agreement as compute, render_agreement
 
     fmt = check_format(fmt, OUTPUT_FORMATS)
     sections = [s for spec in show for s in spec.replace(",", " ").split()] or None

@@ -8,11 +8,11 @@ import typer
 
 from ...errors import ExitCode
 from ...output.table import check_format, check_typeset, choices_text
-from ...tools.leaderboard import LEADERBOARD_FORMATS
+from ...tools.grading.leaderboard import LEADERBOARD_FORMATS
 from ..flags import cluster_client, cluster_flags, evaluation_flags, read_limit_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, tell, tell_skipped, write_output
-from ...tools.validate import DEFAULT_DOC_LIMIT, DEFAULT_MAX_UNJUDGED
+from ...tools.grading.validate import DEFAULT_DOC_LIMIT, DEFAULT_MAX_UNJUDGED
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -76,9 +76,9 @@ def batch(
     """
     from ...engine.parse.source import set_read_limits
     from ...errors import OutputError, UsageError
-    from ...tools.leaderboard import build_leaderboard, render_leaderboard
-    from ...tools.report import check_report, report_writes, write_report
-    from ...tools.submissions import scan_submissions
+    from ...tools.grading.leaderboard import build_leaderboard, render_leaderboard
+    from ...tools.grading.report import check_report, report_writes, write_report
+    from ...tools.shared.submissions import scan_submissions
     from ..output import check_output_folder
     from ..progress import Progress
 

@@ -1,7 +1,7 @@
 """``trec_eval_py compare``: is a run better than the baseline, topic by topic?
 
-The statistics live in :mod:`trec_eval_py.tools.significance` and the pairing of
-runs in :mod:`trec_eval_py.tools.comparison`; this module only maps flags to them.
+The statistics live in :mod:`trec_eval_py.tools.compare.significance` and the pairing of
+runs in :mod:`trec_eval_py.tools.compare.comparison`; this module only maps flags to them.
 """
 from __future__ import annotations
 
@@ -11,14 +11,15 @@ import typer
 
 from ...errors import ExitCode, UsageError
 from ...output.table import check_format, check_typeset, choices_text, pvalue_text
-from ...tools.comparison import DEFAULTS, FORMATS, Comparison, check_options, check_values, compare_runs
-from ...tools.significance import CORRECTIONS, TEST_NAMES, TESTS
+from ...tools.compare.comparison import FORMATS, Comparison, compare_runs
+from ...tools.compare.options import DEFAULTS, check_options, check_values
+from ...tools.compare.significance import CORRECTIONS, TEST_NAMES, TESTS
 from ..flags import cluster_client, cluster_flags, evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, tell, write_output
 
 if TYPE_CHECKING:
-    from ...tools.positives import PositivesComparison
+    from ...tools.compare.positives import PositivesComparison
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -93,12 +94,12 @@ def compare(
     check_output(output)
     named = [t.strip() for spec in test for t in spec.split(",") if t.strip()]
     if unit == "positives":
-        from ...tools.positives import check_positive_format, check_positive_tests
+        from ...tools.compare.positives import check_positive_format, check_positive_tests
 
         tests = check_positive_tests(named)
         check_positive_format(fmt)
     else:
-        from ...tools.comparison import expand_tests
+        from ...tools.compare.options import expand_tests
 
         tests = expand_tests(named or DEFAULTS["tests"])
     # contradictory options: one line each, before any file is read
@@ -109,7 +110,7 @@ def compare(
     measures = options.pop("measures")
     result: Comparison | PositivesComparison
     if unit == "positives":
-        from ...tools.positives import compare_positive_runs
+        from ...tools.compare.positives import compare_positive_runs
 
         if cluster["engine"] != "local":
             raise UsageError("--unit positives compares on this machine: --engine dask goes with --unit topics")

@@ -1,7 +1,7 @@
 """``trec_eval_py correlate A B``: do two evaluations rank the runs alike (Kendall's tau, tau_AP, Spearman's rho).
 
-The statistics are :mod:`trec_eval_py.tools.correlation`'s, the figure
-:mod:`trec_eval_py.tools.plotting`'s; this module maps flags to them.
+The statistics are :mod:`trec_eval_py.tools.organiser.correlation`'s, the figure
+:mod:`trec_eval_py.tools.curves.plotting`'s; this module maps flags to them.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import typer
 
 from ...errors import ExitCode
 from ...output.table import check_format, choices_text
-from ...tools.correlation import OUTPUT_FORMATS
+from ...tools.organiser.correlation import OUTPUT_FORMATS
 from ..flags import evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, output_errors, write_output
@@ -55,13 +55,13 @@ def correlate(
     to the main command; use -c to average every run over every judged topic.
     """
     from ...errors import UsageError
-    from ...tools.correlation import correlate_files, evaluate_sides, render_correlation
+    from ...tools.organiser.correlation import correlate_files, evaluate_sides, render_correlation
 
     fmt = check_format(fmt, OUTPUT_FORMATS)
     sections = [s for spec in show for s in spec.replace(",", " ").split()] or None
     check_output(output)
     if plot is not None:
-        from ...tools.plotting import output_format, require_matplotlib
+        from ...tools.curves.plotting import output_format, require_matplotlib
 
         output_format(plot)
         check_output(plot)
@@ -81,7 +81,7 @@ def correlate(
         report = correlate_files(inputs[0], inputs[1], measures)
     text = render_correlation(report, fmt, sections)
     if plot is not None:
-        from ...tools.plotting import plot_correlation, save_plot
+        from ...tools.curves.plotting import plot_correlation, save_plot
 
         with output_errors(plot):
             save_plot(plot_correlation(report), plot, dpi=dpi)

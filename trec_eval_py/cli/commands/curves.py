@@ -2,7 +2,7 @@
 
 Prints, per topic and (where meaningful) averaged over topics, the points of
 the chosen curve as TSV (``topic<TAB>x<TAB>y`` with a header line) or JSON,
-ready to plot. The computation lives in :mod:`trec_eval_py.tools.curves`.
+ready to plot. The computation lives in :mod:`trec_eval_py.tools.curves.curves`.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from ...tools.curves import CURVES, DEFAULT_LEVELS, KINDS, compute_curves, compute_table, curve_help, curve_names
+from ...tools.curves.curves import CURVES, DEFAULT_LEVELS, KINDS, compute_curves, compute_table, curve_help, curve_names
 from ...errors import ExitCode, UsageError
 from ...output.table import check_format, choices_text
 from ..flags import evaluation_flags
@@ -24,7 +24,7 @@ TABLE_FORMATS = ("tsv", "csv", "json", "text")
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-# The help is built from the curve registry (tools.curves.CURVES), so a curve
+# The help is built from the curve registry (tools.curves.curves.CURVES), so a curve
 # added there is listed here without another word.
 _HELP = f"""Print the points of a ranking curve, per topic and averaged, or LingPipe's per-rank table.
 

@@ -7,7 +7,7 @@ import typer
 
 from ...errors import ExitCode
 from ...output.table import check_format, choices_text
-from ...tools.diff import FORMATS
+from ...tools.compare.diff import FORMATS
 from ..help import exit_codes_epilog
 from ..output import tell, write_output
 
@@ -36,7 +36,7 @@ def diff(
     and each topic has, and a summary line. Exit status 3 (failed) if there
     is any difference, else 0.
     """
-    from ...tools.diff import diff_outputs, render_diff
+    from ...tools.compare.diff import diff_outputs, render_diff
 
     fmt = check_format(fmt, FORMATS)
     report = diff_outputs(old, new, list(tol), ignore=[m for spec in ignore for m in spec.replace(",", " ").split()])

@@ -62,7 +62,7 @@ def fuse(
     import sys
 
     from ...errors import UsageError
-    from ...tools.fusion import RESTART, Fused, iter_fuse, optimize_weights, render
+    from ...tools.organiser.fusion import RESTART, Fused, iter_fuse, optimize_weights, render
     from ..restartable import Spool
 
     measures = options.pop("measures") or ["map"]

@@ -1,5 +1,5 @@
 """``trec_eval_py ndeval [options] QRELS RUN``: NIST ndeval's diversity report
-(see :mod:`trec_eval_py.tools.ndeval`), with ndeval's own option spellings."""
+(see :mod:`trec_eval_py.tools.organiser.ndeval`), with ndeval's own option spellings."""
 from __future__ import annotations
 
 from typing import Optional
@@ -53,7 +53,7 @@ def ndeval(
     """
     from ... import __version__
     from ...errors import UsageError
-    from ...tools.ndeval import NDEVAL_VERSION, NdevalSettings, build_report, option_number, report_text
+    from ...tools.organiser.ndeval import NDEVAL_VERSION, NdevalSettings, build_report, option_number, report_text
 
     if version:
         write_output(f"trec_eval_py {__version__} (reproduces ndeval version {NDEVAL_VERSION})\n")

@@ -1,6 +1,6 @@
 """``trec_eval_py plot``: figures comparing runs (needs the ``plot`` extra).
 
-The figures are drawn by :mod:`trec_eval_py.tools.plotting`; this module maps flags
+The figures are drawn by :mod:`trec_eval_py.tools.curves.plotting`; this module maps flags
 to it.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ...errors import ExitCode, UsageError
 from ..flags import evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, output_errors
-from ...tools.plotting import KINDS, make_plot, output_format, require_matplotlib, save_plot
+from ...tools.curves.plotting import KINDS, make_plot, output_format, require_matplotlib, save_plot
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 

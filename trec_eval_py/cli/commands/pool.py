@@ -67,7 +67,7 @@ def pool(
     import sys
 
     from ...errors import UsageError
-    from ...tools.pooling import FORMATS, JSON_END, RESTART, STATS_FORMATS, iter_pool, render
+    from ...tools.organiser.pooling import FORMATS, JSON_END, RESTART, STATS_FORMATS, iter_pool, render
     from ..output import check_output, write_output
     from ..restartable import Spool
 

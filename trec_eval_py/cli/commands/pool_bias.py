@@ -43,8 +43,8 @@ def pool_bias(
     again. Its rank is among the other runs' scores on the full judgments.
     """
     from ...errors import UsageError
-    from ...tools.pool_bias import FORMATS, pool_bias as compute, read_groups, render
-    from ...tools.runs import run_labels
+    from ...tools.organiser.pool_bias import FORMATS, pool_bias as compute, read_groups, render
+    from ...tools.shared.runs import run_labels
     from ..output import check_output, write_output
 
     if fmt not in FORMATS:
@@ -66,7 +66,7 @@ def pool_bias(
 
 def _runid(path, opts) -> str:
     """A run's id (its last line's), read as the tools read it."""
-    from ...tools.runs import iter_ranked
+    from ...tools.shared.runs import iter_ranked
 
     runid = ""
     for block in iter_ranked(path, opts):

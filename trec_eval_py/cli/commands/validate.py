@@ -7,7 +7,7 @@ import typer
 
 from ...errors import ExitCode
 from ...output.table import check_format, choices_text
-from ...tools.validate import DEFAULT_DOC_LIMIT, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED, FORMATS
+from ...tools.grading.validate import DEFAULT_DOC_LIMIT, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED, FORMATS
 from ..flags import READING, cluster_client, cluster_flags, evaluation_flags, read_limit_flags
 from ..help import exit_codes_epilog
 from ..output import tell, tell_skipped, write_output
@@ -61,8 +61,8 @@ def validate(
     """
     from ...engine.parse.source import set_read_limits
     from ...errors import UsageError
-    from ...tools.submissions import scan_submissions
-    from ...tools.validate import render_reports, validate_runs
+    from ...tools.shared.submissions import scan_submissions
+    from ...tools.grading.validate import render_reports, validate_runs
     from ..progress import Progress
 
     fmt = check_format(fmt, FORMATS)

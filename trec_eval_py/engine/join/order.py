@@ -11,7 +11,7 @@ C ``float``: two scores that differ only beyond single precision (e.g.
 
 Every consumer of that order goes through :class:`RankRule`: the qrels join
 (:mod:`.qrels`, and through it ``qrels_jg``), the preference join
-(:mod:`.prefs`) and the run linter (:mod:`trec_eval_py.tools.validate`),
+(:mod:`.prefs`) and the run linter (:mod:`trec_eval_py.tools.grading.validate`),
 which must warn exactly where the evaluated order departs from the
 submitted one.
 

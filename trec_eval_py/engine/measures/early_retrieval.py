@@ -1,7 +1,7 @@
 """Shared arithmetic of the early-retrieval areas of the CROC paper
 (``auc_ac``, ``cac_*``, ``auc_proc``, ``auc_pac``, ``auc_roc_t``,
 ``auc_roc_fp``, the ``*_z`` scores) and of their curves in
-:mod:`trec_eval_py.tools.curves`.
+:mod:`trec_eval_py.tools.curves.curves`.
 
 Every area of Swamidass et al. (2010), section 2.5, is the mean over the
 topic's P relevant documents ("positives") of one number per positive:

@@ -1,6 +1,6 @@
 """Shared arithmetic of the curve-based measures (``auc_ipr``, ``auc_pr``,
 ``auc_roc``, ``max_F``, ``bep``, ``croc_*``, ``bedroc``, ``rie``) and of
-:mod:`trec_eval_py.tools.curves`.
+:mod:`trec_eval_py.tools.curves.curves`.
 
 Who counts as a negative
 ------------------------

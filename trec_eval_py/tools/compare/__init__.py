@@ -1,0 +1,1 @@
+"""Comparing runs: pairs of runs per topic, significance tests, the positives unit and output diffs."""

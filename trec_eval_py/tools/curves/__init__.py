@@ -1,0 +1,1 @@
+"""Curves and figures: ranked curves (PR, ROC, CROC...) and their plots."""

@@ -1,0 +1,410 @@
+"""The checks on the columns of complete topics: documents listed twice, too many
+documents, ranks and scores, ties the tie-break decides."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ....engine.join.keys import docno_words, row_hash, run_starts
+from ....engine.join.order import RankRule
+from ....engine.parse import Run
+
+from ._findings import DEFAULT_MAX_PER_CHECK, ERROR, NOTE, WARNING, _Collector, _show
+from ._lines import _Cols
+
+
+class _Tally:
+    """One check's finding added up over groups of whole topics, given in any
+    order: the example (where, and what to say of it) with the least ``key``,
+    the places counted, the least of their lines (at most ``most``) and a
+    number of the check's own (``extra``: a largest size, a count of groups;
+    ``severe``: how many of those make the finding a warning).
+
+    The key of an example is where checking every line at once finds it first:
+    the first line of its topic for a check of topics (which looks at topics in
+    the order they first appear), else its own line. So the finding does not
+    depend on how the topics were grouped, nor on the order of the groups.
+    """
+
+    __slots__ = ("line", "example", "key", "count", "lines", "most", "extra", "severe")
+
+    def __init__(self, most: int = DEFAULT_MAX_PER_CHECK):
+        self.line: int | None = None
+        self.example: Any = None  # what the check's message is made from
+        self.key = 0
+        self.count = 0
+        self.lines: list = []
+        self.most = most
+        self.extra = 0
+        self.severe = 0
+
+    def add(self, line, example, count: int, lines=(), key: int | None = None) -> None:
+        """``count`` more places, ``lines`` the least of their lines (at most
+        :attr:`most`), the example at ``line`` (found first at ``key``, default ``line``)."""
+        if not count:
+            return
+        key = line if key is None else key
+        if not self.count or key < self.key:
+            self.line, self.example, self.key = line, example, key
+        self.count += count
+        lines = list(lines)
+        if lines:
+            self.lines = sorted(self.lines + lines)[: self.most]
+
+
+class _RunIds:
+    """The run id of every result line, in file order: the first line's, every id
+    (in order of first use) and the lines whose id differs from the first's."""
+
+    def __init__(self) -> None:
+        self.first: bytes | None = None
+        self.ids: dict = {}
+        self.other = _Tally()
+
+    def add(self, c: _Cols) -> None:
+        if not len(c):
+            return
+        if self.first is None:
+            self.first = c.runid[0]
+        for rid in c.runid[run_starts(c.runid)].tolist():
+            self.ids.setdefault(rid, None)
+        other = np.flatnonzero(c.runid != self.first)
+        if len(other):
+            self.other.add(int(c.line[other[0]]), None, len(other), c.line[other[:DEFAULT_MAX_PER_CHECK]].tolist())
+
+    def report(self, out: _Collector) -> None:
+        n = self.other.count
+        if not n:
+            return
+        ids = list(self.ids)
+        shown = ", ".join(_show(r) for r in ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
+        assert self.first is not None  # lines were counted
+        out.add(self.other.line, ERROR, "runid",
+                f"{len(ids)} run ids ({shown}): a run has one; {n} line{'s' * (n != 1)} "
+                f"differ{'s' * (n == 1)} from the first line's {_show(self.first)}; "
+                "--ignore runid grades the file as one run",
+                count=n, lines=self.other.lines)
+
+
+def _topic_codes(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's topic code (topics numbered in order of first appearance) and the topic ids."""
+    return _topics(qid)[:2]
+
+
+def _topics(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_topic_codes`, and each topic's first row."""
+    starts = run_starts(qid)
+    heads = qid[starts]
+    if len(np.unique(heads)) == len(heads):  # each topic's lines together, as runs are written
+        return np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(qid)))), heads, starts
+    ids, first, inv = np.unique(qid, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rename = np.empty(len(order), dtype=np.int64)
+    rename[order] = np.arange(len(order))
+    return rename[inv.ravel()], ids[order], first[order]
+
+
+def _check_duplicates(c: _Cols, topic: np.ndarray, qids: np.ndarray, found: _Tally) -> np.ndarray:
+    """Duplicates (topic, docno) found; returns the rows to keep (each document's first)."""
+    keys = row_hash(topic, _words(c.docno), len(qids))
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    cand = np.flatnonzero(sk[1:] == sk[:-1])
+    keep = np.ones(len(c), dtype=bool)
+    if not len(cand):
+        return keep
+    # equal hashes: compare the documents themselves, each with every earlier one of its key
+    pairs = []
+    for i in cand.tolist():
+        b = int(order[i + 1])
+        j = i
+        while j >= 0 and sk[j] == sk[i + 1]:
+            a = int(order[j])
+            if topic[a] == topic[b] and c.docno[a] == c.docno[b]:
+                pairs.append((min(a, b), max(a, b)))
+                break
+            j -= 1
+    if not pairs:
+        return keep
+    first_of: dict[int, int] = {}
+    for a, b in sorted(pairs):
+        first_of.setdefault(b, first_of.get(a, a))
+    dup = np.array(sorted(first_of), dtype=np.int64)
+    keep[dup] = False
+    d = int(dup[0])
+    found.add(int(c.line[d]),
+              f"docno {_show(c.docno[d])} already listed for topic {_show(qids[topic[d]])} on line "
+              f"{int(c.line[first_of[d]])}; a document is listed once per topic (trec_eval stops at it)",
+              len(dup), c.line[dup[:DEFAULT_MAX_PER_CHECK]].tolist())
+    return keep
+
+
+def _words(docno: np.ndarray) -> np.ndarray:
+    w = docno_words(docno)
+    return w.reshape(-1, 1) if w.ndim == 1 else w
+
+
+def _check_too_many(c: _Cols, topic: np.ndarray, qids: np.ndarray, doc_limit: int, found: _Tally,
+                    first_line: np.ndarray) -> None:
+    """Topics over ``doc_limit``; the first one's id, size and line of its document past
+    the limit are the example, the largest size is ``found.extra`` (``first_line``:
+    each topic's first line, the examples' key)."""
+    if not doc_limit:
+        return
+    sizes = np.bincount(topic, minlength=len(qids))
+    over = np.flatnonzero(sizes > doc_limit)
+    if not len(over):
+        return
+    t = int(over[0])
+    rows = np.flatnonzero(topic == t)
+    found.add(int(c.line[rows[doc_limit]]), (qids[t], int(sizes[t])), len(over), key=int(first_line[t]))
+    found.extra = max(found.extra, int(sizes.max()))
+
+
+def _report_too_many(found: _Tally, topics: int, doc_limit: int, out: _Collector) -> None:
+    if not found.count:
+        return
+    qid, size = found.example
+    n = found.count
+    out.add(found.line, ERROR, "too-many-docs",
+            f"{n} topic{'s' * (n != 1)} of {topics} list more than the {doc_limit} documents "
+            f"allowed (up to {found.extra}); topic {_show(qid)} has {size}, its document "
+            f"{doc_limit + 1} is on this line: keep the top {doc_limit} of each topic (-M does not change this "
+            "check; --ignore too-many-docs grades every document, which favours this run)", count=n)
+
+
+class _Ranks:
+    """The rank column's findings added up: topics whose ranks are not 1..n
+    (``sequence``: the first one's message), topics with ranked rows (more than
+    one), topics where a score rises along the ranks (``rises``: the first rise
+    as example) and those where rises outnumber falls (``reversed``)."""
+
+    __slots__ = ("sequence", "ranked", "rises", "reversed")
+
+    def __init__(self):
+        self.sequence = _Tally()
+        self.ranked = 0
+        self.rises = _Tally()
+        self.reversed = _Tally()
+
+
+def _rank_order(c: _Cols, topic: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rows, their topics, their ranks)``: the rows with a rank, by topic, rank and line."""
+    idx = np.flatnonzero(~np.isnan(c.rank))
+    t, r = topic[idx], c.rank[idx]
+    # as they are, in a run written topic by topic in rank order
+    if len(idx) > 1 and not ((t[1:] > t[:-1]) | ((t[1:] == t[:-1]) & (r[1:] >= r[:-1]))).all():
+        idx = idx[np.lexsort([c.line[idx], r, t])]
+        t, r = topic[idx], c.rank[idx]
+    return idx, t, r
+
+
+def _sequence_wrong(c: _Cols, topic: np.ndarray) -> tuple:
+    """``(rows by topic and rank, their topics, ranks, the ranks 1..n expected, where they
+    differ)`` (see :func:`_rank_order`)."""
+    order, t, r = _rank_order(c, topic)
+    starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]])) if len(order) else np.zeros(0, np.int64)
+    sizes = np.diff(np.append(starts, len(order)))
+    expect = np.arange(len(order)) - np.repeat(starts, sizes) + 1
+    return order, t, r, expect, r != expect
+
+
+def _sequence(c: _Cols, topic: np.ndarray, qids: np.ndarray, first_line: np.ndarray,
+              only: np.ndarray | None = None) -> tuple | None:
+    """The first place the ranks of ``c`` do not run 1, 2, ... in a topic (of the topics
+    ``only`` marks, by code), as the arguments of ``_Tally.add`` (line, message, topics,
+    key); None when they do."""
+    order, t, r, expect, wrong = _sequence_wrong(c, topic)
+    if only is not None:
+        wrong &= only[t]
+    if not wrong.any():
+        return None
+    bad_topics = np.unique(t[wrong])
+    i = int(np.flatnonzero(wrong)[0])
+    row = order[i]
+    q = _show(qids[t[i]])
+    pos = int(expect[i])
+    if pos == 1:
+        msg = f"ranks of topic {q} start at {int(r[i])}, not 1"
+    elif r[i] == r[i - 1]:
+        msg = f"rank {int(r[i])} of topic {q} is used again (first on line {int(c.line[order[i - 1]])})"
+    else:
+        msg = f"rank {pos} of topic {q} is missing: ranks jump from {int(r[i - 1])} to {int(r[i])}"
+    return int(c.line[row]), msg, len(bad_topics), int(first_line[t[i]])
+
+
+def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray, found: _Ranks,
+                 first_line: np.ndarray, written: tuple | None = None) -> None:
+    """The rank column against 1..n (a note: it is ignored) and against the scores
+    (``first_line``: each topic's first line, the examples' key). ``written``: every
+    line's ``(columns, topics)`` when duplicates were dropped from ``c``: a rank problem
+    of the lines read that the lines as written do not have is the duplicates' (a
+    dropped line still holds its rank: "rank 6 is missing" where line 6, a duplicate,
+    holds it), said once, by the duplicate-docno error."""
+    only = None
+    if written is not None:  # the topics whose ranks are wrong as written too
+        _, wt, _, _, wwrong = _sequence_wrong(*written)
+        only = np.zeros(len(qids), dtype=bool)
+        only[wt[wwrong]] = True
+    seq = _sequence(c, topic, qids, first_line, only)
+    if seq is not None:
+        line, msg, n, key_line = seq
+        found.sequence.add(line, msg, n, key=key_line)
+    order, t, r = _rank_order(c, topic)
+    if not len(order):
+        return
+    # scores along the ranks: key ascending is score descending; a fall in key is a rise in score
+    k = key[order]
+    same = t[1:] == t[:-1]
+    rise = same & (k[1:] < k[:-1])
+    n_topics = len(qids)
+    ranked = np.bincount(t, minlength=n_topics) > 1
+    found.ranked += int(ranked.sum())
+    if not rise.any():
+        return
+    fall = same & (k[1:] > k[:-1])
+    rises = np.bincount(t[1:][rise], minlength=n_topics)
+    falls = np.bincount(t[1:][fall], minlength=n_topics)
+    reversed_topics = np.flatnonzero((rises > falls) & ranked)
+    i = int(np.flatnonzero(rise)[0])
+    a, b = order[i], order[i + 1]
+    found.rises.add(int(c.line[b]), f"topic {_show(qids[t[i]])}: score {c.score[b]:g} at rank {int(c.rank[b])} is "
+                    f"higher than {c.score[a]:g} at rank {int(c.rank[a])}", int(np.count_nonzero(rises)),
+                    key=int(first_line[t[i]]))
+    if len(reversed_topics):
+        first = order[np.flatnonzero(t == int(reversed_topics[0]))[0]]
+        found.reversed.add(int(c.line[first]), None, len(reversed_topics), key=int(first_line[reversed_topics[0]]))
+
+
+def _report_ranks(found: _Ranks, out: _Collector) -> None:
+    seq = found.sequence
+    if seq.count:
+        out.add(seq.line, NOTE, "rank-sequence",
+                f"{seq.example}; ranks should run 1, 2, ... in each topic ({seq.count} topic"
+                f"{'s' * (seq.count != 1)}); the rank column is ignored (documents are ranked by score), "
+                "so no value changes", count=seq.count)
+    rises, rev = found.rises, found.reversed
+    if not rises.count:
+        return
+    if rev.count * 2 >= max(found.ranked, 1):
+        out.add(rev.line, WARNING, "reversed-scores",
+                f"in {rev.count} of {found.ranked} topics the scores rise with the rank "
+                f"({rises.example}): trec_eval ranks by score, highest first, so this ranking is evaluated upside "
+                "down; give the best document the highest score", count=rev.count)
+    else:
+        out.add(rises.line, WARNING, "score-order",
+                f"{rises.example}; in {rises.count} topic{'s' * (rises.count != 1)} a score is "
+                "higher than at the rank before it: trec_eval ranks by score, not by the rank column",
+                count=rises.count)
+
+
+def _ranked(c: _Cols, topic: np.ndarray, rule: RankRule) -> tuple[np.ndarray, np.ndarray]:
+    """Rows in the ranking rule's evaluation order (topic by topic) and each row's key."""
+    run = Run(np.zeros(len(c), dtype="S1"), c.docno, c.score, c.line)
+    perm = rule.order_rows(topic, run)
+    return perm, rule.key(run)
+
+
+def _tie_groups(topic_sorted: np.ndarray, key_sorted: np.ndarray) -> np.ndarray:
+    """Group id of each position of a ranked run (equal topic and key: one group)."""
+    n = len(key_sorted)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    new = np.ones(n, dtype=bool)
+    new[1:] = (topic_sorted[1:] != topic_sorted[:-1]) | (key_sorted[1:] != key_sorted[:-1])
+    return np.cumsum(new) - 1
+
+
+def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray, key: np.ndarray,
+                rel_of, cutoffs: tuple[int, ...], found: _Tally, first_line: np.ndarray) -> None:
+    """Ties the docno tie-break decides where it can change a value (see the module
+    docstring): topics counted, groups in ``found.extra``, those of them across a
+    cutoff (the tie-break decides which documents are inside it) in ``found.severe``
+    (``first_line``: each topic's first line, the example's key)."""
+    t = topic[perm]
+    k = key[perm]
+    gid = _tie_groups(t, k)
+    sizes = np.bincount(gid)
+    tied = np.flatnonzero(sizes[gid] > 1)
+    if not len(tied):
+        return
+    rows = perm[tied]
+    g = gid[tied]
+    # the ranks given, in evaluation order: a later document with a smaller rank was meant earlier
+    r = c.rank[rows]
+    disagree = np.zeros(len(rows), dtype=bool)
+    valid = ~np.isnan(r)
+    if valid.any():
+        same = g[1:] == g[:-1]
+        # the running maximum of the ranks within each group (groups lifted apart so that one
+        # accumulate serves them all): a rank below it was meant before a document evaluated earlier
+        lo = float(np.nanmin(r))
+        span = float(np.nanmax(r)) - lo + 1.0
+        lifted = np.where(valid, r - lo, 0.0) + g * span
+        run_max = np.maximum.accumulate(lifted) - g * span + lo
+        disagree[1:] = same & (r[1:] < run_max[:-1]) & valid[1:]
+    no_ranks = not valid.any()
+    group_disagrees = np.zeros(len(sizes), dtype=bool)
+    group_disagrees[g[disagree]] = True
+    if no_ranks:
+        group_disagrees[g] = True
+    # position of each row in its topic's ranking; a group straddles k if it holds positions k-1 and k
+    starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
+    pos = np.arange(len(perm)) - np.repeat(starts, np.diff(np.append(starts, len(perm))))
+    gpos_lo = np.full(len(sizes), np.iinfo(np.int64).max)
+    gpos_hi = np.full(len(sizes), -1)
+    np.minimum.at(gpos_lo, gid, pos)
+    np.maximum.at(gpos_hi, gid, pos)
+    straddle = np.zeros(len(sizes), dtype=bool)
+    for cut in cutoffs:
+        straddle |= (gpos_lo < cut) & (gpos_hi >= cut)
+    if rel_of is not None:
+        rel = rel_of(rows)
+        rel_lo = np.full(len(sizes), np.inf)
+        rel_hi = np.full(len(sizes), -np.inf)
+        np.minimum.at(rel_lo, g, rel)
+        np.maximum.at(rel_hi, g, rel)
+        matters = group_disagrees & (rel_hi > rel_lo)
+    else:
+        matters = group_disagrees & straddle
+    if not matters.any():
+        return
+    topics = np.unique(t[np.isin(gid, np.flatnonzero(matters))])
+    first_group = int(np.flatnonzero(matters)[0])
+    members = rows[g == first_group]
+    mr = c.rank[members]
+    if not np.isnan(mr).all():
+        # the pair shown: the document evaluated first, and one the run ranked before it
+        a = members[0]
+        later = [m for m in members[1:] if not np.isnan(c.rank[m]) and c.rank[m] < c.rank[a]]
+        b = later[0] if later else members[1]
+        pair = (f"{_show(c.docno[a])} (rank {int(c.rank[a])}) is evaluated before {_show(c.docno[b])} "
+                f"(rank {int(c.rank[b])})")
+    else:
+        a, b = members[0], members[1]
+        pair = f"{_show(c.docno[a])} is evaluated before {_show(c.docno[b])}"
+    equal = (f"the same score {c.score[a]:g}" if c.score[a] == c.score[b] else
+             f"scores {c.score[a]!r} and {c.score[b]!r}, equal in single precision as trec_eval 9.0.8 "
+             "compares them")
+    found.add(int(c.line[a]), f"topic {_show(qids[topic[a]])}: {pair}, with {equal}", len(topics),
+              key=int(first_line[topic[a]]))
+    found.extra += int(matters.sum())
+    found.severe += int((matters & straddle).sum())
+
+
+def _report_ties(found: _Tally, why: str, cutoffs: tuple[int, ...], out: _Collector) -> None:
+    """The ``tie`` finding: a note, or a warning when a tie decides which documents are
+    inside a cutoff (``found.severe``: a cutoff measure's value then depends on the docno)."""
+    if not found.count:
+        return
+    n, topics, cut = found.extra, found.count, found.severe
+    across = ""
+    if cut and cut != n:
+        across = f" ({cut} of them across a cutoff: {', '.join(map(str, cutoffs))})"
+    elif cut and "cutoff" not in why:
+        across = f" across a cutoff ({', '.join(map(str, cutoffs))})"
+    out.add(found.line, WARNING if cut else NOTE, "tie",
+            f"{n} group{'s' * (n != 1)} of tied scores {why}{across} in {topics} topic{'s' * (topics != 1)}: "
+            f"trec_eval orders equal scores by docno (descending), not by the rank column; e.g. "
+            f"{found.example}; give documents distinct scores", count=topics)
