@@ -1,7 +1,6 @@
 import os
 
 import pytest
-
 from support.paths import GOLDEN
 
 

@@ -23,7 +23,6 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlparse
 
 import pytest
-
 from support.devtools import CHROMIUM, NO_CHROMIUM, chromium, open_page
 from support.paths import ROOT
 

@@ -9,7 +9,6 @@ import os
 
 import numpy as np
 import pytest
-
 from support.golden import GOLDEN, expectation, load_cases, run_cli
 
 # Cases that belong to the other judgment formats (their own issue).

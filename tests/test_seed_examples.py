@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from support.paths import SEEDS
 
 from trec_eval_py import cli
-from support.paths import SEEDS
 
 
 def evaluate(capsysbinary, qrels, run, *args) -> dict[str, float]:

@@ -18,9 +18,9 @@ import pytest
 
 import trec_eval_py as te
 from trec_eval_py.tools.compare.comparison import compare_runs
+from trec_eval_py.tools.compare.positives import compare_positive_runs
 from trec_eval_py.tools.curves.curves import compute_curves, compute_table
 from trec_eval_py.tools.grading.leaderboard import build_leaderboard
-from trec_eval_py.tools.compare.positives import compare_positive_runs
 
 #: measures with a mean as summary that never give NaN (compare refuses NaN)
 MEASURES = ["map", "P.5", "ndcg_cut.10", "recip_rank", "auc_roc", "croc_exp.7", "cac_exp.7"]
@@ -128,8 +128,8 @@ def test_every_tool_gives_evaluates_numbers(tmp_path, max_docs, judged_only, com
 def _check_always_complete(q, runs, every, levels):
     from trec_eval_py.engine.pipeline import Options
     from trec_eval_py.errors import UsageError
-    from trec_eval_py.tools.curves.plotting import plot_data
     from trec_eval_py.tools.compare.positives import area_spec, positives_by_area
+    from trec_eval_py.tools.curves.plotting import plot_data
 
     evc, counted = [], []
     for run in runs:  # evaluate() as the tools that read every judged topic count it

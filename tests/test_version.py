@@ -12,10 +12,10 @@ import sys
 import tomllib
 
 import pytest
-
-import trec_eval_py
 from support.golden import run_cli
 from support.paths import ROOT
+
+import trec_eval_py
 
 #: a release number as PEP 440 writes it (1.2.3, 1.2.3rc1, 1.2.3.post1, 1.2.3.dev4)
 _RELEASE = re.compile(r"\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?")

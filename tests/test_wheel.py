@@ -23,9 +23,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 
 import trec_eval_py
-from support.paths import ROOT
 
 pytestmark = pytest.mark.slow
 

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from support.golden import GOLDEN
 from support.golden import run_cli as run  # noqa: E402
 

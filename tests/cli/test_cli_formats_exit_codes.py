@@ -20,7 +20,6 @@ import json
 import re
 
 import pytest
-
 from support.golden import run_cli
 from support.paths import ROOT
 

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from support.golden import run_cli
 
 COMMANDS = ["main", "batch", "compare", "curves", "diff", "validate"]

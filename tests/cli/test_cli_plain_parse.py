@@ -10,7 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trec_eval_py import cli
 from trec_eval_py.cli.flags import FLAGS

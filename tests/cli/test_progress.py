@@ -4,9 +4,9 @@ from __future__ import annotations
 import io
 
 import pytest
+from support.paths import EXAMPLES
 
 from trec_eval_py.cli.progress import ENV, Progress, enabled_for, track
-from support.paths import EXAMPLES
 
 
 class Tty(io.StringIO):

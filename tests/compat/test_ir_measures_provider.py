@@ -25,7 +25,7 @@ from support.paths import ROOT
 ir_measures = pytest.importorskip("ir_measures")
 pytest.importorskip("pytrec_eval")
 
-from ir_measures import AP, P, RR, Metric, nDCG  # noqa: E402
+from ir_measures import AP, RR, Metric, P, nDCG  # noqa: E402
 
 import trec_eval_py as te  # noqa: E402
 from trec_eval_py.compat import ir_measures_provider as ours  # noqa: E402
@@ -155,7 +155,7 @@ def test_averaging_counts_every_judged_topic_unlike_evaluate():
 
 
 def test_unsupported_measures_are_left_to_other_providers():
-    from ir_measures import Judged, SDCG
+    from ir_measures import SDCG, Judged
 
     assert not ours.provider.supports(Judged@5)  # -1 counts as judged in ir_measures, not in trec_eval
     assert not ours.provider.supports(SDCG@5)

@@ -7,11 +7,11 @@ two summaries, each of its own column. Reading such a name by name is an error.
 import json
 
 import pytest
+from support.paths import EXAMPLES
 
 from trec_eval_py import evaluate
-from trec_eval_py.output.evaluation import render_evaluation
 from trec_eval_py.errors import MeasureError, UsageError
-from support.paths import EXAMPLES
+from trec_eval_py.output.evaluation import render_evaluation
 
 # R = 1000 relevant documents, 999 retrieved first: recall 0.999 is reached
 # (precision 1), recall 1 is not (0).

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from support.paths import EXAMPLES
 
 import trec_eval_py as te
-from support.paths import EXAMPLES
 
 QRELS, RUN = EXAMPLES / "qrels.txt", EXAMPLES / "run_a.txt"
 
@@ -60,6 +60,7 @@ def test_averaged_over_of_a_summary_only_evaluation(tmp_path):
 def test_averaged_over_follows_a_format_that_always_counts_every_judged_topic(tmp_path):
     """``-R codiesp_x`` averages over every judged topic without ``-c``: so says averaged_over."""
     from support.paths import FIXTURES
+
     from trec_eval_py import evaluate
 
     gold = FIXTURES / "codiesp" / "toy_gs_X.tsv"

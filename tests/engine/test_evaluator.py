@@ -7,12 +7,12 @@ import pickle
 
 import numpy as np
 import pytest
+from support.paths import GOLDEN, ROOT
 
 from trec_eval_py.engine import pipeline
 from trec_eval_py.engine.inputs import judgment_format
 from trec_eval_py.engine.pipeline import Evaluator, evaluate
 from trec_eval_py.errors import InputError, MeasureError
-from support.paths import GOLDEN, ROOT
 
 IN = GOLDEN / "inputs"
 QRELS, RUNS = ROOT / "examples" / "qrels.txt", [ROOT / "examples" / "run_a.txt", ROOT / "examples" / "run_b.txt"]

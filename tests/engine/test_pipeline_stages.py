@@ -8,13 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.paths import GOLDEN
 
 from trec_eval_py.engine import pipeline
 from trec_eval_py.engine.parse import run as run_mod
 from trec_eval_py.engine.pipeline import batches, evaluate, join, map_batches, read_judgments
 from trec_eval_py.errors import UsageError
 from trec_eval_py.tools.curves.curves import compute_curves
-from support.paths import GOLDEN
 
 IN = GOLDEN / "inputs"
 

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.paths import FIXTURES
 
 from trec_eval_py.engine.pipeline import evaluate
 from trec_eval_py.errors import InputError
-from support.paths import FIXTURES
 
 FIX = FIXTURES
 
@@ -357,8 +357,8 @@ def test_local_cluster_with_a_worker_killed(tmp_path):
 @pytest.mark.slow
 def test_batch_on_a_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
-    from trec_eval_py.tools.shared.cluster import local_cluster
     from trec_eval_py.tools.grading.leaderboard import build_leaderboard, render_leaderboard
+    from trec_eval_py.tools.shared.cluster import local_cluster
 
     runs = []
     for i in range(4):
@@ -379,9 +379,9 @@ def test_validate_and_compare_on_a_cluster(tmp_path):
     """validate and compare take one task a run on a cluster and give what they
     give here; an error of the judgments still stops them, with its own message."""
     distributed = pytest.importorskip("distributed")
-    from trec_eval_py.tools.shared.cluster import local_cluster
     from trec_eval_py.tools.compare.comparison import compare_runs
     from trec_eval_py.tools.grading.validate import render_reports, validate_runs
+    from trec_eval_py.tools.shared.cluster import local_cluster
 
     runs = []
     for i in range(3):
@@ -465,8 +465,9 @@ def test_ranges_sent_to_a_cluster_raise_no_large_graph_warning():
     """A range's rows travel inside its task on purpose (a lost worker's range can run
     elsewhere): dask's warning about a large graph is not shown for them, however low
     its threshold, and the numbers are the one process's."""
-    import dask
     import warnings
+
+    import dask
 
     distributed = pytest.importorskip("distributed")
     from trec_eval_py.tools.shared.cluster import local_cluster

@@ -8,15 +8,14 @@ import os
 import subprocess
 import sys
 
-
 import numpy as np
 import pytest
+from support.paths import ROOT
 
 from trec_eval_py import UsageError, evaluate
 from trec_eval_py.engine.join.context import EvalContext, Settings
 from trec_eval_py.engine.pipeline import Options, map_batches
 from trec_eval_py.errors import OptionError, OptionTypeError
-from support.paths import ROOT
 
 QRELS = b"1 0 a 1\n1 0 b 0\n2 0 c 1\n"
 RUN = b"1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n2 Q0 c 1 1.0 r\n"

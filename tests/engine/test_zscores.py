@@ -6,13 +6,15 @@ import math
 
 import numpy as np
 import pytest
+from support.golden import (
+    GOLDEN,
+    run_cli,  # noqa: E402
+)
 
-from support.golden import GOLDEN
 from trec_eval_py import InputError, evaluate
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.engine.parse.zscores import read_zscores
 from trec_eval_py.engine.standardize import MISSING_ZSCORE, zscores
-from support.golden import run_cli  # noqa: E402
 
 QRELS = {
     "1": {"a": 1, "b": 0, "c": 2, "d": 1},

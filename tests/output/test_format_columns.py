@@ -5,8 +5,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from trec_eval_py.output.evaluation import line, trec_lines
 from trec_eval_py.engine.measures import Kind
+from trec_eval_py.output.evaluation import line, trec_lines
 
 
 def test_column_wise_equals_line_by_line():

@@ -7,10 +7,10 @@ from __future__ import annotations
 import sys
 
 import pytest
+from support.paths import EXAMPLES
 
 import trec_eval_py as te
 from trec_eval_py.errors import ExitCode, MissingExtraError, UsageError
-from support.paths import EXAMPLES
 
 QRELS, RUN_A, RUN_B = (str(EXAMPLES / n) for n in ("qrels.txt", "run_a.txt", "run_b.txt"))
 

@@ -7,7 +7,6 @@ import io
 import json
 
 import pytest
-
 from support.golden import GOLDEN
 from support.golden import run_cli as _run_cli  # noqa: E402
 
@@ -79,8 +78,9 @@ def test_unknown_format(capsysbinary, monkeypatch):
 
 def test_plain_text_outside_notebooks():
     """Evaluations, comparisons and boards print as text where no notebook renders HTML."""
-    import trec_eval_py as te
     from support.golden import GOLDEN
+
+    import trec_eval_py as te
     from trec_eval_py.tools.compare.comparison import compare_runs
     from trec_eval_py.tools.grading.leaderboard import build_leaderboard, render_leaderboard
 

@@ -14,8 +14,7 @@ import pytest
 
 from trec_eval_py.errors import UsageError
 from trec_eval_py.output import table as tb
-from trec_eval_py.output.table import Cell, Column, Raw, Table, render
-from trec_eval_py.output.table import _values, _writers
+from trec_eval_py.output.table import Cell, Column, Raw, Table, _values, _writers, render
 
 ESC_TITLE = "\x1b]0;pwned\x07"  # sets a terminal's window title
 ESC_CLEAR = "\x1b[2J\x1b[H"  # clears the screen
@@ -260,7 +259,8 @@ def test_several_tables_are_sections_of_one_document():
 
 # ---------------------------------------------------------------- the tsv's fast path
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 _TEXT = st.text(alphabet=st.sampled_from(list("ab1-=+@\t\n\x1b nafi.")), max_size=5)
 _FLOAT = st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=64), st.integers(-5, 5).map(float))

@@ -1,8 +1,8 @@
 """Run dicts read in pieces of topics whatever their size, for the tests of that route."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import pytest
 

@@ -10,7 +10,6 @@ import math
 import random
 from fractions import Fraction
 
-
 from trec_eval_py.engine.join import EvalContext, TopicBatch
 from trec_eval_py.engine.measures import registry
 

@@ -14,11 +14,20 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support.golden import run_cli
+
 from trec_eval_py.errors import InputError, UsageError
-from trec_eval_py.tools.organiser.agreement import (MISSING, agreement, category_counts, cohen_kappa, confusion_matrix,
-                                          fleiss_kappa, kappa_from_table, krippendorff_alpha, render_agreement)
+from trec_eval_py.tools.organiser.agreement import (
+    MISSING,
+    agreement,
+    category_counts,
+    cohen_kappa,
+    confusion_matrix,
+    fleiss_kappa,
+    kappa_from_table,
+    krippendorff_alpha,
+    render_agreement,
+)
 
 krippendorff = pytest.importorskip("krippendorff")
 sm = pytest.importorskip("statsmodels.stats.inter_rater")

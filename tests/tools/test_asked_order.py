@@ -8,12 +8,12 @@ import itertools
 import json
 
 import pytest
+from support.paths import EXAMPLES
 
 import trec_eval_py as te
 from trec_eval_py.engine.measures import in_asked_order, registry
 from trec_eval_py.tools.compare.comparison import compare_runs
 from trec_eval_py.tools.grading.leaderboard import BOARD_FIELDS, build_leaderboard, render_leaderboard
-from support.paths import EXAMPLES
 
 QRELS, RUNS = str(EXAMPLES / "qrels.txt"), [str(EXAMPLES / "run_a.txt"), str(EXAMPLES / "run_b.txt")]
 NAMES = {"AP": "AP", "nDCG@10": "nDCG@10", "P@10": "P@10", "map": "map", "P.5": "P_5", "recip_rank": "recip_rank"}

@@ -4,12 +4,12 @@ printed name and what the value is (``-m AP -m map``: one value, printed once)."
 from __future__ import annotations
 
 import pytest
+from support.paths import EXAMPLES
 
 import trec_eval_py as te
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.engine.pipeline import measure_columns
 from trec_eval_py.tools.grading.leaderboard import build_leaderboard
-from support.paths import EXAMPLES
 
 QRELS, RUNS = str(EXAMPLES / "qrels.txt"), [str(EXAMPLES / "run_a.txt"), str(EXAMPLES / "run_b.txt")]
 
@@ -49,8 +49,8 @@ def test_a_boards_csv_names_its_measures_apart():
     import csv
     import io
 
-    from trec_eval_py.tools.organiser.correlation import read_evaluations
     from trec_eval_py.tools.grading.leaderboard import BOARD_FIELDS, render_leaderboard
+    from trec_eval_py.tools.organiser.correlation import read_evaluations
 
     board = build_leaderboard(QRELS, RUNS, ["map", "P.10"])
     text = render_leaderboard(board, "csv")

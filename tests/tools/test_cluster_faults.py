@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from support.paths import ROOT
 from support.processes import session as _session
 

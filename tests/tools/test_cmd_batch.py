@@ -13,10 +13,9 @@ import json
 import random
 
 import pytest
-
-from trec_eval_py.tools.grading.leaderboard import build_leaderboard
 from support.golden import GOLDEN, run_cli  # noqa: E402
 
+from trec_eval_py.tools.grading.leaderboard import build_leaderboard
 
 
 @pytest.fixture

@@ -5,12 +5,14 @@ import re
 from decimal import Decimal
 
 import pytest
+from support.golden import (
+    GOLDEN,
+    run_cli,  # noqa: E402
+)
+from support.paths import EXAMPLES, ROOT  # noqa: E402
 
-from support.golden import GOLDEN
 from trec_eval_py.errors import InputError
 from trec_eval_py.tools.compare.diff import CHANGED, ONLY_NEW, ONLY_OLD, diff_outputs
-from support.golden import run_cli  # noqa: E402
-from support.paths import EXAMPLES, ROOT  # noqa: E402
 
 EXPECTED = GOLDEN / "expected"
 

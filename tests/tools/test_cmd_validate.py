@@ -3,10 +3,12 @@ names the right file and line, and stays quiet on a clean run."""
 from __future__ import annotations
 
 import pytest
+from support.golden import (
+    GOLDEN,
+    run_cli,  # noqa: E402
+)
 
-from support.golden import GOLDEN
 from trec_eval_py.tools.grading.validate import ERROR, NOTE, WARNING, validate_run
-from support.golden import run_cli  # noqa: E402
 
 QRELS = "1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 0\n1 0 e -1\n2 0 a 1\n2 0 x 0\n"
 

@@ -7,14 +7,14 @@ import io
 import json
 
 import pytest
-from support.golden import run_cli
-from support.synthetic import write_collection
-from support.paths import EXAMPLES
 from scipy import stats
+from support.golden import run_cli
+from support.paths import EXAMPLES
+from support.synthetic import write_collection
 
 import trec_eval_py as te
-from trec_eval_py.tools.compare.comparison import compare_runs, run_labels
 from trec_eval_py.errors import UsageError
+from trec_eval_py.tools.compare.comparison import compare_runs, run_labels
 from trec_eval_py.tools.compare.significance import correct
 
 JSON_KEYS = {"run", "measure", "baseline_mean", "mean", "delta", "p_value", "p_value_corrected",

@@ -15,9 +15,9 @@ import subprocess
 
 import numpy as np
 import pytest
+from scipy import stats
 from support.golden import run_cli
 from support.paths import ROOT
-from scipy import stats
 from support.synthetic import write_collection
 
 from trec_eval_py.errors import UsageError

@@ -8,23 +8,30 @@ against the evaluations they were written from.
 """
 from __future__ import annotations
 
-import os
-
 import json
 import math
+import os
 import re
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from support.paths import ROOT
 from support.golden import run_cli
+from support.paths import ROOT
+
 from trec_eval_py.errors import InputError, UsageError
-from trec_eval_py.tools.organiser.correlation import (correlate_files, correlation, evaluate_sides, kendall_tau,
-                                            read_evaluations, render_correlation, spearman_rho, tau_ap,
-                                            tau_ap_directed)
+from trec_eval_py.tools.organiser.correlation import (
+    correlate_files,
+    correlation,
+    evaluate_sides,
+    kendall_tau,
+    read_evaluations,
+    render_correlation,
+    spearman_rho,
+    tau_ap,
+    tau_ap_directed,
+)
 
 stats = pytest.importorskip("scipy.stats")
 

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support.extra_reference import LINGPIPE, batches, close, make_batch, run_measure, step_area
 from support.golden import run_cli as golden_cli
 from support.paths import SEEDS
-from trec_eval_py.tools.curves.curves import batch_levels, batch_points, compute_curves, parse_curve
+
 from trec_eval_py.errors import UsageError
+from trec_eval_py.tools.curves.curves import batch_levels, batch_points, compute_curves, parse_curve
 
 
 def points(kind, tops, ctx=None):

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 from support.extra_reference import batches, close, full_list, make_batch, ranks_to_codes, run_measure
+
 from trec_eval_py.tools.curves.curves import batch_bounds, batch_levels, batch_points, compute_curves, parse_curve
 
 PAPER = ranks_to_codes(10, [1, 2, 4, 5, 7])

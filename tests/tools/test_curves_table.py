@@ -13,12 +13,12 @@ import random
 
 import numpy as np
 import pytest
+from support.golden import run_cli as golden_cli
+from support.paths import SEEDS
 
 from trec_eval_py.engine import pipeline
 from trec_eval_py.errors import UsageError
 from trec_eval_py.tools.curves.curves import TABLE_COLUMNS, compute_curves, compute_table
-from support.golden import run_cli as golden_cli
-from support.paths import SEEDS
 
 
 def run_cli(args, capsysbinary):

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from support.golden import run_cli
+
 from trec_eval_py.errors import UsageError
 from trec_eval_py.tools.organiser.fusion import METHODS, NORMS, fuse, grid, optimize_weights
 

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from support.golden import run_cli
 from support.grading_class import EXPECTED, TOPICS, make_class
 from support.paths import EXAMPLES

@@ -22,10 +22,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from support.golden import GOLDEN, run_cli
 from support.paths import ROOT
 from support.processes import session
+
 from trec_eval_py.errors import InputError, OptionTypeError, OutputError, UsageError
 from trec_eval_py.tools.shared.submissions import REPORT_MARKER, Submission, scan_submissions
 
@@ -1117,7 +1117,7 @@ LOOKALIKES = "\uff1d\uff0b\uff0d\uff20\ufe62\ufe63\u2212"  # ＝ ＋ － ＠ ﹢
 
 @pytest.mark.parametrize("sign", list(LOOKALIKES))
 def test_lookalikes_of_formula_signs_get_the_prefix(sign):
-    from trec_eval_py.output.table import csv_rows, render, spreadsheet_safe, spreadsheet_text, Column, Table
+    from trec_eval_py.output.table import Column, Table, csv_rows, render, spreadsheet_safe, spreadsheet_text
 
     cell = f"{sign}HYPERLINK(\"http://x\")"
     assert spreadsheet_safe(cell) == "'" + cell and spreadsheet_text("'" + cell) == cell

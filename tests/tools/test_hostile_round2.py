@@ -15,9 +15,9 @@ import subprocess
 import sys
 
 import pytest
-
 from support.golden import run_cli
 from support.paths import ROOT
+
 from trec_eval_py.errors import InputError
 from trec_eval_py.tools.shared.submissions import close_archives, scan_submissions
 

@@ -9,7 +9,6 @@ import io
 import json
 
 import pytest
-
 from support.golden import run_cli
 from support.lms_class import BROKEN, FAILING, GOOD, STUDENTS, folder, make_lms_class, make_lms_zip
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from support.golden import GOLDEN
 
 import trec_eval_py as te
-from support.golden import GOLDEN
 from trec_eval_py.tools.compare.comparison import compare_runs
 
 QRELS = GOLDEN / "inputs" / "qrels.test"

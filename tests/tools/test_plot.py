@@ -15,8 +15,8 @@ os.environ.setdefault("MPLBACKEND", "Agg")  # never open a window
 from support.golden import run_cli
 from support.paths import EXAMPLES
 
-from trec_eval_py.tools.curves import plotting
 from trec_eval_py.errors import UsageError
+from trec_eval_py.tools.curves import plotting
 
 QRELS = str(EXAMPLES / "qrels.txt")
 RUNS = [str(EXAMPLES / "run_a.txt"), str(EXAMPLES / "run_b.txt")]

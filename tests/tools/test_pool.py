@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from support.golden import run_cli
-from trec_eval_py.tools.shared import runs as runs_mod
+
 from trec_eval_py.tools.organiser.pooling import pool
+from trec_eval_py.tools.shared import runs as runs_mod
 
 
 def write(path, lines: str) -> str:

@@ -3,6 +3,7 @@ against evaluations of hand-reduced judgments, and bad input."""
 from __future__ import annotations
 
 from support.golden import run_cli
+
 from trec_eval_py import evaluate
 from trec_eval_py.tools.organiser.pool_bias import pool_bias
 

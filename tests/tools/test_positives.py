@@ -16,7 +16,13 @@ from trec_eval_py.errors import UsageError
 from trec_eval_py.output import table as tb
 from trec_eval_py.output.table import pvalue_text
 from trec_eval_py.tools.compare.positives import (
-    POSITIVE_TESTS, compare_positives, positive_tests, positive_values, rank_sum, unpaired_permutation, unpaired_t,
+    POSITIVE_TESTS,
+    compare_positives,
+    positive_tests,
+    positive_values,
+    rank_sum,
+    unpaired_permutation,
+    unpaired_t,
 )
 
 stats = pytest.importorskip("scipy.stats")

@@ -17,7 +17,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from support.devtools import CHROMIUM, FLAGS, NO_CHROMIUM, DevTools, chromium, open_page
 from support.grading_class import EXPECTED, make_class
 

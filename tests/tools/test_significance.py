@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from trec_eval_py.tools.compare import significance as sig
 from trec_eval_py.errors import UsageError
+from trec_eval_py.tools.compare import significance as sig
 
 # Student's sleep data (Cushny and Peebles; "Student", Biometrika 1908): extra
 # hours of sleep with two drugs, ten patients.

@@ -11,8 +11,8 @@ import gzip
 import os
 import random
 
-import pytest
 import hypothesis
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 

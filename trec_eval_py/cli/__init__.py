@@ -11,7 +11,8 @@ from typing import Optional
 from .. import __version__
 from ..errors import ExitCode, InputWarning, OutputError, TrecEvalError, UsageError
 from .flags import CLUSTER_FLAGS, FLAGS, Flag, cluster_client, command_flags, evaluation_flags, parse_plain
-from .output import PipeClosed, silence_stdout, write_output as _write
+from .output import PipeClosed, silence_stdout
+from .output import write_output as _write
 
 CONTEXT = {"help_option_names": [], "ignore_unknown_options": False, "allow_interspersed_args": True}
 
@@ -96,8 +97,8 @@ def _build_app():
     @evaluation_flags(*EVALUATION)
     @command_flags(MAIN_FLAGS, into="own")
     def evaluate_cmd(
-        rel_info_file: Optional[str] = typer.Argument(None, metavar="QRELS"),
-        results_file: Optional[str] = typer.Argument(None, metavar="RUN"),
+        rel_info_file: str | None = typer.Argument(None, metavar="QRELS"),
+        results_file: str | None = typer.Argument(None, metavar="RUN"),
         *,
         own: dict,
         options: dict,

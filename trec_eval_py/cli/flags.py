@@ -24,7 +24,7 @@ the main command starts quickly; anything else goes to typer.
 from __future__ import annotations
 
 import functools
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 from .._record import record
 from .._versions import DEFAULT_COMPAT
@@ -50,7 +50,7 @@ class Flag:
 
 
 _FLAGS = (
-    Flag("measures", ("-m", "--measure"), List[str], [],
+    Flag("measures", ("-m", "--measure"), list[str], [],
          "Measure or nickname, with parameters after a dot (P.5,10), or an ir_measures name (nDCG@10, P(rel=2)@5); repeatable. A value asked for under two names (-m AP -m map) prints once; --format json/csv keep both names.", "MEASURE"),
     Flag("complete", ("-c", "--complete_rel_info_wanted", "--all"), bool, False,
          "Average over every topic of the qrels; a topic without results is an empty ranking "
@@ -71,7 +71,7 @@ _FLAGS = (
          "Print z-scores against the per-topic means and deviations in this file.", "FILE"),
     Flag("compat", ("--compat",), str, DEFAULT_COMPAT,
          "trec_eval version to reproduce: 9.0.8 (default) or 10.0.", "VERSION"),
-    Flag("valid_codes", ("--valid-codes",), List[str], [],
+    Flag("valid_codes", ("--valid-codes",), list[str], [],
          "CodiEsp (-R codiesp, codiesp_x): a list of valid codes (first tab-separated field of "
          "each line); predicted codes not in it are ignored. Repeatable: the lists are joined.", "FILE"),
     Flag("order", ("--order",), Optional[str], None,
@@ -250,7 +250,7 @@ def parse_plain(argv: list[str], tables: list[dict[str, Flag]], positional: int)
             if not _digits(value):
                 return None
             parsed = int(value)
-        elif f.annotation not in (str, Optional[str], List[str]):
+        elif f.annotation not in (str, Optional[str], list[str]):
             return None
         if isinstance(f.default, list):
             values[f.field].append(parsed)

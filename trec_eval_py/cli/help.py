@@ -165,9 +165,10 @@ def exit_codes_epilog(*codes) -> str:
 
 def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str = DEFAULT_COMPAT,
               results_format: str = "trec_results") -> str:
-    from ..errors import MeasureError
-    from ..engine.inputs import judgment_format, results_format as results_fmt
+    from ..engine.inputs import judgment_format
+    from ..engine.inputs import results_format as results_fmt
     from ..engine.measures import registry
+    from ..errors import MeasureError
 
     fmt = judgment_format(rel_format)
     res = results_fmt(results_format)

@@ -28,7 +28,8 @@ import contextlib
 import errno
 import os
 import sys
-from typing import Iterable, Union
+from collections.abc import Iterable
+from typing import Union
 
 from ..errors import OutputError
 from ..output.files import blocks, long_name, write_file

@@ -26,7 +26,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Iterable, Iterator, TextIO, TypeVar
+from collections.abc import Iterable, Iterator
+from typing import TextIO, TypeVar
 
 T = TypeVar("T")
 
@@ -152,7 +153,7 @@ class Progress:
             except (OSError, ValueError):
                 pass
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -42,12 +42,12 @@ from collections.abc import Mapping
 import ir_measures
 from ir_measures import Metric, providers
 
+from .._versions import DEFAULT_COMPAT
 from ..engine.measures import ir_measures_names, measure_specs, registry
 from ..engine.parse import Qrels, read_qrels, read_run
 from ..engine.parse import python as pyin
 from ..engine.parse.python import row_numbers
 from ..errors import MeasureError, NoTopicsError
-from .._versions import DEFAULT_COMPAT
 
 #: ir_measures names whose meaning differs from trec_eval's (see the module docstring)
 LEFT_OUT = frozenset({"Judged"})

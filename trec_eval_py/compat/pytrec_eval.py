@@ -45,14 +45,14 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.aggregate import MIN_GEO_MEAN
+from .. import __version__ as _package_version
 from .._versions import DEFAULT_COMPAT
-from ..errors import NoTopicsError
+from ..engine.aggregate import MIN_GEO_MEAN
 from ..engine.measures import Agg, FloatCutoffs, IntCutoffs, Kind, registry
 from ..engine.parse import Qrels, Run
 from ..engine.parse import python as pyin
 from ..engine.parse.python import row_numbers
-from .. import __version__ as _package_version
+from ..errors import NoTopicsError
 
 #: this package's version; tools that drive pytrec_eval (ir_measures) look for one
 __version__ = _package_version

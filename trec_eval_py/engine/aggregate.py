@@ -26,7 +26,6 @@ from .. import _native
 from .._record import record
 from .measures import Agg, Measure, quiet_numpy
 
-
 #: trec_eval floors values at this before taking logs for geometric means
 MIN_GEO_MEAN = 0.00001
 

@@ -29,7 +29,8 @@ then aggregation.
 from __future__ import annotations
 
 import gc
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,8 +44,8 @@ from .join.context import Settings
 from .join.empty_topics import counted_values, evaluated_topics, reset_placeholder_outputs
 from .join.policy import POLICY
 from .measures import Kind, Measure, measure_specs, quiet_numpy, registry
-from .parse.run import Run
 from .parse.python import dict_rows, parquet_size
+from .parse.run import Run
 from .parse.source import text_size
 
 if TYPE_CHECKING:
@@ -337,7 +338,7 @@ class Evaluation:
         """
         return "".join(trec_lines(self, query=query, summary=summary, blocks=True))
 
-    def of_asked(self, positions: Iterable[int]) -> "Evaluation":
+    def of_asked(self, positions: Iterable[int]) -> Evaluation:
         """The evaluation of the ``-m`` specs at ``positions`` only (their place among
         those asked for): what evaluating just those measures gives, since every
         column is computed and summarised on its own. One evaluation of a board's
@@ -747,9 +748,9 @@ def _summary_in_ranges(plan: _Plan, run, totals: tuple[int, int]) -> bool:
 def _evaluate_ranges(plan: _Plan, judgments, run, *, per_topic: bool, shards, client, progress,
                      totals: tuple[int, int]) -> Evaluation:
     """The evaluation cut into ranges of topics, folded in topic order."""
+    from .join.dataset import open_dataset
     from .join.ranges import can_cut, check_cuts, distinct_topics, even_cuts, split
     from .join.stream import first_error, negative_only_topic, spill_ranges
-    from .join.dataset import open_dataset
 
     num_qrels_topics, num_positive = totals
     # a topic judged only negatively reads the levels of the topic before it: one range

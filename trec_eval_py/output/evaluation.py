@@ -6,7 +6,7 @@ counts, and text for strings, exactly as trec_eval prints them.
 from __future__ import annotations
 
 import math
-from typing import Iterator
+from collections.abc import Iterator
 
 import numpy as np
 

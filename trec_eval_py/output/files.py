@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Iterable, Iterator, Union
+from collections.abc import Iterable, Iterator
+from typing import Union
 
 from ..errors import OutputError
 
@@ -197,7 +198,7 @@ class Folder:
             os.close(self.fd)
             self.fd = None
 
-    def __enter__(self) -> "Folder":
+    def __enter__(self) -> Folder:
         return self
 
     def __exit__(self, *exc) -> None:

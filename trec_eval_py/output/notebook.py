@@ -8,11 +8,9 @@ them (``%6.4f``), so they can be checked against the text output.
 """
 from __future__ import annotations
 
-from .evaluation import evaluation_records, format_value, python_value
 from ..engine.measures import Kind, in_asked_order
 from ..engine.parse.python import require_pandas
-
-
+from .evaluation import evaluation_records, format_value, python_value
 
 
 def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):

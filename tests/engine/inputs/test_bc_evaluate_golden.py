@@ -18,9 +18,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from support.golden import run_cli
 from support.paths import FIXTURES
+
 from trec_eval_py.engine.pipeline import evaluate
 
 CASES = FIXTURES / "bc_evaluate"

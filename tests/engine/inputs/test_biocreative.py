@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from support.golden import run_cli
 from support.paths import SEEDS
+
 from trec_eval_py import evaluate
 from trec_eval_py.engine.join.batch import TopicBatch
 from trec_eval_py.engine.measures import registry

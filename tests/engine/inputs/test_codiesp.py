@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.paths import FIXTURES
 
 from trec_eval_py.engine.inputs import judgment_format, results_format
 from trec_eval_py.engine.inputs.codiesp_x import parse_offsets
 from trec_eval_py.engine.pipeline import Options, evaluate
 from trec_eval_py.errors import InputError, NoTopicsError, UsageError
-from support.paths import FIXTURES
 
 FIX = FIXTURES / "codiesp"
 

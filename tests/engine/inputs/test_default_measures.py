@@ -7,11 +7,11 @@ import subprocess
 import sys
 
 import pytest
+from support.paths import GOLDEN
 
 from trec_eval_py import evaluate
 from trec_eval_py.engine.inputs import judgment_format, judgment_formats
 from trec_eval_py.engine.measures import registry
-from support.paths import GOLDEN
 
 
 @pytest.mark.parametrize("name", sorted(judgment_formats()))

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from support.prefs_cases import eval_prefs, prefs_bytes, run_bytes
+
 from trec_eval_py import cli
-from trec_eval_py.errors import InputError, MeasureError, UsageError
 from trec_eval_py.engine.join import EvalContext, iter_batches
 from trec_eval_py.engine.join.prefs import build_prefs, transitive_closure
 from trec_eval_py.engine.join.qrels_jg import build_qrels_jg
@@ -14,6 +13,7 @@ from trec_eval_py.engine.parse.prefs import read_prefs, read_qrels_prefs
 from trec_eval_py.engine.parse.qrels_jg import read_qrels_jg
 from trec_eval_py.engine.parse.run import read_run
 from trec_eval_py.engine.pipeline import evaluate
+from trec_eval_py.errors import InputError, MeasureError, UsageError
 
 # ---------------------------------------------------------------- readers
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from trec_eval_py import InputError
-from trec_eval_py import _native
+from trec_eval_py import InputError, _native
 from trec_eval_py.engine.join import EvalContext, build_rankings
 from trec_eval_py.engine.parse import Qrels, Run
 

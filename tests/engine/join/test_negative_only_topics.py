@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from support.golden import run_cli
 from support.paths import FIXTURES
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support.golden import run_cli
+
 from trec_eval_py import evaluate
 from trec_eval_py.engine import pipeline
 from trec_eval_py.errors import InputError, UsageError

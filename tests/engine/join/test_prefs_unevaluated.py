@@ -12,7 +12,6 @@ have no results; the expected outputs are trec_eval 9.0.8's.
 from __future__ import annotations
 
 import pytest
-
 from support.golden import run_cli
 from support.paths import FIXTURES
 

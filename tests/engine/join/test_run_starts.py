@@ -2,7 +2,8 @@
 64-bit words when their width allows: it must find exactly the changes a
 string comparison finds, for every width, slices and strided views."""
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trec_eval_py.engine.join.keys import run_starts
 

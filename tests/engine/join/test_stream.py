@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from support.golden import GOLDEN
+
 from trec_eval_py import InputError, read_qrels, read_run
 from trec_eval_py.engine.join import EvalContext, build_rankings
 from trec_eval_py.engine.join.stream import Interleaved, stream_rankings

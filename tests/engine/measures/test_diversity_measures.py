@@ -9,10 +9,10 @@ import math
 import random
 
 import pytest
+from support.paths import FIXTURES
 
 import trec_eval_py as te
 from trec_eval_py.errors import InputError, MeasureError, UsageError
-from support.paths import FIXTURES
 
 FIX = FIXTURES / "ndeval"
 

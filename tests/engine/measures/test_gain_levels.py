@@ -5,8 +5,8 @@ import random
 
 import numpy as np
 import pytest
-
 from support.gain_helpers import compute
+
 from trec_eval_py import InputError, MeasureError, evaluate, read_qrels
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.join.batch import TopicBatch

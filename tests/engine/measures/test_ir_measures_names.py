@@ -21,13 +21,13 @@ import pytest
 pytest.importorskip("ir_measures")
 pytest.importorskip("pytrec_eval")
 
+from support.ir_measures_cases import PYTREC_NAMES, REFERENCE_FAILED, child_values, ir_measures_values, random_case  # noqa: E402
+from support.paths import ROOT  # noqa: E402
+
 import trec_eval_py as te  # noqa: E402
 from trec_eval_py.engine.measures import registry  # noqa: E402
 from trec_eval_py.engine.measures._names import ALIASES, translate  # noqa: E402
 from trec_eval_py.errors import MeasureError  # noqa: E402
-from support.ir_measures_cases import (  # noqa: E402
-    PYTREC_NAMES, REFERENCE_FAILED, child_values, ir_measures_values, random_case)
-from support.paths import ROOT  # noqa: E402
 
 #: names ir_measures computes with another provider
 OTHER_NAMES = {"RR@3": "msmarco", "RR@10": "msmarco", "RR(rel=2)@5": "msmarco",

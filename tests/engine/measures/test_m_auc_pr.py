@@ -2,9 +2,18 @@
 from __future__ import annotations
 
 from hypothesis import given, settings
+from support.extra_reference import (
+    LINGPIPE,
+    batches,
+    close,
+    make_batch,
+    one,
+    ranks_to_codes,
+    ref_auc_ipr,
+    ref_auc_pr,
+    run_measure,
+)
 
-from support.extra_reference import (LINGPIPE, batches, close, make_batch, one, ranks_to_codes, ref_auc_ipr,
-                             ref_auc_pr, run_measure)
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.measures import registry
 

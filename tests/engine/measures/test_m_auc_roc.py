@@ -2,9 +2,17 @@
 from __future__ import annotations
 
 from hypothesis import given, settings
+from support.extra_reference import (
+    LINGPIPE,
+    batches,
+    close,
+    one,
+    ranks_to_codes,
+    ref_auc_roc_pairs,
+    ref_croc,
+    run_measure,
+)
 
-from support.extra_reference import (LINGPIPE, batches, close, one, ranks_to_codes, ref_auc_roc_pairs, ref_croc,
-                             run_measure)
 from trec_eval_py.engine.join import EvalContext
 
 

@@ -3,7 +3,6 @@ and a geometric reference walking the interpolated curve as a polyline."""
 from __future__ import annotations
 
 from hypothesis import given, settings
-
 from support.extra_reference import LINGPIPE, batches, close, one, ranks_to_codes, ref_bep, run_measure
 
 

@@ -2,7 +2,6 @@
 import math
 
 import pytest
-
 from support import gain_reference as ref
 from support.gain_helpers import column
 from support.judged_topics import random_topics

@@ -1,7 +1,7 @@
 """bpref: hand-worked cases and a loop-by-loop reference on random topics."""
 import pytest
-
 from support.judged_topics import random_topics
+
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.join.batch import TopicBatch
 from trec_eval_py.engine.measures import registry

@@ -7,12 +7,12 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support.extra_reference import MAG, batches, close, one, ranks_to_codes, ref_croc, run_measure
-from trec_eval_py.errors import MeasureError
+
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.engine.measures.croc import DEFAULT_ALPHA, random_area
+from trec_eval_py.errors import MeasureError
 
 PAPER_RANKS = {1, 2, 4, 5, 7}  # Swamidass et al. 2010, section 2.5: 5 positives of 10
 PAPER_FPRS = [0, 0, 0.2, 0.2, 0.4]

@@ -14,12 +14,12 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
-
 from support.extra_reference import MAG, batches, close, full_list, is_rel, one, ranks_to_codes, run_measure
+
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.measures import registry
-from trec_eval_py.engine.measures.early_retrieval import log_floor_random_area, random_moments
 from trec_eval_py.engine.measures.croc import random_area
+from trec_eval_py.engine.measures.early_retrieval import log_floor_random_area, random_moments
 from trec_eval_py.errors import MeasureError
 
 PAPER_RANKS = [1, 2, 4, 5, 7]

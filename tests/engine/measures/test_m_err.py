@@ -5,8 +5,8 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support.extra_reference import batches, close, one, ref_err, run_measure
+
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.measures import registry
 

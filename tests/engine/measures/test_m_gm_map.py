@@ -2,6 +2,7 @@
 import math
 
 from support.ranked_reference import average_precision, random_topics, run
+
 from trec_eval_py import evaluate
 from trec_eval_py.engine.measures import registry
 

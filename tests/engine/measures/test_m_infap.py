@@ -1,6 +1,5 @@
 """infAP: hand-worked cases and a loop-by-loop reference on random topics."""
 import pytest
-
 from support.gain_helpers import column
 from support.judged_topics import random_topics
 

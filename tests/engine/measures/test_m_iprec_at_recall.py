@@ -2,7 +2,6 @@
 import math
 
 import pytest
-
 from support.ranked_reference import interpolation_walk, random_topics, run, same
 
 LEVELS = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]

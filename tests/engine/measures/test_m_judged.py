@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support.extra_reference import batches, one, ref_judged, run_measure
+
 from trec_eval_py.engine.measures import registry
 
 

@@ -17,6 +17,7 @@ def test_mean_over_groups():
 
 def test_one_group_is_map():
     from support.prefs_cases import run_bytes
+
     from trec_eval_py.engine.pipeline import evaluate
 
     q = [x for x in QRELS if x[1] == "a"]

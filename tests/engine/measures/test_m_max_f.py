@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support.extra_reference import LINGPIPE, batches, close, one, ref_max_f, run_measure
-from trec_eval_py.errors import MeasureError
+
 from trec_eval_py.engine.measures import registry
+from trec_eval_py.errors import MeasureError
 
 
 def test_lingpipe_ten_cases():

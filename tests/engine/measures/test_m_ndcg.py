@@ -2,10 +2,10 @@
 import math
 
 import pytest
-
 from support import gain_reference as ref
 from support.gain_helpers import column
 from support.judged_topics import random_topics
+
 from trec_eval_py.engine.measures import registry
 
 L2, L3, L4, L5 = math.log2(2), math.log2(3), math.log2(4), math.log2(5)

@@ -2,9 +2,9 @@
 import math
 
 import pytest
-
 from support.gain_helpers import column, compute
 from support.judged_topics import random_topics
+
 from trec_eval_py.engine.measures import registry
 from trec_eval_py.errors import MeasureError
 

@@ -1,5 +1,6 @@
 """num_nonrel_judged_ret: retrieved documents judged below the relevance level."""
 from support.ranked_reference import random_topics, run
+
 from trec_eval_py.engine.measures import Agg, Kind, registry
 
 

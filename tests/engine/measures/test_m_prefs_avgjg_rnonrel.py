@@ -53,10 +53,10 @@ def test_a_group_with_nothing_to_count_zeroes_the_topic():
 
 
 def test_group_ratio_nan_rule():
+    import numpy as np
+
     from trec_eval_py.engine.join.prefs import JudgmentGroup, TopicPrefs
     from trec_eval_py.engine.measures.prefs_avgjg_rnonrel import _group_ratio
-
-    import numpy as np
 
     g = JudgmentGroup(0, 0, 0, 0, 0, num_rel=0, num_rel_ret=0, num_nonrel=1, num_nonrel_ret=0,
                       ecs=[np.array([0])])

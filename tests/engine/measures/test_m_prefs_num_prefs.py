@@ -57,6 +57,7 @@ def test_max_docs_drops_documents_before_counting():
 
 def test_summary_is_a_total():
     from support.prefs_cases import prefs_bytes, run_bytes
+
     from trec_eval_py.engine.pipeline import evaluate
 
     lines = [("1", "a", "s", "A", 1), ("1", "a", "s", "B", 0),

@@ -1,9 +1,9 @@
 """rbp and rbp_resid: hand-worked cases and the rank-by-rank reference."""
 import pytest
-
 from support import gain_reference as ref
 from support.gain_helpers import column
 from support.judged_topics import random_topics
+
 from trec_eval_py.engine.measures import registry
 
 

@@ -1,6 +1,5 @@
 """recip_rank: one over the rank of the first relevant document."""
 import pytest
-
 from support.ranked_reference import random_topics, run
 
 

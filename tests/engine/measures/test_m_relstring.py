@@ -1,5 +1,6 @@
 """relstring: the relevance of the top documents, as a quoted string."""
 from support.ranked_reference import random_topics, run
+
 from trec_eval_py import evaluate
 from trec_eval_py.engine.measures import registry
 

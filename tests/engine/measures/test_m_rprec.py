@@ -1,6 +1,5 @@
 """Rprec: precision after R documents."""
 import pytest
-
 from support.ranked_reference import num_rel, random_topics, rel_in_top, run
 
 

@@ -1,6 +1,5 @@
 """Rprec_mult: precision at multiples of R."""
 import pytest
-
 from support.ranked_reference import num_rel, num_rel_ret, random_topics, run
 
 MULTS = [0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0]

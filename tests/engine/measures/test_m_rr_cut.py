@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support.extra_reference import LINGPIPE, batches, one, ref_rr_cut, run_measure
+
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.measures import registry
 

@@ -1,8 +1,8 @@
 """set_F: weighted harmonic mean of set precision and set recall."""
 import pytest
-
 from support.judged_topics import random_topics
 from support.set_reference import compute, counts
+
 from trec_eval_py.engine.measures import registry
 
 

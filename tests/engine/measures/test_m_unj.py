@@ -1,9 +1,9 @@
 """unj: hand-worked cases and a direct count."""
 import pytest
-
 from support import gain_reference as ref
 from support.gain_helpers import compute
 from support.judged_topics import random_topics
+
 from trec_eval_py.engine.measures import registry
 
 

@@ -1,11 +1,11 @@
 """utility: contingency-table arithmetic, parameters and names (-c: see tests/engine/join/test_complete.py)."""
 import pytest
-
 from support.judged_topics import random_topics
-from trec_eval_py.errors import MeasureError
+
 from trec_eval_py.engine.join import EvalContext
 from trec_eval_py.engine.join.batch import TopicBatch
 from trec_eval_py.engine.measures import registry
+from trec_eval_py.errors import MeasureError
 
 
 def utility(rels, judged, text=None, **ctx):

@@ -2,7 +2,6 @@
 import math
 
 import pytest
-
 from support.judged_topics import random_topics
 from support.set_reference import compute
 

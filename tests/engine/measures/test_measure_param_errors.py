@@ -7,7 +7,6 @@ command line's behaviour and shows up here.
 from __future__ import annotations
 
 import pytest
-
 from support.golden import run_cli
 from support.paths import GOLDEN
 

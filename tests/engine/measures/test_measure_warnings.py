@@ -12,7 +12,6 @@ from __future__ import annotations
 import warnings
 
 import pytest
-
 from support.golden import run_cli
 from support.paths import GOLDEN
 

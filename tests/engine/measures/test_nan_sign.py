@@ -3,9 +3,9 @@ a NaN with the sign bit set on x86, which printf shows as "-nan"."""
 import math
 
 from trec_eval_py import evaluate
-from trec_eval_py.output.evaluation import format_value
 from trec_eval_py.engine.measures import Kind
 from trec_eval_py.engine.measures._base import C_NAN, c_log, c_log2
+from trec_eval_py.output.evaluation import format_value
 
 
 def negative_nan(v) -> bool:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from support.golden import GOLDEN, run_cli
+
 from trec_eval_py import evaluate
 
 IN = GOLDEN / "inputs"

@@ -49,8 +49,8 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from trec_eval_py import evaluate  # noqa: E402
-from trec_eval_py.errors import NoTopicsError  # noqa: E402
 from trec_eval_py.engine.measures import Agg, registry  # noqa: E402
+from trec_eval_py.errors import NoTopicsError  # noqa: E402
 
 CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

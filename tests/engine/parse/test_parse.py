@@ -9,10 +9,8 @@ import lzma
 import numpy as np
 import pytest
 
-from trec_eval_py import InputError, read_qrels, read_run
-from trec_eval_py import _native
+from trec_eval_py import InputError, _native, read_qrels, read_run
 from trec_eval_py.engine.parse import fields
-
 
 
 @pytest.fixture(autouse=True, params=["c", "numpy"])

@@ -6,8 +6,7 @@ import zlib
 
 import pytest
 
-from trec_eval_py import InputError, read_qrels, read_run
-from trec_eval_py import _native
+from trec_eval_py import InputError, _native, read_qrels, read_run
 from trec_eval_py.engine.parse import fields
 from trec_eval_py.engine.parse.run import MAX_FIELDS, iter_run_chunks
 
@@ -220,8 +219,15 @@ def test_errors_cross_processes_whole():
     __init__ arguments are not what Exception keeps)."""
     import pickle
 
-    from trec_eval_py.errors import (InputError, InputTypeError, MeasureError, NoTopicsError, OptionError,
-                                     OutputError, UsageError)
+    from trec_eval_py.errors import (
+        InputError,
+        InputTypeError,
+        MeasureError,
+        NoTopicsError,
+        OptionError,
+        OutputError,
+        UsageError,
+    )
 
     errors = [InputError("run", "duplicate document", 7, "q1 Q0 d1 1 2.0 r"), InputTypeError("qrels", "not a dict"),
               OutputError("out.csv", "no such folder"), UsageError("bad"), MeasureError("unknown measure 'x'"),

@@ -15,16 +15,15 @@ import math
 import random
 
 import numpy as np
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.dict_pieces import dict_pieces
+from support.paths import EXAMPLES, GOLDEN
 
 import trec_eval_py as te
 from trec_eval_py import _native
 from trec_eval_py.errors import InputError, InputTypeError, MeasureError
-from support.dict_pieces import dict_pieces
-from support.paths import EXAMPLES, GOLDEN
 
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")

@@ -6,7 +6,8 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trec_eval_py import InputError, _native, read_qrels
 from trec_eval_py.engine.join.stream import _QrelsByTopic

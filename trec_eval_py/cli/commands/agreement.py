@@ -4,7 +4,6 @@ The statistics are :mod:`trec_eval_py.tools.organiser.agreement`'s; this module 
 """
 from __future__ import annotations
 
-from typing import List, Optional
 
 import typer
 
@@ -23,15 +22,15 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
     "rel_format": "qrels (default: one assessor a file) or qrels_jg (one assessor a judgment group).",
 })
 def agreement(
-    judgments: List[str] = typer.Argument(..., metavar="QRELS...", help=(
+    judgments: list[str] = typer.Argument(..., metavar="QRELS...", help=(
         "Judgments of each assessor: two files or more (-R qrels), or qrels_jg files whose groups are the assessors.")),
-    show: List[str] = typer.Option([], "--show", metavar="SECTION", help=(
+    show: list[str] = typer.Option([], "--show", metavar="SECTION", help=(
         "What to print (repeatable or comma-separated): summary, confusion, topics, pairs, disagreements. "
         "Default: summary, confusion, topics (and pairs with more than two assessors); csv takes exactly one.")),
     relevance_only: bool = typer.Option(False, "--relevance-only", help=(
         "List only the disagreements on relevance (at -l), not every difference of level.")),
     fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(OUTPUT_FORMATS, 'text')}."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+    output: str | None = typer.Option(None, "-o", "--output", metavar="FILE",
                                          help="Write to FILE instead of standard output."),
     *,
     options: dict,
@@ -48,7 +47,8 @@ def agreement(
     judgment. A statistic that is 0/0 (everything judged alike: chance
     agreement is 1) prints as undefined (null in json).
     """
-    from ...tools.organiser.agreement import agreement as compute, render_agreement
+    from ...tools.organiser.agreement import agreement as compute
+    from ...tools.organiser.agreement import render_agreement
 
     fmt = check_format(fmt, OUTPUT_FORMATS)
     sections = [s for spec in show for s in spec.replace(",", " ").split()] or None

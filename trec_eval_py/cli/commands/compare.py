@@ -5,7 +5,7 @@ runs in :mod:`trec_eval_py.tools.compare.comparison`; this module only maps flag
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -32,11 +32,11 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
                   help={"measures": "Measure (repeatable): map, P.10, ndcg_cut.10... Default: map."})
 def compare(
     qrels: str = typer.Argument(..., metavar="QRELS"),
-    runs: List[str] = typer.Argument(..., metavar="BASELINE RUN...",
+    runs: list[str] = typer.Argument(..., metavar="BASELINE RUN...",
                                      help="The baseline run, then the runs to compare with it; a folder "
                                           "stands for every file under it (in path order) and a .zip for its "
                                           "members, as for batch."),
-    test: List[str] = typer.Option([], "--test", help=(
+    test: list[str] = typer.Option([], "--test", help=(
         f"Significance test (repeatable): {', '.join(TESTS)} (paired; default t); tukey (randomised Tukey HSD "
         "over all runs) or tukey-classic (ANOVA form); all = every paired test. With --unit positives: the "
         "CROC paper's permutation-, t- and wilcoxon-paired/-unpaired (default all six).")),
@@ -44,14 +44,14 @@ def compare(
     alternative: str = typer.Option("two-sided", "--alternative", help=(
         "two-sided, greater (is the run higher than the baseline?) or less.")),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level; also sets the confidence level 1 - alpha."),
-    correction: Optional[str] = typer.Option(None, "--correction", help=(
+    correction: str | None = typer.Option(None, "--correction", help=(
         f"Multiple-comparison correction across all (pair, measure) rows of a paired test (with --unit "
         f"positives: all (pair, measure, topic) rows of a test): {', '.join(CORRECTIONS)} "
         "(bh, by: Benjamini-Hochberg, -Yekutieli). Default holm.")),
-    permutations: Optional[int] = typer.Option(None, "--permutations", help=(
+    permutations: int | None = typer.Option(None, "--permutations", help=(
         "Random sign flips (randomization), resamples (bootstrap) or random tables (tukey); random splits "
         "of the permutation tests of --unit positives. Default 100000.")),
-    seed: Optional[int] = typer.Option(None, "--seed", help=(
+    seed: int | None = typer.Option(None, "--seed", help=(
         "Seed of the random draws; the same seed gives the same p-values. Default 1.")),
     topics_from: str = typer.Option("qrels", "--topics-from", help=(
         "qrels: every topic of the qrels, missing ones scored as empty rankings (-c); "
@@ -60,16 +60,16 @@ def compare(
         f"{choices_text(FORMATS, 'text')}. text, csv, json and long-latex: one row per test, pair and measure; "
         "latex, markdown and html: a wide table of runs x measures. --unit positives: a row per pair, measure and "
         "topic in any of them but latex (csv, json: a row per test too).")),
-    caption: Optional[str] = typer.Option(None, "--caption", help="LaTeX (and HTML): the table's caption, "
+    caption: str | None = typer.Option(None, "--caption", help="LaTeX (and HTML): the table's caption, "
                                           "instead of the key to its marks."),
-    label: Optional[str] = typer.Option(None, "--label", help="LaTeX: the table's \\label (wide table: "
+    label: str | None = typer.Option(None, "--label", help="LaTeX: the table's \\label (wide table: "
                                         "tab:compare unless given)."),
-    digits: Optional[int] = typer.Option(None, "--digits", help="Decimals of means and differences (--unit positives: of the values) "
+    digits: int | None = typer.Option(None, "--digits", help="Decimals of means and differences (--unit positives: of the values) "
                                          "(text, latex, long-latex, markdown, html; default 4)."),
-    fail_if: Optional[str] = typer.Option(None, "--fail-if", help=(
+    fail_if: str | None = typer.Option(None, "--fail-if", help=(
         "worse: exit 3 (failed) if a run is significantly worse than the baseline (after correction); "
         "different: if it differs significantly either way (needs --alternative two-sided).")),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Write to this file instead of standard output."),
+    output: str | None = typer.Option(None, "-o", "--output", help="Write to this file instead of standard output."),
     unit: str = typer.Option("topics", "--unit", help="topics (default): tests over per-topic values; positives: the CROC paper's six tests over the relevant documents of each topic, for area measures (auc_roc, croc_exp.7, auc_ac, cac_exp.7, auc_proc, auc_pac, auc_roc_t.T, auc_roc_fp.K; rie and bedroc, tested as cac_exp with their alpha)."),
     *,
     options: dict,

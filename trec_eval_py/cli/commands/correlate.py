@@ -6,7 +6,6 @@ The statistics are :mod:`trec_eval_py.tools.organiser.correlation`'s, the figure
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
 
 import typer
 
@@ -28,18 +27,18 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
                                    "Default: map."),
                   })
 def correlate(
-    inputs: List[str] = typer.Argument(..., metavar="A B | RUN...", help=(
+    inputs: list[str] = typer.Argument(..., metavar="A B | RUN...", help=(
         "Two result files (trec_eval text with runid lines, trec_eval_py --format csv/json, batch's csv/json), "
         "or with --qrels the runs to evaluate (files, folders, .zip).")),
-    qrels: List[str] = typer.Option([], "--qrels", metavar="QRELS", help=(
+    qrels: list[str] = typer.Option([], "--qrels", metavar="QRELS", help=(
         "Evaluate the runs here: twice for two --qrels (one -m), or once per -m for one --qrels.")),
-    show: List[str] = typer.Option([], "--show", metavar="SECTION", help=(
+    show: list[str] = typer.Option([], "--show", metavar="SECTION", help=(
         "What to print (repeatable or comma-separated): summary, runs, swaps. Default: all; csv takes exactly one.")),
     fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(OUTPUT_FORMATS, 'text')}."),
-    plot: Optional[str] = typer.Option(None, "--plot", metavar="FILE", help=(
+    plot: str | None = typer.Option(None, "--plot", metavar="FILE", help=(
         "Also draw the runs' values on both sides, swapped pairs joined (.png, .svg or .pdf; needs the plot extra).")),
     dpi: int = typer.Option(150, "--dpi", help="Resolution of a .png figure."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+    output: str | None = typer.Option(None, "-o", "--output", metavar="FILE",
                                          help="Write to FILE instead of standard output."),
     *,
     options: dict,

@@ -6,13 +6,12 @@ ready to plot. The computation lives in :mod:`trec_eval_py.tools.curves.curves`.
 """
 from __future__ import annotations
 
-from typing import Optional
 
 import typer
 
-from ...tools.curves.curves import CURVES, DEFAULT_LEVELS, KINDS, compute_curves, compute_table, curve_help, curve_names
 from ...errors import ExitCode, UsageError
 from ...output.table import check_format, choices_text
+from ...tools.curves.curves import CURVES, DEFAULT_LEVELS, KINDS, compute_curves, compute_table, curve_help, curve_names
 from ..flags import evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import write_output
@@ -48,7 +47,7 @@ def curves(
     rel_info_file: str = typer.Argument(..., metavar="QRELS"),
     results_file: str = typer.Argument(..., metavar="RUN"),
     curve: str = typer.Option("pr", "--curve", help=f"One of {curve_names()}."),
-    topic: Optional[str] = typer.Option(None, "--topic", help="Only this topic's points; 'all' for only the average."),
+    topic: str | None = typer.Option(None, "--topic", help="Only this topic's points; 'all' for only the average."),
     fmt: str = typer.Option("tsv", "--format", help=f"Output: {choices_text(POINT_FORMATS, 'tsv')} (topic, x, y "
                             "with a header line); for --curve table also text (aligned columns)."),
     levels: int = typer.Option(DEFAULT_LEVELS, "--levels",

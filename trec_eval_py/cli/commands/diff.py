@@ -1,7 +1,6 @@
 """``trec_eval_py diff OLD NEW``: the regression check between two evaluation outputs."""
 from __future__ import annotations
 
-from typing import List
 
 import typer
 
@@ -19,10 +18,10 @@ def diff(
     old: str = typer.Argument(..., metavar="OLD", help=(
         "Reference output: trec_eval's text (with or without -q), or trec_eval_py --format json or csv.")),
     new: str = typer.Argument(..., metavar="NEW", help="Output to check against it, in any of the same formats."),
-    tol: List[str] = typer.Option(["1e-4"], "--tol", help=(
+    tol: list[str] = typer.Option(["1e-4"], "--tol", help=(
         "Largest change that still counts as equal (default 1e-4); MEASURE=NUMBER gives a measure its own "
         "(repeatable; shell-style patterns allowed, e.g. 'P_*=0.001').")),
-    ignore: List[str] = typer.Option([], "--ignore", help=(
+    ignore: list[str] = typer.Option([], "--ignore", help=(
         "Leave these measures out (repeatable, or a comma-separated list; e.g. runid, or a pattern such as "
         "'iprec_at_recall_*').")),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="Text: print only the summary line."),

@@ -1,7 +1,6 @@
 """``trec_eval_py fuse RUN... -o OUT``: many runs fused into one TREC run."""
 from __future__ import annotations
 
-from typing import List, Optional
 
 import typer
 
@@ -11,7 +10,7 @@ from ..help import exit_codes_epilog
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-def parse_weights(text: Optional[str]) -> Optional[list[float]]:
+def parse_weights(text: str | None) -> list[float] | None:
     """``0.3,0.7`` as numbers."""
     from ...errors import UsageError
 
@@ -29,18 +28,18 @@ def parse_weights(text: Optional[str]) -> Optional[list[float]]:
                                     "map).",
                         "rel_format": "Format of --train-qrels (default qrels)."})
 def fuse(
-    runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files, in any -T format."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT",
+    runs: list[str] = typer.Argument(..., metavar="RUN...", help="Run files, in any -T format."),
+    output: str | None = typer.Option(None, "-o", "--output", metavar="OUT",
                                          help="The fused run (default: standard output)."),
     method: str = typer.Option("rrf", "--method",
                                help="rrf, combsum, combmnz, combanz, combmax, combmin, borda or wsum."),
-    norm: Optional[str] = typer.Option(None, "--norm",
+    norm: str | None = typer.Option(None, "--norm",
                                        help="Score normalisation before combining: minmax (default), max, sum, "
                                             "zscore, rank or none. Not for rrf and borda, which read ranks."),
     k: float = typer.Option(60, "--k", help="rrf: the constant k of 1/(k + rank)."),
-    weights: Optional[str] = typer.Option(None, "--weights", metavar="W1,W2,...",
+    weights: str | None = typer.Option(None, "--weights", metavar="W1,W2,...",
                                           help="wsum: one weight per run, in the order given."),
-    train_qrels: Optional[str] = typer.Option(None, "--train-qrels", metavar="QRELS",
+    train_qrels: str | None = typer.Option(None, "--train-qrels", metavar="QRELS",
                                               help="wsum: choose the weights that maximise -m's mean on these "
                                                    "judgments (a grid of --step)."),
     step: float = typer.Option(0.1, "--step",

@@ -2,7 +2,6 @@
 (see :mod:`trec_eval_py.tools.organiser.ndeval`), with ndeval's own option spellings."""
 from __future__ import annotations
 
-from typing import Optional
 
 import typer
 
@@ -20,9 +19,9 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
     "max_docs": "Keep each topic's first N documents (N above 0).",
 })
 def ndeval(
-    qrels: Optional[str] = typer.Argument(None, metavar="QRELS", help=(
+    qrels: str | None = typer.Argument(None, metavar="QRELS", help=(
         "Subtopic judgments: 'topic subtopic docno rel' lines (-R qrels_diversity).")),
-    run: Optional[str] = typer.Argument(None, metavar="RUN", help="The run: 'topic Q0 docno rank score runid' lines."),
+    run: str | None = typer.Argument(None, metavar="RUN", help="The run: 'topic Q0 docno rank score runid' lines."),
     alpha: str = typer.Option("0.5", "-alpha", metavar="A", help=(
         "Redundancy penalty of alpha-DCG, alpha-nDCG, ERR-IA and NRBP, 0 to 1: a document relevant to a "
         "subtopic already covered c times gains (1-A)^c there.")),
@@ -31,7 +30,7 @@ def ndeval(
     traditional: bool = typer.Option(False, "-traditional", help=(
         "Rank each topic's documents by score, ties by docno descending (trec_eval's order), not by "
         "the rank column.")),
-    baseline: Optional[str] = typer.Option(None, "-baseline", metavar="RUN", help=(
+    baseline: str | None = typer.Option(None, "-baseline", metavar="RUN", help=(
         "Risk-sensitive evaluation: report each value against this baseline run's.")),
     risk_alpha: str = typer.Option("0", "-riskAlpha", metavar="A", help=(
         "With -baseline: losses against the baseline weigh 1+A (A 0 or more; default 0).")),

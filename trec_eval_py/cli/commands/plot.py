@@ -6,15 +6,14 @@ to it.
 from __future__ import annotations
 
 import sys
-from typing import List
 
 import typer
 
 from ...errors import ExitCode, UsageError
+from ...tools.curves.plotting import KINDS, make_plot, output_format, require_matplotlib, save_plot
 from ..flags import evaluation_flags
 from ..help import exit_codes_epilog
 from ..output import check_output, output_errors
-from ...tools.curves.plotting import KINDS, make_plot, output_format, require_matplotlib, save_plot
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -25,7 +24,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
                   help={"num_docs_in_coll": "Collection size: with it, every non-relevant document is a ROC negative."})
 def plot(
     qrels: str = typer.Argument(..., metavar="QRELS"),
-    runs: List[str] = typer.Argument(..., metavar="RUN...",
+    runs: list[str] = typer.Argument(..., metavar="RUN...",
                                      help="Runs to draw; for per-topic, the first is the baseline."),
     kind: str = typer.Option("pr", "--kind", "-k", help=f"Figure: {', '.join(KINDS)}."),
     output: str = typer.Option(..., "-o", "--output", help="Figure file; .png, .svg or .pdf."),

@@ -1,7 +1,6 @@
 """``trec_eval_py pool RUN...``: the documents to judge, pooled from many runs."""
 from __future__ import annotations
 
-from typing import List, Optional
 
 import typer
 
@@ -11,7 +10,7 @@ from ..help import exit_codes_epilog
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
 
-def parse_run_depths(specs: List[str]) -> dict[str, int]:
+def parse_run_depths(specs: list[str]) -> dict[str, int]:
     """``NAME=K`` items (repeatable, or comma-separated) as ``{name: k}``."""
     from ...errors import UsageError
 
@@ -30,26 +29,26 @@ def parse_run_depths(specs: List[str]) -> dict[str, int]:
                   help={"rel_format": "Format of --judged (default qrels).",
                         "relevance_level": "Lowest level of --judged that counts as relevant (default 1)."})
 def pool(
-    runs: List[str] = typer.Argument(..., metavar="RUN...", help="Run files, in any -T format."),
+    runs: list[str] = typer.Argument(..., metavar="RUN...", help="Run files, in any -T format."),
     method: str = typer.Option("depth", "--method",
                                help="depth (TREC's depth-k pool), union (a depth per run: --run-depth), rbp (summed "
                                     "rank-biased weights, adaptive with --judged), mtf (move-to-front)."),
-    depth: Optional[int] = typer.Option(None, "-k", "--depth",
+    depth: int | None = typer.Option(None, "-k", "--depth",
                                         help="Pool depth (depth, union; default 100); for rbp and mtf how deep each "
                                              "run is read (default: all of it)."),
-    run_depth: List[str] = typer.Option([], "--run-depth", metavar="NAME=K",
+    run_depth: list[str] = typer.Option([], "--run-depth", metavar="NAME=K",
                                         help="union: pool run NAME to depth K (repeatable; 0 leaves it out). Runs are "
                                              "named by run id, or by file name when run ids are shared."),
     budget: int = typer.Option(100, "--budget", help="rbp, mtf: documents to choose per topic."),
     p: float = typer.Option(0.8, "--p", help="rbp: the persistence of rank-biased precision."),
-    judged: Optional[str] = typer.Option(None, "--judged", metavar="QRELS",
+    judged: str | None = typer.Option(None, "--judged", metavar="QRELS",
                                          help="rbp, mtf: judgments made so far (steer the choice; never chosen "
                                               "again)."),
     fmt: str = typer.Option("text", "--format",
                             help="text (topic docno run:rank...), qrels (topic 0 docno -1, to fill in), csv or json."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+    output: str | None = typer.Option(None, "-o", "--output", metavar="FILE",
                                          help="Write the judging file to FILE instead of standard output."),
-    stats: Optional[str] = typer.Option(None, "--stats", metavar="FILE",
+    stats: str | None = typer.Option(None, "--stats", metavar="FILE",
                                         help="Also write pool statistics (size per topic; documents each run "
                                              "contributed and those only it contributed) to FILE ('-': standard "
                                              "error)."),

@@ -1,7 +1,6 @@
 """``trec_eval_py pool-bias QRELS RUN...``: how each run would score had it not contributed to the pool."""
 from __future__ import annotations
 
-from typing import List, Optional
 
 import typer
 
@@ -17,19 +16,19 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
                   help={"measures": "The measure compared (one; default map)."})
 def pool_bias(
     qrels: str = typer.Argument(..., metavar="QRELS", help="The judgments of the pool."),
-    runs: List[str] = typer.Argument(..., metavar="RUN...", help="Every run that contributed to the pool."),
+    runs: list[str] = typer.Argument(..., metavar="RUN...", help="Every run that contributed to the pool."),
     depth: int = typer.Option(100, "-k", "--depth", help="Depth of the pool the runs contributed to."),
-    groups: Optional[str] = typer.Option(None, "--groups", metavar="CSV",
+    groups: str | None = typer.Option(None, "--groups", metavar="CSV",
                                          help="Leave one group out: a CSV file of run,group lines (runs named as in "
                                               "the output)."),
-    group_prefix: Optional[int] = typer.Option(None, "--group-prefix", metavar="N",
+    group_prefix: int | None = typer.Option(None, "--group-prefix", metavar="N",
                                                help="Leave one group out, a group being the runs whose names share "
                                                     "their first N characters."),
-    group_separator: Optional[str] = typer.Option(None, "--group-separator", metavar="SEP",
+    group_separator: str | None = typer.Option(None, "--group-separator", metavar="SEP",
                                                   help="Leave one group out, a group being the runs whose names agree "
                                                        "up to SEP (e.g. '-': team-run1)."),
     fmt: str = typer.Option("text", "--format", help="text, csv or json."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+    output: str | None = typer.Option(None, "-o", "--output", metavar="FILE",
                                          help="Write the table to FILE instead of standard output."),
     *,
     options: dict,
@@ -43,7 +42,8 @@ def pool_bias(
     again. Its rank is among the other runs' scores on the full judgments.
     """
     from ...errors import UsageError
-    from ...tools.organiser.pool_bias import FORMATS, pool_bias as compute, read_groups, render
+    from ...tools.organiser.pool_bias import FORMATS, read_groups, render
+    from ...tools.organiser.pool_bias import pool_bias as compute
     from ...tools.shared.runs import run_labels
     from ..output import check_output, write_output
 

@@ -1,12 +1,11 @@
 """``trec_eval_py shard RUN -o DIR``: a run as a Parquet dataset cut into ranges of topics."""
 from __future__ import annotations
 
-from typing import Optional
 
 import typer
 
-from ..output import write_output
 from ..help import exit_codes_epilog
+from ..output import write_output
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -15,7 +14,7 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 def shard(
     run: str = typer.Argument(..., metavar="RUN", help="A TREC run file (read with trec_eval_py's own reader)."),
     out: str = typer.Option(..., "-o", "--output", metavar="DIR", help="Folder to write the shards and manifest.json into."),
-    shards: Optional[int] = typer.Option(None, "--shards", metavar="N", help="Number of shards (default: one per 4M lines)."),
+    shards: int | None = typer.Option(None, "--shards", metavar="N", help="Number of shards (default: one per 4M lines)."),
 ) -> int:
     """Write RUN as a sharded Parquet dataset: one file per range of topics
     (topic ids in byte order, about as many lines each; a topic is never split)

@@ -1,8 +1,8 @@
 """What a judgment format and a results format declare (see the package docstring)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from ..._record import record
 from ...errors import UsageError

@@ -35,10 +35,10 @@ import numpy as np
 from ..._record import replace
 from ..join.keys import distinct_sorted
 from ..join.qrels import build_rankings
+from ..parse.codiesp import case_positions, check_id, normalise_code, runid_of, tsv_lines, valid_codes
 from ..parse.qrels import Qrels
 from ..parse.run import Run
 from ._base import JudgmentFormat, ResultsFormat
-from ..parse.codiesp import case_positions, check_id, normalise_code, runid_of, tsv_lines, valid_codes
 
 #: trectools' evaluation depth: the codes of a case after the first 1000 do not count
 DEPTH = 1000

@@ -50,10 +50,10 @@ from ..._record import record
 from ...errors import InputError, UsageError
 from ..join.keys import distinct_sorted
 from ..join.qrels import build_rankings
+from ..parse.codiesp import check_id, normalise_code, runid_of, tsv_lines, valid_codes
 from ..parse.qrels import Qrels
 from ..parse.run import Run
 from ._base import JudgmentFormat, ResultsFormat
-from ..parse.codiesp import check_id, normalise_code, runid_of, tsv_lines, valid_codes
 
 #: characters a predicted reference may extend beyond the gold one at each end
 TOLERANCE = 10

@@ -17,15 +17,14 @@ format's topics into batches.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cached_property
-from typing import Iterator
 
 import numpy as np
 
 from ... import _native
 from ..._record import record
 from .context import EvalContext
-
 
 #: relevance codes of a ranked document besides its judged level (>= 0):
 #: not in the qrels at all ...
@@ -185,7 +184,7 @@ class TopicBatch:
 
     @classmethod
     def from_lists(cls, rels: list[list[int]], judged: list[list[int]], ctx: EvalContext | None = None,
-                   qids: list[str] | None = None, scores: list[list[float]] | None = None) -> "TopicBatch":
+                   qids: list[str] | None = None, scores: list[list[float]] | None = None) -> TopicBatch:
         """A batch from plain lists: ``rels[i]`` is topic i's ranking as relevance
         codes, ``judged[i]`` its qrels levels, ``scores[i]`` (optional) the scores
         in rank order. For tests and hand-worked examples."""

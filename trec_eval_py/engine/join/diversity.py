@@ -119,7 +119,7 @@ class DiversityRankings(RankedTopics):
         subs = np.maximum(self.num_subtopics, 1)
         return np.ones(self.num_topics, dtype=np.int64), np.maximum(self.num_ret, self.num_relevant * subs)
 
-    def batch(self, lo: int, hi: int) -> "DiversityBatch":
+    def batch(self, lo: int, hi: int) -> DiversityBatch:
         return DiversityBatch(self, lo, hi)
 
 

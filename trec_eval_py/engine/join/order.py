@@ -30,7 +30,7 @@ the docno order, so every order is total and deterministic.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -96,14 +96,14 @@ class RankRule:
             raise UsageError(f"unknown ranking order {self.order!r} (--order); choose one of {', '.join(PRIMARY_KEYS)}")
 
     @classmethod
-    def for_compat(cls, compat: str, *, prefs: bool = False, order: str = "score") -> "RankRule":
+    def for_compat(cls, compat: str, *, prefs: bool = False, order: str = "score") -> RankRule:
         """The rule of trec_eval ``compat`` (``9.0.8`` or ``10.0``); ``prefs`` for
         the preference formats' ascending docno tie-break; ``order`` the primary key."""
         check_compat(compat)
         return cls(order=order, single_precision=compat != "10.0", docno_descending=not prefs)
 
     @classmethod
-    def of(cls, ctx: EvalContext, *, prefs: bool = False) -> "RankRule":
+    def of(cls, ctx: EvalContext, *, prefs: bool = False) -> RankRule:
         """The rule an evaluation with settings ``ctx`` uses."""
         return cls.for_compat(ctx.compat, prefs=prefs, order=ctx.rank_order)
 

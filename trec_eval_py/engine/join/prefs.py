@@ -48,6 +48,7 @@ from .context import EvalContext
 from .keys import check_duplicates
 from .order import RankRule, segment_positions
 
+
 @record(frozen=False, eq=False)
 class JudgmentGroup:
     """One judgment group of a topic, with its preference counts.

@@ -16,6 +16,7 @@ from .empty_topics import evaluated_topics, with_placeholders
 from .keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, sort_distinct
 from .order import RankRule, segment_positions
 
+
 def decode_ids(ids: np.ndarray) -> list[str]:
     """Byte-string ids as str (undecodable bytes kept by surrogateescape), in one
     decode: ids read from files hold no newline, so they can travel joined by one."""

@@ -11,7 +11,6 @@ number of groups when there is more than one.
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..parse.qrels import Qrels
@@ -21,6 +20,7 @@ from .batch import Rankings, TopicBatch
 from .context import EvalContext
 from .keys import check_duplicates
 from .qrels import build_rankings
+
 
 class JGBatch:
     """A block of topics for the ``*_avgjg`` kernels.

@@ -15,17 +15,18 @@ its own. Memory stays that of one piece or one file, whatever the line order.
 """
 from __future__ import annotations
 
-from typing import BinaryIO, Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
+from typing import BinaryIO
 
 import numpy as np
 
 from ..._record import replace
 from ...errors import InputError
 from ..parse import Qrels, Run
-from .context import EvalContext
-from .policy import POLICY
-from .keys import run_starts, sort_distinct
 from .batch import Rankings
+from .context import EvalContext
+from .keys import run_starts, sort_distinct
+from .policy import POLICY
 from .qrels import build_rankings
 
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import enum
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..._record import field, record
 from ..._versions import COMPAT_VERSIONS, DEFAULT_COMPAT
 from ._order import print_key
-from ._params import NoParams, ParamSpec, Params
+from ._params import NoParams, Params, ParamSpec
 
 #: a kernel reads the batch of the judgment format it is joined with: a
 #: join.batch.TopicBatch for qrels, another format's own batch type for the others
@@ -131,7 +132,7 @@ class Measure:
     reads_scores: bool = False
     # an early_retrieval.Area, or None: that module imports this one, so the type is not named here
     area: Any = None
-    fold: "SummaryFold | None" = None
+    fold: SummaryFold | None = None
     formula: str = ""
 
     @property

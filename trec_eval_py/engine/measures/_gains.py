@@ -244,7 +244,7 @@ class BatchGains:
     ideal_len: np.ndarray
 
 
-_BATCH_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_BATCH_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def batch_gains(b, pairs: tuple) -> BatchGains:

@@ -84,10 +84,9 @@ from __future__ import annotations
 
 import ast
 import math
-
-from ..._record import record
 from collections.abc import Iterable
 
+from ..._record import record
 from ...errors import MeasureError, OptionTypeError, shorten
 
 #: what each parameter means to the evaluation (an option of the whole group)

@@ -89,7 +89,7 @@ class Registry:
         self._index = {m.name: (None, m.since, m.nicknames) for m in measures}
 
     @classmethod
-    def indexed(cls, index: dict) -> "Registry":
+    def indexed(cls, index: dict) -> Registry:
         """A registry loading each measure's module on first use (``index``: see :mod:`._index`)."""
         reg = cls.__new__(cls)
         reg._by_name = {}

@@ -23,8 +23,8 @@ than ROC", Bioinformatics 26(10):1348-1356, 2010, sections 2.1 and 2.5.
 """
 from __future__ import annotations
 
-from .early_retrieval import Area, area_measures, identity
 from ._params import NoParams
+from .early_retrieval import Area, area_measures, identity
 from .ranked_curves import NEGATIVES_HELP
 
 auc_ac, auc_ac_z = area_measures(

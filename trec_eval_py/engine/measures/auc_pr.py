@@ -51,8 +51,7 @@ import numpy as np
 
 from ._base import Measure, safe_div
 from ._params import Ties, tie_rule
-from .ranked_curves import (TIES_HELP, interpolated_precision_at_relevant, precision_at_relevant,
-                            tied_precision_sum)
+from .ranked_curves import TIES_HELP, interpolated_precision_at_relevant, precision_at_relevant, tied_precision_sum
 
 _EXTRA = frozenset({"extra"})
 

@@ -24,8 +24,8 @@ stronger than ROC", Bioinformatics 26(10), 2010, equation 11.
 """
 from __future__ import annotations
 
-from .early_retrieval import Area, area_measures, log_floor, log_floor_random_area  # noqa: F401
 from ._params import NoParams
+from .early_retrieval import Area, area_measures, log_floor, log_floor_random_area  # noqa: F401
 from .ranked_curves import NEGATIVES_HELP
 
 _SCALE = (

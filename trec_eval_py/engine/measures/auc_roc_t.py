@@ -28,8 +28,8 @@ matching", Computers & Chemistry 20(1):25-33, 1996 (ROC_n).
 """
 from __future__ import annotations
 
-from .early_retrieval import Area, UnitFloats, area_measures, fp_cutoff, hard_threshold
 from ._params import IntCutoffs
+from .early_retrieval import Area, UnitFloats, area_measures, fp_cutoff, hard_threshold
 from .ranked_curves import NEGATIVES_HELP
 
 auc_roc_t, auc_roc_t_z = area_measures(

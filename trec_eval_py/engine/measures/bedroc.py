@@ -52,9 +52,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure, safe_div
+from ._params import Ties, tie_rule
 from .croc import magnification
 from .early_retrieval import Area
-from ._params import Ties, tie_rule
 from .ranked_curves import TIES_HELP, PositiveFloats, list_size, mean_over_group_ranks, num_negatives, tie_groups
 
 #: both scores are affine transforms of ``cac_exp`` with the same alpha, topic by

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 # the modules, not their measures: a measure found in this module's namespace
 # would be taken for one of its own
-from . import auc_roc as _roc, croc as _croc
+from . import auc_roc as _roc
+from . import croc as _croc
 from ._base import Measure
 from .early_retrieval import area_measures
 

@@ -39,7 +39,7 @@ relevant documents or without negatives, or a list made only of positives).
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -47,8 +47,16 @@ from ..._record import record
 from ...errors import MeasureError
 from ._base import Measure, safe_div
 from ._params import ParamSpec, Ties, tie_rule
-from .ranked_curves import (TIES_HELP, PositiveFloats, croc_area, format_param, list_size,
-                            mean_over_group_ranks, num_negatives, tie_groups)
+from .ranked_curves import (
+    TIES_HELP,
+    PositiveFloats,
+    croc_area,
+    format_param,
+    list_size,
+    mean_over_group_ranks,
+    num_negatives,
+    tie_groups,
+)
 
 #: f(x, param, negatives, size) -> transformed x; negatives/size broadcast
 #: against x (per-topic columns ``(n, 1)`` for a batch, scalars for one topic)

@@ -28,7 +28,6 @@ the resulting NaN fails its final "> 0" test). Source: trec_eval
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 from ._base import C_NAN, Measure

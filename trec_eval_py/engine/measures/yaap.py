@@ -13,7 +13,6 @@ ECIR 2012.
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 from ._base import Measure, c_log

@@ -6,7 +6,7 @@ is in the pool but was not judged (trec_eval's "unjudged", used by infAP).
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -16,7 +16,6 @@ from .fields import INT, TEXT, split_fields
 from .levels import MAX_LEVEL, MIN_LEVEL
 from .python import row_numbers
 from .source import Source, file_size, line_text, read_pieces, source_name
-
 
 #: judgments are read in pieces of this many bytes: the file's text and the
 #: scanner's working arrays are then never in memory whole, only the columns
@@ -74,14 +73,14 @@ class Qrels:
         return len(self.rel)
 
     @classmethod
-    def from_dict(cls, qrels: Mapping[str, Mapping[str, int]], name: str = "<qrels dict>") -> "Qrels":
+    def from_dict(cls, qrels: Mapping[str, Mapping[str, int]], name: str = "<qrels dict>") -> Qrels:
         """Build from ``{qid: {docno: rel}}`` (pytrec_eval's layout; see :mod:`.python`)."""
         from .python import qrels_from_dict
 
         return cls._of(*qrels_from_dict(qrels, name), name)
 
     @classmethod
-    def from_table(cls, table, name: str = "<qrels table>") -> "Qrels":
+    def from_table(cls, table, name: str = "<qrels table>") -> Qrels:
         """Build from a pandas or polars DataFrame, a pyarrow Table or RecordBatch, or a
         Parquet file, by column names (see :mod:`.python`)."""
         from .python import qrels_from_table
@@ -89,7 +88,7 @@ class Qrels:
         return cls._of(*qrels_from_table(table, name), name)
 
     @classmethod
-    def from_records(cls, records, name: str = "<qrels records>") -> "Qrels":
+    def from_records(cls, records, name: str = "<qrels records>") -> Qrels:
         """Build from an iterable of namedtuples with fields ``query_id, doc_id, relevance``
         (ir_measures' ``Qrel``)."""
         from .python import qrels_from_records
@@ -97,7 +96,7 @@ class Qrels:
         return cls._of(*qrels_from_records(records, name), name)
 
     @classmethod
-    def _of(cls, qid, docno, rel, name) -> "Qrels":
+    def _of(cls, qid, docno, rel, name) -> Qrels:
         if not len(rel):
             raise InputError(name, "no judgments")
         return cls(qid, docno, rel, row_numbers(len(rel)), name)
@@ -115,7 +114,7 @@ class Qrels:
         pd = require_pandas()
         return pd.DataFrame({"query_id": ids_text(self.qid), "doc_id": ids_text(self.docno), "relevance": self.rel})
 
-    def topics(self, ids) -> "Qrels":
+    def topics(self, ids) -> Qrels:
         """The judgments of the topics ``ids`` (an iterable of topic ids), in their order here."""
         from .python import topic_mask
 

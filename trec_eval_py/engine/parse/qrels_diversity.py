@@ -44,7 +44,7 @@ class DiversityQrels:
     def __len__(self) -> int:
         return len(self.rel)
 
-    def with_qids(self, qid: np.ndarray) -> "DiversityQrels":
+    def with_qids(self, qid: np.ndarray) -> DiversityQrels:
         """The same judgments with other topic ids (one per row)."""
         return DiversityQrels(np.asarray(qid), self.subtopic, self.docno, self.rel, self.lineno, self.name)
 

@@ -8,7 +8,7 @@ line of the file.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -62,7 +62,7 @@ class Run:
         return len(self.score)
 
     @classmethod
-    def from_dict(cls, run: Mapping[str, Mapping[str, float]], runid: str = "", name: str = "<run dict>") -> "Run":
+    def from_dict(cls, run: Mapping[str, Mapping[str, float]], runid: str = "", name: str = "<run dict>") -> Run:
         """Build from ``{qid: {docno: score}}`` (pytrec_eval's layout; see :mod:`.python`)."""
         from .python import run_from_dict
 
@@ -70,7 +70,7 @@ class Run:
         return cls(q, d, s, row_numbers(len(s)), runid, name)
 
     @classmethod
-    def from_table(cls, table, runid: str = "", name: str = "<run table>", rank_column: bool = False) -> "Run":
+    def from_table(cls, table, runid: str = "", name: str = "<run table>", rank_column: bool = False) -> Run:
         """Build from a pandas or polars DataFrame, a pyarrow Table or RecordBatch, or a
         Parquet file, by column names (see :mod:`.python`); the table's run id column, if
         any, gives the run id unless ``runid`` is given."""
@@ -80,7 +80,7 @@ class Run:
         return cls(q, d, s, row_numbers(len(s)), runid or rid, name, rank)
 
     @classmethod
-    def from_records(cls, records, runid: str = "", name: str = "<run records>") -> "Run":
+    def from_records(cls, records, runid: str = "", name: str = "<run records>") -> Run:
         """Build from an iterable of namedtuples with fields ``query_id, doc_id, score``
         (ir_measures' ``ScoredDoc``)."""
         from .python import run_from_records
@@ -105,7 +105,7 @@ class Run:
             cols["rank"] = self.rank
         return pd.DataFrame(cols)
 
-    def topics(self, ids) -> "Run":
+    def topics(self, ids) -> Run:
         """The rows of the topics ``ids`` (an iterable of topic ids), in their order here."""
         from .python import topic_mask
 

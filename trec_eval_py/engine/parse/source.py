@@ -22,7 +22,8 @@ import os
 import re
 import stat
 import sys
-from typing import BinaryIO, Sequence, TextIO, TypeGuard, Union
+from collections.abc import Sequence
+from typing import BinaryIO, TextIO, TypeGuard, Union
 
 from ..._record import record, replace
 from ...errors import InputError, InputTypeError, UsageError, shorten

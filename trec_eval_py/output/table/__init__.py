@@ -49,16 +49,32 @@ the value and drop the decoration.
 """
 from __future__ import annotations
 
-from ._model import (ALIASES, Cell, Column, FORMATS, Raw, Table, canonical, check_format, check_sections, check_typeset,
-                     choices_text, spellings)
-from ._safety import clean, html_escape, latex_escape, markdown_escape, spreadsheet_safe, spreadsheet_text
-from ._values import float_text, pvalue_text
-from ._writers import csv_rows, json_text, json_value, paused_gc, records, render, render_sections
+from ._model import (
+                     ALIASES,
+                     FORMATS,
+                     Cell,
+                     Column,
+                     Raw,
+                     Table,
+                     canonical,
+                     check_format,
+                     check_sections,
+                     check_typeset,
+                     choices_text,
+                     spellings,
+)
 
 # the formats' tables and the values' constants, as the tools name them
-from ._model import (ALIGNS as ALIGNS, DEFAULT_DIGITS as DEFAULT_DIGITS, KINDS as KINDS, MACHINE as MACHINE,
-                     MARKS as MARKS)
-from ._values import ABSENT as ABSENT, P_FLOOR as P_FLOOR
+from ._model import ALIGNS as ALIGNS
+from ._model import DEFAULT_DIGITS as DEFAULT_DIGITS
+from ._model import KINDS as KINDS
+from ._model import MACHINE as MACHINE
+from ._model import MARKS as MARKS
+from ._safety import clean, html_escape, latex_escape, markdown_escape, spreadsheet_safe, spreadsheet_text
+from ._values import ABSENT as ABSENT
+from ._values import P_FLOOR as P_FLOOR
+from ._values import float_text, pvalue_text
+from ._writers import csv_rows, json_text, json_value, paused_gc, records, render, render_sections
 
 __all__ = ["ALIASES", "FORMATS", "Cell", "Column", "Raw", "Table", "canonical", "check_format", "check_typeset",
            "check_sections", "choices_text", "clean", "csv_rows", "float_text", "html_escape", "json_text",

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 from ..._record import field, record
 
-
 #: every writer, by its one name
 FORMATS = ("text", "markdown", "latex", "html", "csv", "tsv", "json")
 #: other spellings of a writer's name

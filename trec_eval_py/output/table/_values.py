@@ -7,7 +7,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from ._model import Cell, Column, DEFAULT_DIGITS, Table
+from ._model import DEFAULT_DIGITS, Cell, Column, Table
 
 
 def float_text(v: float, digits: int = DEFAULT_DIGITS, signed: bool = False) -> str:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Sequence
 from operator import methodcaller
 
-from ._model import Cell, Column, DEFAULT_DIGITS, FORMATS, MARKS, Table, canonical, spellings
+from ._model import DEFAULT_DIGITS, FORMATS, MARKS, Cell, Column, Table, canonical, spellings
 from ._safety import _formula_first, _one_line, clean, html_escape, latex_escape, markdown_escape, spreadsheet_safe
 from ._values import ABSENT, _columns, _human, _plain_text, _rows_of, _unwrap
 

@@ -33,12 +33,14 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ..._record import as_dict, field, fields, record
-from ...output import table as tb
 from ...engine.aggregate import seq_total
 from ...engine.measures import Kind, in_asked_order, measure_specs
 from ...engine.parse.source import run_labels, source_label
 from ...engine.pipeline import Evaluator
 from ...errors import NoTopicsError, UsageError
+from ...output import table as tb
+from ..shared.submissions import scan_submissions
+from .options import FAIL_IF, TOPICS_FROM, check_values, expand_tests, one_of
 from .significance import (
     FAMILY_TESTS,
     TEST_NAMES,
@@ -50,8 +52,6 @@ from .significance import (
     run_test,
     wins_ties_losses,
 )
-from ..shared.submissions import scan_submissions
-from .options import FAIL_IF, TOPICS_FROM, check_values, expand_tests, one_of
 
 FORMATS = ("text", "csv", "json", "latex", "long-latex", "markdown", "html")
 WIDE_FORMATS = ("latex", "markdown", "html")

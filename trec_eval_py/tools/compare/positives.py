@@ -55,17 +55,27 @@ their per-topic values are their own.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..._record import record
 from ...errors import UsageError
 from .significance import (
-    SignificanceResult, make_rng, average_ranks, check_alternative, normal_p_value, p_from_tail, paired_t,
-    randomization, t_p_value, tail_count, wilcoxon,
+    SignificanceResult,
+    average_ranks,
+    check_alternative,
+    make_rng,
+    normal_p_value,
+    p_from_tail,
+    paired_t,
+    randomization,
+    t_p_value,
+    tail_count,
+    wilcoxon,
 )
 
 if TYPE_CHECKING:

@@ -67,14 +67,15 @@ trec_eval's averages).
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
 from ..._record import record, replace
-from ...errors import NoTopicsError, UsageError
 from ...engine.measures.early_retrieval import log_floor
 from ...engine.measures.ranked_curves import MAGNIFIERS, format_param, list_size, num_negatives
+from ...errors import NoTopicsError, UsageError
+
 
 @record
 class CurveKind:

@@ -176,8 +176,8 @@ def _check_pr_defined(file: str, topics, vals: dict, outputs, options: dict) -> 
 
 def _curve_data(qrels, runs, spec, labels, levels, options) -> PlotData:
     from ...engine.parse.source import run_labels, source_label
-    from .curves import compute_curves
     from ...engine.pipeline import Evaluator, read_judgments, read_results
+    from .curves import compute_curves
 
     options = dict(options)
     options["complete"] = True

@@ -49,17 +49,23 @@ import re
 import numpy as np
 
 from ..._record import replace
-from ...errors import InputError, TrecEvalError, UsageError
-from ...engine.join.keys import distinct_sorted
 from ...engine.inputs import judgment_format
+from ...engine.join.keys import distinct_sorted
 from ...engine.measures import Kind, in_asked_order, measure_specs, registry
-from ...engine.pipeline import Evaluation, Options, measure_columns
 from ...engine.parse.source import bound_hint, expand, read_limits
+from ...engine.pipeline import Evaluation, Options, measure_columns
+from ...errors import InputError, TrecEvalError, UsageError
 from ..shared.submissions import Skipped, Submission, close_archives, find_submissions, scan_submissions
-from .validate import (Finding, blank_line, load_qrels, qrels_topics, selected_checks,
-                       unreadable_report, validate_run)
-from .board import (BOARD_FIELDS, LEADERBOARD_FORMATS, Entry, Leaderboard, leaderboard_json, leaderboard_table,
-                    render_leaderboard)
+from .board import (
+    BOARD_FIELDS,
+    LEADERBOARD_FORMATS,
+    Entry,
+    Leaderboard,
+    leaderboard_json,
+    leaderboard_table,
+    render_leaderboard,
+)
+from .validate import Finding, blank_line, load_qrels, qrels_topics, selected_checks, unreadable_report, validate_run
 
 #: measures of a leaderboard when none are named
 DEFAULT_MEASURES = ("map", "P.10")
@@ -565,7 +571,8 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     >>> [f.code for f in board.entries[1].findings]  # validated first: warnings, still graded
     ['score-order', 'tie']
     """
-    from .students import compile_pattern, name_students, pick as pick_runs, read_roster
+    from .students import compile_pattern, name_students, read_roster
+    from .students import pick as pick_runs
 
     specs = measure_specs(measures) if measures else list(DEFAULT_MEASURES)
     options = dict(options)

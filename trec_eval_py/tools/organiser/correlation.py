@@ -492,10 +492,8 @@ def evaluate_sides(runs: Sequence, qrels: Sequence, measures: Sequence[str] = ()
     ``options`` are the evaluation options (:class:`~trec_eval_py.engine.pipeline.Options`
     fields, e.g. ``complete=True``). Each judgments file and each run is read
     once. A measure must give one value per run (``P.10``, not ``P``)."""
+    from ...engine.parse.source import run_labels, source_label, source_name
     from ...engine.pipeline import Evaluator, Options, read_judgments, read_results
-    from ...engine.parse.source import source_name
-    from ...engine.parse.source import source_label
-    from ...engine.parse.source import run_labels
     from ..compare.comparison import expand_runs
 
     qrels, measures = list(qrels), list(measures)

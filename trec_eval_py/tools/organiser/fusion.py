@@ -58,16 +58,16 @@ keeps the last, and its floating-point sum test drops points such as
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 from itertools import combinations
-from typing import Iterator, Sequence
 
 import numpy as np
 
 from ..._record import record
-from ...errors import UsageError
 from ...engine.join.keys import docno_words, row_hash
 from ...engine.join.order import RankRule, segment_positions
 from ...engine.parse import Run
+from ...errors import UsageError
 from ..shared.runs import Block, Restart, regrouped_blocks, topic_blocks, whole_blocks
 
 METHODS = ("rrf", "combsum", "combmnz", "combanz", "combmax", "combmin", "borda", "wsum")

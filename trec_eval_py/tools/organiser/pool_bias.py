@@ -21,14 +21,14 @@ import csv
 import io
 import json
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..._record import fields, record, replace
 from ...errors import UsageError
-from .pooling import group_documents, pool_rows
 from ..shared.runs import Restart, regrouped_blocks, run_labels, topic_blocks
+from .pooling import group_documents, pool_rows
 
 FORMATS = ("text", "csv", "json")
 

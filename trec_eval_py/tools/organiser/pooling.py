@@ -42,15 +42,15 @@ and at what rank.
 from __future__ import annotations
 
 import json
-from typing import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 
 from ..._record import field, record
-from ...errors import UsageError
 from ...engine.join.keys import docno_words
 from ...engine.join.order import RankRule
 from ...engine.parse import Run
+from ...errors import UsageError
 from ..shared.runs import Block, Restart, regrouped_blocks, run_labels, topic_blocks
 
 METHODS = ("depth", "union", "rbp", "mtf")

@@ -29,7 +29,7 @@ same, memory stays bounded, and the runs are read once more.
 """
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -39,7 +39,8 @@ from ...engine.join.order import RankRule, segment_positions
 from ...engine.join.policy import POLICY
 from ...engine.join.stream import in_topic_order, whole_topics
 from ...engine.parse import Run
-from ...engine.parse.source import run_labels as _run_labels, source_label
+from ...engine.parse.source import run_labels as _run_labels
+from ...engine.parse.source import source_label
 
 
 @record(eq=False)
@@ -68,7 +69,7 @@ class Ranked:
         """Each row's rank in its topic (1 = first)."""
         return segment_positions(self.counts) + 1
 
-    def take(self, topics: np.ndarray) -> "Ranked":
+    def take(self, topics: np.ndarray) -> Ranked:
         """These topics (sorted byte ids; those the run lacks are left out)."""
         pos = np.searchsorted(self.topics, topics)
         ok = pos < len(self.topics)
@@ -81,7 +82,7 @@ class Ranked:
         np.cumsum(lengths, out=offsets[1:])
         return Ranked(self.topics[pos], offsets, self.docno[rows], self.score[rows], self.runid)
 
-    def drop(self, topics: np.ndarray) -> "Ranked":
+    def drop(self, topics: np.ndarray) -> Ranked:
         """Without these topics (sorted byte ids)."""
         keep = ~np.isin(self.topics, topics)
         return self.take(self.topics[keep])

@@ -60,12 +60,13 @@ its own.
 """
 from __future__ import annotations
 
-from ._figures import class_medians, svg_curve, svg_distribution, svg_topics
-from ._pages import SLUG_MAX, class_best, feedback_text, grades_csv, short_names, slugs
-from ._files import SUBFOLDERS, TOP_FILES, check_report, report_writes, write_report
-
 # the class's numbers and the feedback's length, as the tests and the tools name them
-from ._figures import TOPIC_LABELS as TOPIC_LABELS, class_topic_stats as class_topic_stats, median_curve as median_curve
+from ._figures import TOPIC_LABELS as TOPIC_LABELS
+from ._figures import class_medians, svg_curve, svg_distribution, svg_topics
+from ._figures import class_topic_stats as class_topic_stats
+from ._figures import median_curve as median_curve
+from ._files import SUBFOLDERS, TOP_FILES, check_report, report_writes, write_report
+from ._pages import SLUG_MAX, class_best, feedback_text, grades_csv, short_names, slugs
 from ._pages import WEAKEST as WEAKEST
 
 __all__ = ["SUBFOLDERS", "TOP_FILES", "check_report", "report_writes", "class_best", "class_medians", "feedback_text", "grades_csv",

@@ -2,12 +2,11 @@
 its inline SVG figures (a measure's distribution, a run's curve, its topics)."""
 from __future__ import annotations
 
-
 import numpy as np
 
+from ....engine.measures import Kind
 from ....output.evaluation import format_value
 from ....output.table import html_escape
-from ....engine.measures import Kind
 from ..board import Leaderboard
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 
-
 from ..board import Leaderboard, render_leaderboard
 from ._figures import _topic_columns, class_medians, class_topic_stats, median_curve
 from ._pages import _index, _run_page, class_best, feedback_text, grades_csv, short_names, slugs

@@ -5,14 +5,22 @@ from __future__ import annotations
 import os
 import re
 
-
-from ....output.names import printable
 from ....engine.measures import Kind
+from ....output.names import printable
 from ..board import Entry, Leaderboard, coverage
 from ..validate import NOTE
-from ._figures import (_e, _main_topic_column, _num, _numeric_columns, _show, _topic_columns, class_medians, svg_curve,
-                       svg_distribution, svg_topics)
-
+from ._figures import (
+    _e,
+    _main_topic_column,
+    _num,
+    _numeric_columns,
+    _show,
+    _topic_columns,
+    class_medians,
+    svg_curve,
+    svg_distribution,
+    svg_topics,
+)
 
 #: weakest topics listed in a student's feedback
 WEAKEST = 5

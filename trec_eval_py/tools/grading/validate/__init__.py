@@ -124,21 +124,27 @@ reading's work up to where a topic came back.
 """
 from __future__ import annotations
 
-from ._findings import CHECKS, Check, ERROR, Finding, NOTE, Report, WARNING, check_codes, selected_checks
-from ._sniff import sniff
-from ._lines import missing_columns
-from ._topics import TopicSet, blank_line, load_qrels, qrels_topics, read_topics, unjudged_at_top
-from ._run import unreadable_report, validate_run
-from ._reports import render_reports, total_counts, validate_runs
-
 # the settings' defaults, the checks' tables, the output formats and the findings as a table
-from ._findings import (CHECK as CHECK, COMMON_CUTOFFS as COMMON_CUTOFFS, DEFAULT_DOC_LIMIT as DEFAULT_DOC_LIMIT,
-                        DEFAULT_MAX_PER_CHECK as DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED as DEFAULT_MAX_UNJUDGED,
-                        HINTS as HINTS, MAX_FIELDS as MAX_FIELDS, NOT_A_RUN as NOT_A_RUN, SEVERITIES as SEVERITIES,
-                        UNJUDGED_DEPTH as UNJUDGED_DEPTH)
+from ._findings import CHECK as CHECK
+from ._findings import CHECKS, ERROR, NOTE, WARNING, Check, Finding, Report, check_codes, selected_checks
+from ._findings import COMMON_CUTOFFS as COMMON_CUTOFFS
+from ._findings import DEFAULT_DOC_LIMIT as DEFAULT_DOC_LIMIT
+from ._findings import DEFAULT_MAX_PER_CHECK as DEFAULT_MAX_PER_CHECK
+from ._findings import DEFAULT_MAX_UNJUDGED as DEFAULT_MAX_UNJUDGED
+from ._findings import HINTS as HINTS
+from ._findings import MAX_FIELDS as MAX_FIELDS
+from ._findings import NOT_A_RUN as NOT_A_RUN
+from ._findings import SEVERITIES as SEVERITIES
+from ._findings import UNJUDGED_DEPTH as UNJUDGED_DEPTH
 from ._lines import COLUMN_NAMES as COLUMN_NAMES
+from ._lines import missing_columns
+from ._reports import FORMATS as FORMATS
+from ._reports import findings_table as findings_table
+from ._reports import render_reports, total_counts, validate_runs
+from ._run import unreadable_report, validate_run
+from ._sniff import sniff
 from ._topics import JUDGMENTS as JUDGMENTS
-from ._reports import FORMATS as FORMATS, findings_table as findings_table
+from ._topics import TopicSet, blank_line, load_qrels, qrels_topics, read_topics, unjudged_at_top
 
 __all__ = ["CHECKS", "Check", "ERROR", "Finding", "NOTE", "Report", "TopicSet", "WARNING", "blank_line",
            "check_codes", "load_qrels", "missing_columns", "qrels_topics", "read_topics", "render_reports",

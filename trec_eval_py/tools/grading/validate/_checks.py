@@ -9,7 +9,6 @@ import numpy as np
 from ....engine.join.keys import docno_words, row_hash, run_starts
 from ....engine.join.order import RankRule
 from ....engine.parse import Run
-
 from ._findings import DEFAULT_MAX_PER_CHECK, ERROR, NOTE, WARNING, _Collector, _show
 from ._lines import _Cols
 

@@ -3,12 +3,10 @@ findings are listed), a :class:`Finding`, a file's :class:`Report`, and the
 collector every check reports to."""
 from __future__ import annotations
 
-from typing import Iterable
-
+from collections.abc import Iterable
 
 from ...._record import field, record
 from ....errors import UsageError
-
 
 ERROR = "error"
 WARNING = "warning"

@@ -10,11 +10,13 @@ import re
 import numpy as np
 
 from ...._record import record
-from ....errors import InputError
-from ....engine.parse.fields import FLOAT as _F, INT as _I, TEXT as _T, column_budget, has_bare_cr, split_fields
+from ....engine.parse.fields import FLOAT as _F
+from ....engine.parse.fields import INT as _I
+from ....engine.parse.fields import TEXT as _T
+from ....engine.parse.fields import column_budget, has_bare_cr, split_fields
 from ....engine.parse.numbers import FLOAT_RE, INT_RE
-
-from ._findings import ERROR, MAX_FIELDS, Report, WARNING, _Collector, _show, _shown_line
+from ....errors import InputError
+from ._findings import ERROR, MAX_FIELDS, WARNING, Report, _Collector, _show, _shown_line
 
 
 @record(frozen=False)
@@ -31,16 +33,16 @@ class _Cols:
     def __len__(self) -> int:
         return len(self.line)
 
-    def take(self, idx) -> "_Cols":
+    def take(self, idx) -> _Cols:
         return _Cols(self.qid[idx], self.docno[idx], self.rank[idx], self.score[idx], self.runid[idx], self.line[idx])
 
     @staticmethod
-    def empty() -> "_Cols":
+    def empty() -> _Cols:
         text = np.zeros(0, dtype="S1")
         return _Cols(text, text, np.zeros(0), np.zeros(0), text, np.zeros(0, dtype=np.int64))
 
     @staticmethod
-    def joined(parts: list, name: str = "") -> "_Cols":
+    def joined(parts: list, name: str = "") -> _Cols:
         """The rows of ``parts`` (:class:`_Cols`), one after the other. Text is stored at
         the width of its longest value: rows padded to a field far longer than the others'
         (a docno of megabytes after a topic of short ones) would fill the memory, so such
@@ -62,7 +64,7 @@ class _Cols:
         return _Cols(*(np.concatenate(cols) for cols in zip(*(
             (p.qid, p.docno, p.rank, p.score, p.runid, p.line) for p in parts))))
 
-    def then(self, other: "_Cols", name: str = "") -> "_Cols":
+    def then(self, other: _Cols, name: str = "") -> _Cols:
         """These rows followed by ``other``'s (see :meth:`joined`)."""
         return _Cols.joined([self, other], name)
 

@@ -7,13 +7,12 @@ import itertools
 import os
 import re
 import stat
-from typing import Iterator
+from collections.abc import Iterator
 
 from ....engine.join.policy import POLICY
 from ....engine.parse.source import expand, read_pieces, read_source, split_pieces, text_size
-
 from ._findings import Report
-from ._lines import _Cols, _LineScan, _fast_columns
+from ._lines import _Cols, _fast_columns, _LineScan
 
 
 class _RunBytes:

@@ -2,11 +2,9 @@
 reports rendered as text, JSON or CSV."""
 from __future__ import annotations
 
-
 from ...._versions import DEFAULT_COMPAT
 from ....errors import InputError
-
-from ._findings import DEFAULT_DOC_LIMIT, Report, _PRIORITY, _count, selected_checks
+from ._findings import _PRIORITY, DEFAULT_DOC_LIMIT, Report, _count, selected_checks
 from ._run import _doc_limit, _partner, unreadable_report, validate_run
 from ._topics import TopicSet, load_qrels, read_topics
 

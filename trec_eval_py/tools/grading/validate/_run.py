@@ -6,28 +6,57 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
 from ...._versions import DEFAULT_COMPAT
-from ....errors import InputError, UsageError
 from ....engine.join.keys import run_starts
 from ....engine.join.order import RankRule
 from ....engine.join.policy import POLICY
 from ....engine.join.stream import whole_topics
 from ....engine.parse import Qrels, Run
 from ....engine.parse.source import source_name
-
-from ._checks import (_Ranks, _RunIds, _Tally, _check_duplicates, _check_ranks, _check_ties, _check_too_many, _ranked,
-                      _report_ranks, _report_ties, _report_too_many, _topics)
-from ._findings import (COMMON_CUTOFFS, DEFAULT_DOC_LIMIT, DEFAULT_MAX_PER_CHECK, DEFAULT_MAX_UNJUDGED, ERROR, Report,
-                        _Collector, selected_checks)
+from ....errors import InputError, UsageError
+from ._checks import (
+    _check_duplicates,
+    _check_ranks,
+    _check_ties,
+    _check_too_many,
+    _ranked,
+    _Ranks,
+    _report_ranks,
+    _report_ties,
+    _report_too_many,
+    _RunIds,
+    _Tally,
+    _topics,
+)
+from ._findings import (
+    COMMON_CUTOFFS,
+    DEFAULT_DOC_LIMIT,
+    DEFAULT_MAX_PER_CHECK,
+    DEFAULT_MAX_UNJUDGED,
+    ERROR,
+    Report,
+    _Collector,
+    selected_checks,
+)
 from ._lines import _Cols, _LineScan
-from ._reader import _RunBytes, _columns, _count_lines, _head
+from ._reader import _columns, _count_lines, _head, _RunBytes
 from ._sniff import _check_bom, _line_ends, _not_text, _split_lines, sniff
-from ._topics import (TopicSet, _Unjudged, _check_topics, _check_unjudged, _rel_lookup, _report_unjudged, load_qrels,
-                      qrels_topics, read_topics)
+from ._topics import (
+    TopicSet,
+    _check_topics,
+    _check_unjudged,
+    _rel_lookup,
+    _report_unjudged,
+    _Unjudged,
+    load_qrels,
+    qrels_topics,
+    read_topics,
+)
 
 
 def _doc_limit(doc_limit: int, max_docs: int | None, stacklevel: int = 3) -> int:

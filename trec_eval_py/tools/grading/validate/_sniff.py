@@ -2,12 +2,9 @@
 byte-order mark, and whether it looks like a qrels file (:func:`sniff`)."""
 from __future__ import annotations
 
-
 from ....engine.parse.numbers import FLOAT_RE, INT_RE
 from ....engine.parse.source import BINARY_HEAD, binary_reason
-
 from ._findings import ERROR, WARNING, _Collector, _show
-
 
 _ZIP = (b"PK\x03\x04", b"PK\x05\x06")
 

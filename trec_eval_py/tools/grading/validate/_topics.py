@@ -8,12 +8,11 @@ import numpy as np
 
 from ...._record import record
 from ...._versions import DEFAULT_COMPAT
-from ....errors import InputError, UsageError
 from ....engine.join.keys import run_starts
 from ....engine.parse import Qrels, Run
 from ....engine.parse.source import read_source, source_name
-
-from ._findings import ERROR, NOTE, Report, UNJUDGED_DEPTH, WARNING, _Collector, _show
+from ....errors import InputError, UsageError
+from ._findings import ERROR, NOTE, UNJUDGED_DEPTH, WARNING, Report, _Collector, _show
 from ._lines import _Cols
 from ._sniff import sniff
 

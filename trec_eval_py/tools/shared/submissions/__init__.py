@@ -52,12 +52,25 @@ members, an archive inside an archive too.
 """
 from __future__ import annotations
 
-from ._read import (ARCHIVE_SUFFIXES, Found, NESTED_MAX, REPORT_MARKER, Skipped, Submission, archive_kind,
-                    close_archives, kind_of, member_problem, not_a_run)
-from ._walk import find_submissions, scan_submissions
+from ._read import (
+                    ARCHIVE_SUFFIXES,
+                    NESTED_MAX,
+                    REPORT_MARKER,
+                    Found,
+                    Skipped,
+                    Submission,
+                    archive_kind,
+                    close_archives,
+                    kind_of,
+                    member_problem,
+                    not_a_run,
+)
 
 # the names of files that are not runs, and a folder opened without following a link
-from ._read import NOT_RUN_NAMES as NOT_RUN_NAMES, NOT_RUN_SUFFIXES as NOT_RUN_SUFFIXES, open_folder as open_folder
+from ._read import NOT_RUN_NAMES as NOT_RUN_NAMES
+from ._read import NOT_RUN_SUFFIXES as NOT_RUN_SUFFIXES
+from ._read import open_folder as open_folder
+from ._walk import find_submissions, scan_submissions
 
 __all__ = ["ARCHIVE_SUFFIXES", "Found", "NESTED_MAX", "REPORT_MARKER", "Skipped", "Submission", "archive_kind",
            "close_archives", "find_submissions", "kind_of", "member_problem", "not_a_run", "scan_submissions"]

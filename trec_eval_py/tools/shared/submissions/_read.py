@@ -9,10 +9,20 @@ import zipfile
 from typing import Any
 
 from ...._record import field, record, replace
-from ....engine.parse.source import (BINARY_HEAD, binary_reason, bound_hint, check_expansion, compression, expand,
-                                   file_pieces, read_limits, show_size, split_pieces, too_big)
+from ....engine.parse.source import (
+    BINARY_HEAD,
+    binary_reason,
+    bound_hint,
+    check_expansion,
+    compression,
+    expand,
+    file_pieces,
+    read_limits,
+    show_size,
+    split_pieces,
+    too_big,
+)
 from ....errors import InputError
-
 
 #: a file in a folder that ``batch --report`` wrote: the folder is never walked as submissions
 REPORT_MARKER = ".trec_eval_py-report"

@@ -6,9 +6,20 @@ import os
 import stat
 
 from ....errors import InputError
-from ._read import (Found, REPORT_MARKER, Skipped, Submission, _archive_members, _hidden, _identity_of, archive_kind,
-                    close_archives, kind_of, not_a_run, open_folder)
-
+from ._read import (
+    REPORT_MARKER,
+    Found,
+    Skipped,
+    Submission,
+    _archive_members,
+    _hidden,
+    _identity_of,
+    archive_kind,
+    close_archives,
+    kind_of,
+    not_a_run,
+    open_folder,
+)
 
 #: folders of a walk kept open at once (the last ones of the path walked: a deep tree
 #: does not run out of file descriptors, and going one folder deeper opens one)
