@@ -190,7 +190,7 @@ def test_validate_counts_are_the_engines(tmp_path, compat, seed):
 
     qrels, runs = _collection(100 + seed, tmp_path)
     for run in runs:
-        rep = validate_run(run, qrels, compat=compat, max_docs=0)
+        rep = validate_run(run, qrels, compat=compat, doc_limit=0)
         r = read_results(run)
         assert rep.results == len(r) and rep.topics == len(set(r.qid.tolist()))
         ev = te.evaluate(qrels, run, [f"judged.{UNJUDGED_DEPTH}"], compat=compat)

@@ -183,6 +183,22 @@ def test_qrels_read_once(corpus, monkeypatch):
     assert len(calls) == 1 and len(board.entries) == 4 and not board.failed
 
 
+def test_a_validated_run_is_read_once(corpus, monkeypatch):
+    """With the validator on, the evaluation takes the run as the validator read it
+    (the engine's run reader never splits a plain run file again), and the board is
+    the one of the runs read by the evaluation itself."""
+    from trec_eval_py.engine.parse import run as run_reader
+
+    runs = [str(p) for p in good_runs(corpus)]
+    want = build_leaderboard(str(corpus / "qrels"), runs, ["map", "P.10"], check=False)
+    calls = []
+    real = run_reader._split
+    monkeypatch.setattr(run_reader, "_split", lambda *a, **kw: calls.append(a[1]) or real(*a, **kw))
+    got = build_leaderboard(str(corpus / "qrels"), runs, ["map", "P.10"], check=True)
+    assert calls == []
+    assert [(e.name, e.runid, e.summary) for e in got.entries] == [(e.name, e.runid, e.summary) for e in want.entries]
+
+
 def test_tie_findings_follow_the_compat_ranking_rule(tmp_path, capsysbinary):
     # 1.00000001 and 1.0 are one single-precision value: tied in 9.0.8 (docno 'b' first), not in 10.0
     (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n")

@@ -429,3 +429,75 @@ def test_findings_name_their_escape_hatches(tmp_path):
     assert "--ignore too-many-docs grades every document, which favours this run" in f.message
     f = only(check(tmp_path, lines("1 Q0 a 1 3.0 sys", "1 Q0 b 2 2.0 sys2")), "runid")[0]
     assert f.message.endswith("; --ignore runid grades the file as one run")
+
+
+def _golden_qrels() -> dict:
+    """Each golden run's first qrels in the golden cases (plain qrels and runs only)."""
+    from support.golden import GOLDEN
+
+    out: dict = {}
+    for line in (GOLDEN / "cases.tsv").read_text().splitlines():
+        if line.startswith("#") or "\t" not in line:
+            continue
+        args = line.split("\t", 1)[1].split()
+        if len(args) < 2 or any(a.startswith(("-R", "-T")) for a in args):
+            continue
+        q, r = args[-2], args[-1]
+        if q.startswith("inputs/") and r.startswith("inputs/"):
+            out.setdefault(r.split("/")[-1], str(GOLDEN / q))
+    return out
+
+
+GOLDEN_QRELS = _golden_qrels()
+
+
+def _golden_runs():
+    from support.golden import GOLDEN
+
+    inputs = GOLDEN / "inputs"
+    return sorted(p for p in inputs.rglob("*") if p.is_file() and "qrels" not in p.name and "prefs" not in p.name)
+
+
+@pytest.mark.parametrize("path", _golden_runs(), ids=lambda p: p.name)
+def test_the_rows_validate_gives_are_the_runs_the_evaluation_reads(path):
+    """``rows=``: a run checked whole whose every line is a plain result comes back
+    as the evaluation's reader reads it (columns, line numbers, run id, name), and
+    evaluating those rows prints what evaluating the file prints. Other runs (a
+    comment, a bad line, a seventh field...) give no rows: the evaluation reads them."""
+    import numpy as np
+
+    from trec_eval_py import InputError, TrecEvalError, evaluate, read_run
+
+    rows: list = []
+    validate_run(str(path), name=str(path), rows=rows)
+    try:
+        want = read_run(str(path))
+    except InputError:
+        assert rows == []
+        return
+    if not rows:
+        return
+    got = rows[0]
+    assert got.qid.tolist() == want.qid.tolist() and got.docno.tolist() == want.docno.tolist()
+    assert np.array_equal(got.score, want.score) and got.score.dtype == want.score.dtype
+    assert got.lineno.tolist() == want.lineno.tolist()
+    assert (got.runid, got.name) == (want.runid, want.name)
+    qrels = GOLDEN_QRELS.get(path.name)
+    if qrels is not None:
+        def printed(run):
+            try:
+                return evaluate(qrels, run, ["all_trec"]).to_text()
+            except TrecEvalError as e:  # (a docno twice, no topic in common: the same error)
+                return str(e)
+
+        assert printed(got) == printed(str(path))
+
+
+def test_some_golden_runs_come_back_as_rows():
+    """(The test above checks something: most golden runs are plain.)"""
+    n = 0
+    for path in _golden_runs():
+        rows: list = []
+        validate_run(str(path), name=str(path), rows=rows)
+        n += bool(rows)
+    assert n > 20

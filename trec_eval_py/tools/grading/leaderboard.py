@@ -304,6 +304,9 @@ def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
         out["error"] = _reason(e, (sub.name, sub.path), g.hide)
         out["findings"] = unreadable_report(sub.name, out["error"]).findings
         return out
+    # the run as the validator read it, when the evaluation can take it as read
+    # (a plain TREC file checked whole; the ranking ignores the rank column)
+    rows: list | None = [] if options.context.order != "rank" else None
     if g.check is not None:
         try:
             # with the settings validate uses; tie findings follow the ranking rule evaluated.
@@ -312,7 +315,7 @@ def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
             judged = None if g.hide else g.evaluator.judgments
             report = validate_run(sub.name, judged, topics=g.topics, name=sub.name, data=data,
                                   compat=options.compat, rel_format=options.rel_format,
-                                  results_format=options.results_format, **g.check)
+                                  results_format=options.results_format, rows=rows, **g.check)
         except TrecEvalError as e:
             report = unreadable_report(sub.name, _reason(e, (sub.name, sub.path), g.hide))
         out["findings"] = report.findings
@@ -324,7 +327,7 @@ def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
             data = blank_line(data, report.skipped_header)
 
     try:
-        whole = g.evaluator.evaluate(_named(data, sub.name))
+        whole = g.evaluator.evaluate(rows[0] if rows else _named(data, sub.name))
     except TrecEvalError as e:
         out["error"] = _reason(e, (sub.name, sub.path), g.hide)
         out["findings"] = out["findings"] + unreadable_report(sub.name, out["error"]).findings
@@ -341,7 +344,7 @@ def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
         # (levels, 2): each recall level of CURVE and the run's summary there
         try:
             curve = (whole.of_asked([g.board_specs]) if g.curve_apart is None
-                     else g.curve_apart.evaluate(_named(data, sub.name)))
+                     else g.curve_apart.evaluate(rows[0] if rows else _named(data, sub.name)))
             out["curve"] = np.column_stack([g.levels, np.array(curve.column_summary, dtype=np.float64)])
         except TrecEvalError:
             pass

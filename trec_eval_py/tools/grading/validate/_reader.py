@@ -98,13 +98,17 @@ def _head(pieces) -> tuple[bytes, Iterator | None]:
 PROBLEM_BYTES = 64 << 10
 
 
-def _columns(pieces, scan: _LineScan, name: str, report: Report) -> Iterator[_Cols]:
+def _columns(pieces, scan: _LineScan, name: str, report: Report, plain: list | None = None) -> Iterator[_Cols]:
     """The result lines of each of ``pieces`` (consecutive, the first one the file's
-    first), line problems reported through ``scan``; ``report.lines`` counts the lines."""
+    first), line problems reported through ``scan``; ``report.lines`` counts the lines.
+    ``plain[0]`` (when given) is set False once a piece is read line by line (not
+    every line of it a plain result split by the readers' own scanner)."""
     line = 1
     for piece in pieces:
         fast = _plain_columns(piece, scan, name, line)
         if fast is None:
+            if plain is not None:
+                plain[0] = False
             found = []
             parts = split_pieces(piece, PROBLEM_BYTES) if len(piece) > PROBLEM_BYTES else (piece,)
             for part in parts:

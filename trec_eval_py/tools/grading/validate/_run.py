@@ -88,6 +88,7 @@ def validate_run(
     select: Iterable[str] = (),
     skip_header: bool = False,
     data: bytes | None = None,
+    rows: list | None = None,
 ) -> Report:
     """Check the run file ``run`` (a path, ``-``, bytes, a file object or a
     :class:`~trec_eval_py.tools.shared.submissions.Submission`; or its bytes already read,
@@ -112,7 +113,11 @@ def validate_run(
     gets that format's own reading checks (the first bad line) and the topic
     checks. ``ignore`` and ``select`` turn checks off (:func:`selected_checks`);
     ``skip_header`` takes a header line for a warning, and the report says
-    which line to leave out (:attr:`Report.skipped_header`). ``max_docs`` is
+    which line to leave out (:attr:`Report.skipped_header`). ``rows`` (a list):
+    when the file was checked whole and every line is a plain result, the run
+    as the evaluation reads it (a :class:`~trec_eval_py.engine.parse.Run`, same
+    columns, line numbers and run id) is appended to it, so that an evaluation
+    of the same run reads nothing again (``batch``). ``max_docs`` is
     ``doc_limit``'s former name, deprecated (``max_docs`` is ``-M``'s, the
     evaluation's depth, elsewhere).
     """
@@ -144,7 +149,7 @@ def validate_run(
         return _validate_other_format(data, path, results_format, ts, out, report)
     checks = functools.partial(_check_trec, path=path, q=q, ts=ts, rule=rule, compat=compat, doc_limit=doc_limit,
                                max_unjudged=max_unjudged, cutoffs=cutoffs, on=on, max_per_check=max_per_check,
-                               skip_header=skip_header)
+                               skip_header=skip_header, rows=rows)
     with contextlib.closing(source.pieces()) as pieces:
         first, more = _head(pieces)
         if more is None:
@@ -166,13 +171,14 @@ class _Interleaved(Exception):
 
 
 def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compat, doc_limit, max_unjudged,
-                cutoffs, on, max_per_check, skip_header, regroup: int = 0) -> Report:
+                cutoffs, on, max_per_check, skip_header, regroup: int = 0, rows: list | None = None) -> Report:
     """The checks of a TREC run: ``first`` is the file whole (``more`` None) or its first
     pieces, ``more`` the pieces after them, checked as they come (the topics
     as they complete). Raises :class:`_Interleaved` when the file, read in pieces,
     turns out to list a topic in two places; with ``regroup`` (a number of
     temporary files) the topics are instead checked once every line is read,
-    regrouped through that many files (:func:`_check_regrouped`)."""
+    regrouped through that many files (:func:`_check_regrouped`). ``rows``: see
+    :func:`validate_run`."""
     out = _Collector(path, max_per_check, on)
     report = Report(path)
     if _not_text(first, out):
@@ -191,10 +197,18 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
         assert more is not None
         _check_regrouped(_columns(itertools.chain((first,), more), scan, path, report), scan, checks, regroup)
     elif more is None:
-        cols = _Cols.joined(list(_columns((first,), scan, path, report)) + [scan.finish()], path)
+        plain = [True]
+        parts = list(_columns((first,), scan, path, report, plain))
+        rest = scan.finish()
+        cols = _Cols.joined(parts + [rest], path)
         checks.rows(cols)
         if len(cols):
             checks.topics(cols)
+        if rows is not None and plain[0] and not len(rest) and len(cols):
+            # every line split by the readers' own scanner, as the evaluation splits it:
+            # the same columns; the run id is the last line's, as the evaluation takes it
+            runid = bytes(cols.runid[-1]).decode("utf-8", "surrogateescape")
+            rows.append(Run(cols.qid, cols.docno, cols.score, cols.line, runid, path))
     else:
         def lines() -> Iterator[_Cols]:
             for c in _columns(itertools.chain((first,), more), scan, path, report):
