@@ -245,11 +245,14 @@ def _not_binary(data: bytes, name: str) -> bytes:
 
 def _read_file(sub: Submission) -> bytes:
     fd = _open_sub(sub)
-    with os.fdopen(fd, "rb") as f:
+    # unbuffered: the whole file is then read in one call into a buffer of its size
+    # (a buffered read of the rest gathers chunks and joins them, then the head is joined on)
+    with os.fdopen(fd, "rb", buffering=0) as f:
         try:
             # a binary file is told by its head: not read whole first (a sparse file of gigabytes)
-            head = _not_binary(f.read(BINARY_HEAD), sub.name)
-            return head + f.read()
+            _not_binary(f.read(BINARY_HEAD), sub.name)
+            f.seek(0)
+            return f.readall()
         except OSError as e:
             raise InputError(sub.name, f"cannot read: {e.strerror or e}") from None
 
