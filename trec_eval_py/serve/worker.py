@@ -1,0 +1,129 @@
+"""Grading stored runs in a bounded pool of worker processes.
+
+``workers`` processes grade (each got the :class:`~.grading.Grading` once, the
+read limits and a bound on its memory); a thread of the server hands them the
+pending rows of the store, at most two a worker at a time, oldest first, and
+writes each grade back in one transaction. On start it finds every row left
+pending (by a crash, a ``kill -9``, a restart) and grades it: nothing
+acknowledged waits for a person to notice.
+
+A run that kills its worker (past the memory bound, a crash of the process) is
+tried again in a new pool, up to :data:`ATTEMPTS` times, then recorded as failed
+with the reason; the other runs of the lost pool are tried again without that
+counting against them more than once. A run that takes longer than the read
+limits' ``max_seconds`` is an error row, as in ``batch``.
+"""
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+#: tries at grading a run whose worker died under it
+ATTEMPTS = 3
+
+
+class GradingPool:
+    """The pool, and the thread that feeds it from ``store``."""
+
+    def __init__(self, store, grading, *, workers: int = 2, limits=None, max_memory: int = 0) -> None:
+        from ..engine.parse.source import read_limits
+
+        self.store = store
+        self.grading = grading
+        self.workers = max(1, workers)
+        self.limits = limits if limits is not None else read_limits()
+        self.max_memory = max_memory
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._lock = threading.RLock()  # a done callback may run inside _feed (a future already done)
+        self._inflight: dict[int, Future] = {}
+        self._pool: ProcessPoolExecutor | None = None
+        self._thread: threading.Thread | None = None
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        import multiprocessing
+
+        from .grading import init_worker
+
+        # forkserver: a worker never inherits the server's threads, sockets or database connections
+        ctx = multiprocessing.get_context("forkserver")
+        return ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=init_worker,
+                                   initargs=(self.grading, self.limits, self.max_memory))
+
+    def start(self) -> None:
+        self._pool = self._new_pool()
+        self._thread = threading.Thread(target=self._feed, name="grading", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        """A new pending row: look now."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(10)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            for p in list(getattr(self._pool, "_processes", {}).values()):
+                p.terminate()
+
+    def idle(self) -> bool:
+        with self._lock:
+            return not self._inflight and not self.store.pending(1)
+
+    def _feed(self) -> None:
+        from .grading import grade_stored
+
+        while not self._stop.is_set():
+            self._wake.wait(1.0)
+            self._wake.clear()
+            if self._pool is None:
+                self._pool = self._new_pool()
+            with self._lock:
+                room = 2 * self.workers - len(self._inflight)
+                rows = [r for r in self.store.pending(room + len(self._inflight)) if r["id"] not in self._inflight]
+                for r in rows[:max(0, room)]:
+                    try:
+                        fut = self._pool.submit(grade_stored, self.store.run_path(r["sha256"]), r["filename"])
+                    except (BrokenProcessPool, RuntimeError):
+                        self._renew()
+                        break
+                    self._inflight[r["id"]] = fut
+                    fut.add_done_callback(self._callback(r["id"]))
+
+    def _callback(self, sid: int):
+        return lambda fut: self._done(sid, fut)
+
+    def _renew(self) -> None:
+        old, self._pool = self._pool, None
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+        self._wake.set()
+
+    def _done(self, sid: int, fut: Future) -> None:
+        try:
+            result = fut.result()
+        except BrokenProcessPool:
+            # the worker died: this run or another of the pool's killed it
+            n = self.store.add_attempt(sid)
+            if n >= ATTEMPTS:
+                self.store.record_grade(sid, {"error": "grading it stopped its worker process (past the memory "
+                                                       "bound, or a crash) every time it was tried",
+                                              "findings": []})
+            with self._lock:
+                self._inflight.pop(sid, None)
+                if self._pool is not None and getattr(self._pool, "_broken", False):
+                    self._renew()
+            self._wake.set()
+            return
+        except Exception as e:  # cancelled on stop, or a bug: the row stays pending for the next start
+            if self._stop.is_set():
+                return
+            result = {"error": f"internal error ({type(e).__name__}: {e})", "findings": []}
+        self.store.record_grade(sid, result)
+        with self._lock:
+            self._inflight.pop(sid, None)
+        self._wake.set()
