@@ -52,7 +52,11 @@ class Class:
     """A served class in this process: the store, the grading, the app, and helpers."""
 
     def __init__(self, klass, *, daily_limit=5, finals=2, deadline=None, grade=True, max_upload=1 << 20):
-        from starlette.testclient import TestClient
+        import warnings
+
+        with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx still works
+            warnings.simplefilter("ignore")
+            from starlette.testclient import TestClient
 
         from trec_eval_py.serve.app import Settings, create_app
         from trec_eval_py.serve.service import open_class
