@@ -114,3 +114,73 @@ def upload(client, data: bytes, name="run.txt"):
     csrf = csrf_of(client)
     return client.post("/submissions", data={"csrf": csrf}, files={"run": (name, data, "text/plain")})
 
+
+
+class Server:
+    """``trec_eval_py serve`` in a process of its own (a session of its own, so that
+    ``kill()`` takes its grading processes too, as a crash of the machine would)."""
+
+    def __init__(self, qrels, state, port: int, *extra) -> None:
+        import os
+        import subprocess
+        import sys
+
+        from support.paths import ROOT
+
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen([sys.executable, "-m", "trec_eval_py", "serve", str(qrels), "--state", str(state),
+                                     "--port", str(port), "--daily-limit", "0", *map(str, extra)],
+                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                    start_new_session=True)
+
+    def wait_up(self, seconds: float = 60) -> None:
+        import time
+
+        import httpx
+
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise AssertionError(self.proc.stderr.read().decode())
+            try:
+                httpx.get(self.url + "/signin", timeout=2)
+                return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError("the server did not start")
+
+    def kill(self) -> None:
+        """``kill -9`` of the server and its workers."""
+        import os
+        import signal
+
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(10)
+        self.proc.stderr.close()
+
+    def stop(self) -> None:
+        import os
+        import signal
+
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except Exception:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        if not self.proc.stderr.closed:
+            self.proc.stderr.close()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -66,8 +66,10 @@ class GradingPool:
         if self._thread is not None:
             self._thread.join(10)
         if self._pool is not None:
+            # the executor keeps its processes privately; a grading in progress is not waited for
+            procs = list((getattr(self._pool, "_processes", None) or {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
-            for p in list(getattr(self._pool, "_processes", {}).values()):
+            for p in procs:
                 p.terminate()
 
     def idle(self) -> bool:
