@@ -53,6 +53,10 @@ class GradingPool:
 
     def start(self) -> None:
         self._pool = self._new_pool()
+        # the executor starts a process per task it is given until it has them all: started now,
+        # the first uploads do not wait for the workers' start-up (imports, the judgments)
+        for _ in range(self.workers):
+            self._pool.submit(int)
         self._thread = threading.Thread(target=self._feed, name="grading", daemon=True)
         self._thread.start()
 
