@@ -136,13 +136,12 @@ def test_private_scores_stay_hidden_until_the_reveal(served):
     token = _api_token(alice)
     api = served.client()
     bearer = {"Authorization": f"Bearer {token}"}
-    views = lambda: [alice.get("/").text, alice.get(f"/submissions/{sid}").text, alice.get("/me").text,  # noqa: E731
-                     alice.get("/api/board").text, alice.get(f"/api/submissions/{sid}").text,
-                     alice.get("/api/submissions").text, alice.get("/board.csv").text,
-                     api.get("/api/board", headers=bearer).text, api.get(f"/api/submissions/{sid}", headers=bearer).text,
-                     api.post("/api/submissions", headers=bearer,
-                              files={"run": ("b.txt", make_run(12), "text/plain")}).text]
-    before = views()
+    # every view a student has: the pages, the JSON API (cookie and token), the CSV, an upload's answer
+    before = [alice.get("/").text, alice.get(f"/submissions/{sid}").text, alice.get("/me").text,
+              alice.get("/api/board").text, alice.get(f"/api/submissions/{sid}").text,
+              alice.get("/api/submissions").text, alice.get("/board.csv").text,
+              api.get("/api/board", headers=bearer).text, api.get(f"/api/submissions/{sid}", headers=bearer).text,
+              api.post("/api/submissions", headers=bearer, files={"run": ("b.txt", make_run(12), "text/plain")}).text]
     assert all(p in before[0] for p in public)
     rows = served.store.submissions()
     assert len(rows) == 2 and all(r["status"] == "graded" for r in rows)
