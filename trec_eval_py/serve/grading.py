@@ -5,14 +5,14 @@ Every import of :mod:`trec_eval_py.tools` by the server is here (the tools are
 its only source of grading rules: nothing here grades a run another way).
 
 A run is graded as ``batch`` grades it (:func:`~trec_eval_py.tools.leaderboard.build_leaderboard`
-on that one run, against the whole judgments): validated first, with the
-findings ``trec_eval_py validate --qrels QRELS RUN`` gives; a run with an error
-is not graded. A valid run is then evaluated twice by the engine's
-:class:`~trec_eval_py.Evaluator`, on the judgments of the public topics and on
-those of the private ones, every judged topic of the part counting (``-c``, as
-batch does): its public ``map`` is the one ``trec_eval_py -c -m map
-QRELS.public RUN`` prints, where ``QRELS.public`` holds the lines of the public
-topics only.
+on that one run and the judgments of the public topics): validated first
+against the whole judgments, with the findings ``trec_eval_py validate --qrels
+QRELS RUN`` gives (a run with an error is not graded), then evaluated on the
+public topics; a valid run is evaluated on the private topics too, by the
+engine's :class:`~trec_eval_py.Evaluator`. Every judged topic of a part counts
+(``-c``, as batch does): a run's public ``map`` is the one ``trec_eval_py -c -m
+map QRELS.public RUN`` prints, where ``QRELS.public`` holds the lines of the
+public topics only.
 """
 from __future__ import annotations
 
@@ -113,15 +113,17 @@ class Grading:
         when graded), ``findings`` (validate's, each a dict with its one-line ``text``),
         ``runid``, ``public`` and ``private`` (``{column: value}``, None when not graded)."""
         sub = Submission(name, path)
-        board = build_leaderboard(self.judgments, [sub], self.specs, jobs=1, per_topic=False, **self.options)
+        # batch's grading on the public topics, validated against every judged topic
+        board = build_leaderboard(self.public_evaluator.judgments, [sub], self.specs, jobs=1, per_topic=False,
+                                  check_against=self.judgments, **self.options)
         e = board.entries[0]
         out: dict = {"error": e.error, "runid": e.runid if e.ok else "", "public": None, "private": None,
                      "findings": [dict(f.to_dict(), text=f.short(name)) for f in e.findings]}
         if e.ok:
+            out["public"] = {c: _plain(e.result.summary.get(c)) for c in self.columns}
             data = expand(sub.read(), name)
-            for part, ev in (("public", self.public_evaluator), ("private", self.private_evaluator)):
-                summary = ev.evaluate(_named(data, name), per_topic=False).summary
-                out[part] = {c: _plain(summary.get(c)) for c in self.columns}
+            summary = self.private_evaluator.evaluate(_named(data, name), per_topic=False).summary
+            out["private"] = {c: _plain(summary.get(c)) for c in self.columns}
         return out
 
 

@@ -234,7 +234,7 @@ class _Grader:
     hiding the judgments keeps public. A bad measure or option is an error here,
     before any run is graded."""
 
-    def __init__(self, q, specs, options, check, curve, hide=False, keep=True) -> None:
+    def __init__(self, q, specs, options, check, curve, hide=False, keep=True, checked_against=None) -> None:
         from ..engine.pipeline import Evaluator
 
         self.board_specs = len(specs)  # the columns asked for after these are the curve's
@@ -258,9 +258,11 @@ class _Grader:
         self.evaluator = Evaluator(q, list(specs) + extra, **options)
         self.check = check
         self.topics = None
+        #: the judgments the validator checks against (None: those evaluated)
+        self.checked_against = checked_against
         if check is not None:
             try:
-                self.topics = qrels_topics(q)  # once, not once per run
+                self.topics = qrels_topics(q if checked_against is None else checked_against)  # once, not once per run
             except AttributeError:  # judgments without per-row topic ids
                 self.topics = None
         self.hide = hide
@@ -405,7 +407,7 @@ def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
             # with the settings validate uses; tie findings follow the ranking rule evaluated.
             # Hidden judgments: only their topic ids are checked against (no unjudged counts,
             # no ties told apart by judgments: they would say which documents are judged)
-            judged = None if g.hide else g.evaluator.judgments
+            judged = None if g.hide else (g.evaluator.judgments if g.checked_against is None else g.checked_against)
             report = validate_run(sub.name, judged, topics=g.topics, name=sub.name, data=data,
                                   compat=options.compat, rel_format=options.rel_format,
                                   results_format=options.results_format, **g.check)
@@ -587,7 +589,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
                       hide_judgments: bool = False, progress=None, exclude=(), ignore=(), select=(),
                       skip_header: bool = False, doc_limit: int | None = None, max_unjudged: float | None = None,
                       student_from: str | None = None, pick: str = "all", roster=None,
-                      per_topic: bool = True, client=None,
+                      per_topic: bool = True, client=None, check_against=None,
                       **options) -> Leaderboard:
     """Evaluate every run against ``qrels`` and rank them.
 
@@ -617,6 +619,9 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     for grades.csv.
     ``per_topic=False`` keeps each run's summary only (what the board prints
     without ``--per-topic`` or a report), not its per-topic values.
+    ``check_against`` (judgments read, e.g. by :func:`~trec_eval_py.tools.validate.load_qrels`)
+    are what the validator checks each run against instead of ``qrels`` (a board of some
+    of the judged topics whose findings are still those of ``validate --qrels`` on them all).
     ``client`` (a ``dask.distributed.Client``) grades the runs on its cluster,
     one task per run, the judgments shipped to each worker once.
     """
@@ -656,7 +661,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     from ..engine.parse.source import read_limits
 
     # made here: a bad measure or option is one line before any run is graded
-    grader = _Grader(q, specs, options, settings, curves, hide_judgments, per_topic)
+    grader = _Grader(q, specs, options, settings, curves, hide_judgments, per_topic, check_against)
     results = _run_all(subs, (grader, read_limits()), jobs, progress, client)
 
     board = Leaderboard(columns, kinds, sort_by=key, topics_total=total, complete=opts.complete,
