@@ -274,3 +274,20 @@ def test_session_cookies_are_httponly_samesite_and_secure_over_https(tmp_path):
 
     s = Settings(base_url="https://leaderboard.example.edu")
     assert s.secure and s.cookie == "__Host-session"
+
+
+def test_an_upload_without_a_length_is_refused_before_it_is_read(served):
+    alice = served.student("A1")
+    token = _api_token(alice)
+    read = []
+
+    def body():  # a body sent in chunks, with no Content-Length: it could go on for ever
+        for _ in range(3):
+            read.append(1)
+            yield b"x" * 1000
+
+    r = served.client().post("/api/submissions", headers={"Authorization": f"Bearer {token}",
+                                                          "Content-Type": "multipart/form-data; boundary=b"},
+                             content=body())
+    assert r.status_code == 411
+    assert served.store.submissions() == []
