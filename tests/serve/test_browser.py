@@ -84,6 +84,7 @@ def shot(dt: DevTools, name: str) -> None:
         Path(folder, f"{name}.png").write_bytes(png)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_a_student_signs_in_uploads_and_marks_a_final_then_the_teacher_reveals(server, browser, size):
     shown_before = bool(server.store.setting("revealed", False))  # the laptop's run revealed it already

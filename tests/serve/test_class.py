@@ -181,6 +181,7 @@ def test_grades_csv_is_batchs_of_the_finals_on_the_private_topics(served, tmp_pa
     assert by_id["C3"][3] == _main_command(priv, make_run(53), tmp_path, "g53")["map"]
 
 
+@pytest.mark.slow
 def test_export_writes_the_same_without_the_server(served, tmp_path):
     alice = served.student("A1")
     upload(alice, make_run(61), name="mine.txt")

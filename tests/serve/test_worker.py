@@ -6,7 +6,7 @@ import json
 import time
 
 import pytest
-from support.serve_class import make_klass, make_run, needs_serve
+from support.serve_class import crashing_grade, make_klass, make_run, needs_serve
 
 needs_serve()
 
@@ -46,6 +46,29 @@ def test_a_new_pool_grades_what_was_left_pending(tmp_path):
     for i, r in zip(range(5), rows):
         assert r["status"] == "graded"
         assert json.loads(r["public"]) == grading.grade(store.run_path(r["sha256"]), f"r{i}.txt")["public"]
+
+
+@pytest.mark.slow
+def test_a_run_that_kills_its_worker_fails_alone_and_the_others_are_graded(tmp_path):
+    from trec_eval_py.serve.worker import ATTEMPTS, GradingPool
+
+    store, grading = _open(tmp_path)
+    a = store.students()[0]["id"]
+    names = ["r0.txt", "crash.txt", "r1.txt", "r2.txt", "r3.txt"]
+    ids = [store.add_submission(a, n, make_run(i), daily_limit=0, deadline=None) for i, n in enumerate(names)]
+    pool = GradingPool(store, grading, workers=2, task=crashing_grade)
+    pool.start()
+    try:
+        pool.wake()
+        rows = _wait(store, ids, 180)
+    finally:
+        pool.stop()
+    by_name = {r["filename"]: r for r in rows}
+    crash = by_name.pop("crash.txt")
+    assert crash["status"] == "failed" and "stopped its worker" in crash["error"]
+    assert crash["attempts"] == ATTEMPTS
+    # the runs that shared a broken pool with it were graded again, alone, and nothing counted against them
+    assert all(r["status"] == "graded" and r["attempts"] == 0 for r in by_name.values())
 
 
 @pytest.mark.slow

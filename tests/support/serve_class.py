@@ -184,3 +184,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def crashing_grade(path: str, name: str) -> dict:
+    """What a grading process runs (``grade_stored``), except that a run named ``crash.txt``
+    kills its process, as a run past the memory bound or a crash of the engine would (the
+    others take half a second more: they are still being graded when it does)."""
+    import os
+    import time
+
+    from trec_eval_py.serve.grading import grade_stored
+
+    if name == "crash.txt":
+        os._exit(1)
+    time.sleep(0.5)
+    return grade_stored(path, name)

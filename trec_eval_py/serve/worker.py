@@ -7,10 +7,11 @@ writes each grade back in one transaction. On start it finds every row left
 pending (by a crash, a ``kill -9``, a restart) and grades it: nothing
 acknowledged waits for a person to notice.
 
-A run that kills its worker (past the memory bound, a crash of the process) is
-tried again in a new pool, up to :data:`ATTEMPTS` times, then recorded as failed
-with the reason; the other runs of the lost pool are tried again without that
-counting against them more than once. A run that takes longer than the read
+A run that kills its worker (past the memory bound, a crash of the process)
+breaks the pool: a new one is made, and the runs the broken pool had are
+graded again one at a time (which one broke it is not known otherwise); a run
+that breaks a pool while alone in it is tried up to :data:`ATTEMPTS` times,
+then recorded as failed with the reason. The others are graded as usual. A run that takes longer than the read
 limits' ``max_seconds`` is an error row, as in ``batch``.
 """
 from __future__ import annotations
@@ -26,18 +27,25 @@ ATTEMPTS = 3
 class GradingPool:
     """The pool, and the thread that feeds it from ``store``."""
 
-    def __init__(self, store, grading, *, workers: int = 2, limits=None, max_memory: int = 0) -> None:
+    def __init__(self, store, grading, *, workers: int = 2, limits=None, max_memory: int = 0,
+                 task=None) -> None:
         from ..engine.parse.source import read_limits
+        from .grading import grade_stored
 
         self.store = store
         self.grading = grading
         self.workers = max(1, workers)
         self.limits = limits if limits is not None else read_limits()
         self.max_memory = max_memory
+        #: what a worker runs on (stored path, name): a module-level function (it is sent by name)
+        self.task = task or grade_stored
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._lock = threading.RLock()  # a done callback may run inside _feed (a future already done)
-        self._inflight: dict[int, Future] = {}
+        self._inflight: dict[int, tuple[Future, int]] = {}  # submission -> (its future, its pool's number)
+        self._generation = 0  # the number of the pool in use (one more each new pool)
+        self._lost: dict[int, frozenset] = {}  # a pool that broke -> the runs it had then
+        self._suspects: set[int] = set()  # runs in a pool that broke with others: graded alone next
         self._pool: ProcessPoolExecutor | None = None
         self._thread: threading.Thread | None = None
 
@@ -53,6 +61,7 @@ class GradingPool:
 
     def start(self) -> None:
         self._pool = self._new_pool()
+        self._generation += 1
         # the executor starts a process per task it is given until it has them all: started now,
         # the first uploads do not wait for the workers' start-up (imports, the judgments)
         for _ in range(self.workers):
@@ -81,27 +90,33 @@ class GradingPool:
             return not self._inflight and not self.store.pending(1)
 
     def _feed(self) -> None:
-        from .grading import grade_stored
-
         while not self._stop.is_set():
             self._wake.wait(1.0)
             self._wake.clear()
-            if self._pool is None:
-                self._pool = self._new_pool()
             with self._lock:
-                room = 2 * self.workers - len(self._inflight)
-                rows = [r for r in self.store.pending(room + len(self._inflight)) if r["id"] not in self._inflight]
-                for r in rows[:max(0, room)]:
-                    try:
-                        fut = self._pool.submit(grade_stored, self.store.run_path(r["sha256"]), r["filename"])
-                    except (BrokenProcessPool, RuntimeError):
-                        self._renew()
-                        break
-                    self._inflight[r["id"]] = fut
-                    fut.add_done_callback(self._callback(r["id"]))
+                if self._pool is None:
+                    self._pool = self._new_pool()
+                    self._generation += 1
+                self._submit_pending()
 
-    def _callback(self, sid: int):
-        return lambda fut: self._done(sid, fut)
+    def _submit_pending(self) -> None:
+        room = 2 * self.workers - len(self._inflight)
+        rows = [r for r in self.store.pending(room + len(self._inflight)) if r["id"] not in self._inflight]
+        suspects = [r for r in rows if r["id"] in self._suspects]
+        if suspects:
+            # which of a broken pool's runs broke it is learnt by grading each alone
+            rows = suspects[:1] if not self._inflight else []
+        for r in rows[:max(0, room)]:
+            try:
+                fut = self._pool.submit(self.task, self.store.run_path(r["sha256"]), r["filename"])  # type: ignore[union-attr]
+            except (BrokenProcessPool, RuntimeError):
+                self._renew()
+                return
+            self._inflight[r["id"]] = (fut, self._generation)
+            fut.add_done_callback(self._callback(r["id"], self._generation))
+
+    def _callback(self, sid: int, generation: int):
+        return lambda fut: self._done(sid, generation, fut)
 
     def _renew(self) -> None:
         old, self._pool = self._pool, None
@@ -109,19 +124,24 @@ class GradingPool:
             old.shutdown(wait=False, cancel_futures=True)
         self._wake.set()
 
-    def _done(self, sid: int, fut: Future) -> None:
+    def _done(self, sid: int, generation: int, fut: Future) -> None:
         try:
             result = fut.result()
         except BrokenProcessPool:
-            # the worker died: this run or another of the pool's killed it
-            n = self.store.add_attempt(sid)
-            if n >= ATTEMPTS:
-                self.store.record_grade(sid, {"error": "grading it stopped its worker process (past the memory "
-                                                       "bound, or a crash) every time it was tried",
-                                              "findings": []})
+            # a worker died: this run, or another the pool had, killed it. Counted before a new
+            # pool is made, so that a run failed for good is not handed to it again
             with self._lock:
+                group = self._lost.setdefault(generation, frozenset(
+                    s for s, (_, g) in self._inflight.items() if g == generation))
                 self._inflight.pop(sid, None)
-                if self._pool is not None and getattr(self._pool, "_broken", False):
+                if len(group) > 1:
+                    self._suspects.add(sid)  # not counted against it: it is tried again alone
+                elif self.store.add_attempt(sid) >= ATTEMPTS:
+                    self.store.record_grade(sid, {"error": "grading it stopped its worker process (past the "
+                                                           "memory bound, or a crash) every time it was tried",
+                                                  "findings": []})
+                    self._suspects.discard(sid)
+                if self._pool is not None and self._generation == generation:
                     self._renew()
             self._wake.set()
             return
@@ -132,4 +152,5 @@ class GradingPool:
         self.store.record_grade(sid, result)
         with self._lock:
             self._inflight.pop(sid, None)
+            self._suspects.discard(sid)
         self._wake.set()
