@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -219,3 +220,40 @@ def test_sign_in_links_csv_from_the_command(tmp_path):
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
     p = _cli("serve", qrels, "--state", state, "--links", out)  # never over an existing file
     assert p.returncode != 0 and "exists" in p.stderr
+
+
+def test_a_submission_page_gives_the_batch_reports_feedback(served):
+    alice, chen = served.student("A1"), served.student("C3")
+    upload(chen, make_run(71))
+    r = upload(alice, make_run(72, topics=[t for t in TOPICS if t != PUBLIC[0]]), name="partial.txt")
+    page = alice.get(r.headers["location"]).text
+    feedback = re.search(r'<pre id="feedback">(.*?)</pre>', page, re.S).group(1)
+    assert feedback.startswith("Run: partial.txt\nStudent: Alice Adams (A1)\nRun id: myrun\nRank: ")
+    assert re.search(r"^Rank: [12] of 2 \(by map\)$", feedback, re.M)
+    assert "Topics answered: 3 of 4 (every judged topic counts" in feedback
+    assert "Findings (validate gives the same):" in feedback and "[topic-not-in-run]" in feedback
+    # a run not graded: the reason, then the findings
+    r = upload(alice, b"not a run\n", name="broken.txt")
+    feedback = re.search(r'<pre id="feedback">(.*?)</pre>', alice.get(r.headers["location"]).text, re.S).group(1)
+    assert "Not graded: " in feedback and "[fields]" in feedback
+
+
+def test_a_state_folder_of_an_older_schema_is_brought_up_to_date(tmp_path):
+    import sqlite3
+
+    from trec_eval_py.serve.store import MIGRATIONS, Store
+
+    folder = tmp_path / "old"
+    folder.mkdir()
+    db = sqlite3.connect(folder / "state.sqlite3")
+    db.executescript(MIGRATIONS[0] + "; CREATE TABLE schema_version (version INTEGER NOT NULL);"
+                     "INSERT INTO schema_version VALUES (1);"
+                     "INSERT INTO students (key, name) VALUES ('A1', 'Alice');"
+                     "INSERT INTO submissions (student_id, filename, sha256, size, received, day) "
+                     "VALUES (1, 'r.txt', 'ab', 3, 0, '2026-01-01');")
+    db.commit()
+    db.close()
+    s = Store(str(folder))
+    assert s.db().execute("SELECT version FROM schema_version").fetchone()[0] == len(MIGRATIONS) > 1
+    (row,) = s.submissions()
+    assert row["filename"] == "r.txt" and row["answered"] is None

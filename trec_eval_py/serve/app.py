@@ -355,9 +355,22 @@ def create_app(store: Store, grading, settings: Settings, pool=None) -> Starlett
         medians = {c: _median([json.loads(r["public"]).get(c) for r in subs]) for c in columns}
         student = store.student(row["student_id"])
         owner = student["name"] if me.teacher and student is not None else None
+        text = None
+        if row["status"] != "pending":
+            text = await asyncio.to_thread(feedback, row)
         return page("submission.html", me, title=f"Submission {row['id']}",
                     s=shown(row, finals_ids(row["student_id"])), columns=columns, show_private=show_private,
-                    medians=medians, n_public=n_public, owner=owner)
+                    medians=medians, n_public=n_public, owner=owner, feedback=text)
+
+    def feedback(row) -> str:
+        """The batch report's feedback of ``row`` among the class's on-time runs (public topics)."""
+        students = {s["id"]: s for s in store.students()}
+        runs = [r for r in store.submissions() if r["status"] != "pending" and (not r["late"] or r["id"] == row["id"])]
+        return grading.feedback([{"id": r["id"], "name": r["filename"], "student": students[r["student_id"]]["name"],
+                                  "key": students[r["student_id"]]["key"], "runid": r["runid"], "error": r["error"],
+                                  "public": json.loads(r["public"]) if r["public"] else None,
+                                  "answered": r["answered"], "findings": json.loads(r["findings"] or "[]")}
+                                 for r in runs], row["id"])
 
     def _own(request: Request, me: Who):
         """The submission of the path's id if ``me`` may see it (theirs, or the teacher), else None."""

@@ -20,16 +20,16 @@ import io
 import random
 
 # ---- the tools (re-point these when the tools move) ----
-from ..tools.leaderboard import DEFAULT_MEASURES, build_leaderboard, default_sort_by
-from ..tools.report import grades_csv
+from ..tools.leaderboard import DEFAULT_MEASURES, Entry, Leaderboard, build_leaderboard, default_sort_by, rank_entries
+from ..tools.report import class_medians, feedback_text, grades_csv
 from ..tools.students import Student, read_roster, same_name
 from ..tools.submissions import Submission
-from ..tools.validate import load_qrels, read_topics
+from ..tools.validate import Finding, load_qrels, read_topics
 # ---- the engine ----
 from ..engine.measures import Kind, in_asked_order, measure_specs
 from ..engine.parse.qrels import Qrels
 from ..engine.parse.source import expand, read_source
-from ..engine.pipeline import Evaluator, Options
+from ..engine.pipeline import Evaluation, Evaluator, Options
 from ..errors import InputError, UsageError
 
 __all__ = ["Grading", "Student", "Submission", "class_of", "grade_stored", "grades_csv_of", "init_worker",
@@ -106,7 +106,8 @@ class Grading:
         shown = [c for c in in_asked_order(self.public_evaluator.columns) if c.measure.name != "runid"]
         #: the board's columns (numbers only) and the one that orders it
         self.columns = [c.name for c in shown if c.summary_kind is not Kind.STR]
-        self.sort_by = default_sort_by(self.columns, {c.name: c.summary_kind for c in shown})
+        self.kinds = {c.name: c.summary_kind for c in shown if c.summary_kind is not Kind.STR}
+        self.sort_by = default_sort_by(self.columns, self.kinds)
 
     def grade(self, path: str, name: str) -> dict:
         """Grade the run stored at ``path`` (called ``name`` in messages): ``error`` (None
@@ -118,13 +119,47 @@ class Grading:
                                   check_against=self.judgments, **self.options)
         e = board.entries[0]
         out: dict = {"error": e.error, "runid": e.runid if e.ok else "", "public": None, "private": None,
-                     "findings": [dict(f.to_dict(), text=f.short(name)) for f in e.findings]}
+                     "findings": [dict(f.to_dict(), text=f.short(name)) for f in e.findings],
+                     "answered": e.topics if e.ok else None}
         if e.ok:
             out["public"] = {c: _plain(e.result.summary.get(c)) for c in self.columns}
             data = expand(sub.read(), name)
             summary = self.private_evaluator.evaluate(_named(data, name), per_topic=False).summary
             out["private"] = {c: _plain(summary.get(c)) for c in self.columns}
         return out
+
+
+    def feedback(self, runs: list[dict], which: int) -> str:
+        """The batch report's feedback (``feedback/<run>.txt``: scores and rank against the
+        class, topics answered, findings) of run ``which`` on the public board made of
+        ``runs``: each a dict of ``id``, ``name`` (the run's), ``student`` and ``key``,
+        ``runid``, ``error``, ``public`` (``{column: value}`` or None), ``answered``, ``findings``
+        (dicts as :meth:`grade` gives them)."""
+        import numpy as np
+
+        columns = self.public_evaluator.columns
+        entries, target = [], None
+        for r in runs:
+            findings = [Finding(f["path"], f["line"], f["severity"], f["code"], f["message"], f["count"],
+                                tuple(f["lines"])) for f in r["findings"]]
+            e = Entry(r["name"], findings=findings, topics_total=len(self.public),
+                      student=Student(r["student"], r["key"]), error=r["error"])
+            if r["public"] is not None:
+                values = [r["public"].get(c.name) for c in columns]
+                e.evaluation = Evaluation([], columns, [np.zeros(0) for _ in columns], values, np.zeros(0, bool),
+                                          np.zeros(0, bool), r["runid"], self.public_evaluator.options)
+                e.topics = r["answered"] or 0
+            entries.append(e)
+            if r["id"] == which:
+                target = e
+        if target is None:
+            raise KeyError(which)
+        board = Leaderboard(self.columns, self.kinds, sort_by=self.sort_by, topics_total=len(self.public),
+                            complete=bool(self.options.get("complete", True)), qrels_name="public topics")
+        board.entries = rank_entries(entries, self.sort_by, self.kinds)
+        # summaries only: no topic is shown, so no class statistics per topic are needed
+        return feedback_text(board, target, {c: {} for c in self.columns}, class_medians(board),
+                             tcols=[])
 
 
 def _plain(v):

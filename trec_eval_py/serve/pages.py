@@ -134,9 +134,8 @@ your {{ finals }} best public one{{ "s" if finals != 1 }}). <button type="submit
 {% if show_private %}<td class="num">{{ show(s.private[c]) if s.private else "" }}</td>{% endif %}
 <td class="num">{{ show(medians[c]) }}</td></tr>{% endfor %}</tbody></table></div>
 <p class="muted">Run id: {{ s.runid }}. The public numbers are those of <code>trec_eval_py -c</code> on the public topics' judgments.</p>{% endif %}
-<h2>Findings (validate gives the same)</h2>
-{% if s.findings %}<ul id="findings">{% for f in s.findings %}<li class="{{ f.severity }}">{{ f.text }}</li>{% endfor %}</ul>
-{% elif s.status != "pending" %}<p id="findings">none</p>{% endif %}
+{% if feedback %}<h2>Feedback</h2><p class="muted">As the batch report gives it, on the public topics; the findings
+are those of <code>trec_eval_py validate --qrels</code>.</p><pre id="feedback">{{ feedback|lines }}</pre>{% endif %}
 {% endblock %}""",
     "teacher.html": """{% extends "base.html" %}{% from "macros.html" import board_table %}{% block body %}
 <h1>Teacher</h1>
@@ -182,5 +181,10 @@ def environment():
             return value
         return Markup(html_escape(str(value)))
 
+    def lines(text) -> Markup:
+        # a text of several lines (the feedback) for a <pre>: each line escaped as above
+        return Markup("\n".join(html_escape(line) for line in str(text).split("\n")))
+
     env = Environment(loader=DictLoader(TEMPLATES), autoescape=True, finalize=finalize, undefined=StrictUndefined)
+    env.filters["lines"] = lines
     return env

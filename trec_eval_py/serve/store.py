@@ -57,6 +57,10 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX submissions_by_student ON submissions (student_id, day);
     CREATE INDEX submissions_pending ON submissions (status) WHERE status = 'pending';
     """,
+    # 2: how many public topics a graded run answers (the feedback's "Topics answered")
+    """
+    ALTER TABLE submissions ADD COLUMN answered INTEGER;
+    """,
 )
 
 #: how long a sign-in link, a session, may be used (seconds)
@@ -317,10 +321,10 @@ class Store:
         status = "graded" if result.get("error") is None else "failed"
         with self.transaction() as db:
             db.execute("UPDATE submissions SET status = ?, error = ?, findings = ?, runid = ?, public = ?, "
-                       "private = ?, graded = ? WHERE id = ? AND status = 'pending'",
+                       "private = ?, answered = ?, graded = ? WHERE id = ? AND status = 'pending'",
                        (status, result.get("error"), json.dumps(result.get("findings") or []),
                         result.get("runid") or "", _json(result.get("public")), _json(result.get("private")),
-                        time.time(), sid))
+                        result.get("answered"), time.time(), sid))
 
     def add_attempt(self, sid: int) -> int:
         """Count one more attempt at grading ``sid`` (a worker died under it); the attempts."""

@@ -683,6 +683,14 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
             e.curve = res["curve"]
         entries.append(e)
 
+    board.entries = rank_entries(entries, key, kinds)
+    return board
+
+
+def rank_entries(entries: list[Entry], key: str | None, kinds: dict[str, Kind]) -> list[Entry]:
+    """``entries`` in board order, each graded one's :attr:`~Entry.rank` set: by column
+    ``key``, best first, undefined values (NaN) last; equal values share a rank and keep
+    their order (None: no column orders them, all share rank 1); runs not graded last."""
     good = [e for e in entries if e.ok]
     bad = [e for e in entries if not e.ok]
     if key is not None:
@@ -695,8 +703,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     for i, e in enumerate(good):
         tie = i > 0 and (key is None or value(e) == value(good[i - 1]))
         e.rank = good[i - 1].rank if tie else i + 1
-    board.entries = good + bad
-    return board
+    return good + bad
 
 
 # ---- printing a board ----
@@ -860,4 +867,4 @@ def render_leaderboard(board: Leaderboard, fmt: str = "text", *, per_topic: bool
 
 __all__ = ["Entry", "Leaderboard", "build_leaderboard", "default_sort_by", "render_leaderboard",
            "leaderboard_json", "leaderboard_table", "BOARD_FIELDS", "expand_run_paths", "hide_quoted", "redactor",
-           "LEADERBOARD_FORMATS", "DEFAULT_MEASURES", "HIDDEN"]
+           "LEADERBOARD_FORMATS", "DEFAULT_MEASURES", "HIDDEN", "rank_entries"]
