@@ -90,3 +90,21 @@ def test_a_run_past_the_memory_bound_fails_alone(tmp_path):
         pool.stop()
     assert rows[0]["status"] == "graded"
     assert rows[1]["status"] == "failed" and "memory" in rows[1]["error"]
+
+
+def test_a_run_past_the_time_bound_is_an_error_row(tmp_path):
+    from trec_eval_py.engine.parse.source import ReadLimits
+    from trec_eval_py.serve.worker import GradingPool
+
+    store, grading = _open(tmp_path)
+    a = store.students()[0]["id"]
+    sid = store.add_submission(a, "slow.txt", make_run(1), daily_limit=0, deadline=None)
+    # batch's --max-seconds, in force in each grading process: here far less than a grading takes
+    pool = GradingPool(store, grading, workers=1, limits=ReadLimits(max_seconds=0.001))
+    pool.start()
+    try:
+        pool.wake()
+        (row,) = _wait(store, [sid])
+    finally:
+        pool.stop()
+    assert row["status"] == "failed" and "took longer than 0.001 s" in row["error"]

@@ -31,10 +31,14 @@ def open_class(qrels: str, roster: str | None, state: str, *, public_topics: str
     sha = hashlib.sha256(data).hexdigest()
     first = store.setting("qrels_sha256") is None
     if first:
+        if roster is None:
+            raise UsageError("--roster is needed on the class's first start")
+        # the split and the measures are checked before anything is kept
+        public = split_topics(topic_ids(qrels), public_topics, public_share, seed)
+        Grading(qrels, public, measures)
         if os.path.lexists(kept):
             os.unlink(kept)  # a copy left by a first start that did not finish
         write_private(kept, data)
-        public = split_topics(topic_ids(kept), public_topics, public_share, seed)
         grading = Grading(kept, public, measures)
         store.set_setting("public_topics", public)
         store.set_setting("measures", grading.specs)
