@@ -26,6 +26,7 @@ form.inline{display:inline}
 button,input[type=submit]{font:inherit;padding:.35em .9em;border-radius:4px;border:1px solid #24364b;
  background:#24364b;color:#fff;cursor:pointer}
 code,pre{background:#eef0f3;padding:.1em .3em;border-radius:3px;white-space:pre-wrap;word-break:break-all}
+pre#feedback{word-break:normal;overflow-wrap:anywhere;padding:.5em .7em}
 .flash{background:#fff7d1;border:1px solid #e5cf6a;padding:.5em .8em;border-radius:4px}
 .muted{color:#666}
 </style></head><body>
