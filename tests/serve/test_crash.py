@@ -54,7 +54,6 @@ def test_kill_9_during_uploads_loses_nothing_acknowledged(tmp_path):
         for t in threads:
             t.join(30)
         assert len(acked) > 5, "too few uploads before the kill to test anything"
-        print(f"acknowledged {len(acked)}, pending at the kill {len(store.pending())}")
         server = Server(qrels, state, free_port())
         server.wait_up()
         end = time.monotonic() + 120
