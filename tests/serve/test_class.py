@@ -257,3 +257,23 @@ def test_a_state_folder_of_an_older_schema_is_brought_up_to_date(tmp_path):
     assert s.db().execute("SELECT version FROM schema_version").fetchone()[0] == len(MIGRATIONS) > 1
     (row,) = s.submissions()
     assert row["filename"] == "r.txt" and row["answered"] is None
+
+
+_WITHOUT_STARLETTE = """\
+import sys
+
+sys.modules["starlette"] = sys.modules["uvicorn"] = None  # a core install: not there
+from trec_eval_py.cli import main
+main(sys.argv[1:])
+"""
+
+
+def test_without_the_extra_the_command_says_what_to_install(tmp_path):
+    qrels, roster, _, state = make_klass(tmp_path)
+    p = subprocess.run([sys.executable, "-c", _WITHOUT_STARLETTE, "serve", str(qrels), "--roster", str(roster),
+                        "--state", str(state)], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 1
+    assert p.stderr.strip() == ("trec_eval_py: serve needs starlette, uvicorn: "
+                                "python3 -m pip install 'trec_eval_py[serve]'")
+    assert not state.exists()

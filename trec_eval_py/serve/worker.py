@@ -85,10 +85,6 @@ class GradingPool:
             for p in procs:
                 p.terminate()
 
-    def idle(self) -> bool:
-        with self._lock:
-            return not self._inflight and not self.store.pending(1)
-
     def _feed(self) -> None:
         while not self._stop.is_set():
             self._wake.wait(1.0)
