@@ -277,3 +277,33 @@ def test_without_the_extra_the_command_says_what_to_install(tmp_path):
     assert p.stderr.strip() == ("trec_eval_py: serve needs starlette, uvicorn: "
                                 "python3 -m pip install 'trec_eval_py[serve]'")
     assert not state.exists()
+
+
+def test_the_feedback_is_batchs_on_the_public_topics(served, tmp_path):
+    alice, chen = served.student("A1"), served.student("C3")
+    runs = {"a.txt": make_run(81), "c.txt": make_run(82, topics=TOPICS[1:])}
+    where = {name: (who, upload(who, data, name=name).headers["location"])
+             for (name, data), who in zip(runs.items(), (alice, chen))}
+    pages = {name: re.search(r'<pre id="feedback">(.*?)</pre>', who.get(url).text, re.S).group(1)
+             for name, (who, url) in where.items()}
+    klass = tmp_path / "class"
+    klass.mkdir()
+    for name, data in runs.items():
+        (klass / name).write_bytes(data)
+    pub = _part(tmp_path / "qrels.txt", set(PUBLIC), tmp_path / "qrels.public")
+    p = _cli("batch", pub, "class", "-m", "map", "-m", "P.10", "--report", "rep", "-o", "board.txt",
+             "--student-from", "none", "-j", "1", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+
+    def parts(text: str) -> list[str]:
+        # the rank, topics, scores and weakest topics; not the run's name, the student, the findings
+        # (the batch above validates against the public topics' judgments only)
+        keep = re.split(r"\n(?=Findings)|\n(?=Weakest)", text[text.index("Rank:"):])
+        return [k for k in keep if not k.startswith("Findings")]
+
+    for name, text in pages.items():
+        batch = (tmp_path / "rep" / "feedback" / f"class_{name[0]}.txt").read_text()
+        from html import unescape
+
+        assert parts(unescape(text)) == parts(batch)
+        assert "Weakest topics by map" in text

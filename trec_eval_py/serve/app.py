@@ -369,7 +369,8 @@ def create_app(store: Store, grading, settings: Settings, pool=None) -> Starlett
         return grading.feedback([{"id": r["id"], "name": r["filename"], "student": students[r["student_id"]]["name"],
                                   "key": students[r["student_id"]]["key"], "runid": r["runid"], "error": r["error"],
                                   "public": json.loads(r["public"]) if r["public"] else None,
-                                  "answered": r["answered"], "findings": json.loads(r["findings"] or "[]")}
+                                  "answered": r["answered"], "findings": json.loads(r["findings"] or "[]"),
+                                  "per_topic": json.loads(r["per_topic"]) if r["per_topic"] else None}
                                  for r in runs], row["id"])
 
     def _own(request: Request, me: Who):

@@ -21,7 +21,7 @@ import random
 
 # ---- the tools (re-point these when the tools move) ----
 from ..tools.leaderboard import DEFAULT_MEASURES, Entry, Leaderboard, build_leaderboard, default_sort_by, rank_entries
-from ..tools.report import class_medians, feedback_text, grades_csv
+from ..tools.report import class_medians, class_topic_stats, feedback_text, grades_csv
 from ..tools.students import Student, read_roster, same_name
 from ..tools.submissions import Submission
 from ..tools.validate import Finding, load_qrels, read_topics
@@ -112,10 +112,12 @@ class Grading:
     def grade(self, path: str, name: str) -> dict:
         """Grade the run stored at ``path`` (called ``name`` in messages): ``error`` (None
         when graded), ``findings`` (validate's, each a dict with its one-line ``text``),
-        ``runid``, ``public`` and ``private`` (``{column: value}``, None when not graded)."""
+        ``runid``, ``public`` and ``private`` (``{column: value}``, None when not graded),
+        ``answered`` (the public topics it answers) and ``per_topic`` (its values on each
+        public topic: ``topics``, ``values`` by column, ``filled``, ``printable``)."""
         sub = Submission(name, path)
         # batch's grading on the public topics, validated against every judged topic
-        board = build_leaderboard(self.public_evaluator.judgments, [sub], self.specs, jobs=1, per_topic=False,
+        board = build_leaderboard(self.public_evaluator.judgments, [sub], self.specs, jobs=1, per_topic=True,
                                   check_against=self.judgments, **self.options)
         e = board.entries[0]
         out: dict = {"error": e.error, "runid": e.runid if e.ok else "", "public": None, "private": None,
@@ -123,6 +125,11 @@ class Grading:
                      "answered": e.topics if e.ok else None}
         if e.ok:
             out["public"] = {c: _plain(e.result.summary.get(c)) for c in self.columns}
+            ev = e.result
+            out["per_topic"] = {"topics": list(ev.topics),
+                                "values": {c: [_plain(v) for v in ev.values[c].tolist()] for c in self.columns
+                                           if c in ev.values},
+                                "filled": [bool(x) for x in ev.filled], "printable": [bool(x) for x in ev.printable]}
             data = expand(sub.read(), name)
             summary = self.private_evaluator.evaluate(_named(data, name), per_topic=False).summary
             out["private"] = {c: _plain(summary.get(c)) for c in self.columns}
@@ -133,8 +140,8 @@ class Grading:
         """The batch report's feedback (``feedback/<run>.txt``: scores and rank against the
         class, topics answered, findings) of run ``which`` on the public board made of
         ``runs``: each a dict of ``id``, ``name`` (the run's), ``student`` and ``key``,
-        ``runid``, ``error``, ``public`` (``{column: value}`` or None), ``answered``, ``findings``
-        (dicts as :meth:`grade` gives them)."""
+        ``runid``, ``error``, ``public`` (``{column: value}`` or None), ``answered``, ``per_topic``
+        and ``findings`` (as :meth:`grade` gives them)."""
         import numpy as np
 
         columns = self.public_evaluator.columns
@@ -145,9 +152,14 @@ class Grading:
             e = Entry(r["name"], findings=findings, topics_total=len(self.public),
                       student=Student(r["student"], r["key"]), error=r["error"])
             if r["public"] is not None:
-                values = [r["public"].get(c.name) for c in columns]
-                e.evaluation = Evaluation([], columns, [np.zeros(0) for _ in columns], values, np.zeros(0, bool),
-                                          np.zeros(0, bool), r["runid"], self.public_evaluator.options)
+                summary = [r["public"].get(c.name) for c in columns]
+                per = r.get("per_topic") or {"topics": [], "values": {}, "filled": [], "printable": []}
+                n = len(per["topics"])
+                values = [np.array([np.nan if v is None else v for v in per["values"].get(c.name, [None] * n)],
+                                   dtype=np.float64) for c in columns]
+                e.evaluation = Evaluation(list(per["topics"]), columns, values, summary,
+                                          np.array(per["filled"], dtype=bool), np.array(per["printable"], dtype=bool),
+                                          r["runid"], self.public_evaluator.options)
                 e.topics = r["answered"] or 0
             entries.append(e)
             if r["id"] == which:
@@ -157,9 +169,9 @@ class Grading:
         board = Leaderboard(self.columns, self.kinds, sort_by=self.sort_by, topics_total=len(self.public),
                             complete=bool(self.options.get("complete", True)), qrels_name="public topics")
         board.entries = rank_entries(entries, self.sort_by, self.kinds)
-        # summaries only: no topic is shown, so no class statistics per topic are needed
-        return feedback_text(board, target, {c: {} for c in self.columns}, class_medians(board),
-                             tcols=[])
+        # each topic's class median and best, for the weakest topics (the columns with values per topic)
+        stats = {c: class_topic_stats(board, c) for c in self.columns}
+        return feedback_text(board, target, stats, class_medians(board))
 
 
 def _plain(v):

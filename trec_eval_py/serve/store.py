@@ -61,6 +61,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE submissions ADD COLUMN answered INTEGER;
     """,
+    # 3: a graded run's values on each public topic (the feedback's weakest topics)
+    """
+    ALTER TABLE submissions ADD COLUMN per_topic TEXT;
+    """,
 )
 
 #: how long a sign-in link, a session, may be used (seconds)
@@ -321,10 +325,10 @@ class Store:
         status = "graded" if result.get("error") is None else "failed"
         with self.transaction() as db:
             db.execute("UPDATE submissions SET status = ?, error = ?, findings = ?, runid = ?, public = ?, "
-                       "private = ?, answered = ?, graded = ? WHERE id = ? AND status = 'pending'",
+                       "private = ?, answered = ?, per_topic = ?, graded = ? WHERE id = ? AND status = 'pending'",
                        (status, result.get("error"), json.dumps(result.get("findings") or []),
                         result.get("runid") or "", _json(result.get("public")), _json(result.get("private")),
-                        result.get("answered"), time.time(), sid))
+                        result.get("answered"), _json(result.get("per_topic")), time.time(), sid))
 
     def add_attempt(self, sid: int) -> int:
         """Count one more attempt at grading ``sid`` (a worker died under it); the attempts."""
