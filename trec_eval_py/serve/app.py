@@ -439,12 +439,30 @@ def create_app(store: Store, grading, settings: Settings, pool=None) -> Starlett
         return JSONResponse(api_shown(row, revealed()), 201,
                             headers={"Location": f"/api/submissions/{sid}", **_headers()})
 
+    waiting: dict[int, list] = {}  # submission -> the events of the requests waiting for its grade
+
+    def graded_now(sid: int) -> None:  # the pool's thread: wake the requests waiting for sid
+        for loop, event in waiting.pop(sid, []):
+            loop.call_soon_threadsafe(event.set)
+
+    if pool is not None and hasattr(pool, "listeners"):
+        pool.listeners.append(graded_now)
+
     async def _graded(sid: int, wait: float) -> Any:
-        """The row of ``sid`` once graded, or as it is after ``wait`` seconds."""
+        """The row of ``sid`` once graded, or as it is after ``wait`` seconds: woken by the
+        pool when the grade is written (and looking again every half second all the same)."""
         end = time.monotonic() + wait
         row: Any = store.submission(sid)
         while row["status"] == "pending" and time.monotonic() < end:
-            await asyncio.sleep(0.05)
+            event = asyncio.Event()
+            waiting.setdefault(sid, []).append((asyncio.get_running_loop(), event))
+            row = store.submission(sid)  # graded between the first look and the registration?
+            if row["status"] != "pending":
+                break
+            try:
+                await asyncio.wait_for(event.wait(), min(0.5, max(0.0, end - time.monotonic())))
+            except asyncio.TimeoutError:
+                pass
             row = store.submission(sid)
         return row
 

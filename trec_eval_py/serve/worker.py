@@ -48,6 +48,8 @@ class GradingPool:
         self._suspects: set[int] = set()  # runs in a pool that broke with others: graded alone next
         self._pool: ProcessPoolExecutor | None = None
         self._thread: threading.Thread | None = None
+        #: called with a submission's id once its grade is written (from the pool's thread)
+        self.listeners: list = []
 
     def _new_pool(self) -> ProcessPoolExecutor:
         import multiprocessing
@@ -137,6 +139,7 @@ class GradingPool:
                                                            "memory bound, or a crash) every time it was tried",
                                                   "findings": []})
                     self._suspects.discard(sid)
+                    self._tell(sid)
                 if self._pool is not None and self._generation == generation:
                     self._renew()
             self._wake.set()
@@ -150,3 +153,8 @@ class GradingPool:
             self._inflight.pop(sid, None)
             self._suspects.discard(sid)
         self._wake.set()
+        self._tell(sid)
+
+    def _tell(self, sid: int) -> None:
+        for listen in list(self.listeners):
+            listen(sid)
