@@ -307,3 +307,24 @@ def test_the_feedback_is_batchs_on_the_public_topics(served, tmp_path):
 
         assert parts(unescape(text)) == parts(batch)
         assert "Weakest topics by map" in text
+
+
+def test_the_teacher_downloads_every_submission_and_new_links(served):
+    alice = served.student("A1")
+    upload(alice, make_run(91), name="first.txt")
+    upload(alice, b"broken\n", name="second.txt")
+    teacher = served.teacher()
+    r = teacher.get("/teacher/submissions.zip")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(r.content)) as z:
+        names = sorted(z.namelist())
+        assert names == ["A1/1-first.txt", "A1/2-second.txt", "submissions.csv"]
+        assert z.read("A1/1-first.txt") == make_run(91)
+        listing = list(csv.reader(io.StringIO(z.read("submissions.csv").decode())))
+        assert [row[5] for row in listing[1:]] == ["graded", "failed"]
+    assert not os.listdir(os.path.join(served.store.root, "tmp"))  # the zip was written for this answer only
+    r = teacher.post("/teacher/links", data={"csrf": csrf_of(teacher, "/teacher"), "student": str(served.ids["C3"])})
+    rows = list(csv.reader(io.StringIO(r.text)))
+    assert [row[0] for row in rows] == ["student_id", "C3"]
+    token = rows[1][2].rsplit("/", 1)[1]
+    assert served.store.use_link(token) == served.ids["C3"]

@@ -40,6 +40,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from ..engine.parse.source import show_size
 from .export import board, board_csv, finals_of, grades, show, write_submissions_zip
 from .pages import environment
 from .store import LimitReached, Store
@@ -93,13 +94,6 @@ class Who:
 
 def _utc(t: float) -> str:
     return dt.datetime.fromtimestamp(t, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
-
-
-def _size(n: int) -> str:
-    for unit, k in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
-        if n >= 1 << k:
-            return f"{n / (1 << k):g} {unit}"
-    return f"{n} bytes"
 
 
 def _filename(name: str | None) -> str:
@@ -289,7 +283,7 @@ def create_app(store: Store, grading, settings: Settings, pool=None) -> Starlett
                     used=store.count_today(sid, today), daily_limit=settings.daily_limit,
                     deadline=_utc(deadline) if deadline else None,
                     past_deadline=deadline is not None and time.time() > deadline,
-                    max_upload=_size(settings.max_upload), finals=settings.finals, new_token=new_token,
+                    max_upload=show_size(settings.max_upload), finals=settings.finals, new_token=new_token,
                     base_url=settings.base_url, flash=flash)
 
     async def read_upload(request: Request):
@@ -298,7 +292,7 @@ def create_app(store: Store, grading, settings: Settings, pool=None) -> Starlett
         if length is None or not length.isdigit():
             return JSONResponse({"error": "send the upload with a Content-Length"}, 411)
         if int(length) > settings.max_upload + (64 << 10):
-            return JSONResponse({"error": f"the upload is larger than {_size(settings.max_upload)}"}, 413)
+            return JSONResponse({"error": f"the upload is larger than {show_size(settings.max_upload)}"}, 413)
         form = await request.form(max_files=1, max_fields=10, max_part_size=64 << 10)
         run = form.get("run")
         if run is None or isinstance(run, str):
@@ -306,7 +300,7 @@ def create_app(store: Store, grading, settings: Settings, pool=None) -> Starlett
         data = await run.read(settings.max_upload + 1)
         await run.close()
         if len(data) > settings.max_upload:
-            return form, JSONResponse({"error": f"the upload is larger than {_size(settings.max_upload)}"}, 413)
+            return form, JSONResponse({"error": f"the upload is larger than {show_size(settings.max_upload)}"}, 413)
         if not data:
             return form, JSONResponse({"error": "the run is empty"}, 400)
         return form, (_filename(run.filename), data)
