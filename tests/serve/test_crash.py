@@ -4,6 +4,9 @@ is half written; nothing is there twice."""
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -73,3 +76,28 @@ def test_kill_9_during_uploads_loses_nothing_acknowledged(tmp_path):
     finally:
         stop.set()
         server.stop()
+
+
+@pytest.mark.slow
+def test_a_second_server_on_one_state_folder_is_refused(tmp_path):
+    from support.paths import ROOT
+
+    from trec_eval_py.serve.service import open_class
+
+    qrels, roster, public, state = make_klass(tmp_path)
+    open_class(str(qrels), str(roster), str(state), public_topics=str(public), tell=lambda t: None)
+    server = Server(qrels, state, free_port())
+    try:
+        server.wait_up()
+        p = subprocess.run([sys.executable, "-m", "trec_eval_py", "serve", str(qrels), "--state", str(state),
+                            "--port", str(free_port())], capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert p.returncode == 1 and p.stderr.strip().endswith(": stop it first")
+    finally:
+        server.stop()
+    # the lock went with the server
+    again = Server(qrels, state, free_port())
+    try:
+        again.wait_up()
+    finally:
+        again.stop()

@@ -86,6 +86,7 @@ def serve(store: Store, grading: Grading, settings, *, host: str, port: int, wor
     from .worker import GradingPool
 
     tell = tell or (lambda text: print(text, file=sys.stderr))
+    lock = _only_server(store)
     pool = GradingPool(store, grading, workers=workers, limits=limits, max_memory=max_memory)
     pending = len(store.pending())
     pool.start()
@@ -99,3 +100,20 @@ def serve(store: Store, grading: Grading, settings, *, host: str, port: int, wor
                     forwarded_allow_ips="127.0.0.1", timeout_graceful_shutdown=5)
     finally:
         pool.stop()
+        os.close(lock)
+
+
+def _only_server(store: Store) -> int:
+    """Hold ``STATE/server.lock`` while serving (an open file, locked: the lock goes with the
+    process, however it ends). A second server on one state folder would grade every upload
+    twice and answer with other settings: it is refused."""
+    import fcntl
+
+    fd = os.open(os.path.join(store.root, "server.lock"),
+                 os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise UsageError(f"another server is serving {store.root}: stop it first") from None
+    return fd
