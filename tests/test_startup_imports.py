@@ -135,7 +135,7 @@ def _import_name(requirement: str) -> str:
     """The top-level module a requirement of pyproject.toml installs (``scikit-learn>=1.2`` -> ``sklearn``)."""
     name = re.split(r"[\[<>=!~ ;]", requirement, maxsplit=1)[0].lower().replace("-", "_")
     return {"scikit_learn": "sklearn", "pytrec_eval_terrier": "pytrec_eval", "python_terrier": "pyterrier",
-            "websocket_client": "websocket"}.get(name, name)
+            "websocket_client": "websocket", "python_multipart": "multipart"}.get(name, name)
 
 
 _DOCS_PROBE = """\

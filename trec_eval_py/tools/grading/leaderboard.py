@@ -138,7 +138,7 @@ class _Grader:
     hiding the judgments keeps public. A bad measure or option is an error here,
     before any run is graded."""
 
-    def __init__(self, q, specs, options, check, curve, hide=False, keep=True) -> None:
+    def __init__(self, q, specs, options, check, curve, hide=False, keep=True, checked_against=None) -> None:
         from ...engine.pipeline import Evaluator
 
         self.board_specs = len(specs)  # the columns asked for after these are the curve's
@@ -162,9 +162,11 @@ class _Grader:
         self.evaluator = Evaluator(q, list(specs) + extra, **options)
         self.check = check
         self.topics = None
+        #: the judgments the validator checks against (None: those evaluated)
+        self.checked_against = checked_against
         if check is not None:
             try:
-                self.topics = qrels_topics(q)  # once, not once per run
+                self.topics = qrels_topics(q if checked_against is None else checked_against)  # once, not once per run
             except AttributeError:  # judgments without per-row topic ids
                 self.topics = None
         self.hide = hide
@@ -312,7 +314,7 @@ def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
             # with the settings validate uses; tie findings follow the ranking rule evaluated.
             # Hidden judgments: only their topic ids are checked against (no unjudged counts,
             # no ties told apart by judgments: they would say which documents are judged)
-            judged = None if g.hide else g.evaluator.judgments
+            judged = None if g.hide else (g.evaluator.judgments if g.checked_against is None else g.checked_against)
             report = validate_run(sub.name, judged, topics=g.topics, name=sub.name, data=data,
                                   compat=options.compat, rel_format=options.rel_format,
                                   results_format=options.results_format, rows=rows, **g.check)
@@ -492,7 +494,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
                       hide_judgments: bool = False, progress=None, exclude=(), ignore=(), select=(),
                       skip_header: bool = False, doc_limit: int | None = None, max_unjudged: float | None = None,
                       student_from: str | None = None, pick: str = "all", roster=None,
-                      per_topic: bool = True, client=None,
+                      per_topic: bool = True, client=None, check_against=None,
                       **options) -> Leaderboard:
     """Evaluate every run against ``qrels`` and rank them (``trec_eval_py batch``).
 
@@ -522,6 +524,9 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     for grades.csv.
     ``per_topic=False`` keeps each run's summary only (what the board prints
     without ``--per-topic`` or a report), not its per-topic values.
+    ``check_against`` (judgments read, e.g. by :func:`~trec_eval_py.tools.grading.validate.load_qrels`)
+    are what the validator checks each run against instead of ``qrels`` (a board of some
+    of the judged topics whose findings are still those of ``validate --qrels`` on them all).
     ``client`` (a ``dask.distributed.Client``) grades the runs on its cluster,
     one task per run, the judgments shipped to each worker once.
 
@@ -611,7 +616,7 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     from ...engine.parse.source import read_limits
 
     # made here: a bad measure or option is one line before any run is graded
-    grader = _Grader(q, specs, options, settings, curves, hide_judgments, per_topic)
+    grader = _Grader(q, specs, options, settings, curves, hide_judgments, per_topic, check_against)
     results = _run_all(subs, (grader, read_limits()), jobs, progress, client)
 
     board = Leaderboard(columns, kinds, sort_by=key, topics_total=total, complete=opts.complete,
@@ -633,6 +638,14 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
             e.curve = res["curve"]
         entries.append(e)
 
+    board.entries = rank_entries(entries, key, kinds)
+    return board
+
+
+def rank_entries(entries: list[Entry], key: str | None, kinds: dict[str, Kind]) -> list[Entry]:
+    """``entries`` in board order, each graded one's :attr:`~Entry.rank` set: by column
+    ``key``, best first, undefined values (NaN) last; equal values share a rank and keep
+    their order (None: no column orders them, all share rank 1); runs not graded last."""
     good = [e for e in entries if e.ok]
     bad = [e for e in entries if not e.ok]
     if key is not None:
@@ -645,10 +658,9 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     for i, e in enumerate(good):
         tie = i > 0 and (key is None or value(e) == value(good[i - 1]))
         e.rank = good[i - 1].rank if tie else i + 1
-    board.entries = good + bad
-    return board
+    return good + bad
 
 
 __all__ = ["Entry", "Leaderboard", "build_leaderboard", "default_sort_by", "render_leaderboard",
            "leaderboard_json", "leaderboard_table", "BOARD_FIELDS", "expand_run_paths", "hide_quoted", "redactor",
-           "LEADERBOARD_FORMATS", "DEFAULT_MEASURES", "HIDDEN"]
+           "LEADERBOARD_FORMATS", "DEFAULT_MEASURES", "HIDDEN", "rank_entries"]
