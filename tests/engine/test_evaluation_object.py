@@ -1,4 +1,4 @@
-"""What an :class:`~trec_eval_py.engine.pipeline.Evaluation` says of itself in a
+"""What an :class:`~trec_eval_py.engine.results.Evaluation` says of itself in a
 notebook or the REPL: ``summary`` and ``values`` show their contents, and
 ``averaged_over`` says which topics the summary averages."""
 from __future__ import annotations

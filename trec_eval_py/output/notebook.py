@@ -2,7 +2,7 @@
 
 DataFrames (``pip install 'trec_eval_py[pandas]'``) keep full precision and
 name each measure as it was asked for (``nDCG@10`` stays ``nDCG@10``). HTML
-tables are what Jupyter shows for an :class:`~trec_eval_py.engine.pipeline.Evaluation`,
+tables are what Jupyter shows for an :class:`~trec_eval_py.engine.results.Evaluation`,
 a comparison or a leaderboard; their values are printed as trec_eval prints
 them (``%6.4f``), so they can be checked against the text output.
 """
