@@ -12,8 +12,8 @@ __all__ = [
 #: (``trec_eval_py.cli``) starts without numpy or the engine, so that it can
 #: set up numpy's start (see ``cli.main``) and skip what a command never uses
 _LAZY = {
-    "evaluate": ".engine.pipeline", "Evaluator": ".engine.pipeline", "Evaluation": ".engine.pipeline",
-    "Options": ".engine.pipeline",
+    "evaluate": ".engine.pipeline", "Evaluator": ".engine.pipeline", "Evaluation": ".engine.results",
+    "Options": ".engine.options",
     "read_qrels": ".engine.parse", "read_run": ".engine.parse", "Qrels": ".engine.parse", "Run": ".engine.parse",
     # the pytrec_eval drop-in loads the measure registry
     "RelevanceEvaluator": ".compat.pytrec_eval",

@@ -1,4 +1,4 @@
-"""What an :class:`~trec_eval_py.engine.pipeline.Evaluation` says of itself in a
+"""What an :class:`~trec_eval_py.engine.results.Evaluation` says of itself in a
 notebook or the REPL: ``summary`` and ``values`` show their contents, and
 ``averaged_over`` says which topics the summary averages."""
 from __future__ import annotations
@@ -70,3 +70,22 @@ def test_averaged_over_follows_a_format_that_always_counts_every_judged_topic(tm
                             if line.startswith(topics[0] + "\t")))
     ev = evaluate(gold, pred, ["num_q"], rel_format="codiesp_x", results_format="codiesp_x")
     assert ev.averaged_over == ("judged topics", len(topics)) and len(topics) > 1
+
+
+def test_the_result_types_live_in_their_own_module_and_keep_their_old_names():
+    # engine/results.py (and engine/options.py) stand without the orchestrator: reading what an
+    # evaluation is does not load the pipeline; the names it had there still import from it
+    import subprocess
+    import sys
+
+    code = ("import sys, trec_eval_py.engine.results, trec_eval_py.engine.options; "
+            "print(sorted(m for m in sys.modules if m.startswith(('trec_eval_py.engine.pipeline', "
+            "'trec_eval_py.tools'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    from trec_eval_py.engine import options, pipeline, results
+
+    assert (pipeline.Evaluation, pipeline.Column, pipeline.ByName, pipeline.Options) == (
+        results.Evaluation, results.Column, results.ByName, options.Options)
+    assert (te.Evaluation, te.Options) == (results.Evaluation, options.Options)
+    assert results.Evaluation.__module__ == "trec_eval_py.engine.results"

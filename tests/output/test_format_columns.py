@@ -9,6 +9,12 @@ from trec_eval_py.engine.measures import Kind
 from trec_eval_py.output.evaluation import line, trec_lines
 
 
+def _column(name: str, kind: Kind, prefix: str, measure) -> SimpleNamespace:
+    # what the text layout reads of a column (output.protocols.PrintedColumn)
+    return SimpleNamespace(name=name, trec_name=name, kind=kind, summary_kind=kind, prefix=prefix, identity=None,
+                           measure=measure, asked=0)
+
+
 def test_column_wise_equals_line_by_line():
     rng = np.random.default_rng(3)
     n = 3000
@@ -19,10 +25,10 @@ def test_column_wise_equals_line_by_line():
     ints = rng.integers(-5, 10**6, n)
     strs = np.array(["'%d'" % x for x in range(n)], dtype=object)
     m = SimpleNamespace(per_topic=True)
-    cols = [SimpleNamespace(name="map", kind=Kind.FLOAT, prefix="", measure=m),
-            SimpleNamespace(name="num_ret", kind=Kind.INT, prefix="", measure=m),
-            SimpleNamespace(name="relstring", kind=Kind.STR, prefix="", measure=m),
-            SimpleNamespace(name="P_5", kind=Kind.FLOAT, prefix="Z", measure=m)]
+    cols = [_column("map", Kind.FLOAT, "", m),
+            _column("num_ret", Kind.INT, "", m),
+            _column("relstring", Kind.STR, "", m),
+            _column("P_5", Kind.FLOAT, "Z", m)]
     values = {"map": f, "num_ret": ints, "relstring": strs, "P_5": -f}
     printable = rng.random(n) < 0.9
     topics = [f"q{i}\x1c" if i % 50 == 0 else str(i) for i in range(n)]
@@ -44,11 +50,11 @@ def test_blocks_with_percent_signs_and_plain_columns():
     with_nan = rng.random(n)
     with_nan[::37] = -np.nan
     m = SimpleNamespace(per_topic=True)
-    cols = [SimpleNamespace(name="ndcg", kind=Kind.FLOAT, prefix="", measure=m),
-            SimpleNamespace(name="x%d%s%%", kind=Kind.FLOAT, prefix="%", measure=m),
-            SimpleNamespace(name="num_rel", kind=Kind.INT, prefix="", measure=m),
-            SimpleNamespace(name="num_q", kind=Kind.INT, prefix="", measure=m),
-            SimpleNamespace(name="runid", kind=Kind.STR, prefix="", measure=m)]
+    cols = [_column("ndcg", Kind.FLOAT, "", m),
+            _column("x%d%s%%", Kind.FLOAT, "%", m),
+            _column("num_rel", Kind.INT, "", m),
+            _column("num_q", Kind.INT, "", m),
+            _column("runid", Kind.STR, "", m)]
     values = {"ndcg": plain, "x%d%s%%": with_nan, "num_rel": rng.integers(0, 99, n),
               "num_q": rng.integers(0, 99, n).astype(np.float64), "runid": np.array(["r%s"] * n, dtype=object)}
     topics = [f"t%s{i}%d%%" if i % 3 == 0 else str(i) for i in range(n)]

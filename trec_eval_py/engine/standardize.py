@@ -24,7 +24,7 @@ This follows trec_eval's ``-Z`` (``convert_zscores.c`` and its use in
 * two outputs printed alike (``iprec_at_recall.0.999,1``) are two columns,
   each converted with the file's line for that name.
 
-Columns in :class:`~trec_eval_py.engine.pipeline.Evaluation` keep their plain names
+Columns in :class:`~trec_eval_py.engine.results.Evaluation` keep their plain names
 (``values["map"]`` holds the z-scores); only printing adds the ``Z``.
 """
 from __future__ import annotations
@@ -59,7 +59,7 @@ def apply_zscores(table: ZScores, columns: list, values: list[np.ndarray], qids:
                   evaluated: np.ndarray) -> tuple[list, list[np.ndarray]]:
     """The pipeline's ``-Z`` stage: new ``(columns, values)`` holding z-scores.
 
-    ``columns`` are the pipeline's :class:`~trec_eval_py.engine.pipeline.Column`
+    ``columns`` are the pipeline's :class:`~trec_eval_py.engine.results.Column`
     values and ``values[j]`` is column j's per-topic array, topics in the
     order of ``qids``; ``evaluated`` marks the topics trec_eval computed.
     Neither input is modified.

@@ -6,11 +6,15 @@ counts, and text for strings, exactly as trec_eval prints them.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..engine.measures import Kind
+
+if TYPE_CHECKING:
+    from .protocols import EvaluationResult, PrintedColumn
 
 
 def format_value(kind: Kind, value) -> str:
@@ -42,7 +46,7 @@ def format_column(kind: Kind, values) -> list[str]:
     return [format_value(kind, v) for v in (arr.tolist() if arr.dtype != object else list(arr))]
 
 
-def _printed_once(result, values) -> list[tuple]:
+def _printed_once(result: EvaluationResult, values: Sequence) -> list[tuple]:
     """``(column, value)`` pairs for trec_eval's text: a measure asked for twice under
     different names (``-m AP -m map``, ``-m P.5 -m P@5``) prints once, as trec_eval
     prints a measure named twice once; JSON and CSV keep every name asked for. Columns
@@ -51,7 +55,7 @@ def _printed_once(result, values) -> list[tuple]:
     seen = set()
     out = []
     for c, v in zip(result.columns, values):
-        key = getattr(c, "identity", None)
+        key = c.identity
         if key is not None:
             if key in seen:
                 continue
@@ -60,7 +64,7 @@ def _printed_once(result, values) -> list[tuple]:
     return out
 
 
-def _query_blocks(result) -> Iterator[str]:
+def _query_blocks(result: EvaluationResult) -> Iterator[str]:
     """Each printed topic's lines as one string, formatted a column at a time."""
     # column by column: two columns may share a printed name
     pairs = [(c, v) for c, v in _printed_once(result, result.column_values) if c.measure.per_topic]
@@ -95,7 +99,7 @@ def _query_blocks(result) -> Iterator[str]:
             yield template.replace("\0", topics[t].replace("%", "%%")) % row
 
 
-def trec_lines(result, *, query: bool, summary: bool, blocks: bool = False) -> Iterator[str]:
+def trec_lines(result: EvaluationResult, *, query: bool, summary: bool, blocks: bool = False) -> Iterator[str]:
     """The lines trec_eval would print for ``result`` (an :class:`Evaluation`).
 
     With ``blocks`` the per-topic part comes as one string per topic (all its
@@ -113,12 +117,12 @@ def trec_lines(result, *, query: bool, summary: bool, blocks: bool = False) -> I
                 yield line(_trec_name(c), "all", c.summary_kind, v, c.prefix)
 
 
-def _trec_name(c) -> str:
+def _trec_name(c: PrintedColumn) -> str:
     # trec_eval's name even when the value was asked for by an ir_measures name;
     # one that sets rel= or judged_only= says so, else P(rel=2)@10 would print
     # as P_10 beside -m P.10's other value
-    name = getattr(c, "trec_name", c.name)
-    identity = getattr(c, "identity", None)  # (measure, options that differ for it, output)
+    name = c.trec_name
+    identity = c.identity  # (measure, options that differ for it, output)
     if identity is not None and identity[1]:
         from ..engine.measures import printed_with_options
 
@@ -126,7 +130,7 @@ def _trec_name(c) -> str:
     return name
 
 
-def _records(result, *, query: bool, summary: bool) -> Iterator[tuple]:
+def _records(result: EvaluationResult, *, query: bool, summary: bool) -> Iterator[tuple]:
     """``(topic, column, kind, value)`` in trec_eval's print order ('all' for the
     summary), column by column: two columns may share a printed name."""
     if query:
@@ -163,17 +167,17 @@ def csv_value(kind: Kind, value) -> str:
     return format_value(kind, value)
 
 
-def _printed_name(c) -> str:
-    return getattr(c, "prefix", "") + c.name
+def _printed_name(c: PrintedColumn) -> str:
+    return c.prefix + c.name
 
 
-def evaluation_records(result, *, query: bool, summary: bool) -> Iterator[tuple]:
+def evaluation_records(result: EvaluationResult, *, query: bool, summary: bool) -> Iterator[tuple]:
     """``(topic, name, kind, value)`` in trec_eval's print order ('all' for the summary)."""
     for topic, c, kind, value in _records(result, query=query, summary=summary):
         yield topic, _printed_name(c), kind, value
 
 
-def evaluation_json(result, *, query: bool, summary: bool) -> dict:
+def evaluation_json(result: EvaluationResult, *, query: bool, summary: bool) -> dict:
     """``{"runid", "per_topic": {topic: {measure: value}}, "summary": {measure: value}}``.
 
     ``per_topic`` is present with ``query``, ``summary`` unless ``summary`` is false.
@@ -215,7 +219,7 @@ def python_value(kind: Kind, value):
     return str(value)
 
 
-def render_evaluation(result, fmt: str = "trec", *, query: bool = False,
+def render_evaluation(result: EvaluationResult, fmt: str = "trec", *, query: bool = False,
                       summary: bool = True) -> Iterator[str | bytes]:
     """The main command's output of ``result`` in ``fmt`` (trec, json or csv: text;
     parquet: the file's bytes).
@@ -243,7 +247,7 @@ def render_evaluation(result, fmt: str = "trec", *, query: bool = False,
     raise AssertionError(fmt)
 
 
-def evaluation_columns(result, *, query: bool, summary: bool) -> dict:
+def evaluation_columns(result: EvaluationResult, *, query: bool, summary: bool) -> dict:
     """The long table ``runid, topic, measure, value`` (value a float: counts too) as
     columns, in trec_eval's print order; text values (``runid``, ``relstring``) are
     left out, as a float column cannot hold them."""
@@ -253,7 +257,7 @@ def evaluation_columns(result, *, query: bool, summary: bool) -> dict:
             "measure": [r[1] for r in rows], "value": [r[2] for r in rows]}
 
 
-def evaluation_parquet(result, *, query: bool, summary: bool, path=None) -> bytes | None:
+def evaluation_parquet(result: EvaluationResult, *, query: bool, summary: bool, path=None) -> bytes | None:
     """:func:`evaluation_columns` as a Parquet file: its bytes, or written to ``path``
     (needs pyarrow: the ``parquet`` extra)."""
     from ..engine.parse.python import parquet_bytes, write_parquet

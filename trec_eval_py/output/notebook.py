@@ -2,18 +2,23 @@
 
 DataFrames (``pip install 'trec_eval_py[pandas]'``) keep full precision and
 name each measure as it was asked for (``nDCG@10`` stays ``nDCG@10``). HTML
-tables are what Jupyter shows for an :class:`~trec_eval_py.engine.pipeline.Evaluation`,
+tables are what Jupyter shows for an :class:`~trec_eval_py.engine.results.Evaluation`,
 a comparison or a leaderboard; their values are printed as trec_eval prints
 them (``%6.4f``), so they can be checked against the text output.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..engine.measures import Kind, in_asked_order
 from ..engine.parse.python import require_pandas
 from .evaluation import evaluation_records, format_value, python_value
 
+if TYPE_CHECKING:
+    from .protocols import BoardResult, ComparisonResult, EvaluationResult
 
-def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):
+
+def evaluation_frame(result: EvaluationResult, *, per_topic: bool = True, wide: bool = False):
     """An :class:`Evaluation` as a DataFrame.
 
     Long form (default): columns ``run, topic, measure, value``, one row per
@@ -27,7 +32,7 @@ def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):
     # each topic's measures in the order they were asked for (-m), as every tool shows them
     asked: dict[str, int] = {}
     for c in in_asked_order(list(result.columns)):
-        asked.setdefault(getattr(c, "prefix", "") + c.name, len(asked))
+        asked.setdefault(c.prefix + c.name, len(asked))
     first: dict[str, int] = {}
     for _, t, _, _ in rows:
         first.setdefault(t, len(first))
@@ -45,25 +50,25 @@ def evaluation_frame(result, *, per_topic: bool = True, wide: bool = False):
     return out
 
 
-def comparison_frame(comparison):
+def comparison_frame(comparison: ComparisonResult):
     """A comparison's rows (one per test, run and measure) as a DataFrame,
     with a column per field of its row records, in their order."""
     pd = require_pandas()
     return pd.DataFrame(comparison.records(), columns=list(comparison.row_fields()))
 
 
-def leaderboard_frame(board, *, per_topic: bool = False):
+def leaderboard_frame(board: BoardResult, *, per_topic: bool = False):
     """A leaderboard as a DataFrame: one row per run (rank, run, runid, measures...,
     error), or with ``per_topic`` one row per run, topic and measure."""
     pd = require_pandas()
     if per_topic:
-        rows = []
+        rows: list[tuple] = []
         for e in board.entries:
             if not e.ok:
                 rows.append((e.rank, e.path, None, None, None, None, e.error))
                 continue
-            long = evaluation_frame(e.evaluation, per_topic=True)
-            summary = evaluation_frame(e.evaluation, per_topic=False)
+            long = evaluation_frame(e.result, per_topic=True)
+            summary = evaluation_frame(e.result, per_topic=False)
             for part in (long, summary):
                 picked = [(t, n, v) for t, n, v in zip(part["topic"], part["measure"], part["value"])
                           if n in board.columns]
@@ -76,7 +81,7 @@ def leaderboard_frame(board, *, per_topic: bool = False):
         return pd.DataFrame(rows, columns=["rank", "run", "runid", "topic", "measure", "value", "error"])
     run_rows = []
     for e in board.entries:
-        s = e.evaluation.summary if e.ok else {}
+        s = e.result.summary if e.ok else {}
         vals = [python_value(board.kinds[c], s[c]) if c in s else None for c in board.columns]
         run_rows.append([e.rank if e.ok else None, e.path, e.runid if e.ok else None, *vals, e.error])
     return pd.DataFrame(run_rows, columns=["rank", "run", "runid", *board.columns, "error"])
@@ -103,7 +108,7 @@ def _trec_cell(kind: Kind, v):
 HTML_MAX_TOPICS = 50
 
 
-def evaluation_html(result) -> str:
+def evaluation_html(result: EvaluationResult) -> str:
     """Summary table (measure, value), then the per-topic values when there are few topics."""
     from .table import Column, Table
 
@@ -120,7 +125,7 @@ def evaluation_html(result) -> str:
     return html
 
 
-def comparison_html(c) -> str:
+def comparison_html(c: ComparisonResult) -> str:
     """One row per test, run and measure: means, difference, p-values, wins/ties/losses, interval."""
     from .table import Column, Table
 
@@ -147,7 +152,7 @@ def _general(p: float):
     return Cell(p, text=f"{p:.4g}")
 
 
-def leaderboard_html(board) -> str:
+def leaderboard_html(board: BoardResult) -> str:
     from .table import Cell, Column, Table
 
     cols = [Column("rank", align="right"), Column("run", "text"), Column("runid", "text")]
@@ -155,7 +160,7 @@ def leaderboard_html(board) -> str:
     body = []
     for e in board.entries:
         if e.ok:
-            s = e.evaluation.summary
+            s = e.result.summary
             body.append([e.rank, e.path, e.runid,
                          *[_trec_cell(board.kinds[c], s[c]) if c in s else None for c in board.columns]])
         else:

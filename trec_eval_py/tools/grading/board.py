@@ -8,7 +8,7 @@ import numpy as np
 
 from ..._record import field, record
 from ...engine.measures import Kind
-from ...engine.pipeline import Evaluation
+from ...engine.results import Evaluation
 from ..shared.submissions import Skipped
 from .validate import ERROR, NOTE, WARNING, Finding
 
