@@ -245,7 +245,7 @@ def test_every_subcommand_is_checked_here():
 
 
 SUBCOMMANDS = ["agreement", "batch", "compare", "correlate", "curves", "diff", "fuse", "ndeval", "plot", "pool",
-               "pool-bias", "shard", "validate"]
+               "pool-bias", "serve", "shard", "validate"]
 
 
 @pytest.mark.parametrize("command", ["", *SUBCOMMANDS])
