@@ -152,15 +152,7 @@ def test_stages_import_downwards_only():
 #: along its seams (a package of private modules re-exporting its names) past that
 MAX_MODULE_LINES = 800
 #: engine modules allowed past it for now, each with why (only the engine's)
-LONG_MODULES = {
-    # the lead's: the one orchestrator, being edited on main
-    "trec_eval_py/engine/pipeline.py": "the evaluation road, changed only by its owner",
-    # splits along its sections (ids, values, dicts, Arrow, tables, records, back to Python),
-    # but the engine reads and tests patch its names as python.X (iter_run_from_dict,
-    # PARQUET_BATCH_ROWS, _arrow): a package would need each use moved with care, while
-    # engine/ is being edited on main
-    "trec_eval_py/engine/parse/python.py": "the Python inputs' reader, split once engine/'s work in progress lands",
-}
+LONG_MODULES: dict[str, str] = {}
 
 
 def long_modules(pkg: Path, limit: int, allowed) -> list[str]:

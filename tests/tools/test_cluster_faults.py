@@ -37,20 +37,20 @@ MARK, SLEEP, HOG = os.environ["T_MARK"], float(os.environ.get("T_SLEEP", "0")), 
 
 
 def slow_measure_range(*args, **kwargs):
-    import trec_eval_py.engine.pipeline as pipeline
+    import trec_eval_py.engine._ranged as ranged
 
     open(MARK, "a").close()
     junk = b"x" * HOG
     time.sleep(SLEEP)
-    return getattr(pipeline, "_real_measure_range", pipeline.measure_range)(*args, **kwargs)
+    return getattr(ranged, "_real_measure_range", ranged.measure_range)(*args, **kwargs)
 
 
 if __name__ == "__main__":
-    import trec_eval_py.engine.pipeline as pipeline
+    import trec_eval_py.engine._ranged as ranged
     import trec_eval_py.tools.shared.cluster as cluster
 
-    pipeline._real_measure_range = pipeline.measure_range
-    pipeline.measure_range = slow_measure_range
+    ranged._real_measure_range = ranged.measure_range
+    ranged.measure_range = slow_measure_range
     if os.environ.get("T_MEMORY"):
         local = cluster.local_cluster
         cluster.local_cluster = lambda workers, **kw: local(workers, memory_limit=os.environ["T_MEMORY"], **kw)

@@ -534,14 +534,14 @@ entry()
 #: main command), sleeps on its worker; defined in the script, it travels by value
 _SLOW_DASK = """
 import os, sys, time
-import trec_eval_py.engine.pipeline as pipeline
+import trec_eval_py.engine._ranged as ranged
 import trec_eval_py.tools.grading.leaderboard as lb
 ready = sys.argv[1]
 def slow(*args, **kwargs):
     open(os.path.join(ready, str(os.getpid())), "w").close()
     time.sleep(120)
 lb._grade_task = slow
-pipeline.measure_range = slow
+ranged.measure_range = slow
 sys.argv = ["trec_eval_py"] + sys.argv[2:]
 from trec_eval_py.cli import entry
 entry()

@@ -308,9 +308,9 @@ def test_parquet_magic_and_its_extra(tmp_path, monkeypatch):
     assert te.read_run(str(path)).to_dict() == {"1": {"a": 1.0}}
     with open(path, "rb") as f:  # a file object too
         assert te.read_run(f.read()).to_dict() == {"1": {"a": 1.0}}
-    from trec_eval_py.engine.parse import python
+    from trec_eval_py.engine.parse.python import _tables
 
-    monkeypatch.setattr(python, "_arrow", lambda: None)
+    monkeypatch.setattr(_tables, "_arrow", lambda: None)
     with pytest.raises(InputError, match=r"pip install 'trec_eval_py\[parquet\]'") as e:
         te.read_run(str(path))
     assert "\n" not in str(e.value)
@@ -410,6 +410,7 @@ def test_parquet_runs_stream_in_record_batches(tmp_path, monkeypatch, interleave
     text run is, piece by piece), interleaved topics regrouped: the same values."""
     from trec_eval_py.engine import pipeline
     from trec_eval_py.engine.parse import python
+    from trec_eval_py.engine.parse.python import _tables
 
     rng = random.Random(f"stream {interleaved}")
     qrels = [(str(t), f"d{d}", rng.choice([0, 1, 2])) for t in range(30) for d in rng.sample(range(60), 15)]
@@ -432,7 +433,7 @@ def test_parquet_runs_stream_in_record_batches(tmp_path, monkeypatch, interleave
             yield piece
 
     monkeypatch.setattr(python, "iter_parquet_run", spy)
-    monkeypatch.setattr(python, "PARQUET_BATCH_ROWS", 64)
+    monkeypatch.setattr(_tables, "PARQUET_BATCH_ROWS", 64)
     monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 1)
     got = te.evaluate(str(tmp_path / "q.parquet"), str(tmp_path / "r.parquet"), plain, complete=True)
     assert got.to_text(query=True) == want
@@ -441,9 +442,9 @@ def test_parquet_runs_stream_in_record_batches(tmp_path, monkeypatch, interleave
 
 def test_parquet_pieces_count_rows_from_the_first_and_hold_one_run(tmp_path, monkeypatch):
     from trec_eval_py.engine import pipeline
-    from trec_eval_py.engine.parse import python
+    from trec_eval_py.engine.parse.python import _tables
 
-    monkeypatch.setattr(python, "PARQUET_BATCH_ROWS", 10)
+    monkeypatch.setattr(_tables, "PARQUET_BATCH_ROWS", 10)
     monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 1)
     n = 35
     score = [1.0] * n
