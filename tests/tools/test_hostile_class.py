@@ -770,11 +770,10 @@ def test_the_time_bound_comes_from_the_environment_and_0_lifts_it(tmp_path, monk
 
 
 def _bomb(path: Path, size: int, name="run.txt") -> None:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        with z.open(name, "w", force_zip64=True) as f:
-            block = b"\0" * (1 << 20)
-            for _ in range(size >> 20):
-                f.write(block)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z, z.open(name, "w", force_zip64=True) as f:
+        block = b"\0" * (1 << 20)
+        for _ in range(size >> 20):
+            f.write(block)
 
 
 def test_a_zip_bomb_is_one_failed_row_at_once(tmp_path, klass, capsysbinary):
@@ -792,10 +791,10 @@ def test_a_member_that_lies_about_its_size_is_stopped_while_read(tmp_path):
     sub = scan_submissions([z]).submissions[0]
     from trec_eval_py.engine.parse.source import set_read_limits
 
-    with set_read_limits(max_input="1G", max_ratio=0):  # the declared sizes pass...
-        with set_read_limits(max_input="8M"):  # ...the bytes read do not
-            with pytest.raises(InputError, match="more than 8 MiB"):
-                sub.read()
+    with (set_read_limits(max_input="1G", max_ratio=0),  # the declared sizes pass...
+          set_read_limits(max_input="8M"),  # ...the bytes read do not
+          pytest.raises(InputError, match="more than 8 MiB")):
+        sub.read()
 
 
 def test_compressed_files_and_endless_streams_are_bounded(tmp_path, capsysbinary, monkeypatch):

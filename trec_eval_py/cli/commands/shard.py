@@ -1,7 +1,6 @@
 """``trec_eval_py shard RUN -o DIR``: a run as a Parquet dataset cut into ranges of topics."""
 from __future__ import annotations
 
-
 import typer
 
 from ..help import exit_codes_epilog

@@ -1,7 +1,6 @@
 """``trec_eval_py validate RUN...``: check run files before they are evaluated or accepted."""
 from __future__ import annotations
 
-
 import typer
 
 from ...errors import ExitCode

@@ -575,17 +575,15 @@ def _file_pieces(f, head: bytes, chunk_bytes: int, name: str):
             have = end
             continue
         check_lines(buf, name, max_line, lines + 1, 0, cut)
-        with memoryview(buf) as view:
-            with view[:cut] as piece:
-                lines += buf.count(b"\n", 0, cut)
-                yield piece
+        with memoryview(buf) as view, view[:cut] as piece:
+            lines += buf.count(b"\n", 0, cut)
+            yield piece
         buf[: end - cut] = buf[cut:end]  # the unfinished last line moves to the front
         have = end - cut
     if have:
         check_lines(buf, name, max_line, lines + 1, 0, have)
-        with memoryview(buf) as view:
-            with view[:have] as piece:
-                yield piece
+        with memoryview(buf) as view, view[:have] as piece:
+            yield piece
 
 
 def line_start(data: bytes, lineno: int) -> int:

@@ -97,7 +97,7 @@ def svg_distribution(board: Leaderboard, measure: str, highlight: str | None = N
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="24" role="img"><text x="0" y="16" class="muted">no values</text></svg>'
     vals = [v for _, v in pts]
     lo, hi = min(0.0, min(vals)), max(vals)
-    if kind is Kind.FLOAT and 0.0 <= min(vals) and hi <= 1.0:
+    if kind is Kind.FLOAT and min(vals) >= 0.0 and hi <= 1.0:
         lo, hi = 0.0, 1.0
     span = (hi - lo) or 1.0
 
