@@ -29,14 +29,13 @@ import errno
 import os
 import sys
 from collections.abc import Iterable
-from typing import Union
 
 from ..errors import OutputError
 from ..output.files import blocks, long_name, write_file
 
 STDOUT = "<stdout>"
 
-Text = Union[str, bytes]
+Text = str | bytes
 
 
 class PipeClosed(Exception):

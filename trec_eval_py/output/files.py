@@ -16,11 +16,10 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from typing import Union
 
 from ..errors import OutputError
 
-Text = Union[str, bytes]
+Text = str | bytes
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)

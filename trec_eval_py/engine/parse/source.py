@@ -23,12 +23,12 @@ import re
 import stat
 import sys
 from collections.abc import Sequence
-from typing import BinaryIO, TextIO, TypeGuard, Union
+from typing import BinaryIO, TextIO, TypeGuard
 
 from ..._record import record, replace
 from ...errors import InputError, InputTypeError, UsageError, shorten
 
-Source = Union[str, os.PathLike, bytes, BinaryIO, TextIO]
+Source = str | os.PathLike | bytes | BinaryIO | TextIO
 
 # magic bytes -> module whose decompress() reads the format (imported only when met)
 _MAGIC = (
