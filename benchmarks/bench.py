@@ -43,6 +43,7 @@ anew at every start.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -98,17 +99,15 @@ def measure(argv: list[str], stdout_path: str | None = None, *, launch: bool = F
     ``env`` is the command's environment (default: this process's). A command
     that exits non-zero raises SystemExit naming it, with its standard error.
     """
-    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
-    t0 = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-c", LAUNCHER, *argv] if launch else argv, stdout=out,
-                         stderr=subprocess.PIPE, env=env)
-    err = p.stderr.read().decode(errors="replace")
-    _, status, usage = os.wait4(p.pid, 0)
-    wall, cpu, peak = time.perf_counter() - t0, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / MIB
-    p.stderr.close()
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if stdout_path:
-        out.close()
+    with open(stdout_path, "wb") if stdout_path else contextlib.nullcontext(subprocess.DEVNULL) as out:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([sys.executable, "-c", LAUNCHER, *argv] if launch else argv, stdout=out,
+                             stderr=subprocess.PIPE, env=env)
+        err = p.stderr.read().decode(errors="replace")
+        _, status, usage = os.wait4(p.pid, 0)
+        wall, cpu, peak = time.perf_counter() - t0, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / MIB
+        p.stderr.close()
+        p.returncode = os.waitstatus_to_exitcode(status)
     if launch and "\nlaunched " in err:
         err, _, figures = err.rpartition("\nlaunched ")
         w, c, k = figures.split()
@@ -141,12 +140,11 @@ def ensure_interleaved(data: str, grouped: str, shards: int = 4) -> str:
         os.makedirs(d, exist_ok=True)
         print(f"building {run} ...", file=sys.stderr)
         with tempfile.TemporaryDirectory(dir=d) as tmp:
-            parts = [open(os.path.join(tmp, f"part-{k}"), "wb") for k in range(shards)]
-            with open(os.path.join(grouped, "run"), "rb") as f:
-                for i, line in enumerate(f):
-                    parts[i % shards].write(line)
-            for p in parts:
-                p.close()
+            with contextlib.ExitStack() as stack:
+                parts = [stack.enter_context(open(os.path.join(tmp, f"part-{k}"), "wb")) for k in range(shards)]
+                with open(os.path.join(grouped, "run"), "rb") as f:
+                    for i, line in enumerate(f):
+                        parts[i % shards].write(line)
             with open(run + ".tmp", "wb") as out:
                 for k in range(shards):
                     with open(os.path.join(tmp, f"part-{k}"), "rb") as p:

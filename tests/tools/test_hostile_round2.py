@@ -9,6 +9,7 @@ files are built here, with bounds set small so that each case runs at once;
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -372,13 +373,9 @@ def _limited(args, input_path=None, memory=1 << 30, timeout=60):
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (memory + (1 << 30), memory + (1 << 30)))  # numpy's own
 
-    stdin = open(input_path, "rb") if input_path else subprocess.DEVNULL
-    try:
+    with open(input_path, "rb") if input_path else contextlib.nullcontext(subprocess.DEVNULL) as stdin:
         return subprocess.run([sys.executable, "-m", "trec_eval_py", *map(str, args)], stdin=stdin, cwd=ROOT,
                               capture_output=True, text=True, timeout=timeout, preexec_fn=limit)
-    finally:
-        if input_path:
-            stdin.close()
 
 
 def test_a_device_on_standard_input_is_refused_at_its_first_byte(tmp_path):

@@ -207,7 +207,7 @@ def silence_stdout() -> None:
     except (OSError, ValueError, AttributeError):
         pass
     try:
-        sys.stdout = open(os.devnull, "w")
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (stands for standard output until the process ends)
     except OSError:
         pass
 

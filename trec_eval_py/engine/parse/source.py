@@ -470,7 +470,7 @@ def read_pieces(source: Source, chunk_bytes: int):
     """
     if _names_a_file(source):
         try:
-            f = open(source, "rb", buffering=0)
+            f = open(source, "rb", buffering=0)  # noqa: SIM115 (the with below: only the open may fail quietly)
         except OSError:
             pass  # read_source says what is wrong with it
         else:
