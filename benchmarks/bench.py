@@ -319,7 +319,7 @@ def main() -> None:
         # the table: the ratio is wall time A / B, peak memory is A's (B's)
         print("| input | trec_eval_py | reference | ratio | peak memory |")
         print("|---|---|---|---|---|")
-        for case, n, na, nb, (wa, ca, ma), (wb, cb, mb), same, note in rows:
+        for case, _n, _na, nb, (wa, _ca, ma), (wb, _cb, mb), same, _note in rows:
             flag = "" if same is None or same else " (OUTPUT DIFFERS)"
             ref = "C" if nb == "C" else nb
             print(f"| {case}{flag} | {wa:.2f} s | {ref} {wb:.2f} s | {wa / wb:.2f} | {ma:.0f} MiB ({ref} {mb:.0f}) |")
@@ -335,7 +335,7 @@ def main() -> None:
     head = ["input", "run lines", "A", "A wall s", "A CPU s", "A peak MiB", "B", "B wall s", "B CPU s",
             "B peak MiB", "wall A/B", "CPU A/B", "peak A/B", "same output"]
     out = []
-    for case, n, na, nb, (wa, ca, ma), (wb, cb, mb), same, note in rows:
+    for case, n, na, nb, (wa, ca, ma), (wb, cb, mb), same, _note in rows:
         out.append([case, f"{n:,}", na, f"{wa:.2f}", f"{ca:.2f}", f"{ma:.0f}", nb, f"{wb:.2f}", f"{cb:.2f}",
                     f"{mb:.0f}", f"{wa / wb:.2f}", f"{ca / cb:.2f}", f"{ma / mb:.2f}",
                     "-" if same is None else ("yes" if same else "NO")])

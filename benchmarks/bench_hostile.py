@@ -91,7 +91,7 @@ def make_overlap(path: str, files: int = 1200, kernel_bytes: int = 1 << 20) -> N
         crc = zlib.crc32(bytes(kernel_bytes), zlib.crc32(tail))
     headers.reverse()
     body, offsets = b"", []
-    for i, (name, lh, *_rest) in enumerate(headers):
+    for i, (_name, lh, *_rest) in enumerate(headers):
         offsets.append(len(body))
         body += lh
         if i + 1 < len(headers):

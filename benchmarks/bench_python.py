@@ -318,7 +318,7 @@ PEER_MODULE = {"pytrec_eval-dict": "pytrec_eval", "ir_measures-pandas": "ir_meas
 
 def print_row(rows, markdown: bool) -> None:
     out = sys.stderr if markdown else sys.stdout  # (the table comes at the end)
-    for label, ours, p, ca, cb, ma, mb, note in rows:
+    for label, ours, p, ca, cb, ma, mb, _note in rows:
         print(f"{label:24} {ours:22} vs {p:22} CPU {ca:6.2f}s / {cb:6.2f}s = {ca / cb:5.2f}x   "
               f"peak {ma:6.0f} / {mb:6.0f} MiB", file=out, flush=True)
 

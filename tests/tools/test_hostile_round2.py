@@ -250,7 +250,7 @@ def _fifield(path, files: int, kernel_bytes: int) -> None:
         out, crc, csize = lh + out, zlib.crc32(out, zlib.crc32(lh)), csize + len(quote) + len(lh)
     headers.reverse()
     body, offsets = b"", []
-    for i, (name, lh, *_rest) in enumerate(headers):
+    for i, (_name, lh, *_rest) in enumerate(headers):
         offsets.append(len(body))
         body += lh
         if i + 1 < len(headers):

@@ -392,7 +392,7 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians:
             gaps.sort(key=lambda g: (g[0], g[1].encode("utf-8", "surrogateescape")))
             if gaps:
                 out.append(f"\nWeakest topics by {main} (yours, class median, class best):\n")
-                for gap, q, v, (med, best) in gaps[:WEAKEST]:
+                for _gap, q, v, (med, best) in gaps[:WEAKEST]:
                     note = "  not answered" if ev.filled[ev.topics.index(q)] else ""
                     out.append(f"  topic {q:<12}{v:8.4f}{med:10.4f}{best:10.4f}{note}\n")
     # read in a terminal too (cat, less): escapes in a name or run id are shown, never sent
