@@ -130,24 +130,24 @@ def _fmt_tick(v: float, kind: Kind) -> str:
 def svg_curve(run: np.ndarray | None, median: np.ndarray | None, label: str) -> str:
     """Interpolated precision at recall levels: the run against the class median (the
     legend is the page's, in HTML, so that no name is cut)."""
-    w, h, l, r, t, b = 420, 260, 44, 14, 12, 34
-    pw, ph = w - l - r, h - t - b
+    w, h, left, r, t, b = 420, 260, 44, 14, 12, 34
+    pw, ph = w - left - r, h - t - b
 
     def xy(px, py):
-        return l + px * pw, t + (1 - py) * ph
+        return left + px * pw, t + (1 - py) * ph
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" '
              f'aria-label="precision/recall curve of {_e(label)} against the class median">',
-             f'<rect x="{l}" y="{t}" width="{pw}" height="{ph}" class="frame"/>']
+             f'<rect x="{left}" y="{t}" width="{pw}" height="{ph}" class="frame"/>']
     for k in range(6):
         v = k / 5
         x0, _ = xy(v, 0)
         _, y0 = xy(0, v)
         parts.append(f'<line x1="{x0:.1f}" y1="{t}" x2="{x0:.1f}" y2="{t + ph}" class="grid"/>'
                      f'<text x="{x0:.1f}" y="{t + ph + 14}" text-anchor="middle" class="tick">{v:.1f}</text>'
-                     f'<line x1="{l}" y1="{y0:.1f}" x2="{l + pw}" y2="{y0:.1f}" class="grid"/>'
-                     f'<text x="{l - 6}" y="{y0 + 4:.1f}" text-anchor="end" class="tick">{v:.1f}</text>')
-    parts.append(f'<text x="{l + pw / 2:.1f}" y="{h - 4}" text-anchor="middle" class="tick">recall</text>'
+                     f'<line x1="{left}" y1="{y0:.1f}" x2="{left + pw}" y2="{y0:.1f}" class="grid"/>'
+                     f'<text x="{left - 6}" y="{y0 + 4:.1f}" text-anchor="end" class="tick">{v:.1f}</text>')
+    parts.append(f'<text x="{left + pw / 2:.1f}" y="{h - 4}" text-anchor="middle" class="tick">recall</text>'
                  f'<text x="12" y="{t + ph / 2:.1f}" text-anchor="middle" class="tick" '
                  f'transform="rotate(-90 12 {t + ph / 2:.1f})">precision</text>')
     for curve, cls in ((median, "line-median"), (run, "line-run")):
@@ -170,7 +170,7 @@ def svg_topics(topics: list[str], values: list[float | None], stats: dict, measu
     bw = max(6, min(28, 640 // n))
     longest = max((len(q) for q in topics), default=1)
     b = 14 + min(longest, 16) * 6
-    w, h, l, t = 44 + bw * n + 10, 150 + b, 44, 10
+    w, h, left, t = 44 + bw * n + 10, 150 + b, 44, 10
     ph = h - t - b
     allv = [v for v in values if v is not None] + [s[1] for s in stats.values()]
     hi = max([1.0] + allv) if all(0 <= v <= 1 for v in allv) else max(allv + [1e-9])
@@ -182,13 +182,13 @@ def svg_topics(topics: list[str], values: list[float | None], stats: dict, measu
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" '
              f'aria-label="{_e(measure)} per topic against the class median and best">',
-             f'<line x1="{l}" y1="{t + ph}" x2="{w - 10}" y2="{t + ph}" class="axis"/>']
+             f'<line x1="{left}" y1="{t + ph}" x2="{w - 10}" y2="{t + ph}" class="axis"/>']
     for k in range(5):
         v = hi * k / 4
-        parts.append(f'<line x1="{l}" y1="{y(v):.1f}" x2="{w - 10}" y2="{y(v):.1f}" class="grid"/>'
-                     f'<text x="{l - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="tick">{v:.2f}</text>')
+        parts.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{w - 10}" y2="{y(v):.1f}" class="grid"/>'
+                     f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="tick">{v:.2f}</text>')
     for i, (q, v) in enumerate(zip(topics, values)):
-        x0 = l + i * bw
+        x0 = left + i * bw
         med, best = stats.get(q, (None, None))
         if v is not None:
             parts.append(f'<rect x="{x0 + 1}" y="{y(v):.1f}" width="{bw - 2}" height="{t + ph - y(v):.1f}" class="bar">'
