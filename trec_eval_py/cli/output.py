@@ -206,10 +206,8 @@ def silence_stdout() -> None:
         os.close(fd)
     except (OSError, ValueError, AttributeError):
         pass
-    try:
+    with contextlib.suppress(OSError):
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (stands for standard output until the process ends)
-    except OSError:
-        pass
 
 
 def tell(message: str) -> None:

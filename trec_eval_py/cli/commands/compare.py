@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
+_TEST_HELP = (
+    f"Significance test (repeatable): {', '.join(TESTS)} (paired; default t); tukey (randomised Tukey HSD "
+    "over all runs) or tukey-classic (ANOVA form); all = every paired test. With --unit positives: the "
+    "CROC paper's permutation-, t- and wilcoxon-paired/-unpaired (default all six).")
+
 
 @app.command(epilog=exit_codes_epilog(ExitCode.FAILED, ExitCode.CLUSTER, ExitCode.NO_TOPICS))
 @cluster_flags(help={"engine": "local (this process) or dask (each run evaluated as a task on a dask cluster; "
@@ -36,10 +41,7 @@ def compare(
                                      help="The baseline run, then the runs to compare with it; a folder "
                                           "stands for every file under it (in path order) and a .zip for its "
                                           "members, as for batch."),
-    test: list[str] = typer.Option([], "--test", help=(
-        f"Significance test (repeatable): {', '.join(TESTS)} (paired; default t); tukey (randomised Tukey HSD "
-        "over all runs) or tukey-classic (ANOVA form); all = every paired test. With --unit positives: the "
-        "CROC paper's permutation-, t- and wilcoxon-paired/-unpaired (default all six).")),
+    test: list[str] = typer.Option([], "--test", help=_TEST_HELP),
     pairs: str = typer.Option("baseline", "--pairs", help="baseline: each run against the baseline; all: every pair of runs."),
     alternative: str = typer.Option("two-sided", "--alternative", help=(
         "two-sided, greater (is the run higher than the baseline?) or less.")),

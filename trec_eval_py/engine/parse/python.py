@@ -179,7 +179,7 @@ def _id_text(x):
     """An id that is not a ``str`` as text, or None when it cannot be one."""
     if isinstance(x, str):
         return x
-    if isinstance(x, bool) or isinstance(x, np.bool_):
+    if isinstance(x, (bool, np.bool_)):
         return None
     if isinstance(x, (numbers.Integral, np.integer)):
         return str(int(x))
@@ -660,7 +660,7 @@ def _chunks(chunks: list, convert, empty_dtype) -> np.ndarray:
         try:
             out.append(convert(a))
         except InputError as e:  # rows are counted from the table's first
-            raise _rows_after(e, before)
+            raise _rows_after(e, before)  # noqa: B904 (e itself, its row counted from the table's first)
         before += len(a)
     return out[0] if len(out) == 1 else np.concatenate(out)
 
@@ -753,7 +753,7 @@ def iter_parquet_run(source, name: str):
             try:
                 q, d, s, rid, _ = run_from_table(batch, name)
             except InputError as e:
-                raise _rows_after(e, before)
+                raise _rows_after(e, before)  # noqa: B904 (e itself, its row counted from the table's first)
             if runid is None:
                 runid = rid
             elif rid != runid and len(batch):

@@ -281,10 +281,9 @@ class _Watch:
                 if state.status not in ("finished", "error", "cancelled"):
                     state.cancel(reason=_CANCELLED, msg=self.fault)
 
-        try:
+        # (an error: the loop is gone, and the client's own close has cancelled them)
+        with contextlib.suppress(Exception):
             client.loop.add_callback(cancel)
-        except Exception:  # the loop is gone: the client's own close has cancelled them
-            pass
 
 
 def fault(error: BaseException, client=None, scheduler: str = "the dask scheduler") -> str | None:
