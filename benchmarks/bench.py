@@ -274,8 +274,8 @@ def main() -> None:
         n_big = lines_in(os.path.join(big, "run"))
         big_args = [os.path.join(big, "qrels"), os.path.join(big, "run")]
     if wanted("big") and te_c:
-        row("6.9M lines (`gen_synth.py D 7000 1000 300 1`), `-m all_trec`", n_big, "trec_eval_py", py + ["-m", "all_trec"] + big_args,
-            "C", [te_c, "-m", "all_trec"] + big_args)
+        row("6.9M lines (`gen_synth.py D 7000 1000 300 1`), `-m all_trec`", n_big,
+            "trec_eval_py", py + ["-m", "all_trec"] + big_args, "C", [te_c, "-m", "all_trec"] + big_args)
     if wanted("big-q") and te_c:
         row("same, `-q -m all_trec` (623k lines out)", n_big, "trec_eval_py", py + ["-q", "-m", "all_trec"] + big_args,
             "C", [te_c, "-q", "-m", "all_trec"] + big_args)
@@ -299,8 +299,9 @@ def main() -> None:
             continue
         d = ensure(a.data, case, [str(topics), "10", "10", "1"], a.gen)
         args = [os.path.join(d, "qrels"), os.path.join(d, "run")]
-        ra, _ = row(f"{topics:,} topics x 10 docs (`gen_synth.py D {topics} 10 10 1`), `-m all_trec`", lines_in(args[1]), "trec_eval_py",
-                    py + ["-m", "all_trec"] + args, "pytrec_eval route", route + args, compare=False)
+        ra, _ = row(f"{topics:,} topics x 10 docs (`gen_synth.py D {topics} 10 10 1`), `-m all_trec`",
+                    lines_in(args[1]), "trec_eval_py", py + ["-m", "all_trec"] + args,
+                    "pytrec_eval route", route + args, compare=False)
         per_topic[topics] = ra[0] / topics * 1e6
     if wanted("interleaved"):
         il = ensure_interleaved(a.data, big)
@@ -311,8 +312,8 @@ def main() -> None:
     if wanted("scale") and te_c:
         d = ensure(a.data, "scale10", ["70000", "1000", "300", "1"], a.gen)
         args = [os.path.join(d, "qrels"), os.path.join(d, "run")]
-        row("69M lines (`gen_synth.py D 70000 1000 300 1`), `-m all_trec`", lines_in(args[1]), "trec_eval_py", py + ["-m", "all_trec"] + args,
-            "C", [te_c, "-m", "all_trec"] + args)
+        row("69M lines (`gen_synth.py D 70000 1000 300 1`), `-m all_trec`", lines_in(args[1]),
+            "trec_eval_py", py + ["-m", "all_trec"] + args, "C", [te_c, "-m", "all_trec"] + args)
     shutil.rmtree(tmp, ignore_errors=True)
 
     if not a.markdown:

@@ -125,7 +125,8 @@ qdf = pd.read_parquet(os.path.join(data, "qrels.parquet")); rdf = pd.read_parque
 qdf = qdf.astype({"query_id": object, "doc_id": object}); rdf = rdf.astype({"query_id": object, "doc_id": object})
 from ranx import Qrels, Run, evaluate
 # warm: ranx compiles its functions on first use
-evaluate(Qrels({"q": {"a": 1}}), Run({"q": {"a": 1.0, "b": 0.5}}), ["map", "ndcg@10", "precision@10", "recall@100", "mrr"])
+evaluate(Qrels({"q": {"a": 1}}), Run({"q": {"a": 1.0, "b": 0.5}}),
+         ["map", "ndcg@10", "precision@10", "recall@100", "mrr"])
 t0 = time.process_time()
 qr = Qrels.from_df(qdf, q_id_col="query_id", doc_id_col="doc_id", score_col="relevance")
 ru = Run.from_df(rdf, q_id_col="query_id", doc_id_col="doc_id", score_col="score")

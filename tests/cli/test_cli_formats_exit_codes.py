@@ -91,7 +91,8 @@ def test_help_lists_the_formats_and_others_are_refused(command, capsysbinary):
 
 def test_main_command_refuses_other_formats(capsysbinary):
     code, out, err = run_cli(["--format", "md", QRELS, BM25], capsysbinary)
-    assert (code, out) == (1, "") and err == "trec_eval_py: unknown --format 'md'; choose one of trec, json, csv, parquet\n"
+    assert (code, out) == (1, "")
+    assert err == "trec_eval_py: unknown --format 'md'; choose one of trec, json, csv, parquet\n"
 
 
 def test_compare_formats_are_the_layers(capsysbinary):

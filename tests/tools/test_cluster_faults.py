@@ -63,7 +63,8 @@ if __name__ == "__main__":
 
 def _env(**extra) -> dict:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "tests")] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "tests")]
+                                        + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env.update({k: str(v) for k, v in extra.items()})
     return env
 

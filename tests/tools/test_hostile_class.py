@@ -341,7 +341,8 @@ def test_a_failed_write_leaves_the_old_file(tmp_path, klass, capsysbinary, monke
     code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "-o", out_file], capsysbinary)
     assert code == 1 and err == f"trec_eval_py: cannot write {out_file}: No space left on device\n"
     assert out_file.read_text() == "last week's board\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.txt", "class", "home", "qrels.txt"]  # no temporary left
+    # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.txt", "class", "home", "qrels.txt"]
 
 
 def test_report_writes_never_follow_a_link_out_of_the_folder(tmp_path, klass, home, capsysbinary):
@@ -937,7 +938,8 @@ def test_validate_an_empty_folder_is_an_error(tmp_path, capsysbinary):
     (tmp_path / "empty" / ".DS_Store").write_bytes(b"\0")
     code, out, err = run_cli(["validate", tmp_path / "empty"], capsysbinary)
     assert code == 1 and out == ""
-    assert err.splitlines() == ["trec_eval_py: skipped 1 hidden file (names starting with '.', and __MACOSX)", f"trec_eval_py: no run files found in {tmp_path / 'empty'}"]
+    assert err.splitlines() == ["trec_eval_py: skipped 1 hidden file (names starting with '.', and __MACOSX)",
+                                f"trec_eval_py: no run files found in {tmp_path / 'empty'}"]
 
 
 # ---- names printed on a terminal ----

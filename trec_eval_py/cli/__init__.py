@@ -30,7 +30,8 @@ MAIN_FLAGS: dict[str, Flag] = {**{f.field: f for f in (
     Flag("old_format_long", ("--Output_old_results_format",), str | None, None,
          "trec_eval's obsolete output flag; accepted and ignored."),
     Flag("output_format", ("--format",), str, "trec",
-         "Output: trec (trec_eval's text), json, csv (runid,topic,measure,value), or parquet (the csv's table; needs pyarrow)."),
+         "Output: trec (trec_eval's text), json, csv (runid,topic,measure,value), or parquet "
+         "(the csv's table; needs pyarrow)."),
 )}, **CLUSTER_FLAGS}
 
 

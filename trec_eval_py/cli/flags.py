@@ -51,7 +51,9 @@ class Flag:
 
 _FLAGS = (
     Flag("measures", ("-m", "--measure"), list[str], [],
-         "Measure or nickname, with parameters after a dot (P.5,10), or an ir_measures name (nDCG@10, P(rel=2)@5); repeatable. A value asked for under two names (-m AP -m map) prints once; --format json/csv keep both names.", "MEASURE"),
+         "Measure or nickname, with parameters after a dot (P.5,10), or an ir_measures name (nDCG@10, "
+         "P(rel=2)@5); repeatable. A value asked for under two names (-m AP -m map) prints once; "
+         "--format json/csv keep both names.", "MEASURE"),
     Flag("complete", ("-c", "--complete_rel_info_wanted", "--all"), bool, False,
          "Average over every topic of the qrels; a topic without results is an empty ranking "
          "(--all: BioCreative's bc-evaluate names it so)."),

@@ -389,7 +389,8 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
     elif not callable(getattr(source, "read", None)):
         raise InputTypeError(
             name if name != "<stream>" else shorten(repr(source), 60),
-            f"expected a file name, '-', bytes, a file object, a dict, a table or an iterable of namedtuples, not {type(source).__name__}")
+            f"expected a file name, '-', bytes, a file object, a dict, a table or an iterable of namedtuples, "
+            f"not {type(source).__name__}")
     else:
         try:
             data = read_bounded(source, name)

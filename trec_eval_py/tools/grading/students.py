@@ -263,5 +263,5 @@ def read_roster(source) -> Roster:
     return Roster(name, rows[0], rows[1:])
 
 
-__all__ = ["CHOICES", "PATTERNS", "PICKS", "Roster", "Student", "compile_pattern", "name_students", "pick", "read_roster",
-           "same_name", "student_of"]
+__all__ = ["CHOICES", "PATTERNS", "PICKS", "Roster", "Student", "compile_pattern", "name_students", "pick",
+           "read_roster", "same_name", "student_of"]

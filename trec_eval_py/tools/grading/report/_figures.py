@@ -94,7 +94,8 @@ def svg_distribution(board: Leaderboard, measure: str, highlight: str | None = N
     pts = [(e, v) for e, v in raw if v is not None]
     w, h, pad = 520, 64, 24
     if not pts:
-        return f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="24" role="img"><text x="0" y="16" class="muted">no values</text></svg>'
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="24" role="img">'
+                '<text x="0" y="16" class="muted">no values</text></svg>')
     vals = [v for _, v in pts]
     lo, hi = min(0.0, min(vals)), max(vals)
     if kind is Kind.FLOAT and min(vals) >= 0.0 and hi <= 1.0:
@@ -112,7 +113,8 @@ def svg_distribution(board: Leaderboard, measure: str, highlight: str | None = N
                      f'<text x="{x(t):.1f}" y="58" text-anchor="middle" class="tick">{_e(_fmt_tick(t, kind))}</text>')
     med = float(np.median(vals))
     parts.append(f'<line x1="{x(med):.1f}" y1="12" x2="{x(med):.1f}" y2="46" class="median"/>'
-                 f'<text x="{x(med):.1f}" y="10" text-anchor="middle" class="tick">median {_e(_fmt_tick(med, kind))}</text>')
+                 f'<text x="{x(med):.1f}" y="10" text-anchor="middle" class="tick">'
+                 f'median {_e(_fmt_tick(med, kind))}</text>')
     for e, v in pts:
         cls = "dot hl" if e.path == highlight else "dot"
         parts.append(f'<circle cx="{x(v):.1f}" cy="30" r="{6 if e.path == highlight else 4}" class="{cls}">'
