@@ -43,6 +43,7 @@ anew at every start.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -98,17 +99,15 @@ def measure(argv: list[str], stdout_path: str | None = None, *, launch: bool = F
     ``env`` is the command's environment (default: this process's). A command
     that exits non-zero raises SystemExit naming it, with its standard error.
     """
-    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
-    t0 = time.perf_counter()
-    p = subprocess.Popen([sys.executable, "-c", LAUNCHER, *argv] if launch else argv, stdout=out,
-                         stderr=subprocess.PIPE, env=env)
-    err = p.stderr.read().decode(errors="replace")
-    _, status, usage = os.wait4(p.pid, 0)
-    wall, cpu, peak = time.perf_counter() - t0, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / MIB
-    p.stderr.close()
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if stdout_path:
-        out.close()
+    with open(stdout_path, "wb") if stdout_path else contextlib.nullcontext(subprocess.DEVNULL) as out:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([sys.executable, "-c", LAUNCHER, *argv] if launch else argv, stdout=out,
+                             stderr=subprocess.PIPE, env=env)
+        err = p.stderr.read().decode(errors="replace")
+        _, status, usage = os.wait4(p.pid, 0)
+        wall, cpu, peak = time.perf_counter() - t0, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / MIB
+        p.stderr.close()
+        p.returncode = os.waitstatus_to_exitcode(status)
     if launch and "\nlaunched " in err:
         err, _, figures = err.rpartition("\nlaunched ")
         w, c, k = figures.split()
@@ -141,12 +140,11 @@ def ensure_interleaved(data: str, grouped: str, shards: int = 4) -> str:
         os.makedirs(d, exist_ok=True)
         print(f"building {run} ...", file=sys.stderr)
         with tempfile.TemporaryDirectory(dir=d) as tmp:
-            parts = [open(os.path.join(tmp, f"part-{k}"), "wb") for k in range(shards)]
-            with open(os.path.join(grouped, "run"), "rb") as f:
-                for i, line in enumerate(f):
-                    parts[i % shards].write(line)
-            for p in parts:
-                p.close()
+            with contextlib.ExitStack() as stack:
+                parts = [stack.enter_context(open(os.path.join(tmp, f"part-{k}"), "wb")) for k in range(shards)]
+                with open(os.path.join(grouped, "run"), "rb") as f:
+                    for i, line in enumerate(f):
+                        parts[i % shards].write(line)
             with open(run + ".tmp", "wb") as out:
                 for k in range(shards):
                     with open(os.path.join(tmp, f"part-{k}"), "rb") as p:
@@ -276,8 +274,8 @@ def main() -> None:
         n_big = lines_in(os.path.join(big, "run"))
         big_args = [os.path.join(big, "qrels"), os.path.join(big, "run")]
     if wanted("big") and te_c:
-        row("6.9M lines (`gen_synth.py D 7000 1000 300 1`), `-m all_trec`", n_big, "trec_eval_py", py + ["-m", "all_trec"] + big_args,
-            "C", [te_c, "-m", "all_trec"] + big_args)
+        row("6.9M lines (`gen_synth.py D 7000 1000 300 1`), `-m all_trec`", n_big,
+            "trec_eval_py", py + ["-m", "all_trec"] + big_args, "C", [te_c, "-m", "all_trec"] + big_args)
     if wanted("big-q") and te_c:
         row("same, `-q -m all_trec` (623k lines out)", n_big, "trec_eval_py", py + ["-q", "-m", "all_trec"] + big_args,
             "C", [te_c, "-q", "-m", "all_trec"] + big_args)
@@ -301,8 +299,9 @@ def main() -> None:
             continue
         d = ensure(a.data, case, [str(topics), "10", "10", "1"], a.gen)
         args = [os.path.join(d, "qrels"), os.path.join(d, "run")]
-        ra, _ = row(f"{topics:,} topics x 10 docs (`gen_synth.py D {topics} 10 10 1`), `-m all_trec`", lines_in(args[1]), "trec_eval_py",
-                    py + ["-m", "all_trec"] + args, "pytrec_eval route", route + args, compare=False)
+        ra, _ = row(f"{topics:,} topics x 10 docs (`gen_synth.py D {topics} 10 10 1`), `-m all_trec`",
+                    lines_in(args[1]), "trec_eval_py", py + ["-m", "all_trec"] + args,
+                    "pytrec_eval route", route + args, compare=False)
         per_topic[topics] = ra[0] / topics * 1e6
     if wanted("interleaved"):
         il = ensure_interleaved(a.data, big)
@@ -313,15 +312,15 @@ def main() -> None:
     if wanted("scale") and te_c:
         d = ensure(a.data, "scale10", ["70000", "1000", "300", "1"], a.gen)
         args = [os.path.join(d, "qrels"), os.path.join(d, "run")]
-        row("69M lines (`gen_synth.py D 70000 1000 300 1`), `-m all_trec`", lines_in(args[1]), "trec_eval_py", py + ["-m", "all_trec"] + args,
-            "C", [te_c, "-m", "all_trec"] + args)
+        row("69M lines (`gen_synth.py D 70000 1000 300 1`), `-m all_trec`", lines_in(args[1]),
+            "trec_eval_py", py + ["-m", "all_trec"] + args, "C", [te_c, "-m", "all_trec"] + args)
     shutil.rmtree(tmp, ignore_errors=True)
 
     if not a.markdown:
         # the issue's table: the ratio is wall time A / B, peak memory is A's (B's)
         print("| input | trec_eval_py | reference | ratio | peak memory |")
         print("|---|---|---|---|---|")
-        for case, n, na, nb, (wa, ca, ma), (wb, cb, mb), same, note in rows:
+        for case, _n, _na, nb, (wa, _ca, ma), (wb, _cb, mb), same, _note in rows:
             flag = "" if same is None or same else " (OUTPUT DIFFERS)"
             ref = "C" if nb == "C" else nb
             print(f"| {case}{flag} | {wa:.2f} s | {ref} {wb:.2f} s | {wa / wb:.2f} | {ma:.0f} MiB ({ref} {mb:.0f}) |")
@@ -337,7 +336,7 @@ def main() -> None:
     head = ["input", "run lines", "A", "A wall s", "A CPU s", "A peak MiB", "B", "B wall s", "B CPU s",
             "B peak MiB", "wall A/B", "CPU A/B", "peak A/B", "same output"]
     out = []
-    for case, n, na, nb, (wa, ca, ma), (wb, cb, mb), same, note in rows:
+    for case, n, na, nb, (wa, ca, ma), (wb, cb, mb), same, _note in rows:
         out.append([case, f"{n:,}", na, f"{wa:.2f}", f"{ca:.2f}", f"{ma:.0f}", nb, f"{wb:.2f}", f"{cb:.2f}",
                     f"{mb:.0f}", f"{wa / wb:.2f}", f"{ca / cb:.2f}", f"{ma / mb:.2f}",
                     "-" if same is None else ("yes" if same else "NO")])

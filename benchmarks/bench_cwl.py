@@ -114,7 +114,7 @@ def main() -> None:
         if name == "inst":
             ours, theirs = _ours(out_a), _theirs(out_b)
             worst, n = 0.0, 0
-            for (topic, metric, col), v in theirs.items():
+            for (topic, _metric, col), v in theirs.items():
                 key = (topic, "cwl_inst_T=2" + ("" if col == "EU" else f"_{col}"))
                 if key in ours:
                     worst = max(worst, abs(ours[key] - v))

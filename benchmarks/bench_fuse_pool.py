@@ -235,7 +235,7 @@ def main() -> None:
             }
             chosen = [cases[c] for c in a.full_cases.split(",")]
             reps = a.repeat if a.full_repeat is None else a.full_repeat
-            for (name, cmd), (wall, cpu, peak) in zip(chosen, ab([c for _, c in chosen], reps)):
+            for (name, _cmd), (wall, cpu, peak) in zip(chosen, ab([c for _, c in chosen], reps)):
                 print(f"| {name}, {a.runs} runs x {a.topics} topics (x{reps}) | trec_eval_py | {wall:.1f} | "
                       f"{cpu:.1f} | {peak:.0f} |", flush=True)
         if a.skip_ranx:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import bz2
+import contextlib
 import io
 import json
 import os
@@ -90,7 +91,7 @@ def make_overlap(path: str, files: int = 1200, kernel_bytes: int = 1 << 20) -> N
         crc = zlib.crc32(bytes(kernel_bytes), zlib.crc32(tail))
     headers.reverse()
     body, offsets = b"", []
-    for i, (name, lh, *_rest) in enumerate(headers):
+    for i, (_name, lh, *_rest) in enumerate(headers):
         offsets.append(len(body))
         body += lh
         if i + 1 < len(headers):
@@ -163,12 +164,12 @@ def main(argv=None) -> int:
                 make(path)
             built = time.perf_counter() - t0
             size = 0 if make is None else os.path.getsize(path)
-            stdin = open("/dev/zero", "rb") if path == "-" else subprocess.DEVNULL
             t0 = time.perf_counter()
             try:
-                p = subprocess.run([sys.executable, "-m", "trec_eval_py", "batch", qrels, path, "-j", "1",
-                                    "--format", "json"], stdin=stdin, capture_output=True, text=True, env=env, cwd=data,
-                                   timeout=args.timeout)
+                with open("/dev/zero", "rb") if path == "-" else contextlib.nullcontext(subprocess.DEVNULL) as stdin:
+                    p = subprocess.run([sys.executable, "-m", "trec_eval_py", "batch", qrels, path, "-j", "1",
+                                        "--format", "json"], stdin=stdin, capture_output=True, text=True, env=env,
+                                       cwd=data, timeout=args.timeout)
                 took = time.perf_counter() - t0
                 try:
                     runs = json.loads(p.stdout)["runs"]
@@ -177,9 +178,6 @@ def main(argv=None) -> int:
                     what = (p.stderr.strip().splitlines() or ["?"])[-1]
             except subprocess.TimeoutExpired:
                 took, what = args.timeout, f"did not end in {args.timeout:g} s"
-            finally:
-                if stdin is not subprocess.DEVNULL:
-                    stdin.close()
             rows.append((case, size, built, took, what))
             print(f"{case:12s} {size / 1e6:9.2f} MB  built {built:6.1f} s  batch {took:7.2f} s  {what[:110]}",
                   file=sys.stderr)

@@ -125,7 +125,8 @@ qdf = pd.read_parquet(os.path.join(data, "qrels.parquet")); rdf = pd.read_parque
 qdf = qdf.astype({"query_id": object, "doc_id": object}); rdf = rdf.astype({"query_id": object, "doc_id": object})
 from ranx import Qrels, Run, evaluate
 # warm: ranx compiles its functions on first use
-evaluate(Qrels({"q": {"a": 1}}), Run({"q": {"a": 1.0, "b": 0.5}}), ["map", "ndcg@10", "precision@10", "recall@100", "mrr"])
+evaluate(Qrels({"q": {"a": 1}}), Run({"q": {"a": 1.0, "b": 0.5}}),
+         ["map", "ndcg@10", "precision@10", "recall@100", "mrr"])
 t0 = time.process_time()
 qr = Qrels.from_df(qdf, q_id_col="query_id", doc_id_col="doc_id", score_col="relevance")
 ru = Run.from_df(rdf, q_id_col="query_id", doc_id_col="doc_id", score_col="score")
@@ -318,7 +319,7 @@ PEER_MODULE = {"pytrec_eval-dict": "pytrec_eval", "ir_measures-pandas": "ir_meas
 
 def print_row(rows, markdown: bool) -> None:
     out = sys.stderr if markdown else sys.stdout  # (the table comes at the end)
-    for label, ours, p, ca, cb, ma, mb, note in rows:
+    for label, ours, p, ca, cb, ma, mb, _note in rows:
         print(f"{label:24} {ours:22} vs {p:22} CPU {ca:6.2f}s / {cb:6.2f}s = {ca / cb:5.2f}x   "
               f"peak {ma:6.0f} / {mb:6.0f} MiB", file=out, flush=True)
 

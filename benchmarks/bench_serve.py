@@ -107,7 +107,7 @@ def main() -> int:
                 break
             except httpx.HTTPError:
                 if time.monotonic() > end or server.poll() is not None:
-                    raise SystemExit("the server did not start")
+                    raise SystemExit("the server did not start") from None
                 time.sleep(0.1)
         jobs: queue.Queue = queue.Queue()
         for k in range(args.per_student):

@@ -375,7 +375,8 @@ def command(route: str, python: str, paths: dict, scratch: str, side: str) -> li
     d = paths[FOLDER[route]]
     qrels, run = os.path.join(d, "qrels"), os.path.join(d, "run")
     args = {"batch": ["batch", qrels, paths.get("batch", "")],
-            "batch-report": ["batch", qrels, paths.get("batch", ""), "--report", os.path.join(scratch, f"report-{side}")],
+            "batch-report": ["batch", qrels, paths.get("batch", ""),
+                             "--report", os.path.join(scratch, f"report-{side}")],
             "validate": ["validate", "--qrels", qrels, run]}.get(route)
     if args is None:
         args = (["-q"] if route.endswith("-q") else []) + ["-m", "all_trec", qrels, run]

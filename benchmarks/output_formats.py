@@ -54,7 +54,7 @@ def timed(checkout: str, args: list[str]) -> tuple[float, float, bytes]:
     with tempfile.TemporaryDirectory() as empty:
         c, t = _cpu(), time.perf_counter()
         p = subprocess.run([sys.executable, "-m", "trec_eval_py", *args], cwd=empty, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                           capture_output=True)
         wall, cpu = time.perf_counter() - t, _cpu() - c
     if p.returncode not in (0, 1, 4):  # (batch before the exit-code table: 1 for a failed run)
         raise SystemExit(f"{checkout}: {' '.join(args)} failed: {p.stderr.decode()[-500:]}")

@@ -290,6 +290,18 @@ def test_ruff_holds_lines_to_the_configured_length(tmp_path):
     assert res.returncode == 1 and re.findall(r":(\d+):\d+: E501", res.stdout) == ["3"], res.stdout
 
 
+def test_ruff_checks_the_house_rules():
+    # the rule families the contributor guide promises are selected, and no file is let off a
+    # whole family: per-file ignores name single rules
+    import tomllib
+
+    lint = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ruff"]["lint"]
+    assert {"F", "E", "W", "I", "UP", "B", "SIM"} <= set(lint["select"]), lint["select"]
+    families = {"F", "E", "W", "I", "UP", "B", "SIM"}
+    let_off = {f: rules for f, rules in lint.get("per-file-ignores", {}).items() if families & set(rules)}
+    assert let_off == {}, let_off
+
+
 @pytest.mark.slow  # about 30 s of CPU without mypy's cache (a fresh checkout), 3 s with it
 def test_mypy_finds_nothing(monkeypatch):
     """``python3 -m mypy`` is clean: the package, as pyproject.toml's ``[tool.mypy]`` configures it."""

@@ -93,7 +93,7 @@ def reference(data: bytes, kind: str):
         out.append(b" ".join(toks))
     if content == 0:
         return "bad", None
-    return "ok", b"".join(l + b"\n" for l in out)
+    return "ok", b"".join(ln + b"\n" for ln in out)
 
 
 # ------------------------------------------------------------------ inputs
@@ -151,7 +151,7 @@ def mutations(draw, data: bytes, numeric_field: int):
         if b:
             b[draw(st.integers(0, len(b) - 1))] = draw(st.sampled_from(list(b"\n\r \t#.-e0\xa0")))
         lines[i] = bytes(b)
-    out = b"".join(l + b"\n" for l in lines)
+    out = b"".join(ln + b"\n" for ln in lines)
     if op == "no_final_newline":
         out = out[:-1]
     elif op == "crlf":

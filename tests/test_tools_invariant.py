@@ -53,7 +53,7 @@ def _collection(seed: int, tmp_path):
             if k == 0 and t == topics[-1]:
                 continue  # a judged topic without results (-c fills it)
             pool = [f"{t}d{i}" for i in range(16)] + [f"{t}rel"]
-            for i, d in enumerate(rng.sample(pool, rng.randint(1, len(pool)))):
+            for _i, d in enumerate(rng.sample(pool, rng.randint(1, len(pool)))):
                 lines.append(f"{t} Q0 {d} {rng.randint(1, 12)} {rng.randint(0, 6) / 2} run{k}\n")
         p = tmp_path / f"run{k}"
         p.write_text("".join(lines))

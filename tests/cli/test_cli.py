@@ -4,6 +4,7 @@ from __future__ import annotations
 import gzip
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from support.golden import GOLDEN
@@ -59,12 +60,12 @@ def test_help_describes_requested_measures(capsysbinary):
 
 def test_stdin_and_compressed(tmp_path, monkeypatch, capsysbinary):
     gz = tmp_path / "run.gz"
-    gz.write_bytes(gzip.compress(open(RUN, "rb").read()))
+    gz.write_bytes(gzip.compress(Path(RUN).read_bytes()))
     code, out_gz, _ = run(["-m", "map", QRELS, str(gz)], capsysbinary)
     assert code == 0
     p = subprocess.run(
         [sys.executable, "-m", "trec_eval_py", "-m", "map", QRELS, "-"],
-        input=open(RUN, "rb").read(), capture_output=True, check=True,
+        input=Path(RUN).read_bytes(), capture_output=True, check=True,
     )
     assert p.stdout.decode() == out_gz == "map                   \tall\t0.1785\n"
 

@@ -148,7 +148,7 @@ def test_cli_output_untouched_by_the_bar(tmp_path, monkeypatch):
             buffer = out
 
             def write(self, s):
-                out.write(s.encode())
+                self.buffer.write(s.encode())
 
             def flush(self):
                 pass

@@ -473,10 +473,10 @@ def test_ranges_sent_to_a_cluster_raise_no_large_graph_warning():
     from trec_eval_py.tools.shared.cluster import local_cluster
 
     whole = evaluate(QRELS, RUN, "all_trec", complete=True)
-    with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1kB"}), \
-            local_cluster(1) as cluster, distributed.Client(cluster) as client:
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
-            remote = evaluate(QRELS, RUN, "all_trec", complete=True, client=client, shards=3)
+    with (dask.config.set({"distributed.admin.large-graph-warning-threshold": "1kB"}),
+          local_cluster(1) as cluster, distributed.Client(cluster) as client,
+          warnings.catch_warnings(record=True) as seen):
+        warnings.simplefilter("always")
+        remote = evaluate(QRELS, RUN, "all_trec", complete=True, client=client, shards=3)
     assert _text(remote) == _text(whole)
     assert not [w for w in seen if "large graph" in str(w.message)]

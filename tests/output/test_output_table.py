@@ -11,6 +11,8 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trec_eval_py.errors import UsageError
 from trec_eval_py.output import table as tb
@@ -259,8 +261,6 @@ def test_several_tables_are_sections_of_one_document():
 
 # ---------------------------------------------------------------- the tsv's fast path
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st
 
 _TEXT = st.text(alphabet=st.sampled_from(list("ab1-=+@\t\n\x1b nafi.")), max_size=5)
 _FLOAT = st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=64), st.integers(-5, 5).map(float))

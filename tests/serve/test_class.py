@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 from support.paths import ROOT
@@ -83,14 +84,14 @@ def test_the_store_keeps_secrets_hashed_and_the_teachers_token_private(served):
     csrf_of(alice)
     token = served.link("B2")
     api = alice.post("/token", data={"csrf": csrf_of(alice)}).text
-    db = open(os.path.join(served.store.root, "state.sqlite3"), "rb").read()
-    wal = os.path.join(served.store.root, "state.sqlite3-wal")
-    db += open(wal, "rb").read() if os.path.exists(wal) else b""
+    db = Path(served.store.root, "state.sqlite3").read_bytes()
+    wal = Path(served.store.root, "state.sqlite3-wal")
+    db += wal.read_bytes() if wal.exists() else b""
     assert token.encode() not in db and served.teacher_token.encode() not in db
     assert "Bearer" in api
     path = os.path.join(served.store.root, "teacher-token")
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert open(path).read().strip() == served.teacher_token
+    assert Path(path).read_text().strip() == served.teacher_token
     assert served.store.teacher_token() is None  # printed once: a second start makes none
     assert stat.S_IMODE(os.stat(served.store.root).st_mode) == 0o700
 

@@ -228,7 +228,8 @@ def test_the_teachers_pages_need_the_teachers_credential(served):
 def test_the_qrels_and_the_state_are_never_served(served):
     alice, teacher = served.student("A1"), served.teacher()
     qrels = (served.store.root + "/qrels")
-    first_line = open(qrels).readline().strip()
+    with open(qrels) as f:
+        first_line = f.readline().strip()
     for c in (alice, teacher, served.client()):
         for path in ("/qrels", "/state/qrels", "/runs", "/state.sqlite3", "/teacher-token", "/static/../qrels",
                      "/submissions/..%2Fqrels", "/submissions/0/run"):

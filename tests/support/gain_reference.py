@@ -46,7 +46,7 @@ def ideal_gains(entries):
     out = []
     if not entries or entries[-1][1] <= 0:
         return out
-    for lv, g, n in reversed(entries):
+    for _lv, g, n in reversed(entries):
         if n == 0:
             continue
         if g <= 0:

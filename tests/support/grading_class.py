@@ -83,7 +83,7 @@ def make_class(root) -> Path:
     write("erin.txt", [f"{t} Q0 {d} {r} 1.0 erin" for t in TOPICS for r, d in enumerate(rng.sample(DOCS, 20), 1)])
     frank = []
     for t in TOPICS:  # a good ranking whose scores rise with rank: trec_eval reverses it
-        for r, (s, d) in enumerate(_ranking(rng, truth, t, 3.0), 1):
+        for r, (_s, d) in enumerate(_ranking(rng, truth, t, 3.0), 1):
             frank.append(f"{t} Q0 {d} {r} {r / 10:.1f} frank")
     write("frank.txt", frank)
     best = sorted(DOCS, key=lambda d: (-truth[TOPICS[0]][d], d))[:20]

@@ -23,7 +23,7 @@ class Inconsistent(Exception):
 
 
 def _doc_ids(topic_lines, ranked):
-    judged = {l[3] for l in topic_lines}
+    judged = {ln[3] for ln in topic_lines}
     ids = {}
     for d in ranked:
         if d in judged:
@@ -191,7 +191,7 @@ def prefs_topic(topic_lines, ranked):
     ids, njr = _doc_ids(topic_lines, ranked)
     nj = len(ids)
     entries = sorted(
-        ((l[1].encode(), l[2].encode(), l[4], ids[l[3]]) for l in topic_lines),
+        ((ln[1].encode(), ln[2].encode(), ln[4], ids[ln[3]]) for ln in topic_lines),
         key=lambda e: (e[0], e[1], -e[2], e[3]),
     )
     ca = [[0] * nj for _ in range(nj)]
@@ -262,8 +262,8 @@ def rank_prefs(run_docs, max_docs=None):
 def prefs_reference(lines, run, max_docs=None, complete=False):
     """{qid: {measure: value}} for ``lines`` [(qid, jg, jsg, docno, level)] and ``run`` [(qid, docno, score)]."""
     by_q = defaultdict(list)
-    for l in lines:
-        by_q[l[0]].append(l)
+    for ln in lines:
+        by_q[ln[0]].append(ln)
     rq = defaultdict(list)
     for q, d, s in run:
         rq[q].append((d, s))

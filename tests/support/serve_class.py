@@ -3,6 +3,7 @@ students (one with markup in the name), runs made to order, and a client per
 person (each with its own cookies)."""
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 
@@ -156,10 +157,8 @@ class Server:
         import os
         import signal
 
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.proc.wait(10)
         self.proc.stderr.close()
 

@@ -322,7 +322,7 @@ def test_properties_on_random_judgments(seed, n):
     shuffled = [qrels_text([rows[i] for i in rng.permutation(len(rows))]).encode() for rows in sets]
     assert agreement(shuffled).statistics() == pytest.approx(stats, rel=REL, nan_ok=True)
     # the kappa-style statistics lie in [-1, 1]; alpha can be below -1 only in theory, not above 1
-    for k, v in stats.items():
+    for _k, v in stats.items():
         assert math.isnan(v) or v <= 1 + 1e-12
     if n == 2:
         lv = rep.levels[rep.compared]

@@ -9,6 +9,7 @@ script that makes each range of topics slow, or big, on the worker: the
 faults happen while ranges are in flight."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -62,7 +63,8 @@ if __name__ == "__main__":
 
 def _env(**extra) -> dict:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "tests")] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "tests")]
+                                        + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env.update({k: str(v) for k, v in extra.items()})
     return env
 
@@ -150,10 +152,8 @@ def cluster(tmp_path):
         client.wait_for_workers(1, timeout=60)
     yield address, procs[0], procs[1]
     for p in procs:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         p.wait()
 
 
@@ -211,10 +211,8 @@ def test_workers_killed_again_and_again(tmp_path):
     deadline = time.time() + 120
     while p.poll() is None and time.time() < deadline:
         for pid in _children(p.pid):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         time.sleep(0.2)
     code, out, err = _ends(p, 10)
     assert (code, out) == (5, "")

@@ -59,7 +59,7 @@ def test_text_board_equals_main_command_per_run(corpus, capsysbinary):
     assert lines[0].split() == ["rank", "run", "runid", "topics", "findings", "map", "P_10", "num_rel_ret"]
     rows = [ln.split() for ln in lines[1:]]
     assert len(rows) == 4
-    for rank, path, runid, topics, warnings, *cells in rows:
+    for _rank, path, runid, _topics, _warnings, *cells in rows:
         printed = main_output(corpus, path, capsysbinary, "-c", "-m", "map", "-m", "P.10", "-m", "num_rel_ret", "-m",
                               "runid")
         want = {ln.split()[0]: ln.split()[2] for ln in printed.splitlines()}

@@ -212,7 +212,7 @@ def test_weight_search_finds_the_grid_maximum(tmp_path):
     runs, qrels = [], {}
     for q in ["1", "2", "3", "4"]:
         qrels[q] = {f"D{d}": int(rng.integers(0, 3)) for d in range(12)}
-    for i in range(3):
+    for _i in range(3):
         runs.append({q: {f"D{d}": float(s) for d, s in zip(rng.permutation(15)[:10], rng.permutation(100)[:10])}
                      for q in qrels})
     paths = [write_run(tmp_path / f"r{i}", r, f"r{i}") for i, r in enumerate(runs)]

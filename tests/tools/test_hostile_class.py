@@ -341,7 +341,8 @@ def test_a_failed_write_leaves_the_old_file(tmp_path, klass, capsysbinary, monke
     code, out, err = run_cli(["batch", tmp_path / "qrels.txt", klass, "-o", out_file], capsysbinary)
     assert code == 1 and err == f"trec_eval_py: cannot write {out_file}: No space left on device\n"
     assert out_file.read_text() == "last week's board\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.txt", "class", "home", "qrels.txt"]  # no temporary left
+    # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.txt", "class", "home", "qrels.txt"]
 
 
 def test_report_writes_never_follow_a_link_out_of_the_folder(tmp_path, klass, home, capsysbinary):
@@ -770,11 +771,10 @@ def test_the_time_bound_comes_from_the_environment_and_0_lifts_it(tmp_path, monk
 
 
 def _bomb(path: Path, size: int, name="run.txt") -> None:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        with z.open(name, "w", force_zip64=True) as f:
-            block = b"\0" * (1 << 20)
-            for _ in range(size >> 20):
-                f.write(block)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z, z.open(name, "w", force_zip64=True) as f:
+        block = b"\0" * (1 << 20)
+        for _ in range(size >> 20):
+            f.write(block)
 
 
 def test_a_zip_bomb_is_one_failed_row_at_once(tmp_path, klass, capsysbinary):
@@ -792,10 +792,10 @@ def test_a_member_that_lies_about_its_size_is_stopped_while_read(tmp_path):
     sub = scan_submissions([z]).submissions[0]
     from trec_eval_py.engine.parse.source import set_read_limits
 
-    with set_read_limits(max_input="1G", max_ratio=0):  # the declared sizes pass...
-        with set_read_limits(max_input="8M"):  # ...the bytes read do not
-            with pytest.raises(InputError, match="more than 8 MiB"):
-                sub.read()
+    with (set_read_limits(max_input="1G", max_ratio=0),  # the declared sizes pass...
+          set_read_limits(max_input="8M"),  # ...the bytes read do not
+          pytest.raises(InputError, match="more than 8 MiB")):
+        sub.read()
 
 
 def test_compressed_files_and_endless_streams_are_bounded(tmp_path, capsysbinary, monkeypatch):
@@ -938,7 +938,8 @@ def test_validate_an_empty_folder_is_an_error(tmp_path, capsysbinary):
     (tmp_path / "empty" / ".DS_Store").write_bytes(b"\0")
     code, out, err = run_cli(["validate", tmp_path / "empty"], capsysbinary)
     assert code == 1 and out == ""
-    assert err.splitlines() == ["trec_eval_py: skipped 1 hidden file (names starting with '.', and __MACOSX)", f"trec_eval_py: no run files found in {tmp_path / 'empty'}"]
+    assert err.splitlines() == ["trec_eval_py: skipped 1 hidden file (names starting with '.', and __MACOSX)",
+                                f"trec_eval_py: no run files found in {tmp_path / 'empty'}"]
 
 
 # ---- names printed on a terminal ----

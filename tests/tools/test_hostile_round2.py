@@ -9,6 +9,7 @@ files are built here, with bounds set small so that each case runs at once;
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -249,7 +250,7 @@ def _fifield(path, files: int, kernel_bytes: int) -> None:
         out, crc, csize = lh + out, zlib.crc32(out, zlib.crc32(lh)), csize + len(quote) + len(lh)
     headers.reverse()
     body, offsets = b"", []
-    for i, (name, lh, *_rest) in enumerate(headers):
+    for i, (_name, lh, *_rest) in enumerate(headers):
         offsets.append(len(body))
         body += lh
         if i + 1 < len(headers):
@@ -372,13 +373,9 @@ def _limited(args, input_path=None, memory=1 << 30, timeout=60):
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (memory + (1 << 30), memory + (1 << 30)))  # numpy's own
 
-    stdin = open(input_path, "rb") if input_path else subprocess.DEVNULL
-    try:
+    with open(input_path, "rb") if input_path else contextlib.nullcontext(subprocess.DEVNULL) as stdin:
         return subprocess.run([sys.executable, "-m", "trec_eval_py", *map(str, args)], stdin=stdin, cwd=ROOT,
                               capture_output=True, text=True, timeout=timeout, preexec_fn=limit)
-    finally:
-        if input_path:
-            stdin.close()
 
 
 def test_a_device_on_standard_input_is_refused_at_its_first_byte(tmp_path):

@@ -55,7 +55,7 @@ def _random_case(rng):
             if rng.random() < 0.8:
                 qrels.append(f"{q} 0 {d} {rng.choice([0, 0, 1, 2, -1])}\n")
         qrels.append(f"{q} 0 q{q}rel 1\n")
-        for k, d in enumerate(rng.sample(docs, rng.randint(1, len(docs)))):
+        for _k, d in enumerate(rng.sample(docs, rng.randint(1, len(docs)))):
             run.append(f"{q} Q0 {d} {rng.randint(1, 30)} {rng.randint(0, 9)} r\n")
     return "".join(qrels).encode(), "".join(run).encode()
 

@@ -164,7 +164,7 @@ VISIBLE = ("(() => {{ const r = document.querySelector({sel}).getBoundingClientR
 
 def visible(dt: DevTools, selector: str) -> bool:
     left, top, right, bottom, w, h = dt.js(VISIBLE.format(sel=json.dumps(selector)))
-    return 0 <= left and right <= w and 0 <= top and bottom <= h
+    return left >= 0 and right <= w and top >= 0 and bottom <= h
 
 
 @pytest.mark.parametrize("size", SIZES)

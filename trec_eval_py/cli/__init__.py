@@ -6,7 +6,6 @@ import gc
 import os
 import sys
 import warnings
-from typing import Optional
 
 from .. import __version__
 from ..errors import ExitCode, InputWarning, OutputError, TrecEvalError, UsageError
@@ -26,12 +25,13 @@ MAIN_FLAGS: dict[str, Flag] = {**{f.field: f for f in (
     Flag("version", ("-v", "--version"), bool, False, "Print the version and exit."),
     Flag("query", ("-q", "--query_eval_wanted"), bool, False, "Also print each topic's values."),
     Flag("nosummary", ("-n", "--nosummary"), bool, False, "Do not print the summary ('all') lines."),
-    Flag("debug", ("-D", "--Debug_level"), Optional[str], None, "Accepted for compatibility; ignored."),
+    Flag("debug", ("-D", "--Debug_level"), str | None, None, "Accepted for compatibility; ignored."),
     Flag("old_format", ("-o",), bool, False, "trec_eval's obsolete output flag; accepted and ignored."),
-    Flag("old_format_long", ("--Output_old_results_format",), Optional[str], None,
+    Flag("old_format_long", ("--Output_old_results_format",), str | None, None,
          "trec_eval's obsolete output flag; accepted and ignored."),
     Flag("output_format", ("--format",), str, "trec",
-         "Output: trec (trec_eval's text), json, csv (runid,topic,measure,value), or parquet (the csv's table; needs pyarrow)."),
+         "Output: trec (trec_eval's text), json, csv (runid,topic,measure,value), or parquet "
+         "(the csv's table; needs pyarrow)."),
 )}, **CLUSTER_FLAGS}
 
 

@@ -24,7 +24,7 @@ the main command starts quickly; anything else goes to typer.
 from __future__ import annotations
 
 import functools
-from typing import Any, Optional
+from typing import Any
 
 from .._record import record
 from .._versions import DEFAULT_COMPAT
@@ -51,7 +51,9 @@ class Flag:
 
 _FLAGS = (
     Flag("measures", ("-m", "--measure"), list[str], [],
-         "Measure or nickname, with parameters after a dot (P.5,10), or an ir_measures name (nDCG@10, P(rel=2)@5); repeatable. A value asked for under two names (-m AP -m map) prints once; --format json/csv keep both names.", "MEASURE"),
+         "Measure or nickname, with parameters after a dot (P.5,10), or an ir_measures name (nDCG@10, "
+         "P(rel=2)@5); repeatable. A value asked for under two names (-m AP -m map) prints once; "
+         "--format json/csv keep both names.", "MEASURE"),
     Flag("complete", ("-c", "--complete_rel_info_wanted", "--all"), bool, False,
          "Average over every topic of the qrels; a topic without results is an empty ranking "
          "(--all: BioCreative's bc-evaluate names it so)."),
@@ -59,7 +61,7 @@ _FLAGS = (
          "Lowest judgment level that counts as relevant.", "LEVEL"),
     Flag("num_docs_in_coll", ("-N", "--Number_docs_in_coll"), int, 0,
          "Number of documents in the collection (0: unknown).", "N"),
-    Flag("max_docs", ("-M", "--Max_retrieved_per_topic"), Optional[int], None,
+    Flag("max_docs", ("-M", "--Max_retrieved_per_topic"), int | None, None,
          "Only the top N documents of each topic count (N >= 0).", "N"),
     Flag("judged_only", ("-J", "--Judged_docs_only"), bool, False,
          "Drop unjudged documents from every ranking before evaluating."),
@@ -67,14 +69,14 @@ _FLAGS = (
          "Judgment format, qrels by default; trec_eval_py -h lists the registered formats.", "FORMAT"),
     Flag("results_format", ("-T", "--Results_format"), str, "trec_results",
          "Results format, trec_results by default; trec_eval_py -h lists the registered formats.", "FORMAT"),
-    Flag("zscore_file", ("-Z", "--Zscore"), Optional[str], None,
+    Flag("zscore_file", ("-Z", "--Zscore"), str | None, None,
          "Print z-scores against the per-topic means and deviations in this file.", "FILE"),
     Flag("compat", ("--compat",), str, DEFAULT_COMPAT,
          "trec_eval version to reproduce: 9.0.8 (default) or 10.0.", "VERSION"),
     Flag("valid_codes", ("--valid-codes",), list[str], [],
          "CodiEsp (-R codiesp, codiesp_x): a list of valid codes (first tab-separated field of "
          "each line); predicted codes not in it are ignored. Repeatable: the lists are joined.", "FILE"),
-    Flag("order", ("--order",), Optional[str], None,
+    Flag("order", ("--order",), str | None, None,
          "What ranks each topic's documents: score (default, trec_eval's rule), rank (the rank "
          "column, ascending; the default of -T biocreative_*) or file (the line order); ties fall "
          "to the docno order.", "ORDER"),
@@ -88,11 +90,11 @@ CLUSTER_FLAGS: dict[str, Flag] = {f.field: f for f in (
     Flag("engine", ("--engine",), str, "local",
          "local (this machine) or dask (a dask cluster: ranges of topics, or one task per run; "
          "see --workers, --scheduler).", "ENGINE"),
-    Flag("workers", ("--workers",), Optional[int], None,
+    Flag("workers", ("--workers",), int | None, None,
          "With --engine dask: start a cluster of N worker processes on this machine (default: one per core).", "N"),
-    Flag("scheduler", ("--scheduler",), Optional[str], None,
+    Flag("scheduler", ("--scheduler",), str | None, None,
          "With --engine dask: use the running dask cluster whose scheduler is at ADDRESS.", "ADDRESS"),
-    Flag("cluster_timeout", ("--cluster-timeout",), Optional[int], None,
+    Flag("cluster_timeout", ("--cluster-timeout",), int | None, None,
          "With --engine dask: give up (exit status 5) when the scheduler is lost, or no worker can run a "
          "task for this many seconds (default 60).", "SECONDS"),
 )}
@@ -100,24 +102,24 @@ CLUSTER_FLAGS: dict[str, Flag] = {f.field: f for f in (
 
 #: the bounds on reading untrusted submissions (batch, validate): ReadLimits' fields
 READ_LIMIT_FLAGS: dict[str, Flag] = {f.field: f for f in (
-    Flag("max_input", ("--max-input",), Optional[str], None,
+    Flag("max_input", ("--max-input",), str | None, None,
          "Most bytes read from standard input or expanded from a compressed file or archive member "
          "(default 1G; e.g. 4G; 0: no limit).", "SIZE"),
-    Flag("max_ratio", ("--max-ratio",), Optional[float], None,
+    Flag("max_ratio", ("--max-ratio",), float | None, None,
          "Most bytes a compressed file, an archive member or an archive's members together may expand to "
          "per compressed byte, past 16 MiB (default 100; 0: no limit).", "N"),
-    Flag("max_members", ("--max-members",), Optional[int], None,
+    Flag("max_members", ("--max-members",), int | None, None,
          "Most entries in one archive; an archive with more is one failed row (default 10000; 0: no limit).",
          "N"),
-    Flag("max_archive", ("--max-archive",), Optional[str], None,
+    Flag("max_archive", ("--max-archive",), str | None, None,
          "Most bytes the members of one archive expand to together (default 4G; 0: no limit).", "SIZE"),
-    Flag("max_class", ("--max-class",), Optional[str], None,
+    Flag("max_class", ("--max-class",), str | None, None,
          "Most bytes the members of all the archives given expand to together (default 16G; 0: no limit).",
          "SIZE"),
-    Flag("max_line", ("--max-line",), Optional[str], None,
+    Flag("max_line", ("--max-line",), str | None, None,
          "Longest line of a file read in pieces; a longer one is an error naming it (default 1M; 0: no limit).",
          "SIZE"),
-    Flag("max_seconds", ("--max-seconds",), Optional[float], None,
+    Flag("max_seconds", ("--max-seconds",), float | None, None,
          "Most seconds grading one submission may take; a slower one is one failed row (default 120; "
          "0: no limit).", "SECONDS"),
 )}
@@ -246,11 +248,11 @@ def parse_plain(argv: list[str], tables: list[dict[str, Flag]], positional: int)
         if value.startswith("-"):
             return None
         parsed: str | int = value
-        if f.annotation in (int, Optional[int]):
+        if f.annotation in (int, int | None):
             if not _digits(value):
                 return None
             parsed = int(value)
-        elif f.annotation not in (str, Optional[str], list[str]):
+        elif f.annotation not in (str, str | None, list[str]):
             return None
         if isinstance(f.default, list):
             values[f.field].append(parsed)

@@ -173,7 +173,8 @@ def help_text(measure_specs: list[str], rel_format: str = "qrels", compat: str =
     fmt = judgment_format(rel_format)
     res = results_fmt(results_format)
     reg = registry()
-    parts = [usage_text(), subcommands_text(), exit_codes_text(), "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
+    parts = [usage_text(), subcommands_text(), exit_codes_text(),
+             "\nNicknames: " + ", ".join(sorted(reg.nicknames)) + "\n"]
     parts.append("\n" + fmt.help)
     if results_format != "trec_results":  # -h -T NAME: that format's layout too
         parts.append("\n" + res.help)

@@ -29,14 +29,13 @@ import errno
 import os
 import sys
 from collections.abc import Iterable
-from typing import Union
 
 from ..errors import OutputError
 from ..output.files import blocks, long_name, write_file
 
 STDOUT = "<stdout>"
 
-Text = Union[str, bytes]
+Text = str | bytes
 
 
 class PipeClosed(Exception):
@@ -207,10 +206,8 @@ def silence_stdout() -> None:
         os.close(fd)
     except (OSError, ValueError, AttributeError):
         pass
-    try:
-        sys.stdout = open(os.devnull, "w")
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (stands for standard output until the process ends)
 
 
 def tell(message: str) -> None:

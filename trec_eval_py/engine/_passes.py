@@ -192,7 +192,7 @@ def _measure_pass(judgments, run, selected, opts, ctx, progress=None, *, whole: 
             if s.measure.parts is not None:
                 parts = s.measure.parts(batch, s.params)
                 # counts as floats; per-topic arrays of any length (an object array) as they are
-                cols.append(parts if getattr(parts, "dtype", None) == object
+                cols.append(parts if getattr(getattr(parts, "dtype", None), "kind", None) == "O"
                             else np.array(parts, dtype=np.float64))
             out.append(cols)
         return out

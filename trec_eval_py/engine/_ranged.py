@@ -14,7 +14,14 @@ import numpy as np
 
 from ..errors import InputError, NoTopicsError, UsageError
 from ._passes import (
-    _final_info, _measure_range, _Plan, _plan, _printed_columns, _summary_only, _worth_streaming, read_results,
+    _final_info,
+    _measure_range,
+    _Plan,
+    _plan,
+    _printed_columns,
+    _summary_only,
+    _worth_streaming,
+    read_results,
 )
 from .aggregate import SummaryFold
 from .inputs import judgment_format, results_format

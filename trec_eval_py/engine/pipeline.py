@@ -39,11 +39,21 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ._passes import (
-    _dict_in_pieces, _final_info, _measure_range, _plan, _printed_columns, _summary_only, read_judgments, read_results,
-)
 from ._passes import (  # noqa: F401  (the stages and what they give, exposed here)
-    PARTS, BatchResults, batches, join, map_batches, measure_columns,
+    PARTS,
+    BatchResults,
+    _dict_in_pieces,
+    _final_info,
+    _measure_range,
+    _plan,
+    _printed_columns,
+    _summary_only,
+    batches,
+    join,
+    map_batches,
+    measure_columns,
+    read_judgments,
+    read_results,
 )
 from ._ranged import _evaluate_ranges, _is_dataset, _summary_in_ranges
 from .aggregate import SummaryFold

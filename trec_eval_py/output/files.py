@@ -13,14 +13,14 @@ link, so the folder cannot be swapped for a link half-way either.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from typing import Union
 
 from ..errors import OutputError
 
-Text = Union[str, bytes]
+Text = str | bytes
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -124,10 +124,8 @@ def write_in(folder_fd: int | None, name: str, pieces: Iterable[Text], *, shown:
         else:
             os.replace(tmp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
     except BaseException as e:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp, **where)
-        except OSError:
-            pass
         if isinstance(e, OSError) and not isinstance(e, BrokenPipeError):
             raise OutputError(shown, e.strerror or str(e)) from None
         raise

@@ -26,6 +26,7 @@ same transaction that records it, stored durably, and only then acknowledged
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import os
@@ -93,7 +94,7 @@ class Who:
 
 
 def _utc(t: float) -> str:
-    return dt.datetime.fromtimestamp(t, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    return dt.datetime.fromtimestamp(t, dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _filename(name: str | None) -> str:
@@ -277,7 +278,7 @@ def create_app(store: Store, grading, settings: Settings, pool=None) -> Starlett
         sid = me.student["id"]
         finals = finals_ids(sid)
         subs = [shown(r, finals) for r in reversed(store.submissions(sid))]
-        today = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d")
+        today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
         deadline = settings.deadline
         return page("me.html", me, status, title="My submissions", subs=subs, columns=columns,
                     used=store.count_today(sid, today), daily_limit=settings.daily_limit,
@@ -453,10 +454,8 @@ def create_app(store: Store, grading, settings: Settings, pool=None) -> Starlett
             row = store.submission(sid)  # graded between the first look and the registration?
             if row["status"] != "pending":
                 break
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), min(0.5, max(0.0, end - time.monotonic())))
-            except asyncio.TimeoutError:
-                pass
             row = store.submission(sid)
         return row
 

@@ -113,7 +113,7 @@ def write_submissions_zip(store, buf) -> None:
             safe = _safe_name(keys.get(r["student_id"], "unknown"))
             name = f"{safe}/{r['id']}-{_safe_name(r['filename'])}"
             z.write(store.run_path(r["sha256"]), name)
-            when = dt.datetime.fromtimestamp(r["received"], dt.timezone.utc).isoformat(timespec="seconds")
+            when = dt.datetime.fromtimestamp(r["received"], dt.UTC).isoformat(timespec="seconds")
             listing.append([r["id"], keys.get(r["student_id"], ""), name, when, r["late"], r["status"],
                             r["sha256"], r["error"] or ""])
         z.writestr("submissions.csv", csv_rows(listing))

@@ -287,7 +287,7 @@ class Store:
         day (0: no limit); the count and the new row are one transaction, so concurrent
         uploads cannot pass the limit together."""
         now = time.time() if now is None else now
-        day = dt.datetime.fromtimestamp(now, dt.timezone.utc).strftime("%Y-%m-%d")
+        day = dt.datetime.fromtimestamp(now, dt.UTC).strftime("%Y-%m-%d")
         if daily_limit and self.count_today(student_id, day) >= daily_limit:
             raise LimitReached()  # before writing: a refused upload costs no disk
         sha = self.keep_bytes(data)

@@ -133,7 +133,7 @@ def test_validate_order_is_the_engines_order(tmp_path):
 
     rnd = np.random.default_rng(3)
     lines, rows = [], []
-    for i in range(40):
+    for _i in range(40):
         s = float(rnd.choice([1.0, 1.00000001, 2.0, 0.5]))
         d = f"d{rnd.integers(0, 1000)}"
         if d in rows:

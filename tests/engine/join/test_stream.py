@@ -361,9 +361,8 @@ def test_a_compressed_run_in_pieces_keeps_the_expansion_bounds(tmp_path, monkeyp
     p = tmp_path / "run.gz"
     p.write_bytes(gzip.compress(b"1 Q0 d 1 1 r\n" * 200_000))  # 2.6 MB of text, a few KB packed
     monkeypatch.setattr(source, "_STEP", 1 << 16)
-    with source.set_read_limits(max_input=1 << 20):
-        with pytest.raises(InputError, match="expands to"):
-            list(iter_run_chunks(p, chunk_bytes=4096))
+    with source.set_read_limits(max_input=1 << 20), pytest.raises(InputError, match="expands to"):
+        list(iter_run_chunks(p, chunk_bytes=4096))
     assert len(list(iter_run_chunks(p, chunk_bytes=1 << 20))) > 1  # within the bounds: read
     monkeypatch.setattr(source, "RATIO_FLOOR", 1 << 20)  # (a run this small is let through otherwise)
     with pytest.raises(InputError, match="expands more than 100 times"):

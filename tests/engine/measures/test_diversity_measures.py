@@ -81,7 +81,7 @@ def reference(judgments, run, alpha=0.5, beta=0.5, cutoffs=(1, 3, 5, 10, 20, 25)
         a = len(subs)
         nrel = {s: sum(s in ss for ss in rel.values()) for s in subs}
 
-        def gains(ranking):
+        def gains(ranking, subs=subs, rel=rel):
             seen = dict.fromkeys(subs, 1.0)
             g = []
             for d in ranking:
@@ -111,7 +111,7 @@ def reference(judgments, run, alpha=0.5, beta=0.5, cutoffs=(1, 3, 5, 10, 20, 25)
         g = gains(docs)
         k_max = max(cutoffs)
 
-        def norm(gs, kind):
+        def norm(gs, kind, a=a, k_max=k_max):
             cum, ii_cum, iig, res = 0.0, 0.0, float(a), []
             for i in range(k_max):
                 w = math.log(2.0) / math.log(i + 2.0) if i else 1.0
@@ -122,7 +122,7 @@ def reference(judgments, run, alpha=0.5, beta=0.5, cutoffs=(1, 3, 5, 10, 20, 25)
                 res.append(cum / ii_cum if a else 0.0)
             return res
 
-        def rbp(gs):
+        def rbp(gs, a=a):
             total, decay = 0.0, 1.0
             for x in gs:
                 total += x * decay

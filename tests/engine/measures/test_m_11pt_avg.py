@@ -62,7 +62,7 @@ def test_matches_reference_default(compat, level):
 def test_matches_reference_any_order(compat):
     rng = random.Random(8)
     rels, judged = random_topics(9, 300)
-    for trial in range(20):
+    for _trial in range(20):
         levels = [rng.choice([-0.2, 0.0, 0.1, 0.25, 0.3, 0.5, 0.7, 1.0, 1.3]) for _ in range(rng.randint(1, 6))]
         text = ",".join(repr(x) for x in levels)
         got = run("11pt_avg", rels, judged, text, compat=compat)[:, 0]

@@ -218,7 +218,7 @@ def test_every_cwl_measure_and_output_agrees_with_cwl_eval(case):
         ev = te.evaluate(qrels, run, [s for _, (s, _) in chosen],
                          relevance_level=gains.get("level", 1), **options)
         per_topic = ev.per_topic()
-        for name, (spec, make) in chosen:
+        for _name, (spec, make) in chosen:
             theirs = reference(qrels, ranked, ev.topics, gains, depth or 1000, make)
             sel = registry().resolve([spec])[0]
             for q in ev.topics:

@@ -216,7 +216,7 @@ def _all_placements(p, n):
 @pytest.mark.parametrize("p,n", [(1, 1), (1, 5), (2, 3), (3, 6), (4, 4), (5, 3), (2, 7)])
 def test_random_moments_are_exact(p, n):
     # the mean and variance over every placement of the positives
-    for name, params, view, kind, param in CASES + [("auc_roc", None, "fpr", "id", 1.0),
+    for name, _params, view, kind, param in CASES + [("auc_roc", None, "fpr", "id", 1.0),
                                                      ("croc_exp", "7", "fpr", "exp", 7.0)]:
         f = fx(kind, param, n, p + n)
         vals = []

@@ -60,7 +60,9 @@ def test_merge_sort_splits_and_merges_like_glibc():
     # Worked by hand with the truncating comparator: [0.2, 0.0, 1.0]
     # halves [0.2] | [0.0, 1.0] -> right stays [0.0, 1.0];
     # merge: 0.2 vs 0.0 -> (int)0.2 = 0, take left -> [0.2, 0.0, 1.0]
-    cmp = lambda a, b: _gains._c_int_diff(a, b)
+    def cmp(a, b):
+        return _gains._c_int_diff(a, b)
+
     assert _gains.glibc_msort([0.2, 0.0, 1.0], cmp) == [0.2, 0.0, 1.0]
     # [1.0, 0.3, 0.0]: halves [1.0] | [0.3, 0.0]; right merge: 0.3 vs 0.0 -> 0 -> [0.3, 0.0]
     # merge: 1.0 vs 0.3 -> (int)0.7 = 0 -> take 1.0, then 0.3, 0.0

@@ -20,4 +20,4 @@ def test_summary_is_geometric_mean_with_floor():
     want = math.exp((math.log(0.5) + 2 * math.log(0.00001)) / 3)
     assert ev.summary["gm_bpref"] == want
     text = ev.to_text(query=True)
-    assert "gm_bpref" in text and all(not l.startswith("gm_bpref") or "\tall\t" in l for l in text.splitlines())
+    assert "gm_bpref" in text and all(not ln.startswith("gm_bpref") or "\tall\t" in ln for ln in text.splitlines())

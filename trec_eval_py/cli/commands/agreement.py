@@ -4,7 +4,6 @@ The statistics are :mod:`trec_eval_py.tools.organiser.agreement`'s; this module 
 """
 from __future__ import annotations
 
-
 import typer
 
 from ...output.table import check_format, choices_text

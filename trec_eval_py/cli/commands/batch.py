@@ -21,34 +21,58 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 @cluster_flags(help={"engine": "local (processes of this machine, see -j) or dask (one task per run on a dask "
                                 "cluster; see --workers, --scheduler)."})
 @evaluation_flags("measures", "complete", "relevance_level", "num_docs_in_coll", "max_docs", "judged_only", "order",
-                  "compat", "rel_format", "results_format", "valid_codes", help={"measures": "Measure or nickname (repeatable). Default: map, P.10.",
-                                  "complete": "Every judged topic counts: batch's default, kept for trec_eval's flag."})
+                  "compat", "rel_format", "results_format", "valid_codes",
+                  help={"measures": "Measure or nickname (repeatable). Default: map, P.10.",
+                        "complete": "Every judged topic counts: batch's default, kept for trec_eval's flag."})
 def batch(
     qrels: str = typer.Argument(..., metavar="QRELS", help="Relevance judgments, read once for all runs."),
-    runs: list[str] = typer.Argument(..., metavar="RUN...", help="Run files, folders (walked recursively; hidden files skipped) and .zip archives (read member by member)."),
-    sort_by: str | None = typer.Option(None, "--sort-by", metavar="MEASURE", help="Measure that orders the board. Default: map if shown, else the first measure that is not a count or the run id."),
-    only_answered: bool = typer.Option(False, "--only-answered", help="Average each run over the topics it answers (trec_eval's default) instead of over every judged topic."),
+    runs: list[str] = typer.Argument(..., metavar="RUN...", help=(
+        "Run files, folders (walked recursively; hidden files skipped) and .zip archives (read member by member).")),
+    sort_by: str | None = typer.Option(None, "--sort-by", metavar="MEASURE", help=(
+        "Measure that orders the board. Default: map if shown, else the first measure that is not a count or the "
+        "run id.")),
+    only_answered: bool = typer.Option(False, "--only-answered", help=(
+        "Average each run over the topics it answers (trec_eval's default) instead of over every judged topic.")),
     fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(LEADERBOARD_FORMATS, 'text')}. "
                             "Text, markdown, html and latex print values as trec_eval does; csv and json at full "
                             "precision."),
-    per_topic: bool = typer.Option(False, "--per-topic", help="One row per run, topic and measure instead of one per run."),
-    output: str | None = typer.Option(None, "-o", "--output", metavar="FILE", help="Write the board to FILE instead of standard output."),
-    report: str | None = typer.Option(None, "--report", metavar="DIR", help="Also write a self-contained report into DIR: index.html, a page per run, leaderboard.csv and .md, feedback/<run>.txt."),
-    hide_judgments: bool = typer.Option(False, "--hide-judgments", help="Leave every judged docno out of the board and the report (to publish them to students)."),
+    per_topic: bool = typer.Option(False, "--per-topic", help=(
+        "One row per run, topic and measure instead of one per run.")),
+    output: str | None = typer.Option(None, "-o", "--output", metavar="FILE", help=(
+        "Write the board to FILE instead of standard output.")),
+    report: str | None = typer.Option(None, "--report", metavar="DIR", help=(
+        "Also write a self-contained report into DIR: index.html, a page per run, leaderboard.csv and .md, "
+        "feedback/<run>.txt.")),
+    hide_judgments: bool = typer.Option(False, "--hide-judgments", help=(
+        "Leave every judged docno out of the board and the report (to publish them to students).")),
     title: str = typer.Option("Leaderboard", "--title", help="Title of the report's pages."),
-    jobs: int | None = typer.Option(None, "-j", "--jobs", metavar="N", help="Evaluate runs in N processes. Default: the number of cores."),
-    no_validate: bool = typer.Option(False, "--no-validate", help="Skip the validator's checks: every run the evaluation reads is graded; no findings reach the board."),
-    ignore: list[str] = typer.Option([], "--ignore", metavar="CHECK", help="Turn a check off, as in validate (repeatable, or comma-separated; e.g. runid, tie)."),
-    select: list[str] = typer.Option([], "--select", metavar="CHECK", help="Run only these checks, as in validate (and those the evaluation needs)."),
-    skip_header: bool = typer.Option(False, "--skip-header", help="Grade a run whose first line is a header without that line (a warning says so)."),
-    doc_limit: int = typer.Option(DEFAULT_DOC_LIMIT, "--max-docs", help="Most documents allowed per topic, as in validate (0: no limit); more is an error."),
-    max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help="Largest share of unjudged documents in a topic's top 10 before a warning."),
-    student_from: str = typer.Option("auto", "--student-from", metavar="PATTERN", help="Name the students from the submissions' names: auto (default: moodle, canvas, blackboard, then the first folder), moodle, canvas, blackboard, folder, none, or a regular expression with a group (?P<student>...)."),
-    pick: str = typer.Option("all", "--pick", metavar="RULE", help="A student's several files: all (default: grade each) or latest (the one changed last; the others are listed as not graded)."),
-    roster: str | None = typer.Option(None, "--roster", metavar="CSV", help="Class list (e.g. the LMS's grading worksheet): grades.csv in the report gets a row per student on it."),
+    jobs: int | None = typer.Option(None, "-j", "--jobs", metavar="N", help=(
+        "Evaluate runs in N processes. Default: the number of cores.")),
+    no_validate: bool = typer.Option(False, "--no-validate", help=(
+        "Skip the validator's checks: every run the evaluation reads is graded; no findings reach the board.")),
+    ignore: list[str] = typer.Option([], "--ignore", metavar="CHECK", help=(
+        "Turn a check off, as in validate (repeatable, or comma-separated; e.g. runid, tie).")),
+    select: list[str] = typer.Option([], "--select", metavar="CHECK", help=(
+        "Run only these checks, as in validate (and those the evaluation needs).")),
+    skip_header: bool = typer.Option(False, "--skip-header", help=(
+        "Grade a run whose first line is a header without that line (a warning says so).")),
+    doc_limit: int = typer.Option(DEFAULT_DOC_LIMIT, "--max-docs", help=(
+        "Most documents allowed per topic, as in validate (0: no limit); more is an error.")),
+    max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help=(
+        "Largest share of unjudged documents in a topic's top 10 before a warning.")),
+    student_from: str = typer.Option("auto", "--student-from", metavar="PATTERN", help=(
+        "Name the students from the submissions' names: auto (default: moodle, canvas, blackboard, then the first "
+        "folder), moodle, canvas, blackboard, folder, none, or a regular expression with a group "
+        "(?P<student>...).")),
+    pick: str = typer.Option("all", "--pick", metavar="RULE", help=(
+        "A student's several files: all (default: grade each) or latest (the one changed last; the others are "
+        "listed as not graded).")),
+    roster: str | None = typer.Option(None, "--roster", metavar="CSV", help=(
+        "Class list (e.g. the LMS's grading worksheet): grades.csv in the report gets a row per student on it.")),
     caption: str | None = typer.Option(None, "--caption", help="LaTeX (and HTML): the table's caption."),
     label: str | None = typer.Option(None, "--label", help="LaTeX: the table's \\label."),
-    digits: int | None = typer.Option(None, "--digits", help="Decimals of the values (formats people read; default 4, as trec_eval)."),
+    digits: int | None = typer.Option(None, "--digits", help=(
+        "Decimals of the values (formats people read; default 4, as trec_eval).")),
     *,
     options: dict,
     cluster: dict,

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 
 app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
 
+_TEST_HELP = (
+    f"Significance test (repeatable): {', '.join(TESTS)} (paired; default t); tukey (randomised Tukey HSD "
+    "over all runs) or tukey-classic (ANOVA form); all = every paired test. With --unit positives: the "
+    "CROC paper's permutation-, t- and wilcoxon-paired/-unpaired (default all six).")
+
 
 @app.command(epilog=exit_codes_epilog(ExitCode.FAILED, ExitCode.CLUSTER, ExitCode.NO_TOPICS))
 @cluster_flags(help={"engine": "local (this process) or dask (each run evaluated as a task on a dask cluster; "
@@ -36,11 +41,9 @@ def compare(
                                      help="The baseline run, then the runs to compare with it; a folder "
                                           "stands for every file under it (in path order) and a .zip for its "
                                           "members, as for batch."),
-    test: list[str] = typer.Option([], "--test", help=(
-        f"Significance test (repeatable): {', '.join(TESTS)} (paired; default t); tukey (randomised Tukey HSD "
-        "over all runs) or tukey-classic (ANOVA form); all = every paired test. With --unit positives: the "
-        "CROC paper's permutation-, t- and wilcoxon-paired/-unpaired (default all six).")),
-    pairs: str = typer.Option("baseline", "--pairs", help="baseline: each run against the baseline; all: every pair of runs."),
+    test: list[str] = typer.Option([], "--test", help=_TEST_HELP),
+    pairs: str = typer.Option("baseline", "--pairs",
+                              help="baseline: each run against the baseline; all: every pair of runs."),
     alternative: str = typer.Option("two-sided", "--alternative", help=(
         "two-sided, greater (is the run higher than the baseline?) or less.")),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level; also sets the confidence level 1 - alpha."),
@@ -64,13 +67,17 @@ def compare(
                                           "instead of the key to its marks."),
     label: str | None = typer.Option(None, "--label", help="LaTeX: the table's \\label (wide table: "
                                         "tab:compare unless given)."),
-    digits: int | None = typer.Option(None, "--digits", help="Decimals of means and differences (--unit positives: of the values) "
-                                         "(text, latex, long-latex, markdown, html; default 4)."),
+    digits: int | None = typer.Option(None, "--digits", help=(
+        "Decimals of means and differences (--unit positives: of the values) "
+        "(text, latex, long-latex, markdown, html; default 4).")),
     fail_if: str | None = typer.Option(None, "--fail-if", help=(
         "worse: exit 3 (failed) if a run is significantly worse than the baseline (after correction); "
         "different: if it differs significantly either way (needs --alternative two-sided).")),
     output: str | None = typer.Option(None, "-o", "--output", help="Write to this file instead of standard output."),
-    unit: str = typer.Option("topics", "--unit", help="topics (default): tests over per-topic values; positives: the CROC paper's six tests over the relevant documents of each topic, for area measures (auc_roc, croc_exp.7, auc_ac, cac_exp.7, auc_proc, auc_pac, auc_roc_t.T, auc_roc_fp.K; rie and bedroc, tested as cac_exp with their alpha)."),
+    unit: str = typer.Option("topics", "--unit", help=(
+        "topics (default): tests over per-topic values; positives: the CROC paper's six tests over the "
+        "relevant documents of each topic, for area measures (auc_roc, croc_exp.7, auc_ac, cac_exp.7, "
+        "auc_proc, auc_pac, auc_roc_t.T, auc_roc_fp.K; rie and bedroc, tested as cac_exp with their alpha).")),
     *,
     options: dict,
     cluster: dict,

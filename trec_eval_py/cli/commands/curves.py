@@ -6,7 +6,6 @@ ready to plot. The computation lives in :mod:`trec_eval_py.tools.curves.curves`.
 """
 from __future__ import annotations
 
-
 import typer
 
 from ...errors import ExitCode, UsageError

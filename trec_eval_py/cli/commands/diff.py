@@ -1,7 +1,6 @@
 """``trec_eval_py diff OLD NEW``: the regression check between two evaluation outputs."""
 from __future__ import annotations
 
-
 import typer
 
 from ...errors import ExitCode

@@ -1,7 +1,6 @@
 """``trec_eval_py fuse RUN... -o OUT``: many runs fused into one TREC run."""
 from __future__ import annotations
 
-
 import typer
 
 from ..flags import evaluation_flags

@@ -2,7 +2,6 @@
 (see :mod:`trec_eval_py.tools.organiser.ndeval`), with ndeval's own option spellings."""
 from __future__ import annotations
 
-
 import typer
 
 from ...errors import ExitCode

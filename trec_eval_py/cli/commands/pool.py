@@ -1,7 +1,6 @@
 """``trec_eval_py pool RUN...``: the documents to judge, pooled from many runs."""
 from __future__ import annotations
 
-
 import typer
 
 from ..flags import evaluation_flags

@@ -1,7 +1,6 @@
 """``trec_eval_py pool-bias QRELS RUN...``: how each run would score had it not contributed to the pool."""
 from __future__ import annotations
 
-
 import typer
 
 from ..flags import evaluation_flags

@@ -1,7 +1,6 @@
 """``trec_eval_py serve QRELS --roster CSV``: a live class leaderboard (the ``[serve]`` extra)."""
 from __future__ import annotations
 
-
 import typer
 
 from ..flags import evaluation_flags, read_limit_flags

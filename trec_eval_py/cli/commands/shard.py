@@ -1,7 +1,6 @@
 """``trec_eval_py shard RUN -o DIR``: a run as a Parquet dataset cut into ranges of topics."""
 from __future__ import annotations
 
-
 import typer
 
 from ..help import exit_codes_epilog
@@ -13,8 +12,10 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
 @app.command(epilog=exit_codes_epilog())
 def shard(
     run: str = typer.Argument(..., metavar="RUN", help="A TREC run file (read with trec_eval_py's own reader)."),
-    out: str = typer.Option(..., "-o", "--output", metavar="DIR", help="Folder to write the shards and manifest.json into."),
-    shards: int | None = typer.Option(None, "--shards", metavar="N", help="Number of shards (default: one per 4M lines)."),
+    out: str = typer.Option(..., "-o", "--output", metavar="DIR",
+                            help="Folder to write the shards and manifest.json into."),
+    shards: int | None = typer.Option(None, "--shards", metavar="N",
+                                      help="Number of shards (default: one per 4M lines)."),
 ) -> int:
     """Write RUN as a sharded Parquet dataset: one file per range of topics
     (topic ids in byte order, about as many lines each; a topic is never split)

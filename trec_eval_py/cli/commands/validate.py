@@ -1,7 +1,6 @@
 """``trec_eval_py validate RUN...``: check run files before they are evaluated or accepted."""
 from __future__ import annotations
 
-
 import typer
 
 from ...errors import ExitCode
@@ -27,18 +26,29 @@ app = typer.Typer(add_completion=False, context_settings={"help_option_names": [
                                           "e.g. codiesp, biocreative_int: the format's own reading checks, "
                                           "which name the first bad line, and the topic checks)."})
 def validate(
-    runs: list[str] = typer.Argument(..., metavar="RUN...", help="Run files, folders (walked recursively) and .zip archives; '-' for standard input."),
+    runs: list[str] = typer.Argument(..., metavar="RUN...", help=(
+        "Run files, folders (walked recursively) and .zip archives; '-' for standard input.")),
     qrels: str | None = typer.Option(None, "--qrels", help="Judgments: also check topic ids and unjudged documents."),
-    topics: str | None = typer.Option(None, "--topics", metavar="FILE", help="Topic ids (one a line, or a qrels file's first column): check topic ids without the judgments."),
-    fmt: str = typer.Option("text", "--format", help=f"Output: {choices_text(FORMATS, 'text')} (csv: one finding a row)."),
+    topics: str | None = typer.Option(None, "--topics", metavar="FILE", help=(
+        "Topic ids (one a line, or a qrels file's first column): check topic ids without the judgments.")),
+    fmt: str = typer.Option("text", "--format", help=(
+        f"Output: {choices_text(FORMATS, 'text')} (csv: one finding a row).")),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail the check too."),
-    doc_limit: int = typer.Option(DEFAULT_DOC_LIMIT, "--max-docs", help="Most documents allowed per topic (0: no limit)."),
-    max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help="Largest acceptable share of unjudged documents in a topic's top 10."),
-    max_per_check: int = typer.Option(DEFAULT_MAX_PER_CHECK, "--max-per-check", help="Lines listed per finding (0: all); its count includes the rest."),
-    ignore: list[str] = typer.Option([], "--ignore", metavar="CHECK", help="Turn a check off (repeatable, or comma-separated; e.g. runid, tie); the checks the evaluation needs cannot be."),
-    select: list[str] = typer.Option([], "--select", metavar="CHECK", help="Run only these checks (and those the evaluation needs)."),
-    skip_header: bool = typer.Option(False, "--skip-header", help="A header line is a warning, not an error (batch then grades the file without it)."),
-    quiet: bool = typer.Option(False, "-q", "--quiet", help="Text: print only the summary line of each file (with the count of each check)."),
+    doc_limit: int = typer.Option(DEFAULT_DOC_LIMIT, "--max-docs", help=(
+        "Most documents allowed per topic (0: no limit).")),
+    max_unjudged: float = typer.Option(DEFAULT_MAX_UNJUDGED, "--max-unjudged", help=(
+        "Largest acceptable share of unjudged documents in a topic's top 10.")),
+    max_per_check: int = typer.Option(DEFAULT_MAX_PER_CHECK, "--max-per-check", help=(
+        "Lines listed per finding (0: all); its count includes the rest.")),
+    ignore: list[str] = typer.Option([], "--ignore", metavar="CHECK", help=(
+        "Turn a check off (repeatable, or comma-separated; e.g. runid, tie); the checks the evaluation needs "
+        "cannot be.")),
+    select: list[str] = typer.Option([], "--select", metavar="CHECK", help=(
+        "Run only these checks (and those the evaluation needs).")),
+    skip_header: bool = typer.Option(False, "--skip-header", help=(
+        "A header line is a warning, not an error (batch then grades the file without it).")),
+    quiet: bool = typer.Option(False, "-q", "--quiet", help=(
+        "Text: print only the summary line of each file (with the count of each check).")),
     *,
     options: dict,
     cluster: dict,

@@ -55,7 +55,7 @@ def lex_order(*keys: np.ndarray) -> np.ndarray:
     order = None
     for key in keys:
         k = key if order is None else key[order]
-        if k.dtype.kind in "iu" and len(k) and 0 <= int(k.min()) and int(k.max()) < 1 << 16:
+        if k.dtype.kind in "iu" and len(k) and int(k.min()) >= 0 and int(k.max()) < 1 << 16:
             k = k.astype(np.uint16)
         step = np.argsort(k, kind="stable")
         order = step if order is None else order[step]

@@ -87,7 +87,7 @@ def counted_values(columns, values: list, evaluated: np.ndarray) -> list:
     if not skip.any():
         return list(values)
     out = []
-    for c, v in zip(columns, values):
+    for _c, v in zip(columns, values):
         v = np.asarray(v)
         if v.dtype.kind in "fiu":
             v = v.copy()

@@ -330,7 +330,7 @@ def _spill(pieces: Iterable[Run], tmp: str, dest_of, on_piece=None):
             rows = order[bounds[b]:bounds[b + 1]]
             check_stopped()  # the process is stopping: its folder is gone or going
             if b not in files:
-                files[b] = open(os.path.join(tmp, f"{b}.rows"), "wb")
+                files[b] = open(os.path.join(tmp, f"{b}.rows"), "wb")  # noqa: SIM115 (kept in files, closed below)
             _write_rows(files[b], Run(piece.qid[rows], piece.docno[rows], piece.score[rows],
                                       piece.lineno[rows], piece.runid, piece.name,
                                       rank=None if piece.rank is None else piece.rank[rows]))

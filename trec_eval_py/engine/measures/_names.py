@@ -83,6 +83,7 @@ likewise (Bpref, infAP, SetR, the counts).
 from __future__ import annotations
 
 import ast
+import contextlib
 import math
 from collections.abc import Iterable
 
@@ -505,10 +506,8 @@ def suggestions(spec: str, trec_names) -> list[str]:
     if use_ir and ir is not None:
         alias = ALIASES[SYNONYMS.get(ir, ir)]
         ir_text = alias.name + (f"@{cut}" if cut and alias.trec_at else "")
-        try:
+        with contextlib.suppress(MeasureError):
             out.append(translate(ir_text).spec)
-        except MeasureError:
-            pass
         out.append(ir_text)
     elif trec is not None:
         out.append(trec + (f".{cut}" if cut else ""))

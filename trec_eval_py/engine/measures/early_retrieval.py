@@ -63,6 +63,11 @@ from .ranked_curves import (
 Transform = Callable[[np.ndarray, float, object, object], np.ndarray]
 
 
+def _one_topic(transform: Transform, param: float, negatives: int, size: int) -> Callable[[np.ndarray], np.ndarray]:
+    """``transform`` with the parameter and one topic's counts fixed: a function of x alone."""
+    return lambda x: transform(x, param, negatives, size)
+
+
 def rank_positions(b):
     """Per topic: float64 (n, W) 1-based ranks of the retrieved documents and
     the missed relevant documents' ranks as a list of arrays (the last ranks
@@ -204,7 +209,7 @@ class Area:
         for i in range(b.n):
             n_i, s_i = int(neg[i]), int(size[i])
             mean[i], var[i] = random_moments(
-                self.view, lambda x: self.transform(x, param, n_i, s_i), int(b.num_rel[i]), n_i)
+                self.view, _one_topic(self.transform, param, n_i, s_i), int(b.num_rel[i]), n_i)
         return mean, var
 
     def zscores(self, b, param, ties: str = "docno") -> np.ndarray:

@@ -111,7 +111,7 @@ class PersistenceParam(RbpParams):
 
     def _parse(self, measure: str, text: str) -> tuple:
         pairs = super()._parse(measure, text)
-        for name, value in pairs:
+        for name, _value in pairs:
             if name != "p":
                 raise MeasureError(f"measure '{measure}': the only parameter is p=persistence (got {name!r})")
         return pairs

@@ -23,12 +23,12 @@ import re
 import stat
 import sys
 from collections.abc import Sequence
-from typing import BinaryIO, TextIO, TypeGuard, Union
+from typing import BinaryIO, TextIO, TypeGuard
 
 from ..._record import record, replace
 from ...errors import InputError, InputTypeError, UsageError, shorten
 
-Source = Union[str, os.PathLike, bytes, BinaryIO, TextIO]
+Source = str | os.PathLike | bytes | BinaryIO | TextIO
 
 # magic bytes -> module whose decompress() reads the format (imported only when met)
 _MAGIC = (
@@ -389,7 +389,8 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
     elif not callable(getattr(source, "read", None)):
         raise InputTypeError(
             name if name != "<stream>" else shorten(repr(source), 60),
-            f"expected a file name, '-', bytes, a file object, a dict, a table or an iterable of namedtuples, not {type(source).__name__}")
+            f"expected a file name, '-', bytes, a file object, a dict, a table or an iterable of namedtuples, "
+            f"not {type(source).__name__}")
     else:
         try:
             data = read_bounded(source, name)
@@ -470,7 +471,7 @@ def read_pieces(source: Source, chunk_bytes: int):
     """
     if _names_a_file(source):
         try:
-            f = open(source, "rb", buffering=0)
+            f = open(source, "rb", buffering=0)  # noqa: SIM115 (the with below: only the open may fail quietly)
         except OSError:
             pass  # read_source says what is wrong with it
         else:
@@ -575,17 +576,15 @@ def _file_pieces(f, head: bytes, chunk_bytes: int, name: str):
             have = end
             continue
         check_lines(buf, name, max_line, lines + 1, 0, cut)
-        with memoryview(buf) as view:
-            with view[:cut] as piece:
-                lines += buf.count(b"\n", 0, cut)
-                yield piece
+        with memoryview(buf) as view, view[:cut] as piece:
+            lines += buf.count(b"\n", 0, cut)
+            yield piece
         buf[: end - cut] = buf[cut:end]  # the unfinished last line moves to the front
         have = end - cut
     if have:
         check_lines(buf, name, max_line, lines + 1, 0, have)
-        with memoryview(buf) as view:
-            with view[:have] as piece:
-                yield piece
+        with memoryview(buf) as view, view[:have] as piece:
+            yield piece
 
 
 def line_start(data: bytes, lineno: int) -> int:

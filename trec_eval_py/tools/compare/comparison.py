@@ -307,7 +307,7 @@ def paired_values(qrels, runs: Sequence, measures: Iterable[str] | str = ("map",
     kept_topics = [t for t, k in zip(topics, keep) if k]
     # a missing topic counts as the -c summary counts it (0 in 9.0.8)
     counted = [{c.name: v for c, v in zip(ev.columns, ev.counted_values())} for ev in evals]
-    for ev, name, vals in zip(evals, files, counted):
+    for name, vals in zip(files, counted):
         for c in (cols if finite else ()):
             bad = ~np.isfinite(vals[c.name].astype(np.float64)[keep])
             if np.any(bad):

@@ -75,7 +75,8 @@ CURVE = "iprec_at_recall"
 
 
 def expand_run_paths(paths) -> list[str]:
-    """Names of the submissions ``paths`` stand for (see :func:`~trec_eval_py.tools.shared.submissions.find_submissions`)."""
+    """Names of the submissions ``paths`` stand for (see
+    :func:`~trec_eval_py.tools.shared.submissions.find_submissions`)."""
     return [s.name for s in find_submissions(paths)]
 
 
@@ -587,7 +588,8 @@ def build_leaderboard(qrels, runs, measures: list[str] | None = None, *, sort_by
     options.setdefault("complete", True)
     opts = Options(measures=tuple(specs), **options)
     reg = registry()
-    selected = reg.resolve(specs, opts.compat, opts.measures_for, given=opts.rel_format)  # unknown measures fail here, once
+    # unknown measures fail here, once
+    selected = reg.resolve(specs, opts.compat, opts.measures_for, given=opts.rel_format)
     eval_columns = measure_columns(selected)  # evaluate()'s own: the outputs' real indices, printed names
     # in the order asked for, as every tool shows them; the run id has its own column
     shown = [c for c in in_asked_order(eval_columns) if c.measure.name != "runid"]

@@ -193,7 +193,7 @@ def name_students(subs: list, pattern) -> dict:
         seen = first.setdefault(st.key, (raw.name, entry))
         if seen[0] != raw.name and seen[1] != entry:
             warnings.warn(InputWarning(entry, f"taken for the same student as {seen[1]} ({seen[0]!r} and "
-                                              f"{raw.name!r}: names are compared in NFC, case ignored)"))
+                                              f"{raw.name!r}: names are compared in NFC, case ignored)"), stacklevel=1)
             first[st.key] = (raw.name, entry)  # each new spelling said once
     return out
 
@@ -263,5 +263,5 @@ def read_roster(source) -> Roster:
     return Roster(name, rows[0], rows[1:])
 
 
-__all__ = ["CHOICES", "PATTERNS", "PICKS", "Roster", "Student", "compile_pattern", "name_students", "pick", "read_roster",
-           "same_name", "student_of"]
+__all__ = ["CHOICES", "PATTERNS", "PICKS", "Roster", "Student", "compile_pattern", "name_students", "pick",
+           "read_roster", "same_name", "student_of"]

@@ -412,7 +412,7 @@ class Agreement:
         comp = self.compared
         topic_all = np.zeros(len(self.topics), dtype=bool)
         topic_all[np.unique(self.unit_topic[comp])] = True
-        l = self.relevance_level
+        level = self.relevance_level
         many = len(labels) > 2
         rows: list[tuple[str, object, str]] = [
             ("num_topics", len(self.topics), "topics judged by any assessor"),
@@ -428,16 +428,16 @@ class Agreement:
         rel = self.relevant[comp]
         for k, lab in enumerate(labels):
             rows.append((f"num_rel_{lab}", int(np.count_nonzero(rel[:, k])),
-                         f"compared documents {lab} judged relevant (level >= {l})"))
+                         f"compared documents {lab} judged relevant (level >= {level})"))
         stats = self.statistics()
         meaning = {
-            "agreement": f"observed agreement on relevance (level >= {l})",
+            "agreement": f"observed agreement on relevance (level >= {level})",
             "positive_agreement": "2a / (2a + b + c): agreement on the documents either calls relevant",
-            "kappa": f"Cohen's kappa on relevance (level >= {l})",
+            "kappa": f"Cohen's kappa on relevance (level >= {level})",
             "kappa_levels": "Cohen's kappa, every level a category",
             "kappa_linear": "Cohen's weighted kappa, weights |x - y|",
             "kappa_quadratic": "Cohen's weighted kappa, weights (x - y)^2",
-            "fleiss_kappa": f"Fleiss' kappa on relevance (level >= {l})",
+            "fleiss_kappa": f"Fleiss' kappa on relevance (level >= {level})",
             "fleiss_kappa_levels": "Fleiss' kappa, every level a category",
             "alpha_nominal": "Krippendorff's alpha, nominal levels",
             "alpha_ordinal": "Krippendorff's alpha, ordinal levels",
@@ -468,12 +468,12 @@ class Agreement:
     def pairs(self) -> list[dict]:
         """Cohen's kappa for every pair of assessors, over the documents both judged."""
         rows = []
-        l = self.relevance_level
+        level = self.relevance_level
         for i in range(len(self.assessors)):
             for j in range(i + 1, len(self.assessors)):
                 both = self.judged[:, i] & self.judged[:, j]
                 a, b = self.levels[both, i], self.levels[both, j]
-                ra, rb = (a >= l).astype(np.int64), (b >= l).astype(np.int64)
+                ra, rb = (a >= level).astype(np.int64), (b >= level).astype(np.int64)
                 rows.append({
                     "pair": f"{self.assessors[i].label}-{self.assessors[j].label}",
                     "compared": int(len(a)),

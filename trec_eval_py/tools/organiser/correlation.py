@@ -376,7 +376,7 @@ def _read_json(text: str, name: str) -> list[RunValues]:
         for m, v in summary.items():
             if m == "runid":
                 continue
-            if isinstance(v, (dict, list, str)) or isinstance(v, bool):
+            if isinstance(v, (dict, list, str, bool)):
                 raise InputError(name, f"{where}: {m} is not a number: {v!r}")
             r.values[m] = math.nan if v is None else float(v)
         runs.append(r)

@@ -310,8 +310,8 @@ def pool(runs: Sequence, method: str = "depth", *, depth: int = 100, run_depths:
     ``relevance_level``). See the module docstring for the methods."""
     parts: list = []
     stats: PoolStats | None = None
-    for part, stats in iter_pool(runs, method, depth=depth, run_depths=run_depths, budget=budget, p=p,
-                                 judged=judged, **options):
+    pairs = iter_pool(runs, method, depth=depth, run_depths=run_depths, budget=budget, p=p, judged=judged, **options)
+    for part, stats in pairs:  # noqa: B007 (the last pair's stats, read after the loop, are the pool's)
         if part is RESTART:
             parts = []
         else:

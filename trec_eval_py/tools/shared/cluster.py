@@ -155,7 +155,8 @@ class _Quiet:
     def __init__(self) -> None:
         import logging
 
-        names = ["asyncio", "distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]
+        names = ["asyncio", "distributed",
+                 *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]
         self.loggers = [logging.getLogger(name) for name in names]
         self.levels = [logger.level for logger in self.loggers]
         for logger in self.loggers:
@@ -255,7 +256,8 @@ class _Watch:
             return "lost every dask worker"
         if not any(w.get("status") == "running" for w in workers.values()):
             statuses = sorted({str(w.get("status")) for w in workers.values()})
-            return f"no dask worker can run a task (every one is {' or '.join(statuses)}; paused: over its memory limit)"
+            return (f"no dask worker can run a task (every one is {' or '.join(statuses)}; "
+                    "paused: over its memory limit)")
         return None
 
     def _run(self) -> None:
@@ -281,10 +283,9 @@ class _Watch:
                 if state.status not in ("finished", "error", "cancelled"):
                     state.cancel(reason=_CANCELLED, msg=self.fault)
 
-        try:
+        # (an error: the loop is gone, and the client's own close has cancelled them)
+        with contextlib.suppress(Exception):
             client.loop.add_callback(cancel)
-        except Exception:  # the loop is gone: the client's own close has cancelled them
-            pass
 
 
 def fault(error: BaseException, client=None, scheduler: str = "the dask scheduler") -> str | None:

@@ -49,20 +49,52 @@ patches it in the module that reads it (``_tables.PARQUET_BATCH_ROWS``).
 from __future__ import annotations
 
 from ._columns import (  # noqa: F401  (the package's names, where they were)
-    DOCUMENT, LEVEL, PARQUET_MAGIC, RANK, RUNID, SCORE, SHOWN, TOPIC, is_arrow, is_frame, is_pandas, is_parquet,
-    is_polars, is_records, row_numbers,
+    DOCUMENT,
+    LEVEL,
+    PARQUET_MAGIC,
+    RANK,
+    RUNID,
+    SCORE,
+    SHOWN,
+    TOPIC,
+    is_arrow,
+    is_frame,
+    is_pandas,
+    is_parquet,
+    is_polars,
+    is_records,
+    row_numbers,
 )
 from ._dicts import (  # noqa: F401  (the package's names, where they were)
-    dict_rows, iter_run_from_dict, qrels_from_dict, run_from_dict, run_topics,
+    dict_rows,
+    iter_run_from_dict,
+    qrels_from_dict,
+    run_from_dict,
+    run_topics,
 )
 from ._records import (  # noqa: F401  (the package's names, where they were)
-    QREL_FIELDS, RUN_FIELDS, qrels_from_records, run_from_records,
+    QREL_FIELDS,
+    RUN_FIELDS,
+    qrels_from_records,
+    run_from_records,
 )
 from ._tables import (  # noqa: F401  (the package's names, where they were)
-    PARQUET_BATCH_ROWS, iter_parquet_run, parquet_size, pick_column, qrels_from_table, read_parquet,
+    PARQUET_BATCH_ROWS,
+    iter_parquet_run,
+    parquet_size,
+    pick_column,
+    qrels_from_table,
+    read_parquet,
     run_from_table,
 )
 from ._writing import (  # noqa: F401  (the package's names, where they were)
-    distinct, ids_text, nested, parquet_bytes, require_pandas, table_name, topic_mask, write_parquet,
+    distinct,
+    ids_text,
+    nested,
+    parquet_bytes,
+    require_pandas,
+    table_name,
+    topic_mask,
+    write_parquet,
     write_rows,
 )

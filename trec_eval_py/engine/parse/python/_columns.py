@@ -134,7 +134,7 @@ def _id_text(x):
     """An id that is not a ``str`` as text, or None when it cannot be one."""
     if isinstance(x, str):
         return x
-    if isinstance(x, bool) or isinstance(x, np.bool_):
+    if isinstance(x, (bool, np.bool_)):
         return None
     if isinstance(x, (numbers.Integral, np.integer)):
         return str(int(x))

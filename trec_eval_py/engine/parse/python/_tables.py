@@ -11,8 +11,22 @@ import numpy as np
 from .... import _native
 from ....errors import InputError, InputTypeError, shorten
 from ._columns import (
-    DOCUMENT, LEVEL, RANK, RUNID, SCORE, TOPIC, _from_matrix, _id_text, _ids_numpy, _levels, _numbers_numpy,
-    _scores, _show, is_arrow, is_parquet, is_polars,
+    DOCUMENT,
+    LEVEL,
+    RANK,
+    RUNID,
+    SCORE,
+    TOPIC,
+    _from_matrix,
+    _id_text,
+    _ids_numpy,
+    _levels,
+    _numbers_numpy,
+    _scores,
+    _show,
+    is_arrow,
+    is_parquet,
+    is_polars,
 )
 
 
@@ -228,7 +242,7 @@ def _chunks(chunks: list, convert, empty_dtype) -> np.ndarray:
         try:
             out.append(convert(a))
         except InputError as e:  # rows are counted from the table's first
-            raise _rows_after(e, before)
+            raise _rows_after(e, before)  # noqa: B904 (e itself, its row counted from the table's first)
         before += len(a)
     return out[0] if len(out) == 1 else np.concatenate(out)
 
@@ -321,7 +335,7 @@ def iter_parquet_run(source, name: str):
             try:
                 q, d, s, rid, _ = run_from_table(batch, name)
             except InputError as e:
-                raise _rows_after(e, before)
+                raise _rows_after(e, before)  # noqa: B904 (e itself, its row counted from the table's first)
             if runid is None:
                 runid = rid
             elif rid != runid and len(batch):

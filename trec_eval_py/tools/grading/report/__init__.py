@@ -69,5 +69,6 @@ from ._files import SUBFOLDERS, TOP_FILES, check_report, report_writes, write_re
 from ._pages import SLUG_MAX, class_best, feedback_text, grades_csv, short_names, slugs
 from ._pages import WEAKEST as WEAKEST
 
-__all__ = ["SUBFOLDERS", "TOP_FILES", "check_report", "report_writes", "class_best", "class_medians", "feedback_text", "grades_csv",
-           "short_names", "write_report", "SLUG_MAX", "slugs", "svg_curve", "svg_distribution", "svg_topics"]
+__all__ = ["SUBFOLDERS", "TOP_FILES", "check_report", "report_writes", "class_best", "class_medians", "feedback_text",
+           "grades_csv", "short_names", "write_report", "SLUG_MAX", "slugs", "svg_curve", "svg_distribution",
+           "svg_topics"]

@@ -94,10 +94,11 @@ def svg_distribution(board: Leaderboard, measure: str, highlight: str | None = N
     pts = [(e, v) for e, v in raw if v is not None]
     w, h, pad = 520, 64, 24
     if not pts:
-        return f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="24" role="img"><text x="0" y="16" class="muted">no values</text></svg>'
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="24" role="img">'
+                '<text x="0" y="16" class="muted">no values</text></svg>')
     vals = [v for _, v in pts]
     lo, hi = min(0.0, min(vals)), max(vals)
-    if kind is Kind.FLOAT and 0.0 <= min(vals) and hi <= 1.0:
+    if kind is Kind.FLOAT and min(vals) >= 0.0 and hi <= 1.0:
         lo, hi = 0.0, 1.0
     span = (hi - lo) or 1.0
 
@@ -112,7 +113,8 @@ def svg_distribution(board: Leaderboard, measure: str, highlight: str | None = N
                      f'<text x="{x(t):.1f}" y="58" text-anchor="middle" class="tick">{_e(_fmt_tick(t, kind))}</text>')
     med = float(np.median(vals))
     parts.append(f'<line x1="{x(med):.1f}" y1="12" x2="{x(med):.1f}" y2="46" class="median"/>'
-                 f'<text x="{x(med):.1f}" y="10" text-anchor="middle" class="tick">median {_e(_fmt_tick(med, kind))}</text>')
+                 f'<text x="{x(med):.1f}" y="10" text-anchor="middle" class="tick">'
+                 f'median {_e(_fmt_tick(med, kind))}</text>')
     for e, v in pts:
         cls = "dot hl" if e.path == highlight else "dot"
         parts.append(f'<circle cx="{x(v):.1f}" cy="30" r="{6 if e.path == highlight else 4}" class="{cls}">'
@@ -130,24 +132,24 @@ def _fmt_tick(v: float, kind: Kind) -> str:
 def svg_curve(run: np.ndarray | None, median: np.ndarray | None, label: str) -> str:
     """Interpolated precision at recall levels: the run against the class median (the
     legend is the page's, in HTML, so that no name is cut)."""
-    w, h, l, r, t, b = 420, 260, 44, 14, 12, 34
-    pw, ph = w - l - r, h - t - b
+    w, h, left, r, t, b = 420, 260, 44, 14, 12, 34
+    pw, ph = w - left - r, h - t - b
 
     def xy(px, py):
-        return l + px * pw, t + (1 - py) * ph
+        return left + px * pw, t + (1 - py) * ph
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" '
              f'aria-label="precision/recall curve of {_e(label)} against the class median">',
-             f'<rect x="{l}" y="{t}" width="{pw}" height="{ph}" class="frame"/>']
+             f'<rect x="{left}" y="{t}" width="{pw}" height="{ph}" class="frame"/>']
     for k in range(6):
         v = k / 5
         x0, _ = xy(v, 0)
         _, y0 = xy(0, v)
         parts.append(f'<line x1="{x0:.1f}" y1="{t}" x2="{x0:.1f}" y2="{t + ph}" class="grid"/>'
                      f'<text x="{x0:.1f}" y="{t + ph + 14}" text-anchor="middle" class="tick">{v:.1f}</text>'
-                     f'<line x1="{l}" y1="{y0:.1f}" x2="{l + pw}" y2="{y0:.1f}" class="grid"/>'
-                     f'<text x="{l - 6}" y="{y0 + 4:.1f}" text-anchor="end" class="tick">{v:.1f}</text>')
-    parts.append(f'<text x="{l + pw / 2:.1f}" y="{h - 4}" text-anchor="middle" class="tick">recall</text>'
+                     f'<line x1="{left}" y1="{y0:.1f}" x2="{left + pw}" y2="{y0:.1f}" class="grid"/>'
+                     f'<text x="{left - 6}" y="{y0 + 4:.1f}" text-anchor="end" class="tick">{v:.1f}</text>')
+    parts.append(f'<text x="{left + pw / 2:.1f}" y="{h - 4}" text-anchor="middle" class="tick">recall</text>'
                  f'<text x="12" y="{t + ph / 2:.1f}" text-anchor="middle" class="tick" '
                  f'transform="rotate(-90 12 {t + ph / 2:.1f})">precision</text>')
     for curve, cls in ((median, "line-median"), (run, "line-run")):
@@ -170,7 +172,7 @@ def svg_topics(topics: list[str], values: list[float | None], stats: dict, measu
     bw = max(6, min(28, 640 // n))
     longest = max((len(q) for q in topics), default=1)
     b = 14 + min(longest, 16) * 6
-    w, h, l, t = 44 + bw * n + 10, 150 + b, 44, 10
+    w, h, left, t = 44 + bw * n + 10, 150 + b, 44, 10
     ph = h - t - b
     allv = [v for v in values if v is not None] + [s[1] for s in stats.values()]
     hi = max([1.0] + allv) if all(0 <= v <= 1 for v in allv) else max(allv + [1e-9])
@@ -182,13 +184,13 @@ def svg_topics(topics: list[str], values: list[float | None], stats: dict, measu
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" '
              f'aria-label="{_e(measure)} per topic against the class median and best">',
-             f'<line x1="{l}" y1="{t + ph}" x2="{w - 10}" y2="{t + ph}" class="axis"/>']
+             f'<line x1="{left}" y1="{t + ph}" x2="{w - 10}" y2="{t + ph}" class="axis"/>']
     for k in range(5):
         v = hi * k / 4
-        parts.append(f'<line x1="{l}" y1="{y(v):.1f}" x2="{w - 10}" y2="{y(v):.1f}" class="grid"/>'
-                     f'<text x="{l - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="tick">{v:.2f}</text>')
+        parts.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{w - 10}" y2="{y(v):.1f}" class="grid"/>'
+                     f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="tick">{v:.2f}</text>')
     for i, (q, v) in enumerate(zip(topics, values)):
-        x0 = l + i * bw
+        x0 = left + i * bw
         med, best = stats.get(q, (None, None))
         if v is not None:
             parts.append(f'<rect x="{x0 + 1}" y="{y(v):.1f}" width="{bw - 2}" height="{t + ph - y(v):.1f}" class="bar">'

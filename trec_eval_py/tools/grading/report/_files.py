@@ -2,6 +2,7 @@
 the folder holds, its own earlier files (listed in its manifest) replaced."""
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 
@@ -129,7 +130,5 @@ def _remove_stale(out, stale: set) -> None:
         except OSError:
             continue
         if stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(name, dir_fd=fd)
-            except OSError:
-                pass

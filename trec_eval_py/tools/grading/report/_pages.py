@@ -51,34 +51,42 @@ def slugs(names: list[str]) -> dict[str, str]:
     return out
 
 
+# (a backslash ending a line of the style sheet or the script continues that line: no newline there)
 _CSS = """
 *{box-sizing:border-box}
-body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:16px auto;max-width:1240px;padding:0 12px;color:#1d2330;background:#fff;overflow-wrap:anywhere}
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:16px auto;max-width:1240px;\
+padding:0 12px;color:#1d2330;background:#fff;overflow-wrap:anywhere}
 h1{font-size:1.45em;margin:4px 0}h2{font-size:1.1em;margin-top:26px;border-bottom:1px solid #d8dce4;padding-bottom:4px}
 .muted{color:#667085;fill:#667085}.meta{color:#4a5263;margin:4px 0 12px}
 .scroll{overflow-x:auto;max-width:100%;-webkit-overflow-scrolling:touch}
-table{border-collapse:collapse;font-size:14px}th,td{padding:5px 8px;border-bottom:1px solid #e4e7ec;text-align:left;vertical-align:top}
+table{border-collapse:collapse;font-size:14px}th,td{padding:5px 8px;border-bottom:1px solid #e4e7ec;text-align:left;\
+vertical-align:top}
 th{background:#f3f5f9}
 table.sortable th{cursor:pointer;user-select:none;white-space:nowrap}
 table.sortable th:hover{background:#e5eaf3}
 th[aria-sort=descending]::after{content:" \\25BE"}th[aria-sort=ascending]::after{content:" \\25B4"}
 td.id{white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-td.name{max-width:22em}td.name a,td.name span.cut{display:block;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+td.name{max-width:22em}td.name a,td.name span.cut{display:block;overflow:hidden;text-overflow:ellipsis;\
+white-space:nowrap}
 td.name small{display:block;color:#667085;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 td.why{min-width:14em;max-width:30em;white-space:normal}
 tr.failed td{background:#fff4f2}.err{color:#b42318}.warn{color:#a15c07}.note{color:#475467}
 .badge{display:inline-block;text-align:center;border-radius:9px;padding:0 7px;font-size:12px;white-space:nowrap}
 .badge.error{background:#fee4e2;color:#912018}.badge.warning{background:#fef0c7;color:#7a4a00}
 .badge.note{background:#eaecf0;color:#344054}.badge.none{background:#ecfdf3;color:#05603a}
-.cov{display:inline-block;width:48px;height:8px;background:#e4e7ec;border-radius:4px;margin-right:6px;vertical-align:middle}
+.cov{display:inline-block;width:48px;height:8px;background:#e4e7ec;border-radius:4px;margin-right:6px;\
+vertical-align:middle}
 .cov i{display:block;height:8px;border-radius:4px;background:#2e90fa}.cov.low i{background:#f79009}
-.dist{display:flex;flex-wrap:wrap;gap:10px 28px}.dist figure{margin:0;max-width:100%}.dist figcaption{font-weight:600;font-size:13px}
+.dist{display:flex;flex-wrap:wrap;gap:10px 28px}.dist figure{margin:0;max-width:100%}.dist figcaption{font-weight:600;\
+font-size:13px}
 figure{margin:8px 0}svg{max-width:100%;height:auto}
 svg text{font-size:11px;fill:#4a5263}.axis{stroke:#98a2b3;stroke-width:1}.grid{stroke:#eaecf0;stroke-width:1}
 .frame{fill:none;stroke:#d0d5dd}.dot{fill:#2e90fa;fill-opacity:.75}.dot.hl{fill:#d92d20;fill-opacity:1}
 .median{stroke:#f79009;stroke-width:2}.best{stroke:#12b76a;stroke-width:2}.bar{fill:#84adff}
-.line-run{fill:none;stroke:#2e90fa;stroke-width:2.5}.line-median{fill:none;stroke:#f79009;stroke-width:2;stroke-dasharray:5 3}
-.legend{margin:4px 0}.legend span{margin-right:16px;white-space:nowrap}.key{display:inline-block;width:14px;height:4px;vertical-align:middle;margin-right:4px}
+.line-run{fill:none;stroke:#2e90fa;stroke-width:2.5}.line-median{fill:none;stroke:#f79009;stroke-width:2;\
+stroke-dasharray:5 3}
+.legend{margin:4px 0}.legend span{margin-right:16px;white-space:nowrap}.key{display:inline-block;width:14px;\
+height:4px;vertical-align:middle;margin-right:4px}
 table.scores td.n{min-width:5.5em}table.scores td.first{font-weight:600}
 details{border:1px solid #e4e7ec;border-radius:6px;margin:6px 0;padding:6px 10px}
 details summary{cursor:pointer}details p{margin:6px 0}
@@ -86,7 +94,8 @@ code{background:#f3f5f9;padding:0 3px;border-radius:3px}
 @media (max-width:600px){body{margin:8px auto;padding:0 8px}td.name{max-width:9em}td.why{min-width:10em}
 th,td{padding:4px 6px}.hide-narrow{display:none}
 #board{font-size:13px}#board th,#board td{padding:4px 3px}#board td.name{max-width:6.5em}
-#board th{white-space:normal}#board th:first-child{white-space:nowrap}#board td.id,#board .badge{white-space:normal}#board .badge{padding:0 4px}}
+#board th{white-space:normal}#board th:first-child{white-space:nowrap}#board td.id,#board .badge{white-space:normal}\
+#board .badge{padding:0 4px}}
 """
 
 #: sorting by a click on a column head; wrapped so that the page is well-formed XML too
@@ -96,7 +105,8 @@ _SORT_JS = """//<![CDATA[
   function sort(table,col,th){
     var num=th.getAttribute('data-type')==='num';
     var cur=th.getAttribute('aria-sort');
-    var dir=cur?(cur==='descending'?'ascending':'descending'):(th.getAttribute('data-first')||(num?'descending':'ascending'));
+    var dir=cur?(cur==='descending'?'ascending':'descending'):\
+(th.getAttribute('data-first')||(num?'descending':'ascending'));
     var heads=table.tHead.rows[0].cells;
     for(var i=0;i<heads.length;i++){heads[i].removeAttribute('aria-sort');}
     th.setAttribute('aria-sort',dir);
@@ -178,7 +188,8 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
     label = short_names(board)
     meta = (f"{len(board.entries)} runs: {len(graded)} graded, {len(failed)} not graded (errors); "
             f"{board.topics_total} judged topics; "
-            f"{_averaging(board)}; ordered by <b>{_e(board.sort_by or 'name')}</b>, best first; equal values share a rank.")
+            f"{_averaging(board)}; ordered by <b>{_e(board.sort_by or 'name')}</b>, best first; "
+            "equal values share a rank.")
     who = "student" if board.has_students else "run"
     heads = ['<th data-type="num" data-first="ascending">rank</th>', f"<th>{who}</th>"]
     heads += [f'<th data-type="{"text" if board.kinds[c] is Kind.STR else "num"}">{_e(c)}</th>' for c in board.columns]
@@ -194,7 +205,8 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
         if e.ok:
             share = e.topics / e.topics_total if e.topics_total else 0.0
             low = " low" if e.topics < most else ""
-            cov = (f'<td class="n hide-narrow" data-v="{e.topics}"><span class="cov{low}"><i style="width:{share * 100:.0f}%"></i>'
+            cov = (f'<td class="n hide-narrow" data-v="{e.topics}"><span class="cov{low}">'
+                   f'<i style="width:{share * 100:.0f}%"></i>'
                    f"</span>{_e(coverage(e))}</td>")
             cells = []
             for c in board.columns:
@@ -229,7 +241,8 @@ def _index(board: Leaderboard, slug: dict[str, str], title: str) -> str:
     nums = _numeric_columns(board)
     if nums and graded:
         body.append("<h2>Distribution over the class</h2>"
-                    '<p class="muted">One dot per graded run; the orange line is the class median.</p><div class="dist">')
+                    '<p class="muted">One dot per graded run; the orange line is the class median.</p>'
+                    '<div class="dist">')
         body += [f"<figure><figcaption>{_e(c)}</figcaption>{svg_distribution(board, c)}</figure>" for c in nums]
         body.append("</div>")
     return _page(title, "".join(body), script=True)
@@ -243,7 +256,8 @@ def _findings_section(e: Entry, findings: list) -> str:
         where = "" if f.line is None else (f"line {f.line}" if f.path == e.path else f"{f.path}:{f.line}")
         lines = ""
         if len(f.lines) > 1:
-            lines = f'<p class="muted">lines {", ".join(str(n) for n in f.lines)}{" ..." if f.count > len(f.lines) else ""}</p>'
+            more = " ..." if f.count > len(f.lines) else ""
+            lines = f'<p class="muted">lines {", ".join(str(n) for n in f.lines)}{more}</p>'
         out.append(f'<details class="finding"><summary><span class="badge {_e(f.severity)}">{_e(f.severity)}</span> '
                    f"<code>{_e(f.code)}</code> {_e(f.counted())}{(' from ' + _e(where)) if where else ''}</summary>"
                    f"<p>{_e(f.message)}</p>{lines}</details>")
@@ -295,7 +309,8 @@ def _run_page(board: Leaderboard, e: Entry, med_curve, stats_by_measure: dict, t
                         f'<td class="n">{_e(_show(Kind.FLOAT, m) if m is not None else "")}</td>'
                         f'<td class="n">{_e(_show(k, b) if b is not None else "")}</td></tr>')
         body.append('<div class="scroll"><table class="scores" id="scores"><thead><tr><th>measure</th><th>this run</th>'
-                    f'<th>class median</th><th>class best</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+                    f'<th>class median</th><th>class best</th></tr></thead><tbody>{"".join(rows)}</tbody>'
+                    '</table></div>')
     if e.ok:
         tcols = _topic_columns(board) if tcols is None else tcols
         ev = e.result
@@ -392,7 +407,7 @@ def feedback_text(board: Leaderboard, e: Entry, stats_by_measure: dict, medians:
             gaps.sort(key=lambda g: (g[0], g[1].encode("utf-8", "surrogateescape")))
             if gaps:
                 out.append(f"\nWeakest topics by {main} (yours, class median, class best):\n")
-                for gap, q, v, (med, best) in gaps[:WEAKEST]:
+                for _gap, q, v, (med, best) in gaps[:WEAKEST]:
                     note = "  not answered" if ev.filled[ev.topics.index(q)] else ""
                     out.append(f"  topic {q:<12}{v:8.4f}{med:10.4f}{best:10.4f}{note}\n")
     # read in a terminal too (cat, less): escapes in a name or run id are shown, never sent

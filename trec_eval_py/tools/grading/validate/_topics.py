@@ -71,10 +71,10 @@ def _id_hint(run_ids: list[bytes], known: list[bytes]) -> str:
     # a prefix on the run's side (q401 vs 401) or on the known side (401 vs q401)
     for pre in sorted({r[:n] for r in rs for n in range(1, min(len(r), 8)) if not r[:n].isdigit()},
                       key=len, reverse=True):
-        if share(lambda r: r[len(pre):] if r.startswith(pre) else None) >= 0.5:
+        if share(lambda r, pre=pre: r[len(pre):] if r.startswith(pre) else None) >= 0.5:
             return f"{example}: remove the prefix {_show(pre)}"
     for pre in sorted({k[:n] for k in ks for n in range(1, min(len(k), 8)) if not k[:n].isdigit()}, key=len):
-        if share(lambda r: pre + r) >= 0.5:
+        if share(lambda r, pre=pre: pre + r) >= 0.5:
             return f"{example}: add the prefix {_show(pre)}"
     if share(lambda r: r.lstrip(b"0") or b"0") >= 0.5:
         return f"{example}: remove the leading zeros"

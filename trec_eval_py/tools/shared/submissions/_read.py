@@ -370,9 +370,10 @@ class _Archive:
                 raise tarfile.InvalidHeaderError("a sparse member")  # (its map: as many blocks as declared)
 
         self.entries, self.total = [], 0
-        spool = self._spool = tempfile.SpooledTemporaryFile(max_size=64 << 20)
+        spool = self._spool = tempfile.SpooledTemporaryFile(max_size=64 << 20)  # noqa: SIM115 (closed by close())
         # a stream, read once from start to end: no seek back, nothing decompressed twice
-        t = tarfile.open(fileobj=f, mode="r|*", tarinfo=Header)
+        # (t reads f, which close() closes; it holds no file of its own)
+        t = tarfile.open(fileobj=f, mode="r|*", tarinfo=Header)  # noqa: SIM115
         last = None
         try:
             while True:
