@@ -32,14 +32,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-
-
-def shared_tool(name: str) -> str:
-    for up in ("..", os.path.join("..", "..")):
-        p = os.path.normpath(os.path.join(ROOT, up, "shared", "tools", name))
-        if os.path.exists(p):
-            return p
-    return os.path.normpath(os.path.join(ROOT, "..", "shared", "tools", name))
+sys.path.insert(0, HERE)
+from bench import shared_tool  # noqa: E402  (the benchmarks' one way to find ../shared/tools)
 
 
 def make_data(data: str, gen: str, n: int) -> None:
