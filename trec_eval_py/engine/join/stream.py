@@ -282,33 +282,6 @@ def _write_rows(f, part: Run) -> None:
         f.write(np.ascontiguousarray(a).tobytes())
 
 
-def _read_rows(path: str, runid: str, name: str) -> Run:
-    with open(path, "rb") as f:
-        data = memoryview(f.read())
-    pos = 0
-    cols: list[list[np.ndarray]] = [[], [], [], [], []]
-    while pos < len(data):
-        n, wq, wd, rank = np.frombuffer(data, dtype=np.int64, count=4, offset=pos).tolist()
-        pos += 32
-        layout = [(np.dtype(f"S{wq}"), wq), (np.dtype(f"S{wd}"), wd),
-                  (np.dtype(np.float64), 8), (np.dtype(np.int64), 8)]
-        if rank:
-            layout.append((np.dtype(np.float64), 8))
-        for k, (dt, size) in enumerate(layout):
-            cols[k].append(np.frombuffer(data, dtype=dt, count=n, offset=pos))
-            pos += n * size
-
-    def join(parts):
-        if len({p.dtype for p in parts}) > 1:
-            width = max(p.dtype.itemsize for p in parts)
-            parts = [p.astype(f"S{width}") for p in parts]
-        return np.concatenate(parts)
-
-    # the rank column comes with every piece or none (see spill_by_topic)
-    rank_col = join(cols[4]) if cols[4] else None
-    return Run(join(cols[0]), join(cols[1]), join(cols[2]), join(cols[3]), runid, name, rank=rank_col)
-
-
 def _spill(pieces: Iterable[Run], tmp: str, dest_of, on_piece=None):
     """Every piece's rows appended, in piece order, to the temporary file
     ``tmp/B.rows`` of their destination B (``dest_of(piece)``: one int a row),
@@ -359,13 +332,21 @@ def _spill(pieces: Iterable[Run], tmp: str, dest_of, on_piece=None):
 
 
 def _take_rows(tmp: str, b: int, runid: str, name: str) -> Run:
-    """Destination ``b``'s rows, read back; its file is removed."""
+    """Destination ``b``'s rows, read back as one :class:`Run`; its file is removed."""
     import os
 
-    path = os.path.join(tmp, f"{b}.rows")
-    run = _read_rows(path, runid, name)
-    os.unlink(path)
-    return run
+    chunks = list(_row_chunks(os.path.join(tmp, f"{b}.rows"), runid, name))
+
+    def join(parts):
+        if len({p.dtype for p in parts}) > 1:
+            width = max(p.dtype.itemsize for p in parts)
+            parts = [p.astype(f"S{width}") for p in parts]
+        return np.concatenate(parts)
+
+    # the rank column comes with every piece or none (see spill_by_topic)
+    rank = join([c.rank for c in chunks]) if chunks[0].rank is not None else None
+    return Run(join([c.qid for c in chunks]), join([c.docno for c in chunks]), join([c.score for c in chunks]),
+               join([c.lineno for c in chunks]), runid, name, rank=rank)
 
 
 def spill_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext, *,
