@@ -8,7 +8,7 @@
  * the fallback; tests compare the two on random inputs.
  *
  * join_rank(qt, qdoc, qwidth, qrel, rt, rdoc, rwidth, score, num_topics,
- *           single, out_rel, out_count) -> status
+ *           single, out_rel, out_count[, out_row]) -> status
  *   qt, rt        int64 topic codes (0 <= code < num_topics) of qrels / run rows
  *   qdoc, rdoc    fixed-width NUL-padded docnos (qwidth / rwidth bytes a row)
  *   qrel          int64 judged levels of the qrels rows
@@ -18,6 +18,9 @@
  *                 in code order, each topic's documents in rank order
  *                 (>= 0 level, -1 not in the qrels, -2 judged negative)
  *   out_count     int64[num_topics]: run documents per topic
+ *   out_row       (optional) int64[len(rt)]: the run row of each document of
+ *                 out_rel (aligned with it): what the scores, the docnos and
+ *                 a validator's checks of the ranked rows are found by
  *   status        0 done; 1 a docno occurs twice in one topic (of the qrels
  *                 or of the run): the caller takes the reference path, which
  *                 reports the error
@@ -166,19 +169,19 @@ static int contiguous(Py_buffer *b, Py_ssize_t item, Py_ssize_t n)
 
 static PyObject *join_rank(PyObject *self, PyObject *args)
 {
-    Py_buffer qt, qdoc, qrel, rt, rdoc, score, out_rel, out_count;
+    Py_buffer qt, qdoc, qrel, rt, rdoc, score, out_rel, out_count, out_row = {0};
     Py_ssize_t qwidth, rwidth, nt;
     int single;
     PyObject *result = NULL;
     int status = 0, oom = 0;
 
-    if (!PyArg_ParseTuple(args, "y*y*ny*y*y*ny*npw*w*", &qt, &qdoc, &qwidth, &qrel, &rt, &rdoc, &rwidth,
-                          &score, &nt, &single, &out_rel, &out_count))
+    if (!PyArg_ParseTuple(args, "y*y*ny*y*y*ny*npw*w*|w*", &qt, &qdoc, &qwidth, &qrel, &rt, &rdoc, &rwidth,
+                          &score, &nt, &single, &out_rel, &out_count, &out_row))
         return NULL;
     Py_ssize_t nq = qt.len / 8, nr = rt.len / 8;
     if (qwidth < 1 || rwidth < 1 || nt < 0 || !contiguous(&qdoc, qwidth, nq) || !contiguous(&qrel, 8, nq) ||
         !contiguous(&rdoc, rwidth, nr) || !contiguous(&score, 8, nr) || !contiguous(&out_rel, 8, nr) ||
-        !contiguous(&out_count, 8, nt)) {
+        !contiguous(&out_count, 8, nt) || (out_row.buf && !contiguous(&out_row, 8, nr))) {
         PyErr_SetString(PyExc_ValueError, "join_rank: inconsistent array sizes");
         goto done;
     }
@@ -186,7 +189,7 @@ static PyObject *join_rank(PyObject *self, PyObject *args)
     {
         const int64_t *qtc = qt.buf, *rtc = rt.buf, *lev = qrel.buf;
         const char *qd = qdoc.buf, *rd = rdoc.buf;
-        int64_t *rel = out_rel.buf, *count = out_count.buf;
+        int64_t *rel = out_rel.buf, *count = out_count.buf, *row_out = out_row.buf;
         rank_ctx ctx = {NULL, rd, rwidth, score.buf, single};
         Py_BEGIN_ALLOW_THREADS
         int64_t *qstart = malloc((nt + 1) * sizeof(int64_t));
@@ -269,6 +272,8 @@ static PyObject *join_rank(PyObject *self, PyObject *args)
             ctx.rows = rv;
             rank_topic(&ctx, pos, tmp, n_r);
             for (Py_ssize_t k = 0; k < n_r; k++) rel[out + k] = codes[pos[k]];
+            if (row_out)
+                for (Py_ssize_t k = 0; k < n_r; k++) row_out[out + k] = rv[pos[k]];
             out += n_r;
         }
         free(qstart);
@@ -295,6 +300,7 @@ done:
     PyBuffer_Release(&score);
     PyBuffer_Release(&out_rel);
     PyBuffer_Release(&out_count);
+    if (out_row.buf) PyBuffer_Release(&out_row);
     return result;
 }
 

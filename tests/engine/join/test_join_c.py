@@ -64,8 +64,9 @@ def both(qrels, run, ctx, monkeypatch):
         except InputError as e:
             out.append(("error", str(e)))
             continue
+        kept = [None if a is None else a.tolist() for a in (r.rows, r.scores, r.docnos, r.judged_docnos)]
         out.append((r.qids, r.offsets.tolist(), r.rel.tolist(), r.judged_offsets.tolist(),
-                    r.judged_rel.tolist(), r.filled.tolist(), r.num_qrels_topics))
+                    r.judged_rel.tolist(), r.filled.tolist(), r.num_qrels_topics, *kept))
     return out
 
 
@@ -77,9 +78,29 @@ def test_c_join_matches_numpy(seed, monkeypatch):
         judged_only=bool(rng.random() < 0.3),
         complete=bool(rng.random() < 0.3),
         compat=str(rng.choice(["9.0.8", "10.0"])),
+        keep_rows=bool(rng.random() < 0.5),
+        keep_scores=bool(rng.random() < 0.3),
+        keep_docnos=bool(rng.random() < 0.3),
     )
     c, ref = both(qrels, run, ctx, monkeypatch)
     assert c == ref
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("use_c", [True, False])
+def test_kept_rows_are_the_ranked_lines(seed, use_c, monkeypatch):
+    # each ranked document's row of the run: its docno and score are the ones the join
+    # keeps, and the rows of a topic are that topic's lines, each once
+    monkeypatch.setattr(_native, "USE_C", use_c)
+    qrels, run, rng = random_case(seed)
+    r = build_rankings(qrels, run, EvalContext(keep_rows=True, keep_scores=True, keep_docnos=True))
+    assert r.rows is not None and r.docnos is not None and r.scores is not None
+    assert run.docno[r.rows].tolist() == r.docnos.tolist()
+    assert run.score[r.rows].tolist() == r.scores.tolist()
+    for i, qid in enumerate(r.qids):
+        rows = r.rows[r.offsets[i]:r.offsets[i + 1]]
+        assert sorted(rows.tolist()) == np.flatnonzero(run.qid == qid.encode()).tolist()
+    assert build_rankings(qrels, run, EvalContext()).rows is None
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -72,6 +72,9 @@ class Rankings(RankedTopics):
     docnos, judged_docnos : bytes, the docno of each ranked document (aligned with
              ``rel``) and of each judgment (aligned with ``judged_rel``), only when
              ``ctx.keep_docnos``; else None.
+    rows : int64, the row of the run (its index among the lines joined) of each
+             ranked document (aligned with ``rel``), only when ``ctx.keep_rows``;
+             else None.
     """
 
     qids: list[str]
@@ -87,6 +90,7 @@ class Rankings(RankedTopics):
     scores: np.ndarray | None = None
     docnos: np.ndarray | None = None
     judged_docnos: np.ndarray | None = None
+    rows: np.ndarray | None = None
 
     @property
     def num_judged(self) -> np.ndarray:

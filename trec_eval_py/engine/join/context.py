@@ -142,17 +142,22 @@ class EvalContext(Settings):
             judgment (``Rankings.docnos``, ``judged_docnos``; ``TopicBatch.docnos``),
             for the tools that name documents (``compare --unit positives`` pairs
             a topic's relevant documents across runs); off otherwise, as ``keep_scores``.
+    keep_rows : the join keeps the run row of each ranked document (``Rankings.rows``),
+            for a caller that looks at the ranked lines again (the validator's checks
+            ride on the evaluation's join); off otherwise.
 
     ``order`` None ranks by score, trec_eval's rule.
     """
 
     keep_scores: bool = False
     keep_docnos: bool = False
+    keep_rows: bool = False
 
     def __post_init__(self):
         super().__post_init__()
         object.__setattr__(self, "keep_scores", _flag("keep_scores", self.keep_scores))
         object.__setattr__(self, "keep_docnos", _flag("keep_docnos", self.keep_docnos))
+        object.__setattr__(self, "keep_rows", _flag("keep_rows", self.keep_rows))
 
     @property
     def v10(self) -> bool:

@@ -112,12 +112,13 @@ def lookup(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
 
 
 def join_rank_c(qt, qdocno, qcode, rt, rdocno, key, nt: int, single_precision: bool = False, *,
-                counts: bool = False):
+                counts: bool = False, rows: bool = False):
     """The optional C extension's fused join and ranking: each run row's code (the
     ``qcode`` of the judgment with its topic and docno, else :data:`NONPOOL`), in
     rank order (``key`` descending, compared in single precision if asked; ties by
     docno descending), and the topic code of each (with ``counts``: the number of
-    rows of each topic code instead); topics in code order. None
+    rows of each topic code instead); topics in code order. With ``rows``, a third
+    array: the run row of each ranked document (its index in ``rt``). None
     without the extension, or when a docno repeats within a topic (the reference
     path then words the error, or decides)."""
     joinrank = _native.extension("joinrank")
@@ -127,19 +128,21 @@ def join_rank_c(qt, qdocno, qcode, rt, rdocno, key, nt: int, single_precision: b
     rdoc = np.ascontiguousarray(rdocno)
     code = np.empty(len(rt), dtype=np.int64)
     count = np.empty(nt, dtype=np.int64)
+    row = (np.empty(len(rt), dtype=np.int64),) if rows else ()
     status = joinrank.join_rank(
         np.ascontiguousarray(qt, dtype=np.int64), qdoc, qdoc.dtype.itemsize,
         np.ascontiguousarray(qcode, dtype=np.int64),
         np.ascontiguousarray(rt, dtype=np.int64), rdoc, rdoc.dtype.itemsize,
-        np.ascontiguousarray(key, dtype=np.float64), nt, single_precision, code, count,
+        np.ascontiguousarray(key, dtype=np.float64), nt, single_precision, code, count, *row,
     )
     if status != 0:
         return None
-    return (code, count) if counts else (code, np.repeat(np.arange(nt, dtype=np.int64), count))
+    return (code, count if counts else np.repeat(np.arange(nt, dtype=np.int64), count)) + row
 
 
 def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, rule: RankRule):
-    """(relevance codes in rank order, rows per topic code) by :func:`join_rank_c`.
+    """(relevance codes in rank order, rows per topic code, the run row of each
+    ranked document) by :func:`join_rank_c`.
 
     The C code implements :class:`~.order.RankRule` for trec_eval's own
     order (score, docno descending on ties, with or without single
@@ -147,7 +150,7 @@ def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, rule: RankRule):
     if rule.order != "score" or not rule.docno_descending:
         return None
     return join_rank_c(qt, qrels.docno, qrels.rel, rt, run.docno, run.score, nt, rule.single_precision,
-                       counts=True)
+                       counts=True, rows=True)
 
 
 def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, rule: RankRule):
@@ -206,20 +209,17 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         run = with_placeholders(run, topics[evaluated][filled])
         rt = codes_in(run.qid, topics)
     rule = RankRule.of(ctx)
-    # the C join gives no row order, which the scores and docnos need: they take the numpy path
-    keep_rows = ctx.keep_scores or ctx.keep_docnos
-    joined = None if keep_rows else _join_rank_c(qt, rt, qrels, run, nt, rule)
-    score_sorted = docno_sorted = None
+    joined = _join_rank_c(qt, rt, qrels, run, nt, rule)
     if joined is not None:
-        rel_sorted, ranked = joined
+        rel_sorted, ranked, order = joined
     else:
         rel_sorted, _, order = _join_rank_numpy(qt, rt, qrels, run, rule)
-        if ctx.keep_scores:
-            score_sorted = np.asarray(run.score, dtype=np.float64)[order]
-        if ctx.keep_docnos:
-            docno_sorted = run.docno[order]
-        del order
         ranked = np.bincount(rt, minlength=nt)  # rows ranked per topic (placeholders included)
+    # what the measures or the caller read of each ranked row, found by its row of the run
+    score_sorted = np.asarray(run.score, dtype=np.float64)[order] if ctx.keep_scores else None
+    docno_sorted = run.docno[order] if ctx.keep_docnos else None
+    row_sorted = order if ctx.keep_rows else None
+    del order
     # ranked rows come topic by topic in topic-code order: from here on a topic's rows
     # are a segment of ranked[t] rows, and no per-row topic array is needed (a run's
     # worth of int64 less at the peak of the join)
@@ -234,6 +234,7 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
     del rel_sorted
     scores = None if score_sorted is None else score_sorted[keep]
     docnos = None if docno_sorted is None else docno_sorted[keep]
+    rows = None if row_sorted is None else row_sorted[keep]
     if ctx.max_docs is None and not ctx.judged_only:
         counts = ranked[evaluated]  # every ranked row of an evaluated topic is kept
     else:
@@ -270,4 +271,5 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         scores=scores,
         docnos=docnos,
         judged_docnos=judged_docnos,
+        rows=rows,
     )
