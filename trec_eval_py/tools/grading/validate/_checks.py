@@ -8,7 +8,6 @@ import numpy as np
 
 from ....engine.join.keys import docno_words, row_hash, run_starts
 from ....engine.join.order import RankRule
-from ....engine.parse import Run
 from ._findings import DEFAULT_MAX_PER_CHECK, ERROR, NOTE, WARNING, _Collector, _show
 from ._lines import _Cols
 
@@ -298,11 +297,9 @@ def _report_ranks(found: _Ranks, out: _Collector) -> None:
                 count=rises.count)
 
 
-def _ranked(c: _Cols, topic: np.ndarray, rule: RankRule) -> tuple[np.ndarray, np.ndarray]:
-    """Rows in the ranking rule's evaluation order (topic by topic) and each row's key."""
-    run = Run(np.zeros(len(c), dtype="S1"), c.docno, c.score, c.line)
-    perm = rule.order_rows(topic, run)
-    return perm, rule.key(run)
+def _rank_key(c: _Cols, rule: RankRule) -> np.ndarray:
+    """Each row's key under the ranking rule (ascending; equal keys tie)."""
+    return rule.key(c.as_run())
 
 
 def _tie_groups(topic_sorted: np.ndarray, key_sorted: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ import re
 import numpy as np
 
 from ...._record import record
+from ....engine.parse import Run
 from ....engine.parse.fields import FLOAT as _F
 from ....engine.parse.fields import INT as _I
 from ....engine.parse.fields import TEXT as _T
@@ -35,6 +36,10 @@ class _Cols:
 
     def take(self, idx) -> _Cols:
         return _Cols(self.qid[idx], self.docno[idx], self.rank[idx], self.score[idx], self.runid[idx], self.line[idx])
+
+    def as_run(self, name: str = "") -> Run:
+        """The lines as the engine reads a run (topic, docno, score, line; ``name`` in its errors)."""
+        return Run(self.qid, self.docno, self.score, self.line, "", name)
 
     @staticmethod
     def empty() -> _Cols:

@@ -24,7 +24,7 @@ from ._checks import (
     _check_ranks,
     _check_ties,
     _check_too_many,
-    _ranked,
+    _rank_key,
     _Ranks,
     _report_ranks,
     _report_ties,
@@ -50,8 +50,13 @@ from ._topics import (
     TopicSet,
     _check_topics,
     _check_unjudged,
+    _in_topic_order,
+    _join_lines,
+    _joined_levels,
+    _levels_at_top,
     _rel_lookup,
     _report_unjudged,
+    _top_levels,
     _Unjudged,
     load_qrels,
     qrels_topics,
@@ -339,24 +344,40 @@ class _RunChecks:
             self._first_seen(names, c.line[first].tolist())
         # each topic's first line: where the file checked whole finds a topic's example first
         first_line = c.line[first]
-        keep = _check_duplicates(c, topic, qids, self.duplicates)
-        # the rank column as the student wrote it, every line: a line dropped as a duplicate
-        # still holds its rank (else "rank 6 is missing" where line 6 holds rank 6)
-        written = None if keep.all() else (c, topic)
-        if written is not None:
-            c, topic = c.take(keep), topic[keep]
-        _check_too_many(c, topic, qids, self.doc_limit, self.too_many, first_line)
-        perm, key = _ranked(c, topic, self.rule)
-        _check_ranks(c, topic, qids, key, self.ranks, first_line, written)
         q = self._judgments(qids)
+        # the evaluation's join of the lines with their judgments (None: it found a docno
+        # listed twice, or some rank is no integer): the checks of the judged topics read
+        # their ranking and levels there instead of ranking and joining on their own
+        joined = _join_lines(c, q, self.compat, self.path) if q is not None else None
+        written = None
+        if joined is None:
+            keep = _check_duplicates(c, topic, qids, self.duplicates)
+            # the rank column as the student wrote it, every line: a line dropped as a duplicate
+            # still holds its rank (else "rank 6 is missing" where line 6 holds rank 6)
+            if not keep.all():
+                written = (c, topic)
+                c, topic = c.take(keep), topic[keep]
+        _check_too_many(c, topic, qids, self.doc_limit, self.too_many, first_line)
+        key = _rank_key(c, self.rule)
+        _check_ranks(c, topic, qids, key, self.ranks, first_line, written)
+        perm = None if joined is not None else self.rule.order_rows(topic, c.as_run())
         if self.out.wants("tie"):
-            if q is not None:
+            if joined is not None:
+                _check_ties(c, topic, qids, _in_topic_order(joined, topic), key, _joined_levels(joined, len(c)),
+                            self.cutoffs, self.ties_judged, first_line)
+            elif q is not None:
                 _check_ties(c, topic, qids, perm, key, _rel_lookup(c, q, self.compat, self.path),
                             self.cutoffs, self.ties_judged, first_line)
             if not (self.common and self.judges):  # (else the ties without judgments are not reported)
+                if perm is None:
+                    perm = self.rule.order_rows(topic, c.as_run())
                 _check_ties(c, topic, qids, perm, key, None, self.cutoffs, self.ties_cut, first_line)
-        if q is not None:
-            _check_unjudged(c, topic, qids, perm, q, self.max_unjudged, self.compat, self.path, self.unjudged)
+        if joined is not None:
+            _check_unjudged(c, _top_levels(joined), self.max_unjudged, self.unjudged)
+        elif q is not None:
+            assert perm is not None
+            _check_unjudged(c, _levels_at_top(c, topic, perm, q, self.compat, self.path), self.max_unjudged,
+                            self.unjudged)
 
     def _judgments(self, qids: np.ndarray):
         """The judgments of topics ``qids`` when they are judged documents; None when

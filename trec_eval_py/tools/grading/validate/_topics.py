@@ -6,9 +6,12 @@ import math
 
 import numpy as np
 
-from ...._record import record
+from ...._record import record, replace
 from ...._versions import DEFAULT_COMPAT
+from ....engine.join.context import EvalContext
 from ....engine.join.keys import run_starts
+from ....engine.join.order import segment_positions
+from ....engine.options import Options
 from ....engine.parse import Qrels, Run
 from ....engine.parse.source import read_source, source_name
 from ....errors import InputError, UsageError
@@ -192,14 +195,65 @@ class _Unjudged:
         self.per_topic: dict[bytes, tuple[int, int]] = {}
 
 
-def _check_unjudged(c: _Cols, topic, qids, perm, q: Qrels, max_unjudged: float, compat: str, name: str,
-                    found: _Unjudged) -> None:
-    """Too many unjudged documents in a topic's top 10; every judged topic's count goes to ``found``."""
+def _join_lines(c: _Cols, q: Qrels, compat: str, name: str):
+    """The engine's join of the lines ``c`` with judgments ``q``, keeping each ranked
+    line's row (:class:`~trec_eval_py.engine.join.batch.Rankings`): the ranking and
+    the levels of every judged topic, as the evaluation finds them. None when the
+    join fails on a docno listed twice in a topic (the duplicate check then names it
+    and the lines kept are ranked again), or when a rank is no integer (the tie
+    check then looks at every topic's ranks, judged or not)."""
+    from ....engine.pipeline import join
+
+    if np.isnan(c.rank).any():
+        return None
+    try:
+        return join(q, c.as_run(name), Options(compat=compat, measures=()),
+                    EvalContext(compat=compat, keep_rows=True))
+    except InputError:
+        return None
+
+
+def _in_topic_order(joined, topic: np.ndarray) -> np.ndarray:
+    """The ranked rows of ``joined`` (:func:`_join_lines`), each topic's in rank order,
+    the topics in the order of their codes ``topic`` (first appearance in the file)
+    rather than the join's byte order of ids."""
+    rows, offsets = joined.rows, joined.offsets
+    if not len(rows):
+        return rows
+    order = np.argsort(topic[rows[offsets[:-1]]], kind="stable")
+    sizes = np.diff(offsets)[order]
+    return rows[segment_positions(sizes) + np.repeat(offsets[:-1][order], sizes)]
+
+
+def _joined_levels(joined, n: int):
+    """A function giving the relevance (unjudged: 0) of rows among the ``n`` lines joined."""
+    rel = np.zeros(n, dtype=np.float64)
+    rel[joined.rows] = np.maximum(joined.rel, 0)
+    return rel.__getitem__
+
+
+def _top_levels(joined) -> _Levels:
+    """The levels of the first :data:`UNJUDGED_DEPTH` ranked lines of each topic of
+    ``joined`` (:func:`_join_lines`); ``row``: their rows among the lines joined."""
+    sizes = np.diff(joined.offsets)
+    top = segment_positions(sizes) < UNJUDGED_DEPTH
+    ids = np.array([t.encode("utf-8", "surrogateescape") for t in joined.qids], dtype="S")
+    return _Levels(ids, np.minimum(sizes, UNJUDGED_DEPTH), joined.rel[top].astype(np.float64), joined.rows[top])
+
+
+def _levels_at_top(c: _Cols, topic: np.ndarray, perm: np.ndarray, q: Qrels, compat: str, name: str) -> _Levels:
+    """:func:`_top_levels` of lines the engine cannot join whole (see :func:`_join_lines`):
+    the top of each topic in the ranking ``perm`` (every line in the rule's order),
+    joined on its own."""
     t = topic[perm]
-    starts = run_starts(t)
-    depth = np.arange(len(t)) - np.repeat(starts, np.diff(np.append(starts, len(t))))
-    top = perm[depth < UNJUDGED_DEPTH]
+    top = perm[segment_positions(np.diff(np.append(run_starts(t), len(t)))) < UNJUDGED_DEPTH]
     lv = _levels(q, c.qid[top], c.docno[top], compat, name)
+    return replace(lv, row=top[lv.row])
+
+
+def _check_unjudged(c: _Cols, lv: _Levels, max_unjudged: float, found: _Unjudged) -> None:
+    """Too many unjudged documents in a topic's top 10 (``lv``: the levels there, see
+    :func:`_top_levels`); every judged topic's count goes to ``found``."""
     if not len(lv.qids):
         return
     unjudged = lv.rel < 0
@@ -216,7 +270,7 @@ def _check_unjudged(c: _Cols, topic, qids, perm, q: Qrels, max_unjudged: float, 
     # each bad topic's first unjudged document, and its line
     marks = np.flatnonzero(unjudged)
     first = marks[np.searchsorted(marks, begins[bad])]
-    lines = c.line[top[lv.row[first]]]
+    lines = c.line[lv.row[first]]
     i = int(np.argmin(lines))
     least = (int(lines[i]), bytes(lv.qids[bad[i]]), int(n_unjudged[bad[i]]), int(lv.sizes[bad[i]]))
     found.first = least if found.first is None else min(found.first, least)
