@@ -360,12 +360,14 @@ class _RunChecks:
         _check_too_many(c, topic, qids, self.doc_limit, self.too_many, first_line)
         key = _rank_key(c, self.rule)
         _check_ranks(c, topic, qids, key, self.ranks, first_line, written)
+        # every line in the rule's order: made only where the join does not give the ranking
         perm = None if joined is not None else self.rule.order_rows(topic, c.as_run())
         if self.out.wants("tie"):
             if joined is not None:
                 _check_ties(c, topic, qids, _in_topic_order(joined, topic), key, _joined_levels(joined, len(c)),
                             self.cutoffs, self.ties_judged, first_line)
             elif q is not None:
+                assert perm is not None
                 _check_ties(c, topic, qids, perm, key, _rel_lookup(c, q, self.compat, self.path),
                             self.cutoffs, self.ties_judged, first_line)
             if not (self.common and self.judges):  # (else the ties without judgments are not reported)
