@@ -83,7 +83,8 @@ def _head(pieces) -> tuple[bytes, Iterator | None]:
     for piece in it:
         parts.append(bytes(piece))  # (a view into a buffer the next piece may reuse)
         size += len(parts[-1])
-        lines += parts[-1].count(b"\n")
+        if lines < _HEAD_LINES:  # (only whether there are enough matters: a big piece is not counted whole)
+            lines += _lines_up_to(parts[-1], _HEAD_LINES - lines)
         if size >= _HEAD_BYTES and lines >= _HEAD_LINES and re.search(rb"\n[^\r\n]", b"".join(parts)):
             break
     head = b"".join(parts)
@@ -91,6 +92,16 @@ def _head(pieces) -> tuple[bytes, Iterator | None]:
     if following is None:
         return head, None
     return head, itertools.chain((bytes(following),), (bytes(p) for p in it))
+
+
+def _lines_up_to(data: bytes, most: int) -> int:
+    """The line ends in ``data``, counted up to ``most`` (or a few more)."""
+    start = n = 0
+    while n < most and start < len(data):
+        end = min(len(data), start + 64 * most)  # (about the bytes of ``most`` lines of a run)
+        n += data.count(b"\n", start, end)
+        start = end
+    return n
 
 
 #: a piece with a line problem is looked at in parts of about this many bytes: only

@@ -67,7 +67,7 @@ def _check_bom(data: bytes, results_format: str, out: _Collector) -> None:
 def sniff(data: bytes, probe: int = 20) -> str | None:
     """``'run'``, ``'qrels'`` or None: what the first content lines look like."""
     shapes: list[str | None] = []
-    for raw in data.split(b"\n", 200)[:200]:
+    for raw in _first_lines(data, 200):
         f = raw.split()
         if not f or f[0].startswith(b"#"):
             continue
@@ -82,3 +82,15 @@ def sniff(data: bytes, probe: int = 20) -> str | None:
     if shapes and all(s == shapes[0] for s in shapes):
         return shapes[0]
     return None
+
+
+def _first_lines(data: bytes, n: int) -> list[bytes]:
+    """``data.split(b"\\n", n)[:n]`` without copying the rest of a big file."""
+    if n <= 0:
+        return []
+    end = -1
+    for _ in range(n):
+        end = data.find(b"\n", end + 1)
+        if end < 0:
+            return data.split(b"\n", n)[:n]
+    return data[:end].split(b"\n")
