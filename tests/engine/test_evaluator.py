@@ -112,3 +112,31 @@ def test_evaluations_of_one_evaluator_do_not_share_their_columns():
     a.columns.reverse()
     assert [c.name for c in ev.evaluate(RUNS[1]).columns] == ["map", "P_10"]
     assert [c.name for c in ev.columns] == ["map", "P_10"]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS + [{"compat": "10.0"}, {"max_docs": 7}])
+def test_a_run_joined_by_the_evaluator_is_measured_as_the_run(options):
+    # Evaluator.join: the one join a caller that looks at the ranked lines (batch's
+    # validator) shares with the evaluation; measured, it gives the run's evaluation
+    from trec_eval_py.engine.parse import read_run
+
+    ev = Evaluator(QRELS, ["all_trec", "P@5"], **options)
+    for path in RUNS:
+        run = read_run(path)
+        joined = ev.join(run)
+        assert joined is not None and joined.rows is not None
+        assert set(joined.rows.tolist()) <= set(range(len(run) + len(joined.qids)))  # (10.0 -c: placeholders)
+        _same(ev.evaluate(joined), ev.evaluate(path))
+
+
+def test_a_joined_run_is_measured_only_by_its_evaluator_and_whole():
+    from trec_eval_py.errors import UsageError
+
+    ev = Evaluator(QRELS, ["map"], complete=True)
+    joined = ev.join(RUNS[0])
+    with pytest.raises(UsageError, match="Evaluator that joined it"):
+        Evaluator(QRELS, ["map"]).evaluate(joined)  # (another -c: another join)
+    with pytest.raises(UsageError, match="whole"):
+        ev.evaluate(joined, shards=2)
+    # measures with their own options need joins of their own: no single join to share
+    assert Evaluator(QRELS, ["map", "AP(rel=2)"]).join(RUNS[0]) is None

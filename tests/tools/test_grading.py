@@ -527,3 +527,23 @@ def test_one_evaluation_a_run_gives_the_board_and_the_curve(monkeypatch):
         assert np.array_equal(e.curve[:, 1], np.array(alone.column_summary, dtype=float))
         assert e.result.to_text() == pipeline.evaluate(EXAMPLES / "qrels.txt", e.path, ["map", "P.10"],
                                                        complete=True).to_text()
+
+
+@pytest.mark.parametrize("compat", ["9.0.8", "10.0"])
+def test_a_validated_run_is_joined_once(monkeypatch, compat):
+    # the validator's checks read the evaluation's own join and the evaluation measures
+    # it: one join a run (it was three: the checks' two and the evaluation's), and the
+    # board is the one an unchecked grading gives
+    from trec_eval_py.engine.join import qrels as join_qrels
+    from trec_eval_py.tools.grading.leaderboard import build_leaderboard
+
+    runs = [str(EXAMPLES / "run_a.txt"), str(EXAMPLES / "run_b.txt")]
+    joins = []
+    real = join_qrels._join_rank_c
+    monkeypatch.setattr(join_qrels, "_join_rank_c", lambda *a, **k: joins.append(1) or real(*a, **k))
+    checked = build_leaderboard(str(EXAMPLES / "qrels.txt"), runs, ["all_trec"], compat=compat)
+    assert len(joins) == len(runs)
+    unchecked = build_leaderboard(str(EXAMPLES / "qrels.txt"), runs, ["all_trec"], compat=compat, check=False)
+    assert all(e.error is None and e.evaluation is not None for e in checked.entries)
+    assert ([e.evaluation.to_text(query=True) for e in checked.entries]
+            == [e.evaluation.to_text(query=True) for e in unchecked.entries])

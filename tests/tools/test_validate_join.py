@@ -34,6 +34,8 @@ def random_files(seed: int) -> tuple[bytes, bytes]:
         for rank, i in enumerate(order, 1):
             shown = rank if rng.random() < 0.95 else rank + 1  # a rank sequence with gaps
             run.append(f"{t} Q0 {docs[i]} {shown} {float(scores[i])!r} r")
+    for lacking in range(int(rng.integers(0, 3))):  # judged topics the run lacks (-c fills them in)
+        qrels.append(f"{900 + lacking} 0 D1 1")
     if rng.random() < 0.3:  # topics not together: the lines of a topic come back
         rng.shuffle(run)
     return ("\n".join(qrels) + "\n").encode(), ("\n".join(run) + "\n").encode()
@@ -44,7 +46,7 @@ def both_ways(qrels: bytes, run: bytes, monkeypatch, **kw):
     for joined in (True, False):
         with monkeypatch.context() as m:
             if not joined:
-                m.setattr(_run, "_join_lines", lambda *a, **k: None)
+                m.setattr(_run, "_join_lines", lambda *a, **k: (None, None))
             reports.append(as_dict(validate_run(run, qrels, name="run", **kw)))
     return reports
 
@@ -74,3 +76,31 @@ def test_a_docno_listed_twice_is_still_named(monkeypatch):
     run = b"1 Q0 a 1 5 r\n1 Q0 b 2 5 r\n1 Q0 b 3 4 r\n"
     checks = [f.code for f in validate_run(run, qrels, name="run").findings]
     assert "duplicate-docno" in checks and "tie" in checks
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_the_evaluations_join_gives_the_checks_the_same_report(seed, monkeypatch):
+    # batch's way: the checks read the evaluation's own join (-c fills in the judged
+    # topics the run lacks; 10.0 ranks a placeholder line there; -M and -J cut the
+    # ranking, so the checks make their own join), and the evaluation measures it
+    from trec_eval_py import Evaluator
+    from trec_eval_py.engine.join.batch import Rankings
+
+    rng = np.random.default_rng(seed)
+    qrels, run = random_files(seed)
+    settings = dict(complete=bool(rng.random() < 0.6), compat=str(rng.choice(["9.0.8", "10.0"])))
+    cut = rng.random()
+    if cut < 0.15:
+        settings["max_docs"] = 5
+    elif cut < 0.3:
+        settings["judged_only"] = True
+    ev = Evaluator(qrels, ["map", "P.5", "ndcg_cut.10", "num_ret"], **settings)
+    rows: list = []
+    shared = as_dict(validate_run(run, ev.judgments, name="run", compat=ev.options.compat, rows=rows, join=ev.join,
+                                  max_per_check=0))
+    alone = as_dict(validate_run(run, ev.judgments, name="run", compat=ev.options.compat, max_per_check=0))
+    assert shared == alone
+    if rows:  # (a run read whole, every line plain)
+        cut = "max_docs" in settings or "judged_only" in settings
+        assert isinstance(rows[-1], Rankings) != cut
+        assert ev.evaluate(rows[-1]).to_text(query=True) == ev.evaluate(run).to_text(query=True)

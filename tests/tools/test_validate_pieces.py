@@ -129,10 +129,10 @@ class _Groups:
         self.again = 0
         topics, whole, regroup = _run._RunChecks.topics, _reader._RunBytes.whole, _run._check_regrouped
 
-        def counted(checks, c):
+        def counted(checks, c, *rest):
             self.groups += not checks.whole
             self.largest = max(self.largest, len(c))
-            return topics(checks, c)
+            return topics(checks, c, *rest)
 
         def again(source):
             self.again += 1

@@ -23,6 +23,7 @@ from ..errors import InputError, MeasureError, NoTopicsError
 from .aggregate import SummaryInfo, num_averaged, summary_chunks
 from .inputs import judgment_format, results_format
 from .join import EvalContext, iter_batches
+from .join.batch import RankedTopics
 from .join.empty_topics import evaluated_topics, reset_placeholder_outputs
 from .join.policy import POLICY
 from .measures import measure_specs, quiet_numpy, registry
@@ -333,6 +334,9 @@ class BatchResults:
 
 def _parts(fmt, res_fmt, judgments, run, opts: Options, ctx: EvalContext):
     """The joined pieces of ``run``, and a second try when the first turns out interleaved."""
+    if isinstance(run, RankedTopics):  # joined already, under these settings (see Evaluator.join)
+        yield [run]
+        return
     if hasattr(run, "read_pieces"):  # a shard of a dataset: its row groups, topics grouped in order
         if fmt.stream is not None:
             yield fmt.stream(judgments, run.read_pieces(), ctx)

@@ -39,6 +39,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .._record import replace
+from ..errors import UsageError
 from ._passes import (  # noqa: F401  (the stages and what they give, exposed here)
     PARTS,
     BatchResults,
@@ -58,6 +60,7 @@ from ._passes import (  # noqa: F401  (the stages and what they give, exposed he
 from ._ranged import _evaluate_ranges, _is_dataset, _summary_in_ranges
 from .aggregate import SummaryFold
 from .inputs import judgment_format
+from .join.batch import RankedTopics
 from .join.policy import POLICY  # noqa: F401  (its fields are set through here)
 from .options import Options
 from .results import ByName, Column, Evaluation  # noqa: F401  (also imported from here)
@@ -191,6 +194,16 @@ class Evaluator:
             self._totals = judgment_format(self._plan.opts.rel_format).totals(self.judgments)
         return self._totals
 
+    def _check_joined(self, joined, shards, client) -> None:
+        """A run given joined (see :meth:`join`) is measured as it is: only by the
+        evaluator that joined it, whole (no ranges, no cluster)."""
+        ctx = getattr(joined, "ctx", None)
+        if (len(self._plan.contexts) != 1 or ctx is None
+                or replace(ctx, keep_rows=False) != replace(self._plan.contexts[0][0], keep_rows=False)):
+            raise UsageError("a joined run is evaluated by the Evaluator that joined it (Evaluator.join)")
+        if shards is not None or client is not None:
+            raise UsageError("a joined run is evaluated whole: no shards, no client")
+
     def __reduce__(self):
         from .._record import as_dict
 
@@ -199,6 +212,21 @@ class Evaluator:
 
     def __repr__(self) -> str:
         return f"Evaluator(<{getattr(self.judgments, 'name', 'judgments')}>, {list(self._plan.measures)!r})"
+
+    def join(self, run):
+        """``run`` (read whole) joined with the judgments as this evaluator's measures
+        read it, each ranked document keeping its row of the run
+        (:attr:`~trec_eval_py.engine.join.batch.Rankings.rows`): what a caller that
+        looks at the ranked lines itself (``batch``'s validator) shares with the
+        evaluation, which :meth:`evaluate` then measures without joining again.
+        None when the measures need joins of their own (a measure asked for with
+        ``rel=`` or ``judged_only=``)."""
+        plan = self._plan
+        if len(plan.contexts) != 1:
+            return None
+        ctx = replace(plan.contexts[0][0], keep_rows=True)
+        return judgment_format(plan.opts.rel_format).join(
+            self.judgments, read_results(run, plan.opts, ctx, self.judgments), ctx)
 
     def evaluate(self, run, *, progress=None, per_topic: bool = True, shards=None, client=None) -> Evaluation:
         """The :class:`Evaluation` of ``run``.
@@ -247,7 +275,9 @@ class Evaluator:
         """
         plan, judgments = self._plan, self.judgments
         shards = DEFAULT_SHARDS if shards is None else shards
-        if (client is not None or shards is not None or _is_dataset(run)
+        if isinstance(run, RankedTopics):
+            self._check_joined(run, shards, client)
+        elif (client is not None or shards is not None or _is_dataset(run)
                 or (not per_topic and _summary_in_ranges(plan, run, self.totals))):
             return _evaluate_ranges(plan, judgments, run, per_topic=per_topic, shards=shards, client=client,
                                     progress=progress, totals=self.totals)

@@ -316,9 +316,12 @@ def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
             # Hidden judgments: only their topic ids are checked against (no unjudged counts,
             # no ties told apart by judgments: they would say which documents are judged)
             judged = None if g.hide else (g.evaluator.judgments if g.checked_against is None else g.checked_against)
+            # checked against the evaluation's judgments, the checks read the evaluation's
+            # join, and the evaluation measures it (one read, one join: see validate_run)
+            join = g.evaluator.join if judged is not None and g.checked_against is None else None
             report = validate_run(sub.name, judged, topics=g.topics, name=sub.name, data=data,
                                   compat=options.compat, rel_format=options.rel_format,
-                                  results_format=options.results_format, rows=rows, **g.check)
+                                  results_format=options.results_format, rows=rows, join=join, **g.check)
         except TrecEvalError as e:
             report = unreadable_report(sub.name, _reason(e, (sub.name, sub.path), g.hide))
         out["findings"] = report.findings
@@ -330,7 +333,8 @@ def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
             data = blank_line(data, report.skipped_header)
 
     try:
-        whole = g.evaluator.evaluate(rows[0] if rows else _named(data, sub.name))
+        # the join made for the checks (after the run in rows), else the run as read
+        whole = g.evaluator.evaluate(rows[-1] if rows else _named(data, sub.name))
     except TrecEvalError as e:
         out["error"] = _reason(e, (sub.name, sub.path), g.hide)
         out["findings"] = out["findings"] + unreadable_report(sub.name, out["error"]).findings

@@ -37,9 +37,9 @@ class _Cols:
     def take(self, idx) -> _Cols:
         return _Cols(self.qid[idx], self.docno[idx], self.rank[idx], self.score[idx], self.runid[idx], self.line[idx])
 
-    def as_run(self, name: str = "") -> Run:
+    def as_run(self, name: str = "", runid: str = "") -> Run:
         """The lines as the engine reads a run (topic, docno, score, line; ``name`` in its errors)."""
-        return Run(self.qid, self.docno, self.score, self.line, "", name)
+        return Run(self.qid, self.docno, self.score, self.line, runid, name)
 
     @staticmethod
     def empty() -> _Cols:

@@ -94,6 +94,7 @@ def validate_run(
     skip_header: bool = False,
     data: bytes | None = None,
     rows: list | None = None,
+    join: Callable | None = None,
 ) -> Report:
     """Check the run file ``run`` (a path, ``-``, bytes, a file object or a
     :class:`~trec_eval_py.tools.shared.submissions.Submission`; or its bytes already read,
@@ -122,7 +123,11 @@ def validate_run(
     when the file was checked whole and every line is a plain result, the run
     as the evaluation reads it (a :class:`~trec_eval_py.engine.parse.Run`, same
     columns, line numbers and run id) is appended to it, so that an evaluation
-    of the same run reads nothing again (``batch``). ``max_docs`` is
+    of the same run reads nothing again (``batch``). ``join`` (the evaluation's
+    :meth:`~trec_eval_py.engine.pipeline.Evaluator.join`, of an evaluator of
+    ``qrels``): the checks of judged topics read that join, and, the run appended
+    to ``rows``, the join is appended after it, for the evaluation to measure
+    without joining again. ``max_docs`` is
     ``doc_limit``'s former name, deprecated (``max_docs`` is ``-M``'s, the
     evaluation's depth, elsewhere).
     """
@@ -154,7 +159,7 @@ def validate_run(
         return _validate_other_format(data, path, results_format, ts, out, report)
     checks = functools.partial(_check_trec, path=path, q=q, ts=ts, rule=rule, compat=compat, doc_limit=doc_limit,
                                max_unjudged=max_unjudged, cutoffs=cutoffs, on=on, max_per_check=max_per_check,
-                               skip_header=skip_header, rows=rows)
+                               skip_header=skip_header, rows=rows, join=join)
     with contextlib.closing(source.pieces()) as pieces:
         first, more = _head(pieces)
         if more is None:
@@ -176,14 +181,15 @@ class _Interleaved(Exception):
 
 
 def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compat, doc_limit, max_unjudged,
-                cutoffs, on, max_per_check, skip_header, regroup: int = 0, rows: list | None = None) -> Report:
+                cutoffs, on, max_per_check, skip_header, regroup: int = 0, rows: list | None = None,
+                join: Callable | None = None) -> Report:
     """The checks of a TREC run: ``first`` is the file whole (``more`` None) or its first
     pieces, ``more`` the pieces after them, checked as they come (the topics
     as they complete). Raises :class:`_Interleaved` when the file, read in pieces,
     turns out to list a topic in two places; with ``regroup`` (a number of
     temporary files) the topics are instead checked once every line is read,
-    regrouped through that many files (:func:`_check_regrouped`). ``rows``: see
-    :func:`validate_run`."""
+    regrouped through that many files (:func:`_check_regrouped`). ``rows``, ``join``:
+    see :func:`validate_run`."""
     out = _Collector(path, max_per_check, on)
     report = Report(path)
     if _not_text(first, out):
@@ -207,13 +213,18 @@ def _check_trec(first: bytes, more: Iterator | None, *, path, q, ts, rule, compa
         rest = scan.finish()
         cols = _Cols.joined(parts + [rest], path)
         checks.rows(cols)
+        # every line split by the readers' own scanner, as the evaluation splits it: the
+        # evaluation reads these columns (the run id is the last line's, as it takes it)
+        # and the join the checks read, when the file holds nothing else
+        shared = rows is not None and plain[0] and not len(rest) and len(cols)
+        run = cols.as_run(path, bytes(cols.runid[-1]).decode("utf-8", "surrogateescape")) if len(cols) else None
         if len(cols):
-            checks.topics(cols)
-        if rows is not None and plain[0] and not len(rest) and len(cols):
-            # every line split by the readers' own scanner, as the evaluation splits it:
-            # the same columns; the run id is the last line's, as the evaluation takes it
-            runid = bytes(cols.runid[-1]).decode("utf-8", "surrogateescape")
-            rows.append(Run(cols.qid, cols.docno, cols.score, cols.line, runid, path))
+            checks.topics(cols, run, join)
+        if shared:
+            assert rows is not None
+            rows.append(run)
+            if checks.shared_join is not None:
+                rows.append(checks.shared_join)
     else:
         def lines() -> Iterator[_Cols]:
             for c in _columns(itertools.chain((first,), more), scan, path, report):
@@ -311,6 +322,8 @@ class _RunChecks:
         self.judges = type(q) is Qrels  # judgments of single documents (not preferences, not groups)
         self.common = ts is None  # a topic of the run shared with ts seen yet
         self._subset: Callable[[np.ndarray], Any] | None = None
+        #: the evaluation's join the checks read (see validate_run's ``join``), else None
+        self.shared_join = None
 
     def rows(self, c: _Cols) -> None:
         """Result lines, in file order."""
@@ -333,8 +346,10 @@ class _RunChecks:
         if not self.common:
             self.common = any(n in self.ts.first_line for n, _ in new)
 
-    def topics(self, c: _Cols) -> None:
-        """The lines of complete topics (every line of each), in file order."""
+    def topics(self, c: _Cols, run: Run | None = None, join: Callable | None = None) -> None:
+        """The lines of complete topics (every line of each), in file order; ``run``,
+        the lines as the evaluation reads them, and ``join``, its join (see
+        :func:`validate_run`), when ``c`` is the file whole."""
         topic, qids, first = _topics(c.qid)
         if not self.regrouped:
             names = qids.tolist()
@@ -348,7 +363,10 @@ class _RunChecks:
         # the evaluation's join of the lines with their judgments (None: it found a docno
         # listed twice, or some rank is no integer): the checks of the judged topics read
         # their ranking and levels there instead of ranking and joining on their own
-        joined = _join_lines(c, q, self.compat, self.path) if q is not None else None
+        joined = None
+        if q is not None:
+            joined, self.shared_join = _join_lines(c, q, self.compat, self.path,
+                                                   join if q is self.q else None, run)
         written = None
         if joined is None:
             keep = _check_duplicates(c, topic, qids, self.duplicates)

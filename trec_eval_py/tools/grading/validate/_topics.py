@@ -195,28 +195,61 @@ class _Unjudged:
         self.per_topic: dict[bytes, tuple[int, int]] = {}
 
 
-def _join_lines(c: _Cols, q: Qrels, compat: str, name: str):
-    """The engine's join of the lines ``c`` with judgments ``q``, keeping each ranked
-    line's row (:class:`~trec_eval_py.engine.join.batch.Rankings`): the ranking and
-    the levels of every judged topic, as the evaluation finds them. None when the
-    join fails on a docno listed twice in a topic (the duplicate check then names it
-    and the lines kept are ranked again), or when a rank is no integer (the tie
-    check then looks at every topic's ranks, judged or not)."""
-    from ....engine.pipeline import join
+@record
+class _Joined:
+    """The ranked lines of the judged topics a run lists (see :func:`_join_lines`): per
+    topic in byte order of ids, its id (``qids``) and its lines from
+    ``offsets[i]`` to ``offsets[i + 1]``, each line's row among the lines joined
+    (``rows``) and its level (``rel``; negative: unjudged), in rank order."""
+
+    qids: list
+    offsets: np.ndarray
+    rel: np.ndarray
+    rows: np.ndarray
+
+
+def _join_lines(c: _Cols, q: Qrels, compat: str, name: str, join=None, run: Run | None = None):
+    """``(the ranked lines of the judged topics of c, the evaluation's join)``: the
+    engine's join of the lines ``c`` with judgments ``q``, each ranked line keeping its
+    row, as the evaluation finds them. The join is ``join(run)`` (the evaluation's own,
+    :meth:`~trec_eval_py.engine.pipeline.Evaluator.join` of the lines ``run``; then
+    given back second, for the evaluation to measure) when it ranks every line of the
+    run (no ``-M``, no ``-J``); else one made here (given back as None). The first is
+    None when the join fails on a docno listed twice in a topic (the duplicate check
+    then names it and the lines kept are ranked again), or when a rank is no integer
+    (the tie check then looks at every topic's ranks, judged or not)."""
+    from ....engine.pipeline import join as engine_join
 
     if np.isnan(c.rank).any():
-        return None
+        return None, None
     try:
-        return join(q, c.as_run(name), Options(compat=compat, measures=()),
-                    EvalContext(compat=compat, keep_rows=True))
+        shared = join(run if run is not None else c.as_run(name)) if join is not None else None
+        if shared is not None and (getattr(shared, "rows", None) is None or shared.ctx.max_docs is not None
+                                   or shared.ctx.judged_only or shared.ctx.compat != compat):
+            shared = None  # (the checks look at every line of a topic, ranked as compat ranks)
+        joined = shared if shared is not None else engine_join(
+            q, c.as_run(name), Options(compat=compat, measures=()), EvalContext(compat=compat, keep_rows=True))
     except InputError:
-        return None
+        return None, None
+    return _run_topics(joined), shared
 
 
-def _in_topic_order(joined, topic: np.ndarray) -> np.ndarray:
-    """The ranked rows of ``joined`` (:func:`_join_lines`), each topic's in rank order,
-    the topics in the order of their codes ``topic`` (first appearance in the file)
-    rather than the join's byte order of ids."""
+def _run_topics(joined) -> _Joined:
+    """What the checks read of a join: the topics the run lists (``-c``'s fill-ins, with
+    no line or 10.0's placeholder line, left out)."""
+    keep = ~np.asarray(joined.filled, dtype=bool)
+    if keep.all():
+        return _Joined(list(joined.qids), joined.offsets, joined.rel, joined.rows)
+    sizes = np.diff(joined.offsets)[keep]
+    lines = np.repeat(keep, np.diff(joined.offsets))
+    return _Joined([t for t, k in zip(joined.qids, keep.tolist()) if k], np.concatenate([[0], np.cumsum(sizes)]),
+                   joined.rel[lines], joined.rows[lines])
+
+
+def _in_topic_order(joined: _Joined, topic: np.ndarray) -> np.ndarray:
+    """The ranked rows of ``joined``, each topic's in rank order, the topics in the
+    order of their codes ``topic`` (first appearance in the file) rather than the
+    join's byte order of ids."""
     rows, offsets = joined.rows, joined.offsets
     if not len(rows):
         return rows
@@ -225,16 +258,16 @@ def _in_topic_order(joined, topic: np.ndarray) -> np.ndarray:
     return rows[segment_positions(sizes) + np.repeat(offsets[:-1][order], sizes)]
 
 
-def _joined_levels(joined, n: int):
+def _joined_levels(joined: _Joined, n: int):
     """A function giving the relevance (unjudged: 0) of rows among the ``n`` lines joined."""
     rel = np.zeros(n, dtype=np.float64)
     rel[joined.rows] = np.maximum(joined.rel, 0)
     return rel.__getitem__
 
 
-def _top_levels(joined) -> _Levels:
+def _top_levels(joined: _Joined) -> _Levels:
     """The levels of the first :data:`UNJUDGED_DEPTH` ranked lines of each topic of
-    ``joined`` (:func:`_join_lines`); ``row``: their rows among the lines joined."""
+    ``joined``; ``row``: their rows among the lines joined."""
     sizes = np.diff(joined.offsets)
     top = segment_positions(sizes) < UNJUDGED_DEPTH
     ids = np.array([t.encode("utf-8", "surrogateescape") for t in joined.qids], dtype="S")
