@@ -504,3 +504,21 @@ def test_some_golden_runs_come_back_as_rows():
         validate_run(str(path), name=str(path), rows=rows)
         n += bool(rows)
     assert n > 20
+
+
+def test_a_tie_whose_first_document_has_no_integer_rank_is_shown_by_two_ranks(tmp_path):
+    # c, b and a tie; c is evaluated first and its rank is no integer: the pair shown is
+    # the two ranks that disagree (this stopped validate with an internal error)
+    qrels = "1 0 a 1\n1 0 b 0\n1 0 c 0\n"
+    report = check(tmp_path, lines("1 Q0 c x 5 r", "1 Q0 b 5 5 r", "1 Q0 a 2 5 r"), qrels=qrels)
+    tie = only(report, "tie")[0]
+    assert "'b' (rank 5) is evaluated before 'a' (rank 2)" in tie.message
+    assert "rank-type" in report.codes()
+
+
+def test_a_tie_shows_two_ranks_that_disagree(tmp_path):
+    # ranks 1, 5, 3 in evaluation order: 5 before 3 is what goes against the run (not 1 before 5);
+    # a rank that is no integer between them is passed over (it stopped validate with an internal error)
+    qrels = "1 0 a 1\n1 0 b 0\n1 0 c 0\n1 0 d 0\n"
+    report = check(tmp_path, lines("1 Q0 d 1 5 r", "1 Q0 c x 5 r", "1 Q0 b 5 5 r", "1 Q0 a 3 5 r"), qrels=qrels)
+    assert "'b' (rank 5) is evaluated before 'a' (rank 3)" in only(report, "tie")[0].message

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ....engine.join.keys import docno_words, row_hash, run_starts
+from ....engine.join.keys import docno_words, row_hash, run_starts, sort_distinct
 from ....engine.join.order import RankRule
 from ._findings import DEFAULT_MAX_PER_CHECK, ERROR, NOTE, WARNING, _Collector, _show
 from ._lines import _Cols
@@ -65,11 +65,13 @@ class _RunIds:
             return
         if self.first is None:
             self.first = c.runid[0]
+        other = np.flatnonzero(c.runid != self.first)
+        if not len(other):  # (the common case: one id on every line)
+            self.ids.setdefault(self.first, None)
+            return
         for rid in c.runid[run_starts(c.runid)].tolist():
             self.ids.setdefault(rid, None)
-        other = np.flatnonzero(c.runid != self.first)
-        if len(other):
-            self.other.add(int(c.line[other[0]]), None, len(other), c.line[other[:DEFAULT_MAX_PER_CHECK]].tolist())
+        self.other.add(int(c.line[other[0]]), None, len(other), c.line[other[:DEFAULT_MAX_PER_CHECK]].tolist())
 
     def report(self, out: _Collector) -> None:
         n = self.other.count
@@ -198,10 +200,10 @@ def _rank_order(c: _Cols, topic: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     return idx, t, r
 
 
-def _sequence_wrong(c: _Cols, topic: np.ndarray) -> tuple:
+def _sequence_wrong(c: _Cols, topic: np.ndarray, ranked: tuple | None = None) -> tuple:
     """``(rows by topic and rank, their topics, ranks, the ranks 1..n expected, where they
-    differ)`` (see :func:`_rank_order`)."""
-    order, t, r = _rank_order(c, topic)
+    differ)`` (``ranked``: :func:`_rank_order` of the same lines, when made already)."""
+    order, t, r = ranked if ranked is not None else _rank_order(c, topic)
     starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]])) if len(order) else np.zeros(0, np.int64)
     sizes = np.diff(np.append(starts, len(order)))
     expect = np.arange(len(order)) - np.repeat(starts, sizes) + 1
@@ -209,11 +211,11 @@ def _sequence_wrong(c: _Cols, topic: np.ndarray) -> tuple:
 
 
 def _sequence(c: _Cols, topic: np.ndarray, qids: np.ndarray, first_line: np.ndarray,
-              only: np.ndarray | None = None) -> tuple | None:
+              only: np.ndarray | None = None, ranked: tuple | None = None) -> tuple | None:
     """The first place the ranks of ``c`` do not run 1, 2, ... in a topic (of the topics
     ``only`` marks, by code), as the arguments of ``_Tally.add`` (line, message, topics,
-    key); None when they do."""
-    order, t, r, expect, wrong = _sequence_wrong(c, topic)
+    key); None when they do (``ranked``: see :func:`_sequence_wrong`)."""
+    order, t, r, expect, wrong = _sequence_wrong(c, topic, ranked)
     if only is not None:
         wrong &= only[t]
     if not wrong.any():
@@ -245,11 +247,12 @@ def _check_ranks(c: _Cols, topic: np.ndarray, qids: np.ndarray, key: np.ndarray,
         _, wt, _, _, wwrong = _sequence_wrong(*written)
         only = np.zeros(len(qids), dtype=bool)
         only[wt[wwrong]] = True
-    seq = _sequence(c, topic, qids, first_line, only)
+    by_rank = _rank_order(c, topic)
+    seq = _sequence(c, topic, qids, first_line, only, by_rank)
     if seq is not None:
         line, msg, n, key_line = seq
         found.sequence.add(line, msg, n, key=key_line)
-    order, t, r = _rank_order(c, topic)
+    order, t, r = by_rank
     if not len(order):
         return
     # scores along the ranks: key ascending is score descending; a fall in key is a rise in score
@@ -302,16 +305,6 @@ def _rank_key(c: _Cols, rule: RankRule) -> np.ndarray:
     return rule.key(c.as_run())
 
 
-def _tie_groups(topic_sorted: np.ndarray, key_sorted: np.ndarray) -> np.ndarray:
-    """Group id of each position of a ranked run (equal topic and key: one group)."""
-    n = len(key_sorted)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    new = np.ones(n, dtype=bool)
-    new[1:] = (topic_sorted[1:] != topic_sorted[:-1]) | (key_sorted[1:] != key_sorted[:-1])
-    return np.cumsum(new) - 1
-
-
 def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray, key: np.ndarray,
                 rel_of, cutoffs: tuple[int, ...], found: _Tally, first_line: np.ndarray) -> None:
     """Ties the docno tie-break decides where it can change a value (see the module
@@ -320,13 +313,24 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
     (``first_line``: each topic's first line, the example's key)."""
     t = topic[perm]
     k = key[perm]
-    gid = _tie_groups(t, k)
-    sizes = np.bincount(gid)
-    tied = np.flatnonzero(sizes[gid] > 1)
-    if not len(tied):
+    # positions of the ranking tied with the next one (same topic, same key); only the
+    # tied positions are looked at from here on (most documents tie with none)
+    with_next = (t[1:] == t[:-1]) & (k[1:] == k[:-1])
+    if not with_next.any():
         return
+    tied_mask = np.zeros(len(perm), dtype=bool)
+    tied_mask[:-1] = with_next
+    tied_mask[1:] |= with_next
+    tied = np.flatnonzero(tied_mask)
+    # the groups of tied positions, numbered in ranking order: a group starts at a tied
+    # position that does not tie with the one before it
+    starts_group = np.ones(len(tied), dtype=bool)
+    starts_group[1:] = ~with_next[tied[1:] - 1]
+    first = np.flatnonzero(starts_group)
+    g = np.cumsum(starts_group) - 1
+    n_groups = len(first)
+    last = np.append(first[1:], len(tied)) - 1
     rows = perm[tied]
-    g = gid[tied]
     # the ranks given, in evaluation order: a later document with a smaller rank was meant earlier
     r = c.rank[rows]
     disagree = np.zeros(len(rows), dtype=bool)
@@ -340,41 +344,32 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
         lifted = np.where(valid, r - lo, 0.0) + g * span
         run_max = np.maximum.accumulate(lifted) - g * span + lo
         disagree[1:] = same & (r[1:] < run_max[:-1]) & valid[1:]
-    no_ranks = not valid.any()
-    group_disagrees = np.zeros(len(sizes), dtype=bool)
+    group_disagrees = np.zeros(n_groups, dtype=bool)
     group_disagrees[g[disagree]] = True
-    if no_ranks:
-        group_disagrees[g] = True
-    # position of each row in its topic's ranking; a group straddles k if it holds positions k-1 and k
-    starts = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
-    pos = np.arange(len(perm)) - np.repeat(starts, np.diff(np.append(starts, len(perm))))
-    gpos_lo = np.full(len(sizes), np.iinfo(np.int64).max)
-    gpos_hi = np.full(len(sizes), -1)
-    np.minimum.at(gpos_lo, gid, pos)
-    np.maximum.at(gpos_hi, gid, pos)
-    straddle = np.zeros(len(sizes), dtype=bool)
+    if not valid.any():  # no ranks at all: no group says what was meant
+        group_disagrees[:] = True
+    # position of each tied row in its topic's ranking; a group straddles k if it holds
+    # positions k-1 and k (its rows are consecutive: its first and last are its lowest and highest)
+    topic_start = np.flatnonzero(np.concatenate([[True], t[1:] != t[:-1]]))
+    pos = tied - topic_start[np.searchsorted(topic_start, tied, side="right") - 1]
+    gpos_lo, gpos_hi = pos[first], pos[last]
+    straddle = np.zeros(n_groups, dtype=bool)
     for cut in cutoffs:
         straddle |= (gpos_lo < cut) & (gpos_hi >= cut)
     if rel_of is not None:
         rel = rel_of(rows)
-        rel_lo = np.full(len(sizes), np.inf)
-        rel_hi = np.full(len(sizes), -np.inf)
-        np.minimum.at(rel_lo, g, rel)
-        np.maximum.at(rel_hi, g, rel)
-        matters = group_disagrees & (rel_hi > rel_lo)
+        matters = group_disagrees & (np.maximum.reduceat(rel, first) > np.minimum.reduceat(rel, first))
     else:
         matters = group_disagrees & straddle
     if not matters.any():
         return
-    topics = np.unique(t[np.isin(gid, np.flatnonzero(matters))])
+    topics = sort_distinct(t[tied[matters[g]]])
     first_group = int(np.flatnonzero(matters)[0])
-    members = rows[g == first_group]
-    mr = c.rank[members]
-    if not np.isnan(mr).all():
-        # the pair shown: the document evaluated first, and one the run ranked before it
-        a = members[0]
-        later = [m for m in members[1:] if not np.isnan(c.rank[m]) and c.rank[m] < c.rank[a]]
-        b = later[0] if later else members[1]
+    members = rows[first[first_group]:last[first_group] + 1]
+    pair_at = _shown_pair(c.rank[members])
+    if pair_at is not None:
+        # the pair shown: a document evaluated first, and one the run ranked before it
+        a, b = members[pair_at[0]], members[pair_at[1]]
         pair = (f"{_show(c.docno[a])} (rank {int(c.rank[a])}) is evaluated before {_show(c.docno[b])} "
                 f"(rank {int(c.rank[b])})")
     else:
@@ -387,6 +382,27 @@ def _check_ties(c: _Cols, topic: np.ndarray, qids: np.ndarray, perm: np.ndarray,
               key=int(first_line[topic[a]]))
     found.extra += int(matters.sum())
     found.severe += int((matters & straddle).sum())
+
+
+def _shown_pair(ranks: np.ndarray) -> tuple[int, int] | None:
+    """Which two of a tied group's documents (``ranks``: theirs, in evaluation order;
+    NaN where the rank is no integer) show how the tie-break goes against the run:
+    the first one and the first later one the run ranked before it; else (the first
+    has no rank, or none is ranked before it) the first document ranked before an
+    earlier one, and the first of those earlier ones. None when no two ranks say so
+    (then no rank is shown)."""
+    if np.isnan(ranks).all():
+        return None
+    if not np.isnan(ranks[0]):
+        later = np.flatnonzero(ranks[1:] < ranks[0])
+        if len(later):
+            return 0, int(later[0]) + 1
+    before = np.fmax.accumulate(ranks)  # the highest rank given so far (NaN until one is)
+    meant_earlier = np.flatnonzero(ranks[1:] < before[:-1])
+    if not len(meant_earlier):
+        return None
+    j = int(meant_earlier[0]) + 1
+    return int(np.flatnonzero(ranks[:j] > ranks[j])[0]), j
 
 
 def _report_ties(found: _Tally, why: str, cutoffs: tuple[int, ...], out: _Collector) -> None:
