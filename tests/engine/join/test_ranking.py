@@ -128,8 +128,9 @@ def test_validate_default_is_the_default_compat(tmp_path):
 
 
 def test_validate_order_is_the_engines_order(tmp_path):
-    """The rows validate takes for trec_eval's order are the join's order."""
-    from trec_eval_py.tools.grading.validate import _checks, _lines
+    """The rows validate takes for trec_eval's order are the join's order: those of
+    the join itself (judged topics) and those it ranks on its own (the others)."""
+    from trec_eval_py.tools.grading.validate import _checks, _lines, _topics
 
     rnd = np.random.default_rng(3)
     lines, rows = [], []
@@ -146,8 +147,10 @@ def test_validate_order_is_the_engines_order(tmp_path):
         rk = build_rankings(read_qrels(qrels.encode()), read_run(data), EvalContext(compat=compat))
         cols, _ = _lines._fast_columns(data, "r")
         topic, _ = _checks._topic_codes(cols.qid)
-        perm, _ = _checks._ranked(cols, topic, RankRule.for_compat(compat))
-        assert [rows.index(d.decode()) for d in cols.docno[perm].tolist()] == rk.rel.tolist()
+        own = RankRule.for_compat(compat).order_rows(topic, cols.as_run())
+        joined, _ = _topics._join_lines(cols, read_qrels(qrels.encode()), compat, "r")
+        for perm in (own, _topics._in_topic_order(joined, topic)):
+            assert [rows.index(d.decode()) for d in cols.docno[perm].tolist()] == rk.rel.tolist()
 
 
 def test_validate_command_takes_compat(tmp_path, capsysbinary):
