@@ -19,7 +19,7 @@ CASES = load_cases()
 
 
 @pytest.fixture(params=["fast", "portable", "streaming", "sharded-1", "sharded-2", "sharded-3", "sharded-7",
-                        "sharded-each", "folded", "threads"])
+                        "sharded-each", "folded"])
 def code_path(request, monkeypatch):
     """Run every case on these code paths: the default one for small files; the
     portable one (no C at all: numpy field scanner, numpy join and ranking with
@@ -28,8 +28,7 @@ def code_path(request, monkeypatch):
     complete); the sharded one (topics cut into 1, 2, 3, 7
     ranges or one range per topic, each evaluated alone, the summaries folded
     in order); and the folded one (a big file summarised range by range through
-    temporary files, ranges of a few bytes); and the threaded one (every join
-    measured in batches on three threads at once). All must give trec_eval's bytes."""
+    temporary files, ranges of a few bytes). All must give trec_eval's bytes."""
     if request.param.startswith("sharded-"):
         from trec_eval_py.engine import pipeline
 
@@ -48,11 +47,6 @@ def code_path(request, monkeypatch):
 
         monkeypatch.setattr(pipeline.POLICY, "stream_min_bytes", 0)
         monkeypatch.setattr(run, "CHUNK_BYTES", 700)
-    if request.param == "threads":
-        from trec_eval_py.engine import pipeline
-
-        monkeypatch.setattr(pipeline.POLICY, "parallel_cells", 1)
-        monkeypatch.setattr(pipeline.POLICY, "measure_threads", 3)
     if request.param == "portable":
         from trec_eval_py import _native
         from trec_eval_py.engine.join import batch

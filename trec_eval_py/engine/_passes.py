@@ -23,7 +23,6 @@ from ..errors import InputError, MeasureError, NoTopicsError
 from .aggregate import SummaryInfo, num_averaged, summary_chunks
 from .inputs import judgment_format, results_format
 from .join import EvalContext, iter_batches
-from .join import batch as join_batch
 from .join.batch import RankedTopics
 from .join.empty_topics import evaluated_topics, reset_placeholder_outputs
 from .join.policy import POLICY
@@ -199,8 +198,7 @@ def _measure_pass(judgments, run, selected, opts, ctx, progress=None, *, whole: 
             out.append(cols)
         return out
 
-    res = _map_batches(measure, judgments, run, opts, ctx, progress=progress, totals=totals,
-                       threads=POLICY.measure_threads)
+    res = _map_batches(measure, judgments, run, opts, ctx, progress=progress, totals=totals)
     if not res.topics and whole:
         raise NoTopicsError("no topic has both judgments and results")
     pieces: dict[tuple, list[np.ndarray]] = {(pos, i): [] for pos, s in selected for i in keys(s)}
@@ -365,34 +363,6 @@ def _parts(fmt, res_fmt, judgments, run, opts: Options, ctx: EvalContext):
     yield [fmt.join(judgments, read_results(run, opts, ctx, judgments), ctx)]
 
 
-def _measured(fn, joined, max_cells: int | None, threads: int) -> list:
-    """``fn`` of every batch of ``joined``, in topic order (the measure stage, numpy's
-    warnings silenced: see quiet_numpy). With ``threads`` above 1 and a join of at least
-    ``POLICY.parallel_cells`` cells, the join is cut into batches of about
-    ``1 / threads`` of it and they are measured ``threads`` at a time on as many
-    threads: ``fn`` must then be safe to run on two batches at once (the evaluation's
-    kernels are: each reads its own batch)."""
-    rows, width = joined.batch_sizes()
-    cells = int(np.max(width, initial=1)) * int(np.sum(rows))
-    if threads < 2 or cells < POLICY.parallel_cells:
-        with quiet_numpy():
-            return [fn(b) for b in iter_batches(joined, max_cells)]
-    from concurrent.futures import ThreadPoolExecutor
-    from itertools import islice
-
-    def quiet(batch):
-        with quiet_numpy():  # (numpy's error state is each thread's own)
-            return fn(batch)
-
-    out: list = []
-    batches = iter_batches(joined, min(max_cells or join_batch.DEFAULT_MAX_CELLS, -(-cells // threads)))
-    with ThreadPoolExecutor(threads) as pool:
-        # a few batches at a time: the batches' bound on memory holds for each thread
-        while group := list(islice(batches, threads)):
-            out.extend(pool.map(quiet, group))
-    return out
-
-
 def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *, progress=None) -> BatchResults:
     """``fn(batch)`` for every batch of evaluated topics (see the module docstring);
     ``progress(n)``, if given, hears of the ``n`` topics of each piece once measured."""
@@ -401,9 +371,8 @@ def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *,
 
 
 def _map_batches(fn, judgments, run, opts: Options, ctx: EvalContext | None, *, progress=None,
-                 totals=None, threads: int = 1) -> BatchResults:
-    """:func:`map_batches` of parsed ``judgments`` (``totals``: theirs, when already counted;
-    ``threads``: see :func:`_measured`)."""
+                 totals=None) -> BatchResults:
+    """:func:`map_batches` of parsed ``judgments`` (``totals``: theirs, when already counted)."""
     from .join.stream import Interleaved
 
     fmt = judgment_format(opts.rel_format)
@@ -420,7 +389,8 @@ def _map_batches(fn, judgments, run, opts: Options, ctx: EvalContext | None, *, 
                 runid = joined.runid
                 qids.extend(joined.qids)
                 filled.append(np.asarray(joined.filled, dtype=bool))
-                results.extend(_measured(fn, joined, opts.max_cells, threads))
+                with quiet_numpy():  # the measure stage (see quiet_numpy)
+                    results.extend(fn(b) for b in iter_batches(joined, opts.max_cells))
                 if progress is not None:
                     progress(len(joined.qids))
         except Interleaved:

@@ -9,18 +9,13 @@ A run is read three ways, all through :mod:`.stream`:
 - **regrouped through temporary files**, when a big run's topics come back after
   other topics: its rows are appended to files by topic and read back a file at a time.
 
-A joined run big enough is measured on two threads at once (the same values: batches
-are measured independently and put back in topic order).
-
 Every size that decides between them is a field of :data:`POLICY`, so the evaluation,
 the tools that read many runs together (pool, fuse, pool-bias) and ``validate`` decide
 alike, and a test (or a user with unusual memory) changes a threshold in one place.
 """
 from __future__ import annotations
 
-import os
-
-from ..._record import field, record
+from ..._record import record
 from ..parse.run import DICT_PIECE_ROWS
 
 
@@ -46,10 +41,6 @@ class ReadPolicy:
     min_piece : the smallest piece of one run read together with others
     block_rows : about how many rows (all runs together) a block of topics holds, and
         a range of topics of runs regrouped into topic order (pool, fuse, pool-bias)
-    measure_threads, parallel_cells : an evaluation's batches of a join of at least
-        ``parallel_cells`` cells (topics x their widest ranking) are measured
-        ``measure_threads`` at a time on as many threads (the kernels are numpy and C
-        code that release the GIL); 1 thread measures every join batch after batch
     """
 
     stream_min_bytes: int = 64 << 20
@@ -64,8 +55,6 @@ class ReadPolicy:
     read_ahead: int = 32 << 20
     min_piece: int = 64 << 10
     block_rows: int = 500_000
-    measure_threads: int = field(factory=lambda: min(2, os.cpu_count() or 1))
-    parallel_cells: int = 100_000
 
     def stream_min(self, n_runs: int | None = None) -> int:
         """The size (bytes) from which a run is read in pieces: evaluated on its own
