@@ -497,7 +497,8 @@ def split_pieces(data: bytes, chunk_bytes: int, name: str = "<bytes>"):
             end = data.find(b"\n", pos + chunk_bytes) + 1 or len(data)
         if bound:
             check_lines(whole, name, bound, lines + 1, pos, end)
-            lines += whole.count(b"\n", pos, end)
+            if end < len(data):  # (the next piece's first line: no count after the last piece)
+                lines += whole.count(b"\n", pos, end)
         yield view[pos:end]
         pos = end
 
