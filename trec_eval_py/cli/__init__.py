@@ -192,12 +192,25 @@ def _on_signal(signum, frame) -> None:
     raise Stopped(signum)
 
 
+def _signals():
+    """The functions and numbers of :mod:`signal`, from the C module under it:
+    importing ``signal`` itself builds its enums (``Signals``, ``Handlers``),
+    about 0.8 ms of every command's start, for names that are plain numbers
+    and functions here. A handler it returns is then a number (``0`` for
+    ``SIG_DFL``), which both modules take back alike."""
+    import importlib
+
+    # imported by name: the C module has no type stubs (it is typed as Any)
+    return importlib.import_module("_signal")
+
+
 def _catch_signals() -> dict:
     """SIGINT and SIGTERM raise :class:`Stopped` while a command runs (in the main
     thread of the program only: a host program's own handlers are left alone
     elsewhere); returns the handlers to restore afterwards."""
-    import signal
     import threading
+
+    signal = _signals()
 
     if threading.current_thread() is not threading.main_thread():
         return {}
@@ -421,8 +434,7 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> None:
               "TREC_EVAL_PY_TRACEBACK=1 shows where", ExitCode.INTERNAL)
     finally:
         if old_handlers:
-            import signal
-
+            signal = _signals()
             for sig, handler in old_handlers.items():
                 signal.signal(sig, handler)
     if given_back is not None:
