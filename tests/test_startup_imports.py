@@ -35,6 +35,8 @@ UNUSED = (
     "dask", "distributed", "pyarrow", "trec_eval_py.engine.join.dataset", "trec_eval_py.engine.join.ranges",
     # value classes are records (trec_eval_py._record): dataclasses compiles methods at start-up
     "dataclasses",
+    # Python inputs given as ir_measures records, and columns written back to Python or files
+    "trec_eval_py.engine.parse.python._records", "trec_eval_py.engine.parse.python._writing",
     # the handlers of SIGINT and SIGTERM are set through the C module _signal: signal builds enums
     "signal",
 )

@@ -48,6 +48,9 @@ patches it in the module that reads it (``_tables.PARQUET_BATCH_ROWS``).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .... import _lazy_attributes
 from ._columns import (  # noqa: F401  (the package's names, where they were)
     DOCUMENT,
     LEVEL,
@@ -72,12 +75,6 @@ from ._dicts import (  # noqa: F401  (the package's names, where they were)
     run_from_dict,
     run_topics,
 )
-from ._records import (  # noqa: F401  (the package's names, where they were)
-    QREL_FIELDS,
-    RUN_FIELDS,
-    qrels_from_records,
-    run_from_records,
-)
 from ._tables import (  # noqa: F401  (the package's names, where they were)
     PARQUET_BATCH_ROWS,
     iter_parquet_run,
@@ -87,14 +84,29 @@ from ._tables import (  # noqa: F401  (the package's names, where they were)
     read_parquet,
     run_from_table,
 )
-from ._writing import (  # noqa: F401  (the package's names, where they were)
-    distinct,
-    ids_text,
-    nested,
-    parquet_bytes,
-    require_pandas,
-    table_name,
-    topic_mask,
-    write_parquet,
-    write_rows,
-)
+
+#: the names of the two modules an evaluation of files never uses (ir_measures'
+#: records; columns back to Python objects and files), imported on first use:
+#: about 0.4 ms of every command's start
+_LAZY = {
+    **dict.fromkeys(("QREL_FIELDS", "RUN_FIELDS", "qrels_from_records", "run_from_records"), "._records"),
+    **dict.fromkeys(("distinct", "ids_text", "nested", "parquet_bytes", "require_pandas", "table_name",
+                     "topic_mask", "write_parquet", "write_rows"), "._writing"),
+}
+
+if TYPE_CHECKING:
+    from ._records import QREL_FIELDS, RUN_FIELDS, qrels_from_records, run_from_records  # noqa: F401
+    from ._writing import (  # noqa: F401
+        distinct,
+        ids_text,
+        nested,
+        parquet_bytes,
+        require_pandas,
+        table_name,
+        topic_mask,
+        write_parquet,
+        write_rows,
+    )
+
+
+__getattr__ = _lazy_attributes(__name__, _LAZY)
