@@ -33,6 +33,8 @@ UNUSED = (
     "typer", "click", "rich", "matplotlib", "scipy", "pandas", "pytrec_eval",
     # the scale-out engine and sharded datasets: only when asked for
     "dask", "distributed", "pyarrow", "trec_eval_py.engine.join.dataset", "trec_eval_py.engine.join.ranges",
+    # a big run's piecewise joins (read in pieces, regrouped by topic): a small run is read whole
+    "trec_eval_py.engine.join.stream",
     # value classes are records (trec_eval_py._record): dataclasses compiles methods at start-up
     "dataclasses",
     # Python inputs given as ir_measures records, and columns written back to Python or files
