@@ -37,7 +37,9 @@ UNUSED = (
     "trec_eval_py.engine.join.stream",
     # value classes are records (trec_eval_py._record): dataclasses compiles methods at start-up
     "dataclasses",
-    # Python inputs given as ir_measures records, and columns written back to Python or files
+    # the readers of inputs held in Python (dicts, tables, ir_measures records), and columns
+    # written back to Python or files: files need only what a source is (parse.python._columns)
+    "trec_eval_py.engine.parse.python._dicts", "trec_eval_py.engine.parse.python._tables",
     "trec_eval_py.engine.parse.python._records", "trec_eval_py.engine.parse.python._writing",
     # the handlers of SIGINT and SIGTERM are set through the C module _signal: signal builds enums
     "signal",
