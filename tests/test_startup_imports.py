@@ -33,8 +33,16 @@ UNUSED = (
     "typer", "click", "rich", "matplotlib", "scipy", "pandas", "pytrec_eval",
     # the scale-out engine and sharded datasets: only when asked for
     "dask", "distributed", "pyarrow", "trec_eval_py.engine.join.dataset", "trec_eval_py.engine.join.ranges",
+    # a big run's piecewise joins (read in pieces, regrouped by topic): a small run is read whole
+    "trec_eval_py.engine.join.stream",
     # value classes are records (trec_eval_py._record): dataclasses compiles methods at start-up
     "dataclasses",
+    # the readers of inputs held in Python (dicts, tables, ir_measures records), and columns
+    # written back to Python or files: files need only what a source is (parse.python._columns)
+    "trec_eval_py.engine.parse.python._dicts", "trec_eval_py.engine.parse.python._tables",
+    "trec_eval_py.engine.parse.python._records", "trec_eval_py.engine.parse.python._writing",
+    # the handlers of SIGINT and SIGTERM are set through the C module _signal: signal builds enums
+    "signal",
 )
 
 _CODE = """\
@@ -110,6 +118,47 @@ def test_the_command_pauses_the_cycle_collector_only_for_start_up():
     assert p.stdout == (GOLDEN / "expected" / "9.0.8" / "te_aq.out").read_bytes()
     assert p.stderr.decode().splitlines()[-1] == repr(
         [("main", False, False), ("evaluate", True, True), ("exit", True, True)])
+
+
+_END_PROBE = """\
+import atexit, os, sys
+real_exit = os._exit
+
+def early_exit(code):
+    os.write(2, b"ended early %d\\n" % code)
+    real_exit(code)
+
+os._exit = early_exit
+atexit.register(lambda: print("atexit ran"))
+{setup}
+from trec_eval_py.cli import entry
+entry()
+print("after entry")
+"""
+
+
+def _end_probe(setup=""):
+    inputs = GOLDEN / "inputs"
+    return subprocess.run([sys.executable, "-c", _END_PROBE.format(setup=setup), "-q", "-m", "all_trec",
+                           str(inputs / "qrels.test"), str(inputs / "results.test")], capture_output=True)
+
+
+def test_the_command_ends_its_process_without_the_interpreter_teardown():
+    # the program is the command (its main module imports entry, as python -m trec_eval_py and
+    # the installed script do): the process ends as the evaluation does, output flushed and the
+    # atexit functions run first
+    p = _end_probe()
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout == (GOLDEN / "expected" / "9.0.8" / "te_aq.out").read_bytes() + b"atexit ran\n"
+    assert p.stderr.decode().splitlines()[-1] == "ended early 0"
+
+
+def test_a_profiled_command_ends_through_python_s_own_exit():
+    # a profiler (or coverage, a tracer) writes its report at exit: the teardown is left to Python
+    p = _end_probe("sys.setprofile(lambda *a: None)")
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout.endswith(b"after entry\natexit ran\n")
+    assert b"ended early" not in p.stderr
 
 
 def test_main_inside_another_program_leaves_the_collector_alone(capsys):

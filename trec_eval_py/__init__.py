@@ -22,15 +22,28 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
+def _lazy_attributes(package: str, names: dict[str, str]):
+    """A module ``__getattr__`` for ``package`` (set as its ``__getattr__``):
+    each of ``names`` is imported from its module (relative to ``package``) when
+    first asked for, then kept as a global of the package, so that a name
+    costs its module's import only where it is used; any other name is an
+    ``AttributeError``, as for a module without one."""
 
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+    def __getattr__(name: str):
+        module = names.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        import importlib
+        import sys
+
+        value = getattr(importlib.import_module(module, package), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return __getattr__
+
+
+__getattr__ = _lazy_attributes(__name__, _LAZY)
 
 
 def __dir__():

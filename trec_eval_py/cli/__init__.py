@@ -192,12 +192,25 @@ def _on_signal(signum, frame) -> None:
     raise Stopped(signum)
 
 
+def _signals():
+    """The functions and numbers of :mod:`signal`, from the C module under it:
+    importing ``signal`` itself builds its enums (``Signals``, ``Handlers``),
+    about 0.8 ms of every command's start, for names that are plain numbers
+    and functions here. A handler it returns is then a number (``0`` for
+    ``SIG_DFL``), which both modules take back alike."""
+    import importlib
+
+    # imported by name: the C module has no type stubs (it is typed as Any)
+    return importlib.import_module("_signal")
+
+
 def _catch_signals() -> dict:
     """SIGINT and SIGTERM raise :class:`Stopped` while a command runs (in the main
     thread of the program only: a host program's own handlers are left alone
     elsewhere); returns the handlers to restore afterwards."""
-    import signal
     import threading
+
+    signal = _signals()
 
     if threading.current_thread() is not threading.main_thread():
         return {}
@@ -263,12 +276,45 @@ def entry() -> None:
     evaluation's 0.1 s. So it is off until the engine is imported, those
     objects are then frozen out of its sweeps (:func:`_start_collecting`), and
     at exit, when the process gives all memory back anyway, everything is
-    frozen to skip the last sweep."""
+    frozen to skip the last sweep. A plain evaluation ends the process
+    itself, without Python's teardown (:func:`_end_process`), when the
+    program's main module is the one that imported ``entry`` to run it."""
     gc.disable()
     try:
         main(own_process=True)
     finally:
         gc.freeze()
+
+
+def _end_process() -> None:
+    """A plain evaluation is over and the command is the whole program
+    (``python -m trec_eval_py`` or the installed script, whose main module
+    imports :func:`entry` to run it): end the process now, with status 0.
+
+    Python's own exit would then tear the interpreter down object by object
+    (numpy's modules and the engine's: about 5 ms of a 42,000-line run), for
+    memory the system takes back anyway. What that exit does that anyone can
+    see is still done: the output is flushed and the ``atexit`` functions run.
+    Python's exit is left to do it all when anything else may still run: a
+    program whose main module did not import ``entry`` (it runs the command
+    from elsewhere, ``runpy`` or :func:`main`, and may go on after it), a
+    profiler or tracer (coverage, cProfile: they write their report at
+    exit), another thread, or standard output that cannot be flushed."""
+    import atexit
+    import threading
+
+    if (getattr(sys.modules.get("__main__"), "entry", None) is not entry or sys.gettrace() is not None
+            or sys.getprofile() is not None or threading.active_count() > 1):
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(ExitCode.OK)
 
 
 def _start_collecting() -> None:
@@ -332,6 +378,8 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> None:
         if plain is not None:
             args, own, options = plain
             evaluate_run(*args, own=own, options=options)
+            if own_process:
+                _end_process()
             return
         if sub:
             from . import commands
@@ -389,8 +437,7 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> None:
               "TREC_EVAL_PY_TRACEBACK=1 shows where", ExitCode.INTERNAL)
     finally:
         if old_handlers:
-            import signal
-
+            signal = _signals()
             for sig, handler in old_handlers.items():
                 signal.signal(sig, handler)
     if given_back is not None:

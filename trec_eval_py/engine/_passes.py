@@ -373,7 +373,7 @@ def map_batches(fn, qrels, run, options=None, ctx: EvalContext | None = None, *,
 def _map_batches(fn, judgments, run, opts: Options, ctx: EvalContext | None, *, progress=None,
                  totals=None) -> BatchResults:
     """:func:`map_batches` of parsed ``judgments`` (``totals``: theirs, when already counted)."""
-    from .join.stream import Interleaved
+    from .join.policy import Interleaved
 
     fmt = judgment_format(opts.rel_format)
     num_qrels_topics, num_positive = totals if totals is not None else fmt.totals(judgments)

@@ -30,7 +30,7 @@ A judgment format (``-R NAME``) declares
 ``stream(judgments, pieces, ctx)`` and ``spill(judgments, pieces, ctx, size_hint=)`` (optional)
     joined values for groups of complete topics of a big run read in
     ``pieces`` (consecutive :class:`Run` values): ``stream`` raises
-    :class:`~trec_eval_py.engine.join.stream.Interleaved` when a topic comes
+    :class:`~trec_eval_py.engine.join.policy.Interleaved` when a topic comes
     back, and the pipeline starts again with ``spill``, which regroups the
     topics (through temporary files) in bounded memory.
 ``help``

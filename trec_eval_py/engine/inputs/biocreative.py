@@ -26,7 +26,6 @@ from __future__ import annotations
 from functools import partial
 
 from ..join.qrels import build_rankings
-from ..join.stream import spill_rankings, stream_rankings
 from ..parse.biocreative import TASKS, read_biocreative_gold, read_biocreative_results
 from ._base import JudgmentFormat, ResultsFormat
 from .qrels import QRELS
@@ -110,8 +109,8 @@ def _gold(task: str) -> JudgmentFormat:
         read=partial(read_biocreative_gold, task=task),
         join=build_rankings,
         totals=QRELS.totals,
-        stream=stream_rankings,
-        spill=spill_rankings,
+        stream=QRELS.stream,
+        spill=QRELS.spill,
         feeds="qrels",
         # under -c (bc-evaluate's --all) a file without a gold article's hit scores 0
         scores_unmatched=True,

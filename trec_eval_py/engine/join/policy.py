@@ -70,3 +70,10 @@ class ReadPolicy:
 
 #: the policy every reader of runs follows (its fields may be changed in place)
 POLICY = ReadPolicy()
+
+
+class Interleaved(Exception):
+    """A topic's lines are not contiguous in the run: a run read in pieces is then
+    regrouped through temporary files (raised by :mod:`.stream`; here, so that an
+    evaluation catches it without importing the piecewise readers it never uses
+    on a run read whole)."""

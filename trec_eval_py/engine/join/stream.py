@@ -26,7 +26,7 @@ from ..parse import Qrels, Run
 from .batch import Rankings
 from .context import EvalContext
 from .keys import run_starts, sort_distinct
-from .policy import POLICY
+from .policy import POLICY, Interleaved
 from .qrels import build_rankings
 
 
@@ -77,10 +77,6 @@ def prefetch(items: Iterable, depth: int = 1) -> Iterator:
             yield item
     finally:
         stop.set()
-
-
-class Interleaved(Exception):
-    """A topic's lines are not contiguous in the run."""
 
 
 def slice_rows(run: Run, lo: int, hi: int) -> Run:

@@ -44,9 +44,6 @@ class Fields:
     num_lines: int = 0  # physical lines in the data (a last line without a newline counts)
 
 
-_BLANKS = b" \t\r\x0b\x0c"
-_BLANK_RUN = re.compile(rb"[ \t\r\x0b\x0c]+")
-
 
 def line_fields(data: bytes, lineno: int) -> list[bytes]:
     """The fields of physical line ``lineno``, split exactly as the scanner
@@ -55,8 +52,9 @@ def line_fields(data: bytes, lineno: int) -> list[bytes]:
     start = line_start(data, lineno)
     end = data.find(b"\n", start)
     line = data[start:] if end < 0 else data[start:end]
-    line = line.strip(_BLANKS)
-    return _BLANK_RUN.split(line) if line else []
+    # bytes.split() splits on runs of ASCII whitespace only, the scanner's blanks
+    # and the newline, which the line has none of
+    return line.split()
 
 
 def _gather(arr: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -146,14 +144,16 @@ def split_fields(
     return f
 
 
-_BARE_CR = re.compile(rb"\r+(?=[^\r\n])")
+#: a carriage return that does not end its line (compiled on first use, through
+#: re's cache: a file without one never needs it)
+_BARE_CR = rb"\r+(?=[^\r\n])"
 _CR_REASON = "carriage return inside a line (CR-only line endings are not supported)"
 
 
 def has_bare_cr(line: bytes) -> bool:
     """Whether ``line`` holds a carriage return that does not end it: the
     readers reject such a line (see :func:`_raw_problem`), so checkers must too."""
-    return _BARE_CR.search(line) is not None
+    return b"\r" in line and re.search(_BARE_CR, line) is not None
 
 
 def _raw_problem(data: bytes, name: str) -> InputError | None:
@@ -166,7 +166,7 @@ def _raw_problem(data: bytes, name: str) -> InputError | None:
         lineno = data.count(b"\n", 0, nul) + 1
         errors.append((lineno, InputError(name, "NUL byte in the input", lineno)))
     if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
-        m = _BARE_CR.search(data)
+        m = re.search(_BARE_CR, data)
         if m:
             lineno = data.count(b"\n", 0, m.start()) + 1
             errors.append((lineno, InputError(name, _CR_REASON, lineno, line_text(data, lineno))))

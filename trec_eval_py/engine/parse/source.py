@@ -91,7 +91,8 @@ class ReadLimits:
     max_seconds: float = DEFAULT_MAX_SECONDS
 
 
-_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", re.I)
+#: a size such as ``1.5GiB`` (compiled on first use, through re's cache: most commands read none)
+_SIZE = r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*"
 
 
 def parse_size(text: str | int, what: str = "size") -> int:
@@ -102,7 +103,7 @@ def parse_size(text: str | int, what: str = "size") -> int:
         if text < 0:
             raise UsageError(f"{what}: a size cannot be negative")
         return text
-    m = _SIZE.fullmatch(str(text))
+    m = re.fullmatch(_SIZE, str(text), re.I)
     if not m:
         raise UsageError(f"{what}: expected a size such as 512M or 2G, not {text!r}")
     return int(float(m.group(1)) * 1024 ** " kmgt".index(m.group(2).lower() or " "))

@@ -40,7 +40,7 @@ copied from their buffers. An error's message is built only for the value
 that fails, with the offending value shortened.
 
 The package's modules, one kind of input each, all returning the columns of
-``_columns`` (the column names, what a source is, ids and values checked):
+``_columns`` (the column names, what a source is and how big, ids and values checked):
 ``_dicts``, ``_tables`` (DataFrames, Arrow, Parquet), ``_records``
 (ir_measures' namedtuples), and ``_writing`` (columns back to Python and to
 files). Their names are used as this package's: a test that patches one
@@ -48,6 +48,9 @@ patches it in the module that reads it (``_tables.PARQUET_BATCH_ROWS``).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .... import _lazy_attributes
 from ._columns import (  # noqa: F401  (the package's names, where they were)
     DOCUMENT,
     LEVEL,
@@ -57,44 +60,51 @@ from ._columns import (  # noqa: F401  (the package's names, where they were)
     SCORE,
     SHOWN,
     TOPIC,
+    dict_rows,
     is_arrow,
     is_frame,
     is_pandas,
     is_parquet,
     is_polars,
     is_records,
+    parquet_size,
     row_numbers,
 )
-from ._dicts import (  # noqa: F401  (the package's names, where they were)
-    dict_rows,
-    iter_run_from_dict,
-    qrels_from_dict,
-    run_from_dict,
-    run_topics,
-)
-from ._records import (  # noqa: F401  (the package's names, where they were)
-    QREL_FIELDS,
-    RUN_FIELDS,
-    qrels_from_records,
-    run_from_records,
-)
-from ._tables import (  # noqa: F401  (the package's names, where they were)
-    PARQUET_BATCH_ROWS,
-    iter_parquet_run,
-    parquet_size,
-    pick_column,
-    qrels_from_table,
-    read_parquet,
-    run_from_table,
-)
-from ._writing import (  # noqa: F401  (the package's names, where they were)
-    distinct,
-    ids_text,
-    nested,
-    parquet_bytes,
-    require_pandas,
-    table_name,
-    topic_mask,
-    write_parquet,
-    write_rows,
-)
+
+#: the names of the modules that read each kind of input and write columns back,
+#: imported on first use: an evaluation of files asks only what its inputs are
+#: (``_columns``), about 1 ms of its start
+_LAZY = {
+    **dict.fromkeys(("iter_run_from_dict", "qrels_from_dict", "run_from_dict", "run_topics"), "._dicts"),
+    **dict.fromkeys(("QREL_FIELDS", "RUN_FIELDS", "qrels_from_records", "run_from_records"), "._records"),
+    **dict.fromkeys(("PARQUET_BATCH_ROWS", "iter_parquet_run", "pick_column", "qrels_from_table", "read_parquet",
+                     "run_from_table"), "._tables"),
+    **dict.fromkeys(("distinct", "ids_text", "nested", "parquet_bytes", "require_pandas", "table_name",
+                     "topic_mask", "write_parquet", "write_rows"), "._writing"),
+}
+
+if TYPE_CHECKING:
+    from ._dicts import iter_run_from_dict, qrels_from_dict, run_from_dict, run_topics  # noqa: F401
+    from ._records import QREL_FIELDS, RUN_FIELDS, qrels_from_records, run_from_records  # noqa: F401
+    from ._tables import (  # noqa: F401
+        PARQUET_BATCH_ROWS,
+        iter_parquet_run,
+        pick_column,
+        qrels_from_table,
+        read_parquet,
+        run_from_table,
+    )
+    from ._writing import (  # noqa: F401
+        distinct,
+        ids_text,
+        nested,
+        parquet_bytes,
+        require_pandas,
+        table_name,
+        topic_mask,
+        write_parquet,
+        write_rows,
+    )
+
+
+__getattr__ = _lazy_attributes(__name__, _LAZY)

@@ -1,5 +1,7 @@
 """What every Python input shares: the column names read, what kind of value a
-source is, and ids and values checked into the columns the file readers give
+source is and how big (what the evaluation asks of every input, files included:
+the readers of each kind are imported only for their own), and ids and values
+checked into the columns the file readers give
 (the rules are the package's: see :mod:`trec_eval_py.engine.parse.python`)."""
 from __future__ import annotations
 
@@ -81,6 +83,42 @@ def is_parquet(source) -> bool:
         except OSError:
             return False
     return False
+
+
+def _arrow():
+    """pyarrow, or None where it is not installed."""
+    try:
+        import pyarrow
+    except ImportError:
+        return None
+    return pyarrow
+
+
+def parquet_size(source) -> int | None:
+    """The uncompressed size of a Parquet file's data (what decides whether a run is
+    read in pieces, as a text file's size does), or None."""
+    if not (isinstance(source, (str, os.PathLike)) and is_parquet(source)):
+        return None
+    if _arrow() is None:
+        return None
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.ParquetFile(os.fspath(source)).metadata
+    except Exception:  # the reader reports what is wrong with the file
+        return None
+    return sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+
+
+def dict_rows(obj) -> int | None:
+    """How many results a dict of dicts holds (None for anything else, or a
+    malformed dict: the reader reports what is wrong with it)."""
+    if not isinstance(obj, Mapping):
+        return None
+    try:
+        return sum(map(len, obj.values()))
+    except TypeError:
+        return None
 
 
 def is_records(x) -> bool:

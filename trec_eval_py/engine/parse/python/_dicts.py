@@ -103,17 +103,6 @@ def run_topics(obj, name: str) -> tuple[list, set]:
     return topics, {t for t, m in zip(topics, inners) if not m}
 
 
-def dict_rows(obj) -> int | None:
-    """How many results a dict of dicts holds (None for anything else, or a
-    malformed dict: the reader reports what is wrong with it)."""
-    if not isinstance(obj, Mapping):
-        return None
-    try:
-        return sum(map(len, obj.values()))
-    except TypeError:
-        return None
-
-
 def iter_run_from_dict(obj, name: str, rows: int):
     """:func:`run_from_dict`'s columns in pieces of whole topics of about ``rows``
     results each, in the dict's order; the types of every topic id and inner dict

@@ -3,7 +3,6 @@ RecordBatches, and Parquet files (whole, or a run in record batches); Arrow
 strings are copied from their buffers, not made into Python objects."""
 from __future__ import annotations
 
-import os
 from typing import Literal, overload
 
 import numpy as np
@@ -17,6 +16,7 @@ from ._columns import (
     RUNID,
     SCORE,
     TOPIC,
+    _arrow,
     _from_matrix,
     _id_text,
     _ids_numpy,
@@ -35,14 +35,6 @@ def _missing_extra(what: str) -> InputError:
 
 
 # ---------------------------------------------------------------- Arrow
-
-def _arrow():
-    try:
-        import pyarrow
-    except ImportError:
-        return None
-    return pyarrow
-
 
 def _arrow_nulls(arr, what: str, name: str) -> None:
     if arr.null_count:
@@ -310,18 +302,6 @@ def read_parquet(source, name: str, groups: tuple = (), repeated: tuple = ()):
 PARQUET_BATCH_ROWS = 1 << 18
 
 
-def parquet_size(source) -> int | None:
-    """The uncompressed size of a Parquet file's data (what decides whether a run is
-    read in pieces, as a text file's size does), or None."""
-    if not (isinstance(source, (str, os.PathLike)) and is_parquet(source)) or _arrow() is None:
-        return None
-    import pyarrow.parquet as pq
-
-    try:
-        meta = pq.ParquetFile(os.fspath(source)).metadata
-    except Exception:  # the reader reports what is wrong with the file
-        return None
-    return sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
 
 
 def iter_parquet_run(source, name: str):

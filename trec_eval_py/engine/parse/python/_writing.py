@@ -7,8 +7,7 @@ import os
 import numpy as np
 
 from ....errors import MissingExtraError, OutputError
-from ._columns import _pack_str, is_pandas, is_polars
-from ._tables import _arrow
+from ._columns import _arrow, _pack_str, is_pandas, is_polars
 
 
 def table_name(source, what: str) -> str:
