@@ -697,11 +697,13 @@ def test_an_evaluation_on_dask_stops_cleanly_with_its_cluster(tmp_path, sig, cod
 @pytest.mark.parametrize("sig,code,word,group", _DASK_STOPS)
 def test_a_command_stopped_while_its_cluster_starts_stops_it(tmp_path, klass, sig, code, word, group):
     # Ctrl-C reaches workers still starting (each printed a traceback); SIGTERM comes
-    # while the cluster is being made (the start ends, then the cluster is stopped)
+    # while the cluster is being made (the start ends, then the cluster is stopped).
+    # The stop comes 0.2 s into the start (starting two worker processes takes longer):
+    # a second let a quiet machine start the cluster and grade the class first (status 0)
     pytest.importorskip("distributed")
     rc, err, orphans, left, in_session = _stop(
         tmp_path, _DASK_STARTING, ["batch", "--engine", "dask", "--workers", "2", tmp_path / "qrels.txt", klass],
-        sig, wait_for=1, group=group, delay=1.0)
+        sig, wait_for=1, group=group, delay=0.2)
     assert (rc, err, left, in_session) == (code, f"trec_eval_py: {word}\n", [], [])
 
 
