@@ -10,6 +10,8 @@ their qualified names (the same version of the package on both sides).
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..errors import InputError, NoTopicsError, UsageError
@@ -150,18 +152,22 @@ def measure_range(spec: tuple, judgments, run, per_topic: bool):
             r.runid, kept)
 
 
-_PLANS: dict = {}
-
-
 def _plan_cached(measures, options) -> _Plan:
+    """The plan of ``measures`` and ``options``, made once for the ranges a worker
+    measures with them (a few plans at most are kept: a long-lived worker serves
+    evaluations of other measures or options too)."""
     key = (tuple(measures), tuple(sorted(options.items())))
     try:
-        plan = _PLANS.get(key)
+        hash(key)
     except TypeError:  # an option that is not hashable
         return _plan(measures, options)
-    if plan is None:
-        plan = _PLANS[key] = _plan(measures, options)
-    return plan
+    return _plan_of(key)
+
+
+@functools.lru_cache(maxsize=16)
+def _plan_of(key: tuple) -> _Plan:
+    measures, options = key
+    return _plan(list(measures), dict(options))
 
 
 class _RangeFold:
