@@ -140,17 +140,18 @@ def join_rank_c(qt, qdocno, qcode, rt, rdocno, key, nt: int, single_precision: b
     return (code, count if counts else np.repeat(np.arange(nt, dtype=np.int64), count)) + row
 
 
-def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, rule: RankRule):
+def _join_rank_c(qt, rt, qrels: Qrels, run: Run, nt: int, rule: RankRule, rows: bool):
     """(relevance codes in rank order, rows per topic code, the run row of each
-    ranked document) by :func:`join_rank_c`.
+    ranked document, or None unless ``rows``) by :func:`join_rank_c`.
 
     The C code implements :class:`~.order.RankRule` for trec_eval's own
     order (score, docno descending on ties, with or without single
     precision); any other rule takes the numpy path."""
     if rule.order != "score" or not rule.docno_descending:
         return None
-    return join_rank_c(qt, qrels.docno, qrels.rel, rt, run.docno, run.score, nt, rule.single_precision,
-                       counts=True, rows=True)
+    joined = join_rank_c(qt, qrels.docno, qrels.rel, rt, run.docno, run.score, nt, rule.single_precision,
+                         counts=True, rows=rows)
+    return joined if joined is None or rows else (*joined, None)
 
 
 def _join_rank_numpy(qt, rt, qrels: Qrels, run: Run, rule: RankRule):
@@ -209,7 +210,7 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
         run = with_placeholders(run, topics[evaluated][filled])
         rt = codes_in(run.qid, topics)
     rule = RankRule.of(ctx)
-    joined = _join_rank_c(qt, rt, qrels, run, nt, rule)
+    joined = _join_rank_c(qt, rt, qrels, run, nt, rule, ctx.keep_scores or ctx.keep_docnos or ctx.keep_rows)
     if joined is not None:
         rel_sorted, ranked, order = joined
     else:
