@@ -47,6 +47,7 @@ from pathlib import Path
 
 import pytest
 from support.paths import ROOT
+from support.requirements import extra_requirements, installed_closure
 
 DOCS = ROOT / "docs"
 RUN_LANGS = {"console", "python", "pycon", "bash", "sh"}
@@ -382,36 +383,6 @@ def _set_up_section() -> str:
     return text[start:text.index("\n## ", start + 1)]
 
 
-def _test_extra_closure() -> tuple[set[str], set[str]]:
-    """The distributions installing the package with its test extra brings (as installed here),
-    and the requirements that are not installed."""
-    import tomllib
-    from importlib import metadata
-
-    from packaging.requirements import Requirement
-
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    todo = [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["test"]]
-    seen: set[tuple[str, tuple[str, ...]]] = set()
-    missing: set[str] = set()
-    while todo:
-        req = todo.pop()
-        key = (re.sub(r"[-_.]+", "-", req.name).lower(), tuple(sorted(req.extras)))
-        if key in seen:
-            continue
-        seen.add(key)
-        try:
-            dist = metadata.distribution(req.name)
-        except metadata.PackageNotFoundError:
-            missing.add(req.name)
-            continue
-        for spec in dist.requires or []:
-            sub = Requirement(spec)
-            if sub.marker is None or any(sub.marker.evaluate({"extra": e}) for e in (req.extras or {""})):
-                todo.append(sub)
-    return {name for name, _ in seen} | {"trec-eval-py"}, missing
-
-
 def test_the_set_up_section_says_what_the_test_install_costs():
     section = _set_up_section()
     flat = " ".join(section.split())
@@ -430,7 +401,8 @@ def test_the_set_up_section_says_what_the_test_install_costs():
     # the number of packages it states is the test extra's, within a fifth
     stated = re.search(r"about (\d+) packages", flat)
     assert stated, "the set-up section does not say how many packages the test extra pulls"
-    closure, missing = _test_extra_closure()
+    closure, missing = installed_closure(extra_requirements("test"))
+    closure |= {"trec-eval-py"}  # (the package itself, installed by the command too)
     if missing:
         pytest.skip(f"the test extra is not wholly installed here ({', '.join(sorted(missing))})")
     assert abs(int(stated[1]) - len(closure)) <= len(closure) / 5, (int(stated[1]), len(closure))

@@ -25,6 +25,7 @@ from urllib.parse import unquote, urldefrag, urlparse
 import pytest
 from support.devtools import CHROMIUM, NO_CHROMIUM, chromium, open_page
 from support.paths import ROOT
+from support.requirements import extra_requirements, installed_closure
 
 # every test here works on the built site (minutes to build): a quick run leaves them out
 pytestmark = pytest.mark.slow
@@ -272,41 +273,14 @@ def test_every_formula_is_drawn_in_a_browser(site, served, tmp_path):
 _OPTIONAL_FOR_THE_BUILD = {"lxml"}
 
 
-def _installed_closure(requirements: list[str]) -> set[str]:
-    """The distributions ``requirements`` bring, as installed here (normalised names)."""
-    from importlib import metadata
-
-    from packaging.requirements import Requirement
-
-    todo = [Requirement(r) for r in requirements]
-    seen: set[tuple[str, tuple[str, ...]]] = set()
-    while todo:
-        req = todo.pop()
-        key = (re.sub(r"[-_.]+", "-", req.name).lower(), tuple(sorted(req.extras)))
-        if key in seen:
-            continue
-        seen.add(key)
-        try:
-            dist = metadata.distribution(req.name)
-        except metadata.PackageNotFoundError:
-            continue
-        for spec in dist.requires or []:
-            sub = Requirement(spec)
-            if sub.marker is None or any(sub.marker.evaluate({"extra": e}) for e in (req.extras or {""})):
-                todo.append(sub)
-    return {name for name, _ in seen}
-
-
 def test_the_docs_extra_installs_what_the_build_imports(site):
     """``pip install .[docs]`` is enough to build the site: every distribution a module
     of the build comes from is the package's own dependency or the docs extra's (or one
     of theirs)."""
     import json
-    import tomllib
     from importlib import metadata
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    closure = _installed_closure(project["dependencies"] + project["optional-dependencies"]["docs"])
+    closure, _ = installed_closure(extra_requirements("docs"))
     imported = json.loads((site.parent / "modules.json").read_text(encoding="utf-8"))
     tops = {m.split(".")[0] for m in imported} - set(sys.stdlib_module_names)
     owners = metadata.packages_distributions()
