@@ -91,14 +91,20 @@ def _markdown(tables: list[Table], intro: list[str], digits: int, **_) -> str:
 _MD_ALIGN = {None: "---", "left": ":---", "right": "---:", "center": ":---:"}
 
 
-def _markdown_cell(text: str, c: Cell | None) -> str:
-    s = markdown_escape(text)
+def _marked_cell(text: str, c: Cell | None, escape, bold: str) -> str:
+    """A cell's text escaped, in ``bold`` (a format with one ``{}``) when the cell is,
+    followed by its marks and its superscript (Markdown and HTML alike)."""
+    s = escape(text)
     if c is None:
         return s
     if c.bold and s:
-        s = f"**{s}**"
+        s = bold.format(s)
     s += "".join(" " + MARKS[m][0] for m in c.marks)
-    return s + (f"<sup>{markdown_escape(c.sup)}</sup>" if c.sup else "")
+    return s + (f"<sup>{escape(c.sup)}</sup>" if c.sup else "")
+
+
+def _markdown_cell(text: str, c: Cell | None) -> str:
+    return _marked_cell(text, c, markdown_escape, "**{}**")
 
 
 def _markdown_table(t: Table, digits: int) -> str:
@@ -190,13 +196,7 @@ _CSS = ("body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;m
 
 
 def _html_cell(text: str, c: Cell | None) -> str:
-    s = html_escape(text)
-    if c is None:
-        return s
-    if c.bold and s:
-        s = f"<b>{s}</b>"
-    s += "".join(" " + MARKS[m][0] for m in c.marks)
-    return s + (f"<sup>{html_escape(c.sup)}</sup>" if c.sup else "")
+    return _marked_cell(text, c, html_escape, "<b>{}</b>")
 
 
 def _html_table(t: Table, digits: int, css_class: str, caption=None) -> str:
