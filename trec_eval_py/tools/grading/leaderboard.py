@@ -65,7 +65,16 @@ from .board import (
     leaderboard_table,
     render_leaderboard,
 )
-from .validate import Finding, blank_line, load_qrels, qrels_topics, selected_checks, unreadable_report, validate_run
+from .validate import (
+    Finding,
+    blank_line,
+    checks_read,
+    load_qrels,
+    qrels_topics,
+    selected_checks,
+    unreadable_report,
+    validate_run,
+)
 
 #: measures of a leaderboard when none are named
 DEFAULT_MEASURES = ("map", "P.10")
@@ -317,8 +326,10 @@ def _grade_unhidden(sub: Submission, g: _Grader) -> dict:
             # no ties told apart by judgments: they would say which documents are judged)
             judged = None if g.hide else (g.evaluator.judgments if g.checked_against is None else g.checked_against)
             # checked against the evaluation's judgments, the checks read the evaluation's
-            # join, and the evaluation measures it (one read, one join: see validate_run)
-            join = g.evaluator.join if judged is not None and g.checked_against is None else None
+            # join, and the evaluation measures it (one read, one join: see validate_run);
+            # not a join the checks cannot read (-M, -J): it would be made for nothing
+            join = (g.evaluator.join if judged is not None and g.checked_against is None
+                    and checks_read(options.context, options.compat) else None)
             report = validate_run(sub.name, judged, topics=g.topics, name=sub.name, data=data,
                                   compat=options.compat, rel_format=options.rel_format,
                                   results_format=options.results_format, rows=rows, join=join, **g.check)

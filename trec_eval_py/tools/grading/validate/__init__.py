@@ -144,9 +144,9 @@ from ._reports import render_reports, total_counts, validate_runs
 from ._run import unreadable_report, validate_run
 from ._sniff import sniff
 from ._topics import JUDGMENTS as JUDGMENTS
-from ._topics import TopicSet, blank_line, load_qrels, qrels_topics, read_topics, unjudged_at_top
+from ._topics import TopicSet, blank_line, checks_read, load_qrels, qrels_topics, read_topics, unjudged_at_top
 
 __all__ = ["CHECKS", "Check", "ERROR", "Finding", "NOTE", "Report", "TopicSet", "WARNING", "blank_line",
-           "check_codes", "load_qrels", "missing_columns", "qrels_topics", "read_topics", "render_reports",
-           "selected_checks", "sniff", "total_counts", "unjudged_at_top", "unreadable_report", "validate_run",
-           "validate_runs"]
+           "check_codes", "checks_read", "load_qrels", "missing_columns", "qrels_topics", "read_topics",
+           "render_reports", "selected_checks", "sniff", "total_counts", "unjudged_at_top",
+           "unreadable_report", "validate_run", "validate_runs"]

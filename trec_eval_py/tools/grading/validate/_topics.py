@@ -224,14 +224,19 @@ def _join_lines(c: _Cols, q: Qrels, compat: str, name: str, join=None, run: Run 
         return None, None
     try:
         shared = join(run if run is not None else c.as_run(name)) if join is not None else None
-        if shared is not None and (getattr(shared, "rows", None) is None or shared.ctx.max_docs is not None
-                                   or shared.ctx.judged_only or shared.ctx.compat != compat):
-            shared = None  # (the checks look at every line of a topic, ranked as compat ranks)
+        if shared is not None and (getattr(shared, "rows", None) is None or not checks_read(shared.ctx, compat)):
+            shared = None
         joined = shared if shared is not None else engine_join(
             q, c.as_run(name), Options(compat=compat, measures=()), EvalContext(compat=compat, keep_rows=True))
     except InputError:
         return None, None
     return _run_topics(joined), shared
+
+
+def checks_read(ctx: EvalContext, compat: str) -> bool:
+    """Whether the checks can read a join made with settings ``ctx``: one that ranks every
+    line of a topic (no ``-M``, no ``-J``) as ``compat`` ranks them."""
+    return ctx.max_docs is None and not ctx.judged_only and ctx.compat == compat
 
 
 def _run_topics(joined) -> _Joined:
