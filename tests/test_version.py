@@ -66,9 +66,9 @@ def test_the_changelog_names_the_version():
 
 
 @pytest.mark.parametrize("missing, line", [
-    ((), "C extensions: scan, joinrank, cmath, pyin"),
-    (("joinrank", "pyin"), "C extensions: scan, cmath (not built: joinrank, pyin)"),
-    (("scan", "joinrank", "cmath", "pyin"), "C extensions: none built; numpy code, same results, slower"),
+    ((), "C extensions: scan, joinrank, cmath, kernels, pyin"),
+    (("joinrank", "pyin"), "C extensions: scan, cmath, kernels (not built: joinrank, pyin)"),
+    (("scan", "joinrank", "cmath", "kernels", "pyin"), "C extensions: none built; numpy code, same results, slower"),
 ])
 def test_the_version_says_which_c_extensions_run(missing, line, monkeypatch, capsysbinary):
     # a build without a C compiler gives a package without them: --version is where a user sees it

@@ -143,7 +143,7 @@ def test_the_wheel_installed_without_a_compiler_runs_the_c_path(release, tmp_pat
     assert check.returncode == 0, check.stderr
     site = venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
     assert check.stdout.splitlines()[:2] == [f"trec_eval_py {trec_eval_py.__version__} from {site / 'trec_eval_py'}",
-                                             "C extensions in use: scan, joinrank, cmath, pyin"]
+                                             "C extensions in use: scan, joinrank, cmath, kernels, pyin"]
     env = _without_compiler(venv)
     # the README's first command, by the installed script, from the checkout
     installed = subprocess.run([str(venv / "bin" / "trec_eval_py"), *EXAMPLE], capture_output=True, env=env, cwd=ROOT)
@@ -155,7 +155,7 @@ def test_the_wheel_installed_without_a_compiler_runs_the_c_path(release, tmp_pat
     version = subprocess.run([str(venv / "bin" / "trec_eval_py"), "--version"], capture_output=True, text=True,
                              env=env, cwd=ROOT)
     assert version.stdout.split()[:2] == ["trec_eval_py", trec_eval_py.__version__]
-    assert version.stdout.splitlines()[1] == "C extensions: scan, joinrank, cmath, pyin"
+    assert version.stdout.splitlines()[1] == "C extensions: scan, joinrank, cmath, kernels, pyin"
 
 
 def test_a_wheel_without_the_compiled_extensions_is_refused(release, tmp_path):
@@ -168,5 +168,5 @@ def test_a_wheel_without_the_compiled_extensions_is_refused(release, tmp_path):
                 dst.writestr(item, src.read(item))
     check = _install(stripped, tmp_path / "venv")
     assert check.returncode == 1
-    not_built = "check_wheel: C extensions not in the installed wheel: scan, joinrank, cmath, pyin"
+    not_built = "check_wheel: C extensions not in the installed wheel: scan, joinrank, cmath, kernels, pyin"
     assert not_built in check.stderr.splitlines(), check.stderr

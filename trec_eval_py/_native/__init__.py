@@ -1,6 +1,6 @@
 """The optional C extensions and the one switch that turns them off.
 
-Four small extensions speed up the hot loops; each has a numpy twin in the
+Five small extensions speed up the hot loops; each has a numpy twin in the
 module that calls it, and both give the same bytes:
 
 ``scan`` (``_scan.c``)
@@ -12,6 +12,10 @@ module that calls it, and both give the same bytes:
 ``cmath`` (``_cmath.c``)
     the C library's ``log()`` over arrays (geometric means) and left-to-right
     row sums (:mod:`trec_eval_py.engine.aggregate`, :mod:`trec_eval_py.engine.join.batch`).
+``kernels`` (``_kernels.c``)
+    the rank loops of the heaviest measures (bpref, infAP, G, Rndcg,
+    ndcg_rel), each in its measure's module, and the padding of topics into
+    a batch's rows (:mod:`trec_eval_py.engine.join.batch`).
 ``pyin`` (``_pyin.c``)
     turns dicts of dicts and lists or Arrow buffers of strings into columns
     (:mod:`trec_eval_py.engine.parse.python`).
@@ -31,13 +35,13 @@ import os
 #: False runs every numpy twin instead of the C extensions (read at each call)
 USE_C = os.environ.get("TREC_EVAL_PY_NO_C", "") in ("", "0")
 
-_NAMES = ("scan", "joinrank", "cmath", "pyin")
+_NAMES = ("scan", "joinrank", "cmath", "kernels", "pyin")
 _NOT_LOADED = object()
 _loaded: dict[str, object] = {}
 
 
 def built(name: str):
-    """The extension module ``name`` (``scan``, ``joinrank``, ``cmath``, ``pyin``), or None if it was not built."""
+    """The extension module ``name`` (one of :data:`_NAMES`), or None if it was not built."""
     mod = _loaded.get(name, _NOT_LOADED)
     if mod is _NOT_LOADED:
         if name not in _NAMES:
@@ -56,6 +60,6 @@ def extension(name: str):
 
 
 def in_use() -> dict[str, bool]:
-    """Each extension's name (``scan``, ``joinrank``, ``cmath``, ``pyin``) and whether
+    """Each extension's name (:data:`_NAMES`) and whether
     it is used: built and :data:`USE_C` on."""
     return {name: extension(name) is not None for name in _NAMES}

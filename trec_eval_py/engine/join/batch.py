@@ -115,6 +115,10 @@ def _pad_rows(flat: np.ndarray, offsets: np.ndarray, lo: int, hi: int, fill=PAD,
     counts = np.diff(offsets[lo : hi + 1])
     width = max(int(counts.max()) if len(counts) else 0, 1)
     out = np.full((hi - lo, width), fill, dtype=dtype)
+    kernels = _native.extension("kernels")
+    if kernels is not None and flat.dtype == out.dtype and flat.flags.c_contiguous and offsets.dtype == np.int64:
+        kernels.pad_rows(flat, np.ascontiguousarray(offsets), lo, hi, width, out)
+        return out
     start = offsets[lo]
     seg = flat[start : offsets[hi]]
     rows = np.repeat(np.arange(hi - lo), counts)

@@ -39,6 +39,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from ... import _native
 from ..._record import record
 from ..join.keys import sort_distinct  # np.unique would import numpy.ma (numpy 2.x)
 from ._base import c_log2 as c_log2_one
@@ -152,10 +153,17 @@ class GainTable:
         known = keys[i] == codes
         return np.where(known, vals[i], 0.0), known
 
-    @property
+    @cached_property
     def lookup(self) -> np.ndarray:
         """Gains of codes ``-2 .. L-1`` at index ``code + 2`` (small tables)."""
         return self.gain_of(np.arange(-2, self.num_levels, dtype=np.int64))[0]
+
+    @cached_property
+    def carriers(self) -> tuple[np.ndarray, np.ndarray]:
+        """(levels, entries): each qrels level that carries a document count, in
+        increasing order, and the position of the entry that carries it."""
+        pairs = sorted((lv, k) for k, lv in enumerate(self.count_level) if lv >= 0)
+        return (np.array([c[0] for c in pairs], dtype=np.int64), np.array([c[1] for c in pairs], dtype=np.int64))
 
 
 def _exact_order(pairs: tuple, top_level: int) -> bool:
@@ -221,7 +229,7 @@ def gain_table(pairs: tuple, num_levels: int, present: tuple | None = None) -> G
     )
 
 
-def group_table(b, rows: np.ndarray, pairs: tuple, levels: int) -> GainTable:
+def group_table(b, rows: np.ndarray | slice, pairs: tuple, levels: int) -> GainTable:
     """The (sparse where possible) gain table of topics ``rows`` of batch ``b``,
     which all have ``levels`` levels."""
     judged = b.gain_judged[rows]
@@ -269,22 +277,46 @@ def groups_by_levels(b):
         yield int(lv), np.flatnonzero(levels == lv)
 
 
-def retrieved_gains(b, rows: np.ndarray, table: GainTable) -> np.ndarray:
-    """float64 (len(rows), W): the gains of the documents ranked in ``rows`` (0 past the end)."""
-    gains, _ = table.gain_of(b.rel[rows])
-    return np.where(b.valid[rows], gains, 0.0)
+#: tables with at most this many levels are read through a lookup by code in C
+#: (one entry per level); larger, sparse ones through their sorted keys
+C_LOOKUP_MAX_LEVELS = 1 << 16
 
 
-def _ideal(b, rows: np.ndarray, table: GainTable) -> tuple[np.ndarray, np.ndarray]:
+def _rows_of(x: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
+    """The rows ``rows`` of a batch's array, or all of them for None."""
+    return x if rows is None else x[rows]
+
+
+def retrieved_gains(b, rows: np.ndarray | None, table: GainTable) -> np.ndarray:
+    """float64 (len(rows), W): the gains of the documents ranked in ``rows``
+    (every topic of the batch for None), 0 past the end."""
+    kernels = _native.extension("kernels")
+    if kernels is not None and table.num_levels <= C_LOOKUP_MAX_LEVELS:
+        rel = np.ascontiguousarray(_rows_of(b.rel, rows))
+        out = np.empty(rel.shape)
+        kernels.gains_of(rel, rel.shape[1], np.ascontiguousarray(_rows_of(b.num_ret, rows)),
+                         np.ascontiguousarray(table.lookup), out)
+        return out
+    gains, _ = table.gain_of(_rows_of(b.rel, rows))
+    return np.where(_rows_of(b.valid, rows), gains, 0.0)
+
+
+def _ideal(b, rows: np.ndarray | None, table: GainTable) -> tuple[np.ndarray, np.ndarray]:
     """(gains (len(rows), J), lengths): each topic's ideal ranking. Every judged
     document sits at the table entry that carries its level's count; the walk
     takes them from the top entry down and stops at the first with a gain <= 0."""
-    judged = b.gain_judged[rows]
-    carriers = sorted((lv, k) for k, lv in enumerate(table.count_level) if lv >= 0)
-    if not carriers:
-        return np.zeros((len(rows), 1)), np.zeros(len(rows), dtype=np.int64)
-    lv_keys = np.array([c[0] for c in carriers], dtype=np.int64)
-    lv_pos = np.array([c[1] for c in carriers], dtype=np.int64)
+    judged = np.ascontiguousarray(_rows_of(b.gain_judged, rows))
+    lv_keys, lv_pos = table.carriers
+    if not len(lv_keys):
+        return np.zeros((len(judged), 1)), np.zeros(len(judged), dtype=np.int64)
+    kernels = _native.extension("kernels")
+    if kernels is not None and table.num_levels <= C_LOOKUP_MAX_LEVELS:
+        carrier = np.full(table.num_levels, -1, dtype=np.int64)
+        carrier[lv_keys] = lv_pos
+        out = np.zeros(judged.shape)
+        lens = np.empty(len(judged), dtype=np.int64)
+        kernels.ideal_gains(judged, judged.shape[1], carrier, np.array(table.gains, dtype=np.float64), out, lens)
+        return out, lens
     i = np.minimum(np.searchsorted(lv_keys, judged), len(lv_keys) - 1)
     has = (judged >= 0) & (lv_keys[i] == judged)
     pos = np.where(has, lv_pos[i], -1)
@@ -297,17 +329,26 @@ def _ideal(b, rows: np.ndarray, table: GainTable) -> tuple[np.ndarray, np.ndarra
 
 def _batch_gains(b, pairs: tuple) -> BatchGains:
     n, w = b.rel.shape
-    ret = np.zeros((n, w), dtype=np.float64)
+    groups = list(groups_by_levels(b))
+    whole = len(groups) == 1  # one table for every topic: read the batch's rows as they are
+    ret = np.zeros((0, w), dtype=np.float64) if whole else np.zeros((n, w), dtype=np.float64)
     lens = np.zeros(n, dtype=np.int64)
     pieces = []
-    for levels, rows in groups_by_levels(b):
-        table = group_table(b, rows, pairs, levels)
-        ret[rows] = retrieved_gains(b, rows, table)
+    for levels, rows in groups:
+        pick = None if whole else rows
+        table = group_table(b, slice(None) if whole else rows, pairs, levels)
+        gains = retrieved_gains(b, pick, table)
+        if whole:
+            ret = gains
+        else:
+            ret[rows] = gains
         if not table.gains or table.gains[-1] <= 0.0:
             continue  # no ideal ranking at all
-        g, glens = _ideal(b, rows, table)
+        g, glens = _ideal(b, pick, table)
         lens[rows] = glens
-        pieces.append((rows, g))
+        pieces.append((slice(None) if whole else rows, g))
+    if len(ret) != n:  # a batch without topics
+        ret = np.zeros((n, w), dtype=np.float64)
     ideal = np.zeros((n, max(int(lens.max()) if n else 0, 1)), dtype=np.float64)
     for rows, g in pieces:
         k = min(g.shape[1], ideal.shape[1])

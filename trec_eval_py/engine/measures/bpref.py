@@ -16,17 +16,24 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import _native
 from ._base import Measure, safe_div
 from ._set_counts import judged_nonrel, judged_rel, num_rel
 
 
 def bpref_values(b) -> np.ndarray:
     """Per-topic bpref, summed over the ranking in rank order."""
+    R = num_rel(b)
+    num_nonrel = np.count_nonzero((b.judged >= 0) & (b.judged < b.level), axis=1).astype(np.int64)
+    kernels = _native.extension("kernels")
+    if kernels is not None:
+        # the same terms summed in one walk of each ranking (_kernels.c)
+        sums = np.empty(b.n)
+        kernels.bpref_sums(b.rel, b.width, b.num_ret, R, num_nonrel, b.level, sums)
+        return safe_div(sums, R)
     rel = judged_rel(b)
     nonrel = judged_nonrel(b)
-    R = num_rel(b)
     nonrel_above = np.cumsum(nonrel, axis=1)  # equals the count above a relevant doc
-    num_nonrel = np.count_nonzero((b.judged >= 0) & (b.judged < b.level), axis=1)
     capped = np.minimum(nonrel_above, R[:, None]).astype(np.float64)
     denom = np.minimum(num_nonrel, R).astype(np.float64)[:, None]
     # at a relevant document, nonrel_above > 0 implies min(N, R) >= 1

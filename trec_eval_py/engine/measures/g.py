@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import _native
 from ._base import Measure
 from ._gains import batch_gains, c_log2, gain_pairs, running
 from ._params import PairParams
@@ -23,6 +24,12 @@ def _g(b, p) -> np.ndarray:
     bg = batch_gains(b, gain_pairs(p, b.ctx.v10))
     n, w = bg.ret.shape
     iw = bg.ideal.shape[1]
+    kernels = _native.extension("kernels")
+    if kernels is not None:
+        # the same running sums and terms in one walk of each ranking (_kernels.c)
+        out = np.empty(n)
+        kernels.g(np.ascontiguousarray(bg.ret), w, np.ascontiguousarray(bg.ideal), iw, out)
+        return out
     ideal = np.zeros((n, w))
     ideal[:, : min(w, iw)] = bg.ideal[:, : min(w, iw)]
     cost = np.where(ideal >= 1.0, ideal, 1.0)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import _native
 from ..join.batch import UNJUDGED
 from ._base import Measure, safe_div
 from ._set_counts import judged_nonrel, judged_rel, num_rel
@@ -29,6 +30,12 @@ EPSILON = 0.00001
 
 
 def inf_ap(b) -> np.ndarray:
+    kernels = _native.extension("kernels")
+    if kernels is not None:
+        # the same estimates summed in one walk of each ranking (_kernels.c)
+        sums = np.empty(b.n)
+        kernels.infap_sums(b.rel, b.width, b.num_ret, b.level, sums)
+        return safe_div(sums, num_rel(b))
     rel = judged_rel(b)
     rel_above = np.cumsum(rel, axis=1) - 1  # excluding the document itself (where it is relevant)
     nonrel_above = np.cumsum(judged_nonrel(b), axis=1)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import _native
 from ._base import Measure
 from ._gains import batch_gains, discounted, gain_pairs, running
 from ._params import PairParams
@@ -26,6 +27,13 @@ from ._params import PairParams
 def _ndcg_rel(b, p) -> np.ndarray:
     bg = batch_gains(b, gain_pairs(p, b.ctx.v10))
     n, w = bg.ret.shape
+    kernels = _native.extension("kernels")
+    if kernels is not None:
+        # the same running sums and terms in one walk of each ranking (_kernels.c)
+        out = np.empty(n)
+        kernels.ndcg_rel(np.ascontiguousarray(bg.ret), w, np.ascontiguousarray(bg.ideal), bg.ideal.shape[1],
+                         np.ascontiguousarray(bg.ideal_len, dtype=np.int64), out)
+        return out
     dcg_run = running(np.where(bg.ret != 0.0, discounted(bg.ret), 0.0))
     ideal_run = running(discounted(bg.ideal))
     # ideal dcg through each retrieved rank, frozen once the ideal ranking ends

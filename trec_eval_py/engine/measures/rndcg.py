@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import _native
 from ._base import Measure
 from ._gains import batch_gains, discounted, gain_pairs, running
 from ._params import PairParams
@@ -29,6 +30,13 @@ def _rndcg(b, p) -> np.ndarray:
     bg = batch_gains(b, gain_pairs(p, b.ctx.v10))
     n, w = bg.ret.shape
     m = bg.ideal_len
+    kernels = _native.extension("kernels")
+    if kernels is not None:
+        # the same running sums, points and terms in one walk of each ranking (_kernels.c)
+        out = np.empty(n)
+        kernels.rndcg(np.ascontiguousarray(bg.ret), w, np.ascontiguousarray(bg.ideal), bg.ideal.shape[1],
+                      np.ascontiguousarray(m, dtype=np.int64), b.num_ret, b.num_rel, out)
+        return out
     width = max(w, bg.ideal.shape[1]) + 1
     # dcg / ideal dcg *before* rank j+1, for j = 0 .. width-1
     dcg = np.zeros((n, width))
