@@ -2,8 +2,8 @@
  * Rank loops of the heaviest measures (optional accelerator for their modules).
  *
  * Each function here is the C twin of one measure module's numpy kernel
- * (bpref.py, infap.py, g.py, rndcg.py, ndcg_rel.py) or of the batch padding
- * (join/batch.py): it walks each topic's ranks once instead of building a
+ * (bpref.py, infap.py, g.py, rndcg.py, ndcg_rel.py, map.py, bing.py), of the
+ * gain tables' lookups (_gains.py) or of the batch padding (join/batch.py): it walks each topic's ranks once instead of building a
  * dozen temporary matrices, and it performs the same floating-point
  * operations in the same order as the numpy code, so the results are the
  * same bits. Where the numpy code sums a row with a running total (cumsum,
@@ -453,10 +453,92 @@ static PyObject *ideal_gains(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ap_sums(rel, width, num_ret, level, sums, found): map.py's per-topic sums of
+ * precision at each document passing the rank-by-rank test (code >= level),
+ * and whether any did (found: one byte per topic). */
+static PyObject *ap_sums(PyObject *self, PyObject *args)
+{
+    Py_buffer rel, num_ret, out, found;
+    Py_ssize_t width;
+    long long level;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*ny*Lw*w*", &rel, &width, &num_ret, &level, &out, &found)) return NULL;
+    Py_ssize_t n = out.len / 8;
+    if (width < 1 || check_len(&rel, n * width, "ap_sums rel") || check_len(&num_ret, n, "ap_sums num_ret") ||
+        found.len != n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ap_sums: width or outputs do not fit");
+        RELEASE(&rel, &num_ret, &out, &found);
+        return NULL;
+    }
+    const int64_t *r = rel.buf, *nr = num_ret.buf;
+    double *o = out.buf;
+    char *f = found.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t *row = r + i * width;
+        int64_t seen = 0;
+        double s = 0.0;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            const int is_rel = j < nr[i] && row[j] >= level;
+            seen += is_rel;
+            const double term = is_rel ? (double)seen / (double)(j + 1) : 0.0;
+            s = j == 0 ? term : s + term;
+        }
+        o[i] = s;
+        f[i] = seen > 0;
+    }
+    Py_END_ALLOW_THREADS
+    RELEASE(&rel, &num_ret, &out, &found);
+    Py_RETURN_NONE;
+}
+
+/* bing_sums(rel, width, num_ret, level, sums, found): bing.py's per-topic sums
+ * of 1 / log2(2 + non-relevant documents above) at each document passing the
+ * rank-by-rank test, and whether any did (found: one byte per topic). */
+static PyObject *bing_sums(PyObject *self, PyObject *args)
+{
+    Py_buffer rel, num_ret, out, found;
+    Py_ssize_t width;
+    long long level;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*ny*Lw*w*", &rel, &width, &num_ret, &level, &out, &found)) return NULL;
+    Py_ssize_t n = out.len / 8;
+    if (width < 1 || check_len(&rel, n * width, "bing_sums rel") || check_len(&num_ret, n, "bing_sums num_ret") ||
+        found.len != n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bing_sums: width or outputs do not fit");
+        RELEASE(&rel, &num_ret, &out, &found);
+        return NULL;
+    }
+    const int64_t *r = rel.buf, *nr = num_ret.buf;
+    double *o = out.buf;
+    char *f = found.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t *row = r + i * width;
+        int64_t seen = 0;
+        double s = 0.0;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            const int is_rel = j < nr[i] && row[j] >= level;
+            /* documents above this one that did not pass the test */
+            const int64_t nonrel_above = (int64_t)j - seen;
+            const double term = is_rel ? 1.0 / log2((double)(nonrel_above + 2)) : 0.0;
+            seen += is_rel;
+            s = j == 0 ? term : s + term;
+        }
+        o[i] = s;
+        f[i] = seen > 0;
+    }
+    Py_END_ALLOW_THREADS
+    RELEASE(&rel, &num_ret, &out, &found);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"pad_rows", pad_rows, METH_VARARGS, "Copy each topic's flat slice into its row of a prefilled padded matrix."},
     {"gains_of", gains_of, METH_VARARGS, "Gain of each ranked document through a table indexed by code + 2."},
     {"ideal_gains", ideal_gains, METH_VARARGS, "Each topic's ideal ranking of gains and its length."},
+    {"ap_sums", ap_sums, METH_VARARGS, "Average precision's per-topic sums of precision at relevant documents."},
+    {"bing_sums", bing_sums, METH_VARARGS, "binG's per-topic sums of 1/log2(2 + non-relevant above)."},
     {"bpref_sums", bpref_sums, METH_VARARGS, "bpref's per-topic sums of document terms (before dividing by R)."},
     {"infap_sums", infap_sums, METH_VARARGS, "infAP's per-topic sums of estimated precisions (before dividing by R)."},
     {"g", g_values, METH_VARARGS, "Normalized gain G per topic."},

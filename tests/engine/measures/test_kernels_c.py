@@ -1,7 +1,7 @@
 """The C rank loops (``_native/_kernels.c``) against their numpy twins, bit for bit.
 
-bpref, infAP, G, Rndcg and ndcg_rel, the gain tables they read and the batch
-padding each have a C loop and a numpy twin in their module; both must give
+bpref, infAP, G, Rndcg, ndcg_rel, map and binG, the gain tables they read and
+the batch padding each have a C loop and a numpy twin in their module; both must give
 the same bits (NaN signs included) on any judgments: several relevance
 levels in one batch, negative levels, topics judged only with negative
 levels (which read another topic's levels), negative ``-l``, gains that are
@@ -82,8 +82,9 @@ def test_the_c_loops_are_the_ones_measured(monkeypatch):
 
     monkeypatch.setattr(_native, "extension", lambda name: Spy() if name == "kernels" else _native.built(name))
     te.evaluate({"q": {"a": 2, "b": 0, "c": 1}}, {"q": {"a": 1.0, "b": 2.0, "c": 0.5, "z": 3.0}},
-                ["bpref", "infAP", "G", "Rndcg", "ndcg_rel"])
-    assert called >= {"pad_rows", "bpref_sums", "infap_sums", "g", "rndcg", "ndcg_rel", "gains_of", "ideal_gains"}
+                ["bpref", "infAP", "G", "Rndcg", "ndcg_rel", "map", "binG"])
+    assert called >= {"pad_rows", "bpref_sums", "infap_sums", "g", "rndcg", "ndcg_rel", "gains_of", "ideal_gains",
+                      "ap_sums", "bing_sums"}
 
 
 @pytest.mark.parametrize("call, args", [

@@ -77,7 +77,8 @@ def interpolated_precision_at_counts(b, counts: np.ndarray) -> np.ndarray:
     target = np.clip(counts, 1, np.maximum(nrr, 1))
     # rows without relevant documents land past their end; they are masked below
     cols = np.minimum(rank_of_relevant(b, target), b.width - 1)
-    best = np.take_along_axis(best_precision_from(b), cols, axis=1)
+    # once per batch: iprec_at_recall and 11pt_avg read the same matrix
+    best = np.take_along_axis(b.memo(best_precision_from), cols, axis=1)
     # nothing relevant retrieved: trec_eval's starting value, relevant/retrieved
     empty = np.where(b.num_ret > 0, 0.0, C_NAN)[:, None]
     out = np.where(any_rel, best, empty)

@@ -11,11 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import _native
 from ._base import Measure
 from ._gains import log2_rank1
 
 
 def _bing(b, p) -> np.ndarray:
+    kernels = _native.extension("kernels")
+    if kernels is not None:
+        # the same terms summed in one walk of each ranking (_kernels.c)
+        sums, found = np.empty(b.n), np.empty(b.n, dtype=bool)
+        kernels.bing_sums(b.rel, b.width, b.num_ret, b.level, sums, found)
+        out = np.zeros(b.n)
+        np.divide(sums, b.num_rel.astype(np.float64), out=out, where=found)
+        return out
     # non-relevant documents above rank j+1 = j - (relevant above it)
     nonrel_above = np.arange(b.width)[None, :] - (b.cum_rel - b.is_rel)
     disc = log2_rank1(b.width)[np.clip(nonrel_above, 0, None)]  # log2(2 + nonrel_above)

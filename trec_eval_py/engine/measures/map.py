@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import _native
 from ._base import Measure
 
 
@@ -23,6 +24,14 @@ def average_precision(b) -> np.ndarray:
     document passed the rank-by-rank test; with a negative ``-l`` that can be an
     unjudged document of a topic without relevant judgments (10.0's ``-c``
     placeholder), and then the value is ``inf`` as there."""
+    kernels = _native.extension("kernels")
+    if kernels is not None:
+        # the same precisions summed in one walk of each ranking (_kernels.c)
+        sums, found = np.empty(b.n), np.empty(b.n, dtype=bool)
+        kernels.ap_sums(b.rel, b.width, b.num_ret, b.level, sums, found)
+        out = np.zeros(b.n)
+        np.divide(sums, b.num_rel.astype(np.float64), out=out, where=found)
+        return out
     terms = np.where(b.is_rel, b.prec_at_rank, 0.0)
     out = np.zeros(b.n)
     np.divide(b.seq_sum(terms), b.num_rel.astype(np.float64), out=out, where=b.is_rel.any(axis=1))
