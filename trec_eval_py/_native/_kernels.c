@@ -3,7 +3,8 @@
  *
  * Each function here is the C twin of one measure module's numpy kernel
  * (bpref.py, infap.py, g.py, rndcg.py, ndcg_rel.py, map.py, bing.py), of the
- * gain tables' lookups (_gains.py) or of the batch padding (join/batch.py): it walks each topic's ranks once instead of building a
+ * gain tables' lookups and running dcg (_gains.py) or of the batch padding
+ * (join/batch.py): it walks each topic's ranks once instead of building a
  * dozen temporary matrices, and it performs the same floating-point
  * operations in the same order as the numpy code, so the results are the
  * same bits. Where the numpy code sums a row with a running total (cumsum,
@@ -533,12 +534,55 @@ static PyObject *bing_sums(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* dcg_at(x, width, skip_zero, cols, out): the running sums of x / log2(rank + 1)
+ * along each row of x (n x width), read at the columns ``cols`` (0-based, each
+ * below width): out is n x len(cols). skip_zero makes a zero gain's term 0.0
+ * (the numpy code's np.where on the gains). _gains.py's dcg_at. */
+static PyObject *dcg_at(PyObject *self, PyObject *args)
+{
+    Py_buffer x, cols, out;
+    Py_ssize_t width;
+    int skip_zero;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*npy*w*", &x, &width, &skip_zero, &cols, &out)) return NULL;
+    Py_ssize_t k = cols.len / 8;
+    Py_ssize_t n = width >= 1 ? x.len / 8 / width : 0;
+    const int64_t *c = cols.buf;
+    int bad = width < 1 || k < 1 || cols.len % 8 || check_len(&x, n * width, "dcg_at x") ||
+              check_len(&out, n * k, "dcg_at out");
+    for (Py_ssize_t m = 0; !bad && m < k; m++) bad = c[m] < 0 || c[m] >= width;
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "dcg_at: width or columns do not fit");
+        RELEASE(&x, &cols, &out);
+        return NULL;
+    }
+    double *run = PyMem_Malloc((size_t)width * sizeof(double));
+    if (!run) {
+        RELEASE(&x, &cols, &out);
+        return PyErr_NoMemory();
+    }
+    const double *v = x.buf;
+    double *o = out.buf;
+    Py_ssize_t last = 0; /* only the columns up to the last one asked for are summed */
+    for (Py_ssize_t m = 0; m < k; m++) if (c[m] > last) last = c[m];
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        running_dcg(v + i * width, last + 1, skip_zero, run);
+        for (Py_ssize_t m = 0; m < k; m++) o[i * k + m] = run[c[m]];
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(run);
+    RELEASE(&x, &cols, &out);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"pad_rows", pad_rows, METH_VARARGS, "Copy each topic's flat slice into its row of a prefilled padded matrix."},
     {"gains_of", gains_of, METH_VARARGS, "Gain of each ranked document through a table indexed by code + 2."},
     {"ideal_gains", ideal_gains, METH_VARARGS, "Each topic's ideal ranking of gains and its length."},
     {"ap_sums", ap_sums, METH_VARARGS, "Average precision's per-topic sums of precision at relevant documents."},
     {"bing_sums", bing_sums, METH_VARARGS, "binG's per-topic sums of 1/log2(2 + non-relevant above)."},
+    {"dcg_at", dcg_at, METH_VARARGS, "Running sums of gain / log2(rank + 1) along each row, at given columns."},
     {"bpref_sums", bpref_sums, METH_VARARGS, "bpref's per-topic sums of document terms (before dividing by R)."},
     {"infap_sums", infap_sums, METH_VARARGS, "infAP's per-topic sums of estimated precisions (before dividing by R)."},
     {"g", g_values, METH_VARARGS, "Normalized gain G per topic."},

@@ -1,11 +1,12 @@
 """The C rank loops (``_native/_kernels.c``) against their numpy twins, bit for bit.
 
-bpref, infAP, G, Rndcg, ndcg_rel, map and binG, the gain tables they read and
-the batch padding each have a C loop and a numpy twin in their module; both must give
-the same bits (NaN signs included) on any judgments: several relevance
-levels in one batch, negative levels, topics judged only with negative
-levels (which read another topic's levels), negative ``-l``, gains that are
-negative, fractional, zero or so large that sums overflow, empty rankings, ``-c`` and ``-M``.
+bpref, infAP, G, Rndcg, ndcg_rel, map and binG, the running dcg of ndcg and
+ndcg_cut, the gain tables they read and the batch padding each have a C loop
+and a numpy twin in their module; both must give the same bits (NaN signs
+included) on any judgments: several relevance levels in one batch, negative
+levels, topics judged only with negative levels (which read another topic's
+levels), negative ``-l``, gains that are negative, fractional, zero or so
+large that sums overflow, empty rankings, ``-c`` and ``-M``.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from trec_eval_py import _native
 
 pytestmark = pytest.mark.skipif(_native.built("kernels") is None, reason="C rank loops not built")
 
-MEASURES = ["bpref", "infAP", "G", "Rndcg", "ndcg_rel", "ndcg", "binG", "map"]
+MEASURES = ["bpref", "infAP", "G", "Rndcg", "ndcg_rel", "ndcg", "binG", "map", "ndcg_cut.1,2,5,100"]
+NO_GAINS = ("bpref", "infAP", "map", "binG", "ndcg_cut.1,2,5,100")
 GAINS = ["", "1=3,2=1", "0=2,3=0", "2=-1", "1=0.5,2=0.25", "-1=2", "-2=1,0=-1", "1=0", "2=1e308,3=1e308",
          "1=1e300,2=1e300"]
 
@@ -62,7 +64,7 @@ def values(qrels, run, measures, options, use_c, monkeypatch):
 @pytest.mark.parametrize("seed", range(80))
 def test_c_rank_loops_give_the_numpy_bits(seed, monkeypatch):
     qrels, run, options, gains = random_case(seed)
-    measures = [m if not gains or m in ("bpref", "infAP", "map", "binG") else f"{m}.{gains}" for m in MEASURES]
+    measures = [m if not gains or m in NO_GAINS else f"{m}.{gains}" for m in MEASURES]
     c = values(qrels, run, measures, options, True, monkeypatch)
     ref = values(qrels, run, measures, options, False, monkeypatch)
     assert c.keys() == ref.keys()
@@ -82,9 +84,9 @@ def test_the_c_loops_are_the_ones_measured(monkeypatch):
 
     monkeypatch.setattr(_native, "extension", lambda name: Spy() if name == "kernels" else _native.built(name))
     te.evaluate({"q": {"a": 2, "b": 0, "c": 1}}, {"q": {"a": 1.0, "b": 2.0, "c": 0.5, "z": 3.0}},
-                ["bpref", "infAP", "G", "Rndcg", "ndcg_rel", "map", "binG"])
+                ["bpref", "infAP", "G", "Rndcg", "ndcg_rel", "map", "binG", "ndcg_cut.5"])
     assert called >= {"pad_rows", "bpref_sums", "infap_sums", "g", "rndcg", "ndcg_rel", "gains_of", "ideal_gains",
-                      "ap_sums", "bing_sums"}
+                      "ap_sums", "bing_sums", "dcg_at"}
 
 
 @pytest.mark.parametrize("call, args", [

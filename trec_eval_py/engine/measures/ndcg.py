@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure
-from ._gains import batch_gains, discounted, gain_pairs
+from ._gains import batch_gains, dcg_at, gain_pairs
 from ._params import PairParams
 
 
@@ -29,9 +29,8 @@ def dcg_parts(b, params, strict: bool | None = None):
     """``(dcg, ideal_dcg)`` per topic, each summed in rank order."""
     strict = b.ctx.v10 if strict is None else strict
     bg = batch_gains(b, gain_pairs(params, strict))
-    terms = np.where(bg.ret != 0.0, discounted(bg.ret), 0.0)
-    dcg = b.seq_sum(terms)
-    ideal = b.seq_sum(discounted(bg.ideal))
+    dcg = dcg_at(bg.ret, [-1], skip_zero=True)[:, 0]
+    ideal = dcg_at(bg.ideal, [-1])[:, 0]
     return dcg, ideal
 
 
