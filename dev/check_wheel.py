@@ -5,7 +5,7 @@ workflow's test command, and tests/test_wheel.py).
 
 - the package is imported from the installation, not from CHECKOUT;
 - its version is the one its metadata gives;
-- the four C extensions are in the wheel and in use: they are optional in a
+- the five C extensions are in the wheel and in use: they are optional in a
   build (a build without a C compiler gives a wheel running the numpy code,
   same results, slower), and a wheel without them must not be released;
 - the evaluation prints, byte for byte, what trec_eval 9.0.8 printed for the

@@ -11,7 +11,8 @@
  * or row_sums in _cmath.c), the loop here starts the total at the row's
  * first value and adds the others left to right, padding included, exactly
  * as those do. Logarithms are the C library's log2(), which is what the
- * numpy code reaches through math.log2.
+ * numpy code reaches through math.log2 (the dcg discounts come from the
+ * numpy code's own table of them).
  *
  * Arrays come as contiguous buffers: int64 for relevance codes and counts,
  * float64 for gains and results; a padded matrix has ``width`` columns.
@@ -234,37 +235,42 @@ static PyObject *g_values(PyObject *self, PyObject *args)
 
 /* Running sums of gain / log2(rank + 1) along a row (the numpy code's
  * running(discounted(x)), with ``skip_zero`` giving 0.0 for a zero gain as
- * its np.where does); out has ``len`` items. */
-static void running_dcg(const double *x, Py_ssize_t len, int skip_zero, double *out)
+ * its np.where does); out has ``len`` items. ``disc`` holds log2(j + 2) for
+ * j < len: _gains.py's table of discounts, passed in so that both sides
+ * divide by the same numbers (and no logarithm is taken per document). */
+static void running_dcg(const double *x, Py_ssize_t len, int skip_zero, const double *disc, double *out)
 {
     double s = 0.0;
     for (Py_ssize_t j = 0; j < len; j++) {
-        const double d = (skip_zero && x[j] == 0.0) ? 0.0 : x[j] / log2((double)(j + 2));
+        const double d = (skip_zero && x[j] == 0.0) ? 0.0 : x[j] / disc[j];
         s = j == 0 ? d : s + d;
         out[j] = s;
     }
 }
 
-/* rndcg(ret, width, ideal, ideal_width, ideal_len, num_ret, num_rel, out):
- * rndcg.py's per-topic values. */
+/* rndcg(ret, width, ideal, ideal_width, ideal_len, num_ret, num_rel, disc, out):
+ * rndcg.py's per-topic values (disc: log2(j + 2), at least max(width, ideal_width) items). */
 static PyObject *rndcg_values(PyObject *self, PyObject *args)
 {
-    Py_buffer ret, ideal, ilen, num_ret, num_rel, out;
+    Py_buffer ret, ideal, ilen, num_ret, num_rel, discs, out;
     Py_ssize_t width, iwidth;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*ny*ny*y*y*w*", &ret, &width, &ideal, &iwidth, &ilen, &num_ret, &num_rel, &out))
+    if (!PyArg_ParseTuple(args, "y*ny*ny*y*y*y*w*", &ret, &width, &ideal, &iwidth, &ilen, &num_ret, &num_rel, &discs,
+                          &out))
         return NULL;
     Py_ssize_t n = out.len / 8;
     if (width < 1 || iwidth < 1 || check_len(&ret, n * width, "rndcg ret") ||
         check_len(&ideal, n * iwidth, "rndcg ideal") || check_len(&ilen, n, "rndcg ideal_len") ||
-        check_len(&num_ret, n, "rndcg num_ret") || check_len(&num_rel, n, "rndcg num_rel")) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rndcg: widths must be positive");
-        RELEASE(&ret, &ideal, &ilen, &num_ret, &num_rel, &out);
+        check_len(&num_ret, n, "rndcg num_ret") || check_len(&num_rel, n, "rndcg num_rel") ||
+        discs.len / 8 < (width > iwidth ? width : iwidth)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rndcg: widths or discounts do not fit");
+        RELEASE(&ret, &ideal, &ilen, &num_ret, &num_rel, &discs, &out);
         return NULL;
     }
+    const double *disc = discs.buf;
     double *dcg = PyMem_Malloc((size_t)(width + iwidth) * sizeof(double));
     if (!dcg) {
-        RELEASE(&ret, &ideal, &ilen, &num_ret, &num_rel, &out);
+        RELEASE(&ret, &ideal, &ilen, &num_ret, &num_rel, &discs, &out);
         return PyErr_NoMemory();
     }
     double *idcg = dcg + width;
@@ -274,8 +280,8 @@ static PyObject *rndcg_values(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) {
         const double *irow = ig + i * iwidth;
-        running_dcg(rg + i * width, width, 1, dcg);
-        running_dcg(irow, iwidth, 0, idcg);
+        running_dcg(rg + i * width, width, 1, disc, dcg);
+        running_dcg(irow, iwidth, 0, disc, idcg);
         /* position p = 0 .. max(width, iwidth): dcg and ideal dcg through
          * rank p (0 at p = 0, the last value past a row's end) */
         const Py_ssize_t positions = (width > iwidth ? width : iwidth) + 1;
@@ -303,28 +309,30 @@ static PyObject *rndcg_values(PyObject *self, PyObject *args)
     }
     Py_END_ALLOW_THREADS
     PyMem_Free(dcg);
-    RELEASE(&ret, &ideal, &ilen, &num_ret, &num_rel, &out);
+    RELEASE(&ret, &ideal, &ilen, &num_ret, &num_rel, &discs, &out);
     Py_RETURN_NONE;
 }
 
-/* ndcg_rel(ret, width, ideal, ideal_width, ideal_len, out): ndcg_rel.py's
- * per-topic values. */
+/* ndcg_rel(ret, width, ideal, ideal_width, ideal_len, disc, out): ndcg_rel.py's
+ * per-topic values (disc: log2(j + 2), at least max(width, ideal_width) items). */
 static PyObject *ndcg_rel_values(PyObject *self, PyObject *args)
 {
-    Py_buffer ret, ideal, ilen, out;
+    Py_buffer ret, ideal, ilen, discs, out;
     Py_ssize_t width, iwidth;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*ny*ny*w*", &ret, &width, &ideal, &iwidth, &ilen, &out)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*ny*ny*y*w*", &ret, &width, &ideal, &iwidth, &ilen, &discs, &out)) return NULL;
     Py_ssize_t n = out.len / 8;
     if (width < 1 || iwidth < 1 || check_len(&ret, n * width, "ndcg_rel ret") ||
-        check_len(&ideal, n * iwidth, "ndcg_rel ideal") || check_len(&ilen, n, "ndcg_rel ideal_len")) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ndcg_rel: widths must be positive");
-        RELEASE(&ret, &ideal, &ilen, &out);
+        check_len(&ideal, n * iwidth, "ndcg_rel ideal") || check_len(&ilen, n, "ndcg_rel ideal_len") ||
+        discs.len / 8 < (width > iwidth ? width : iwidth)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ndcg_rel: widths or discounts do not fit");
+        RELEASE(&ret, &ideal, &ilen, &discs, &out);
         return NULL;
     }
+    const double *disc = discs.buf;
     double *dcg = PyMem_Malloc((size_t)(width + iwidth) * sizeof(double));
     if (!dcg) {
-        RELEASE(&ret, &ideal, &ilen, &out);
+        RELEASE(&ret, &ideal, &ilen, &discs, &out);
         return PyErr_NoMemory();
     }
     double *idcg = dcg + width;
@@ -334,8 +342,8 @@ static PyObject *ndcg_rel_values(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) {
         const double *row = rg + i * width;
-        running_dcg(row, width, 1, dcg);
-        running_dcg(ig + i * iwidth, iwidth, 0, idcg);
+        running_dcg(row, width, 1, disc, dcg);
+        running_dcg(ig + i * iwidth, iwidth, 0, disc, idcg);
         double total = 0.0;
         int64_t hits = 0;
         for (Py_ssize_t j = 0; j < width; j++) {
@@ -352,7 +360,7 @@ static PyObject *ndcg_rel_values(PyObject *self, PyObject *args)
     }
     Py_END_ALLOW_THREADS
     PyMem_Free(dcg);
-    RELEASE(&ret, &ideal, &ilen, &out);
+    RELEASE(&ret, &ideal, &ilen, &discs, &out);
     Py_RETURN_NONE;
 }
 
@@ -493,24 +501,26 @@ static PyObject *ap_sums(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* bing_sums(rel, width, num_ret, level, sums, found): bing.py's per-topic sums
- * of 1 / log2(2 + non-relevant documents above) at each document passing the
- * rank-by-rank test, and whether any did (found: one byte per topic). */
+/* bing_sums(rel, width, num_ret, level, disc, sums, found): bing.py's per-topic
+ * sums of 1 / log2(2 + non-relevant documents above) at each document passing
+ * the rank-by-rank test (disc: log2(j + 2), at least width items), and whether
+ * any did (found: one byte per topic). */
 static PyObject *bing_sums(PyObject *self, PyObject *args)
 {
-    Py_buffer rel, num_ret, out, found;
+    Py_buffer rel, num_ret, discs, out, found;
     Py_ssize_t width;
     long long level;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*ny*Lw*w*", &rel, &width, &num_ret, &level, &out, &found)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*ny*Ly*w*w*", &rel, &width, &num_ret, &level, &discs, &out, &found)) return NULL;
     Py_ssize_t n = out.len / 8;
     if (width < 1 || check_len(&rel, n * width, "bing_sums rel") || check_len(&num_ret, n, "bing_sums num_ret") ||
-        found.len != n) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bing_sums: width or outputs do not fit");
-        RELEASE(&rel, &num_ret, &out, &found);
+        found.len != n || discs.len / 8 < width) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bing_sums: width, discounts or outputs do not fit");
+        RELEASE(&rel, &num_ret, &discs, &out, &found);
         return NULL;
     }
     const int64_t *r = rel.buf, *nr = num_ret.buf;
+    const double *disc = discs.buf;
     double *o = out.buf;
     char *f = found.buf;
     Py_BEGIN_ALLOW_THREADS
@@ -522,7 +532,7 @@ static PyObject *bing_sums(PyObject *self, PyObject *args)
             const int is_rel = j < nr[i] && row[j] >= level;
             /* documents above this one that did not pass the test */
             const int64_t nonrel_above = (int64_t)j - seen;
-            const double term = is_rel ? 1.0 / log2((double)(nonrel_above + 2)) : 0.0;
+            const double term = is_rel ? 1.0 / disc[nonrel_above] : 0.0;
             seen += is_rel;
             s = j == 0 ? term : s + term;
         }
@@ -530,35 +540,37 @@ static PyObject *bing_sums(PyObject *self, PyObject *args)
         f[i] = seen > 0;
     }
     Py_END_ALLOW_THREADS
-    RELEASE(&rel, &num_ret, &out, &found);
+    RELEASE(&rel, &num_ret, &discs, &out, &found);
     Py_RETURN_NONE;
 }
 
-/* dcg_at(x, width, skip_zero, cols, out): the running sums of x / log2(rank + 1)
- * along each row of x (n x width), read at the columns ``cols`` (0-based, each
- * below width): out is n x len(cols). skip_zero makes a zero gain's term 0.0
- * (the numpy code's np.where on the gains). _gains.py's dcg_at. */
+/* dcg_at(x, width, skip_zero, cols, disc, out): the running sums of
+ * x / log2(rank + 1) along each row of x (n x width), read at the columns
+ * ``cols`` (0-based, each below width): out is n x len(cols). skip_zero makes
+ * a zero gain's term 0.0 (the numpy code's np.where on the gains); disc holds
+ * log2(j + 2), at least width items. _gains.py's dcg_at. */
 static PyObject *dcg_at(PyObject *self, PyObject *args)
 {
-    Py_buffer x, cols, out;
+    Py_buffer x, cols, discs, out;
     Py_ssize_t width;
     int skip_zero;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*npy*w*", &x, &width, &skip_zero, &cols, &out)) return NULL;
+    if (!PyArg_ParseTuple(args, "y*npy*y*w*", &x, &width, &skip_zero, &cols, &discs, &out)) return NULL;
     Py_ssize_t k = cols.len / 8;
     Py_ssize_t n = width >= 1 ? x.len / 8 / width : 0;
     const int64_t *c = cols.buf;
     int bad = width < 1 || k < 1 || cols.len % 8 || check_len(&x, n * width, "dcg_at x") ||
-              check_len(&out, n * k, "dcg_at out");
+              check_len(&out, n * k, "dcg_at out") || discs.len / 8 < width;
     for (Py_ssize_t m = 0; !bad && m < k; m++) bad = c[m] < 0 || c[m] >= width;
     if (bad) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "dcg_at: width or columns do not fit");
-        RELEASE(&x, &cols, &out);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "dcg_at: width, columns or discounts do not fit");
+        RELEASE(&x, &cols, &discs, &out);
         return NULL;
     }
+    const double *disc = discs.buf;
     double *run = PyMem_Malloc((size_t)width * sizeof(double));
     if (!run) {
-        RELEASE(&x, &cols, &out);
+        RELEASE(&x, &cols, &discs, &out);
         return PyErr_NoMemory();
     }
     const double *v = x.buf;
@@ -567,12 +579,12 @@ static PyObject *dcg_at(PyObject *self, PyObject *args)
     for (Py_ssize_t m = 0; m < k; m++) if (c[m] > last) last = c[m];
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) {
-        running_dcg(v + i * width, last + 1, skip_zero, run);
+        running_dcg(v + i * width, last + 1, skip_zero, disc, run);
         for (Py_ssize_t m = 0; m < k; m++) o[i * k + m] = run[c[m]];
     }
     Py_END_ALLOW_THREADS
     PyMem_Free(run);
-    RELEASE(&x, &cols, &out);
+    RELEASE(&x, &cols, &discs, &out);
     Py_RETURN_NONE;
 }
 

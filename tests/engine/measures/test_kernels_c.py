@@ -94,6 +94,8 @@ def test_the_c_loops_are_the_ones_measured(monkeypatch):
                     1, np.zeros(2))),
     ("g", (np.zeros(4), 2, np.zeros(3), 2, np.zeros(2))),
     ("pad_rows", (np.zeros(3, np.int64), np.array([0, 5], np.int64), 0, 1, 5, np.zeros(5, np.int64))),
+    ("dcg_at", (np.zeros(4), 2, False, np.array([1], np.int64), np.ones(1), np.zeros(2))),  # discounts too short
+    ("dcg_at", (np.zeros(4), 2, False, np.array([2], np.int64), np.ones(2), np.zeros(2))),  # a column past the end
     ("ideal_gains", (np.zeros(2, np.int64), 2, np.array([7], np.int64), np.zeros(2), np.zeros(2),
                      np.zeros(1, np.int64))),
 ])

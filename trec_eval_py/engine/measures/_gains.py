@@ -399,7 +399,7 @@ def dcg_at(x: np.ndarray, cols, skip_zero: bool = False) -> np.ndarray:
     kernels = _native.extension("kernels")
     if kernels is not None and n and w and len(picked):
         out = np.empty((n, len(picked)))
-        kernels.dcg_at(np.ascontiguousarray(x, dtype=np.float64), w, skip_zero, picked, out)
+        kernels.dcg_at(np.ascontiguousarray(x, dtype=np.float64), w, skip_zero, picked, log2_rank1(w), out)
         return out
     terms = discounted(x)
     if skip_zero:

@@ -21,7 +21,7 @@ def _bing(b, p) -> np.ndarray:
     if kernels is not None:
         # the same terms summed in one walk of each ranking (_kernels.c)
         sums, found = np.empty(b.n), np.empty(b.n, dtype=bool)
-        kernels.bing_sums(b.rel, b.width, b.num_ret, b.level, sums, found)
+        kernels.bing_sums(b.rel, b.width, b.num_ret, b.level, log2_rank1(b.width), sums, found)
         out = np.zeros(b.n)
         np.divide(sums, b.num_rel.astype(np.float64), out=out, where=found)
         return out

@@ -20,7 +20,7 @@ import numpy as np
 
 from ... import _native
 from ._base import Measure
-from ._gains import batch_gains, discounted, gain_pairs, running
+from ._gains import batch_gains, discounted, gain_pairs, log2_rank1, running
 from ._params import PairParams
 
 
@@ -32,7 +32,8 @@ def _ndcg_rel(b, p) -> np.ndarray:
         # the same running sums and terms in one walk of each ranking (_kernels.c)
         out = np.empty(n)
         kernels.ndcg_rel(np.ascontiguousarray(bg.ret), w, np.ascontiguousarray(bg.ideal), bg.ideal.shape[1],
-                         np.ascontiguousarray(bg.ideal_len, dtype=np.int64), out)
+                         np.ascontiguousarray(bg.ideal_len, dtype=np.int64), log2_rank1(max(w, bg.ideal.shape[1])),
+                         out)
         return out
     dcg_run = running(np.where(bg.ret != 0.0, discounted(bg.ret), 0.0))
     ideal_run = running(discounted(bg.ideal))

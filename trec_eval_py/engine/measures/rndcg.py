@@ -22,7 +22,7 @@ import numpy as np
 
 from ... import _native
 from ._base import Measure
-from ._gains import batch_gains, discounted, gain_pairs, running
+from ._gains import batch_gains, discounted, gain_pairs, log2_rank1, running
 from ._params import PairParams
 
 
@@ -35,7 +35,8 @@ def _rndcg(b, p) -> np.ndarray:
         # the same running sums, points and terms in one walk of each ranking (_kernels.c)
         out = np.empty(n)
         kernels.rndcg(np.ascontiguousarray(bg.ret), w, np.ascontiguousarray(bg.ideal), bg.ideal.shape[1],
-                      np.ascontiguousarray(m, dtype=np.int64), b.num_ret, b.num_rel, out)
+                      np.ascontiguousarray(m, dtype=np.int64), b.num_ret, b.num_rel,
+                      log2_rank1(max(w, bg.ideal.shape[1])), out)
         return out
     width = max(w, bg.ideal.shape[1]) + 1
     # dcg / ideal dcg *before* rank j+1, for j = 0 .. width-1
