@@ -15,7 +15,8 @@ module that calls it, and both give the same bytes:
 ``kernels`` (``_kernels.c``)
     the rank loops of the heaviest measures (bpref, infAP, G, Rndcg,
     ndcg_rel, map, binG), each called from its measure's module, the gain
-    tables' lookups and running dcg (ndcg, ndcg_cut), and the padding of
+    tables' lookups and running dcg (ndcg, ndcg_cut), the interpolated
+    precisions (iprec_at_recall, 11pt_avg), and the padding of
     topics into a batch's rows (:mod:`trec_eval_py.engine.join.batch`).
 ``pyin`` (``_pyin.c``)
     turns dicts of dicts and lists or Arrow buffers of strings into columns

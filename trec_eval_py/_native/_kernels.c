@@ -3,8 +3,8 @@
  *
  * Each function here is the C twin of one measure module's numpy kernel
  * (bpref.py, infap.py, g.py, rndcg.py, ndcg_rel.py, map.py, bing.py), of the
- * gain tables' lookups and running dcg (_gains.py) or of the batch padding
- * (join/batch.py): it walks each topic's ranks once instead of building a
+ * gain tables' lookups and running dcg (_gains.py), of the interpolated
+ * precisions (_interp.py) or of the batch padding (join/batch.py): it walks each topic's ranks once instead of building a
  * dozen temporary matrices, and it performs the same floating-point
  * operations in the same order as the numpy code, so the results are the
  * same bits. Where the numpy code sums a row with a running total (cumsum,
@@ -588,6 +588,62 @@ static PyObject *dcg_at(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* iprec_pick(rel_so_far, best, width, counts, k, num_rel_ret, num_ret, out):
+ * _interp.py's interpolated_precision_at_counts from its two matrices (n x
+ * width, int64 and float64) and the counts (n x k, int64): for a count from 1
+ * to the topic's relevant retrieved, the best precision from the rank where
+ * the walk's relevant count first reaches it; a count of 0 or less, the best
+ * precision from the first relevant document; a larger count, 0; a topic
+ * without relevant documents retrieved, 0, or the sign-set NaN (0/0) when
+ * nothing was retrieved. Picks values only: no arithmetic. */
+static PyObject *iprec_pick(PyObject *self, PyObject *args)
+{
+    Py_buffer rsf, best, counts, nrr, num_ret, out;
+    Py_ssize_t width, k;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*ny*ny*y*w*", &rsf, &best, &width, &counts, &k, &nrr, &num_ret, &out))
+        return NULL;
+    Py_ssize_t n = nrr.len / 8;
+    if (width < 1 || k < 1 || check_len(&rsf, n * width, "iprec_pick rel_so_far") ||
+        check_len(&best, n * width, "iprec_pick best") || check_len(&counts, n * k, "iprec_pick counts") ||
+        check_len(&num_ret, n, "iprec_pick num_ret") || check_len(&out, n * k, "iprec_pick out")) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "iprec_pick: widths must be positive");
+        RELEASE(&rsf, &best, &counts, &nrr, &num_ret, &out);
+        return NULL;
+    }
+    const int64_t *so_far = rsf.buf, *c = counts.buf, *rr = nrr.buf, *nr = num_ret.buf;
+    const double *b = best.buf;
+    double *o = out.buf;
+    const double nan_0_0 = copysign(NAN, -1.0);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t *row = so_far + i * width;
+        for (Py_ssize_t m = 0; m < k; m++) {
+            const int64_t count = c[i * k + m];
+            double v;
+            if (count > rr[i]) {
+                v = 0.0; /* never reached */
+            } else if (rr[i] <= 0) {
+                v = nr[i] > 0 ? 0.0 : nan_0_0;
+            } else {
+                const int64_t target = count < 1 ? 1 : count;
+                /* the first column whose count reaches target (the row's counts never decrease) */
+                Py_ssize_t lo = 0, hi = width;
+                while (lo < hi) {
+                    const Py_ssize_t mid = lo + (hi - lo) / 2;
+                    if (row[mid] < target) lo = mid + 1;
+                    else hi = mid;
+                }
+                v = b[i * width + (lo < width ? lo : width - 1)];
+            }
+            o[i * k + m] = v;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    RELEASE(&rsf, &best, &counts, &nrr, &num_ret, &out);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"pad_rows", pad_rows, METH_VARARGS, "Copy each topic's flat slice into its row of a prefilled padded matrix."},
     {"gains_of", gains_of, METH_VARARGS, "Gain of each ranked document through a table indexed by code + 2."},
@@ -595,6 +651,7 @@ static PyMethodDef methods[] = {
     {"ap_sums", ap_sums, METH_VARARGS, "Average precision's per-topic sums of precision at relevant documents."},
     {"bing_sums", bing_sums, METH_VARARGS, "binG's per-topic sums of 1/log2(2 + non-relevant above)."},
     {"dcg_at", dcg_at, METH_VARARGS, "Running sums of gain / log2(rank + 1) along each row, at given columns."},
+    {"iprec_pick", iprec_pick, METH_VARARGS, "Interpolated precision at given counts of relevant documents."},
     {"bpref_sums", bpref_sums, METH_VARARGS, "bpref's per-topic sums of document terms (before dividing by R)."},
     {"infap_sums", infap_sums, METH_VARARGS, "infAP's per-topic sums of estimated precisions (before dividing by R)."},
     {"g", g_values, METH_VARARGS, "Normalized gain G per topic."},

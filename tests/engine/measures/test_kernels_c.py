@@ -1,12 +1,13 @@
 """The C rank loops (``_native/_kernels.c``) against their numpy twins, bit for bit.
 
 bpref, infAP, G, Rndcg, ndcg_rel, map and binG, the running dcg of ndcg and
-ndcg_cut, the gain tables they read and the batch padding each have a C loop
-and a numpy twin in their module; both must give the same bits (NaN signs
-included) on any judgments: several relevance levels in one batch, negative
-levels, topics judged only with negative levels (which read another topic's
+ndcg_cut, the interpolated precisions of iprec_at_recall and 11pt_avg, the
+gain tables they read and the batch padding each have a C loop and a numpy
+twin in their module; both must give the same bits (NaN signs included) on
+any judgments: several relevance levels in one batch, negative levels,
+topics judged only with negative levels (which read another topic's
 levels), negative ``-l``, gains that are negative, fractional, zero or so
-large that sums overflow, empty rankings, ``-c`` and ``-M``.
+large that sums overflow, empty rankings, ``-c``, ``-M`` and ``-J``.
 """
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ from trec_eval_py import _native
 
 pytestmark = pytest.mark.skipif(_native.built("kernels") is None, reason="C rank loops not built")
 
-MEASURES = ["bpref", "infAP", "G", "Rndcg", "ndcg_rel", "ndcg", "binG", "map", "ndcg_cut.1,2,5,100"]
-NO_GAINS = ("bpref", "infAP", "map", "binG", "ndcg_cut.1,2,5,100")
+MEASURES = ["bpref", "infAP", "G", "Rndcg", "ndcg_rel", "ndcg", "binG", "map", "ndcg_cut.1,2,5,100",
+            "iprec_at_recall", "iprec_at_recall.0,0.05,0.33,0.5,1", "11pt_avg"]
+NO_GAINS = ("bpref", "infAP", "map", "binG", "ndcg_cut.1,2,5,100", "iprec_at_recall",
+            "iprec_at_recall.0,0.05,0.33,0.5,1", "11pt_avg")
 GAINS = ["", "1=3,2=1", "0=2,3=0", "2=-1", "1=0.5,2=0.25", "-1=2", "-2=1,0=-1", "1=0", "2=1e308,3=1e308",
          "1=1e300,2=1e300"]
 
@@ -51,6 +54,8 @@ def random_case(seed: int):
                "compat": str(rng.choice(["9.0.8", "10.0"]))}
     if rng.random() < 0.2:
         options["max_docs"] = int(rng.integers(1, 30))
+    if rng.random() < 0.2:  # rankings of unjudged documents only become empty
+        options["judged_only"] = True
     gains = str(rng.choice(GAINS))
     return qrels, run, options, gains
 
@@ -84,9 +89,9 @@ def test_the_c_loops_are_the_ones_measured(monkeypatch):
 
     monkeypatch.setattr(_native, "extension", lambda name: Spy() if name == "kernels" else _native.built(name))
     te.evaluate({"q": {"a": 2, "b": 0, "c": 1}}, {"q": {"a": 1.0, "b": 2.0, "c": 0.5, "z": 3.0}},
-                ["bpref", "infAP", "G", "Rndcg", "ndcg_rel", "map", "binG", "ndcg_cut.5"])
+                ["bpref", "infAP", "G", "Rndcg", "ndcg_rel", "map", "binG", "ndcg_cut.5", "iprec_at_recall"])
     assert called >= {"pad_rows", "bpref_sums", "infap_sums", "g", "rndcg", "ndcg_rel", "gains_of", "ideal_gains",
-                      "ap_sums", "bing_sums", "dcg_at"}
+                      "ap_sums", "bing_sums", "dcg_at", "iprec_pick"}
 
 
 @pytest.mark.parametrize("call, args", [

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import _native
 from ._base import C_NAN, c_long
 
 
@@ -53,7 +54,7 @@ def best_precision_from(b) -> np.ndarray:
     """float64 (n, W): the highest precision at this rank or any later ranked one,
     precision being the walk's relevant count over the rank (see ``rel_so_far``)."""
     prec = np.where(b.valid, b.rel_so_far / b.ranks, 0.0)
-    return np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1]
+    return np.ascontiguousarray(np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1])
 
 
 def interpolated_precision_at_counts(b, counts: np.ndarray) -> np.ndarray:
@@ -71,6 +72,14 @@ def interpolated_precision_at_counts(b, counts: np.ndarray) -> np.ndarray:
     Counts of relevant documents are the backward walk's (``rel_so_far``), which
     differ from ``cum_rel`` only for a negative ``-l``.
     """
+    kernels = _native.extension("kernels")
+    if kernels is not None and b.n and counts.shape[1]:
+        # the same picks in one walk of each topic (_kernels.c)
+        counts = np.ascontiguousarray(counts, dtype=np.int64)
+        out = np.empty(counts.shape)
+        kernels.iprec_pick(np.ascontiguousarray(b.rel_so_far, dtype=np.int64), b.memo(best_precision_from), b.width,
+                           counts, counts.shape[1], np.ascontiguousarray(b.num_rel_ret, dtype=np.int64), b.num_ret, out)
+        return out
     nrr = b.num_rel_ret[:, None]
     reached = counts <= nrr
     any_rel = nrr > 0
