@@ -129,7 +129,7 @@ def test_the_wheel_holds_the_compiled_extensions_and_the_metadata(release):
         metadata = z.read(f"trec_eval_py-{version}.dist-info/METADATA").decode()
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     compiled = {ext.replace(".", "/") + suffix for ext in _ext_modules()}
-    assert len(compiled) == 4 and not compiled - names, sorted(compiled - names)
+    assert len(compiled) == 5 and not compiled - names, sorted(compiled - names)
     assert "trec_eval_py/py.typed" in names
     assert re.search(rf"^Version: {re.escape(version)}$", metadata, re.MULTILINE)
     assert re.search(r"^License-Expression: MIT$", metadata, re.MULTILINE)
