@@ -462,65 +462,31 @@ static PyObject *ideal_gains(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* ap_sums(rel, width, num_ret, level, sums, found): map.py's per-topic sums of
- * precision at each document passing the rank-by-rank test (code >= level),
- * and whether any did (found: one byte per topic). */
-static PyObject *ap_sums(PyObject *self, PyObject *args)
+/* The sum, per topic, of a term at each document passing the rank-by-rank
+ * test (code >= level), and whether any did (found: one byte per topic):
+ *   ap_sums(rel, width, num_ret, level, sums, found): the precision there
+ *     (map.py);
+ *   bing_sums(rel, width, num_ret, level, disc, sums, found): 1 / log2(2 +
+ *     the documents above that did not pass), disc holding log2(j + 2) for at
+ *     least width items (bing.py). */
+static PyObject *passing_sums(PyObject *args, int with_disc, const char *name)
 {
-    Py_buffer rel, num_ret, out, found;
+    Py_buffer rel, num_ret, discs = {0}, out, found;
     Py_ssize_t width;
     long long level;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*ny*Lw*w*", &rel, &width, &num_ret, &level, &out, &found)) return NULL;
+    int parsed = with_disc
+        ? PyArg_ParseTuple(args, "y*ny*Ly*w*w*", &rel, &width, &num_ret, &level, &discs, &out, &found)
+        : PyArg_ParseTuple(args, "y*ny*Lw*w*", &rel, &width, &num_ret, &level, &out, &found);
+    if (!parsed) return NULL;
     Py_ssize_t n = out.len / 8;
-    if (width < 1 || check_len(&rel, n * width, "ap_sums rel") || check_len(&num_ret, n, "ap_sums num_ret") ||
-        found.len != n) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "ap_sums: width or outputs do not fit");
-        RELEASE(&rel, &num_ret, &out, &found);
-        return NULL;
-    }
-    const int64_t *r = rel.buf, *nr = num_ret.buf;
-    double *o = out.buf;
-    char *f = found.buf;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const int64_t *row = r + i * width;
-        int64_t seen = 0;
-        double s = 0.0;
-        for (Py_ssize_t j = 0; j < width; j++) {
-            const int is_rel = j < nr[i] && row[j] >= level;
-            seen += is_rel;
-            const double term = is_rel ? (double)seen / (double)(j + 1) : 0.0;
-            s = j == 0 ? term : s + term;
-        }
-        o[i] = s;
-        f[i] = seen > 0;
-    }
-    Py_END_ALLOW_THREADS
-    RELEASE(&rel, &num_ret, &out, &found);
-    Py_RETURN_NONE;
-}
-
-/* bing_sums(rel, width, num_ret, level, disc, sums, found): bing.py's per-topic
- * sums of 1 / log2(2 + non-relevant documents above) at each document passing
- * the rank-by-rank test (disc: log2(j + 2), at least width items), and whether
- * any did (found: one byte per topic). */
-static PyObject *bing_sums(PyObject *self, PyObject *args)
-{
-    Py_buffer rel, num_ret, discs, out, found;
-    Py_ssize_t width;
-    long long level;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*ny*Ly*w*w*", &rel, &width, &num_ret, &level, &discs, &out, &found)) return NULL;
-    Py_ssize_t n = out.len / 8;
-    if (width < 1 || check_len(&rel, n * width, "bing_sums rel") || check_len(&num_ret, n, "bing_sums num_ret") ||
-        found.len != n || discs.len / 8 < width) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bing_sums: width, discounts or outputs do not fit");
+    if (width < 1 || check_len(&rel, n * width, name) || check_len(&num_ret, n, name) || found.len != n ||
+        (with_disc && discs.len / 8 < width)) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s: width, discounts or outputs do not fit", name);
         RELEASE(&rel, &num_ret, &discs, &out, &found);
         return NULL;
     }
     const int64_t *r = rel.buf, *nr = num_ret.buf;
-    const double *disc = discs.buf;
+    const double *disc = with_disc ? discs.buf : NULL;
     double *o = out.buf;
     char *f = found.buf;
     Py_BEGIN_ALLOW_THREADS
@@ -530,10 +496,10 @@ static PyObject *bing_sums(PyObject *self, PyObject *args)
         double s = 0.0;
         for (Py_ssize_t j = 0; j < width; j++) {
             const int is_rel = j < nr[i] && row[j] >= level;
-            /* documents above this one that did not pass the test */
-            const int64_t nonrel_above = (int64_t)j - seen;
-            const double term = is_rel ? 1.0 / disc[nonrel_above] : 0.0;
+            const int64_t before = seen;
             seen += is_rel;
+            double term = 0.0;
+            if (is_rel) term = disc ? 1.0 / disc[(int64_t)j - before] : (double)seen / (double)(j + 1);
             s = j == 0 ? term : s + term;
         }
         o[i] = s;
@@ -542,6 +508,18 @@ static PyObject *bing_sums(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     RELEASE(&rel, &num_ret, &discs, &out, &found);
     Py_RETURN_NONE;
+}
+
+static PyObject *ap_sums(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return passing_sums(args, 0, "ap_sums");
+}
+
+static PyObject *bing_sums(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return passing_sums(args, 1, "bing_sums");
 }
 
 /* dcg_at(x, width, skip_zero, cols, disc, out): the running sums of

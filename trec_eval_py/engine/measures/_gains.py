@@ -282,30 +282,25 @@ def groups_by_levels(b):
 C_LOOKUP_MAX_LEVELS = 1 << 16
 
 
-def _rows_of(x: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
-    """The rows ``rows`` of a batch's array, or all of them for None."""
-    return x if rows is None else x[rows]
-
-
-def retrieved_gains(b, rows: np.ndarray | None, table: GainTable) -> np.ndarray:
+def retrieved_gains(b, rows: np.ndarray | slice, table: GainTable) -> np.ndarray:
     """float64 (len(rows), W): the gains of the documents ranked in ``rows``
-    (every topic of the batch for None), 0 past the end."""
+    (``slice(None)``: every topic of the batch, not copied), 0 past the end."""
     kernels = _native.extension("kernels")
     if kernels is not None and table.num_levels <= C_LOOKUP_MAX_LEVELS:
-        rel = np.ascontiguousarray(_rows_of(b.rel, rows))
+        rel = np.ascontiguousarray(b.rel[rows])
         out = np.empty(rel.shape)
-        kernels.gains_of(rel, rel.shape[1], np.ascontiguousarray(_rows_of(b.num_ret, rows)),
-                         np.ascontiguousarray(table.lookup), out)
+        kernels.gains_of(rel, rel.shape[1], np.ascontiguousarray(b.num_ret[rows]), np.ascontiguousarray(table.lookup),
+                         out)
         return out
-    gains, _ = table.gain_of(_rows_of(b.rel, rows))
-    return np.where(_rows_of(b.valid, rows), gains, 0.0)
+    gains, _ = table.gain_of(b.rel[rows])
+    return np.where(b.valid[rows], gains, 0.0)
 
 
-def _ideal(b, rows: np.ndarray | None, table: GainTable) -> tuple[np.ndarray, np.ndarray]:
+def _ideal(b, rows: np.ndarray | slice, table: GainTable) -> tuple[np.ndarray, np.ndarray]:
     """(gains (len(rows), J), lengths): each topic's ideal ranking. Every judged
     document sits at the table entry that carries its level's count; the walk
     takes them from the top entry down and stops at the first with a gain <= 0."""
-    judged = np.ascontiguousarray(_rows_of(b.gain_judged, rows))
+    judged = np.ascontiguousarray(b.gain_judged[rows])
     lv_keys, lv_pos = table.carriers
     if not len(lv_keys):
         return np.zeros((len(judged), 1)), np.zeros(len(judged), dtype=np.int64)
@@ -329,26 +324,24 @@ def _ideal(b, rows: np.ndarray | None, table: GainTable) -> tuple[np.ndarray, np
 
 def _batch_gains(b, pairs: tuple) -> BatchGains:
     n, w = b.rel.shape
-    groups = list(groups_by_levels(b))
-    whole = len(groups) == 1  # one table for every topic: read the batch's rows as they are
-    ret = np.zeros((0, w), dtype=np.float64) if whole else np.zeros((n, w), dtype=np.float64)
+    groups: list = list(groups_by_levels(b))
+    if len(groups) == 1:  # one table for every topic: the batch's own rows, none gathered
+        groups = [(groups[0][0], slice(None))]
+    ret = np.zeros((n, w), dtype=np.float64)  # left untouched when one table serves every row
     lens = np.zeros(n, dtype=np.int64)
     pieces = []
     for levels, rows in groups:
-        pick = None if whole else rows
-        table = group_table(b, slice(None) if whole else rows, pairs, levels)
-        gains = retrieved_gains(b, pick, table)
-        if whole:
+        table = group_table(b, rows, pairs, levels)
+        gains = retrieved_gains(b, rows, table)
+        if isinstance(rows, slice):
             ret = gains
         else:
             ret[rows] = gains
         if not table.gains or table.gains[-1] <= 0.0:
             continue  # no ideal ranking at all
-        g, glens = _ideal(b, pick, table)
+        g, glens = _ideal(b, rows, table)
         lens[rows] = glens
-        pieces.append((slice(None) if whole else rows, g))
-    if len(ret) != n:  # a batch without topics
-        ret = np.zeros((n, w), dtype=np.float64)
+        pieces.append((rows, g))
     ideal = np.zeros((n, max(int(lens.max()) if n else 0, 1)), dtype=np.float64)
     for rows, g in pieces:
         k = min(g.shape[1], ideal.shape[1])

@@ -24,7 +24,7 @@ from ._set_counts import judged_nonrel, judged_rel, num_rel
 def bpref_values(b) -> np.ndarray:
     """Per-topic bpref, summed over the ranking in rank order."""
     R = num_rel(b)
-    num_nonrel = np.count_nonzero((b.judged >= 0) & (b.judged < b.level), axis=1).astype(np.int64)
+    num_nonrel = b.num_nonrel
     kernels = _native.extension("kernels")
     if kernels is not None:
         # the same terms summed in one walk of each ranking (_kernels.c)
