@@ -26,6 +26,9 @@
  *   line: the caller rescans the lines before it for an earlier problem.
  * scan(data, min_fields, max_fields, kinds, max_column_bytes) bounds each
  *   padded text column, so that one huge field cannot exhaust memory.
+ *
+ * count_newlines(data, start, end) -> int: data.count(b"\n", start, end) for
+ *   0 <= start, end <= len(data) (the readers count the lines of each piece).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -548,8 +551,28 @@ fail:
     return NULL;
 }
 
+/* count_newlines(data, start, end) -> the '\n' bytes in data[start:end] (bytes.count
+   of one byte, 16 bytes at a time; the bounds are clipped as a slice's) */
+static PyObject *count_lines(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t start, end, n;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &start, &end)) return NULL;
+    if (start < 0) start = 0;
+    if (end > view.len) end = view.len;
+    n = 0;
+    if (start < end) {
+        Py_BEGIN_ALLOW_THREADS
+        n = count_newlines((const char *)view.buf + start, (const char *)view.buf + end);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(n);
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "Split lines into wanted columns (see module source)."},
+    {"count_newlines", count_lines, METH_VARARGS, "The newline bytes in data[start:end]."},
     {NULL, NULL, 0, NULL},
 };
 

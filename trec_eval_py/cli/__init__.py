@@ -9,7 +9,7 @@ import warnings
 
 from .. import __version__
 from ..errors import ExitCode, InputWarning, OutputError, TrecEvalError, UsageError
-from .flags import CLUSTER_FLAGS, FLAGS, Flag, cluster_client, command_flags, evaluation_flags, parse_plain
+from .flags import CLUSTER_FLAGS, FLAGS, Flag, cluster_client, command_flags, evaluation_flags, is_local, parse_plain
 from .output import PipeClosed, silence_stdout
 from .output import write_output as _write
 
@@ -52,9 +52,6 @@ def _c_extensions_line() -> str:
 
 def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: dict, options: dict) -> None:
     """Evaluate a TREC run against relevance judgments, printing what trec_eval prints."""
-    from ..engine.pipeline import evaluate
-
-    _start_collecting()
     if own["version"]:
         _write(f"trec_eval_py {__version__} (reproduces trec_eval 9.0.8 and 10.0)\n{_c_extensions_line()}\n")
         return
@@ -67,12 +64,40 @@ def evaluate_run(rel_info_file: str | None, results_file: str | None, *, own: di
         from ..errors import UsageError
 
         raise UsageError("need two files: QRELS RUN (see -h)")
+    cluster_flags = {k: own[k] for k in CLUSTER_FLAGS}
+    with _read_ahead(rel_info_file, results_file, options, is_local(cluster_flags)):
+        from ..engine.pipeline import evaluate
+
+        _start_collecting()
+        _evaluate_and_print(evaluate, rel_info_file, results_file, cluster_flags, own, options)
+
+
+def _read_ahead(rel_info_file: str, results_file: str, options: dict, local: bool):
+    """The two files read and scanned on a second core while the engine (numpy) is
+    imported (see :mod:`~trec_eval_py.engine.parse.readahead`), when they are
+    evaluated here and the run is small enough to be read whole."""
+    import contextlib
+
+    if not local:
+        return contextlib.nullcontext()
+    from ..engine.join.policy import POLICY
+    from ..engine.parse.layouts import layout_of
+    from ..engine.parse.readahead import read_ahead
+
+    files = [(rel_info_file, layout_of(options["rel_format"])),
+             (results_file, layout_of(options["results_format"], rank_column=options["order"] == "rank"))]
+    return read_ahead([(path, layout) for path, layout in files if path != "-" and layout is not None],
+                      POLICY.stream_min())
+
+
+def _evaluate_and_print(evaluate, rel_info_file: str, results_file: str, cluster_flags: dict, own: dict,
+                        options: dict) -> None:
     from ..output.evaluation import check_output_format, render_evaluation
 
     check_output_format(own["output_format"])
     from .progress import Progress
 
-    cluster = cluster_client({k: own[k] for k in CLUSTER_FLAGS})
+    cluster = cluster_client(cluster_flags)
     # big runs are measured piece by piece: a bar on a terminal's stderr, erased before output
     with cluster as client, Progress(desc="topics measured", unit="topics") as bar:
         if client is not None:  # the files the workers read (-Z, --valid-codes), named wherever they run

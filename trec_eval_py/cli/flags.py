@@ -140,12 +140,17 @@ def cluster_flags(help: dict[str, str] | None = None):
     return command_flags(CLUSTER_FLAGS, help=help, into="cluster")
 
 
+def is_local(cluster: dict) -> bool:
+    """Whether the cluster flags leave the work on this machine's engine (no dask)."""
+    return cluster["engine"] == "local" and all(cluster[k] is None for k in ("workers", "scheduler", "cluster_timeout"))
+
+
 def cluster_client(cluster: dict):
     """A context manager giving the dask client the cluster flags ask for, or None
     for the local engine (dask is then not imported)."""
     import contextlib
 
-    if cluster["engine"] == "local" and all(cluster[k] is None for k in ("workers", "scheduler", "cluster_timeout")):
+    if is_local(cluster):
         return contextlib.nullcontext()
     from ..tools.shared.cluster import client_for
 

@@ -7,7 +7,7 @@ import zlib
 import pytest
 
 from trec_eval_py import InputError, _native, read_qrels, read_run
-from trec_eval_py.engine.parse import fields
+from trec_eval_py.engine.parse import layouts
 from trec_eval_py.engine.parse.run import MAX_FIELDS, iter_run_chunks
 
 
@@ -101,7 +101,7 @@ def _with_bad(lines, bad, early, late):
 @pytest.mark.parametrize("early", sorted(RUN_BAD))
 def test_the_first_bad_line_is_reported_whatever_its_kind(early, late, monkeypatch):
     # "overlong": a docno too wide to store every line at its width (budget lowered)
-    monkeypatch.setattr(fields, "COLUMN_BYTES_MIN", 0)
+    monkeypatch.setattr(layouts, "COLUMN_BYTES_MIN", 0)
     data = _with_bad(run_lines(300), RUN_BAD, early, late)
     with pytest.raises(InputError) as e:
         read_run(data)
@@ -117,7 +117,7 @@ def test_the_first_bad_line_is_reported_whatever_its_kind(early, late, monkeypat
 @pytest.mark.parametrize("early", sorted(QRELS_BAD))
 def test_the_first_bad_qrels_line_is_reported_whatever_its_kind(early, late, monkeypatch):
     # the relevance bound is checked after the scan: it must still be in line order
-    monkeypatch.setattr(fields, "COLUMN_BYTES_MIN", 0)
+    monkeypatch.setattr(layouts, "COLUMN_BYTES_MIN", 0)
     data = _with_bad(qrels_lines(300), QRELS_BAD, early, late)
     with pytest.raises(InputError) as e:
         read_qrels(data)
@@ -202,7 +202,7 @@ def test_run_line_with_far_more_fields_is_an_error():
 
 
 def test_one_huge_docno_is_rejected_not_a_memory_error(monkeypatch):
-    monkeypatch.setattr(fields, "COLUMN_BYTES_MIN", 1 << 20)
+    monkeypatch.setattr(layouts, "COLUMN_BYTES_MIN", 1 << 20)
     lines = run_lines(20000)
     lines[777] = "1 Q0 " + "D" * (1 << 20) + " 1 1 r"
     with pytest.raises(InputError, match="1048576 bytes long") as e:

@@ -16,7 +16,7 @@ alike, and a test (or a user with unusual memory) changes a threshold in one pla
 from __future__ import annotations
 
 from ..._record import record
-from ..parse.run import DICT_PIECE_ROWS
+from ..parse.layouts import DICT_PIECE_ROWS
 
 
 @record(frozen=False)

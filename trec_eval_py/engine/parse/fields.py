@@ -19,6 +19,8 @@ import numpy as np
 from ... import _native
 from ..._record import record
 from ...errors import InputError
+from .handover import scanned
+from .layouts import C_KINDS, FLOAT, INT, TEXT, column_budget
 from .source import line_start, line_text
 
 CHUNK_BYTES = 8 << 20
@@ -26,12 +28,6 @@ CHUNK_BYTES = 8 << 20
 _CLASS = np.zeros(256, dtype=np.uint8)
 _CLASS[[ord(" "), ord("\t"), ord("\r"), 0x0B, 0x0C]] = 1  # blanks
 _CLASS[ord("\n")] = 2
-
-#: a padded text column (rows x longest value) may take this many bytes, or
-#: COLUMN_BYTES_PER_INPUT_BYTE times the input's size if that is more: one
-#: huge docno among many lines is an input error, not a MemoryError
-COLUMN_BYTES_MIN = 256 << 20
-COLUMN_BYTES_PER_INPUT_BYTE = 4
 
 
 @record(frozen=False)
@@ -75,11 +71,6 @@ def _gather(arr: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
         mask = cols < lengths[lo:hi, None]
         np.copyto(out[lo:hi], arr[np.minimum(idx, len(arr) - 1)], where=mask)
     return out.view(f"S{width}").ravel()
-
-
-TEXT, FLOAT, INT = "text", "float", "int"
-_C_KINDS = {TEXT: 0, FLOAT: 1, INT: 2}
-
 
 
 def _count_error(data, name, what, lineno, got, min_fields, max_fields):
@@ -203,12 +194,6 @@ def _no_rows(wanted) -> Fields:
     return Fields(cols, np.zeros(0, dtype=np.int64), [], 0)
 
 
-def column_budget(size: int) -> int:
-    """The most bytes the text columns read from ``size`` bytes of input may take
-    (fields are stored at the width of the longest: one long field pads every row)."""
-    return max(COLUMN_BYTES_MIN, COLUMN_BYTES_PER_INPUT_BYTE * size)
-
-
 def _column_budget(data) -> int:
     return column_budget(len(data))
 
@@ -229,8 +214,9 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
     if _scan is not None:
         # ``data`` may be any buffer (a view of the run reader's reused buffer):
         # the scanner copies what it keeps; messages are built from a copy
-        kinds = tuple((f, _C_KINDS[k]) for f, k in wanted.items())
-        res = _scan.scan(data, min_fields, -1 if max_fields is None else max_fields, kinds, _column_budget(data))
+        kinds = tuple((f, C_KINDS[k]) for f, k in wanted.items())
+        args = (min_fields, -1 if max_fields is None else max_fields, kinds, _column_budget(data))
+        res = scanned(data, args) or _scan.scan(data, *args)  # scanned by the command line's read-ahead?
         if res[0] != "ok":
             data = bytes(data)
         if res[0] == "nul":

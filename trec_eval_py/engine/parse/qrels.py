@@ -12,14 +12,14 @@ import numpy as np
 
 from ..._record import record
 from ...errors import InputError
-from .fields import INT, TEXT, split_fields
+from .fields import split_fields
+from .layouts import QRELS, QRELS_PIECE_BYTES
 from .levels import MAX_LEVEL, MIN_LEVEL
 from .python import row_numbers
 from .source import Source, file_size, line_text, read_pieces, source_name
 
-#: judgments are read in pieces of this many bytes: the file's text and the
-#: scanner's working arrays are then never in memory whole, only the columns
-CHUNK_BYTES = 32 << 20
+#: judgments are read in pieces of this many bytes (see :data:`.layouts.QRELS_PIECE_BYTES`)
+CHUNK_BYTES = QRELS_PIECE_BYTES
 
 def check_levels(rel: np.ndarray, lineno: np.ndarray, name: str, data: bytes | None = None,
                  keys: list | None = None) -> None:
@@ -189,8 +189,8 @@ def read_qrels(source: Source | Mapping | Qrels, *, name: str | None = None) -> 
     for piece in read_pieces(source, CHUNK_BYTES):
         try:
             f = split_fields(
-                piece, name, min_fields=4, max_fields=4, what="qrels",
-                wanted={0: TEXT, 2: TEXT, 3: INT}, labels={3: "relevance"},
+                piece, name, min_fields=QRELS.min_fields, max_fields=QRELS.max_fields, what=QRELS.what,
+                wanted=QRELS.wanted, labels=QRELS.labels,
                 check=lambda f, d: check_levels(f.columns[3], f.lineno, name, d), first_line=first_line,
             )
         except InputError as e:  # the lines before: the join still checks them (see InputError)

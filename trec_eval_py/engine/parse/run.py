@@ -14,7 +14,9 @@ import numpy as np
 
 from ..._record import record
 from ...errors import InputError
-from .fields import FLOAT, TEXT, line_fields, split_fields
+from .fields import line_fields, split_fields
+from .layouts import DICT_PIECE_ROWS, RANKED_RUN, RUN, Layout
+from .layouts import MAX_FIELDS as MAX_FIELDS  # (the most fields of a run line, named where it was)
 from .python import row_numbers
 from .source import Source, read_pieces, read_source, source_name
 
@@ -127,21 +129,6 @@ class Run:
 #: bounds what is in flight (the reader thread holds the next piece): against
 #: 32 MB pieces, a quarter less CPU on 6.9M lines and half the peak memory
 CHUNK_BYTES = 8 << 20
-#: results of a dict of dicts per piece (fewest, most): a dict is flattened, ranked
-#: and measured about a 64th at a time, within these bounds (see :func:`iter_run_chunks`);
-#: smaller pieces hold less at once, each piece costs about a millisecond
-DICT_PIECE_ROWS = (1 << 13, 1 << 16)
-
-#: fields after the run id are ignored, but a line with more than this many is
-#: an error: it is several lines run together, not a result
-MAX_FIELDS = 32
-
-
-def _wanted(rank_column: bool) -> tuple[dict, dict]:
-    wanted, labels = {0: TEXT, 2: TEXT, 4: FLOAT}, {4: "score"}
-    if rank_column:
-        wanted[3], labels[3] = FLOAT, "rank"
-    return wanted, labels
 
 
 def _check_nan(name: str, f, col: int, what: str) -> None:
@@ -151,12 +138,12 @@ def _check_nan(name: str, f, col: int, what: str) -> None:
         raise InputError(name, f"{what} is not a number (NaN)", int(f.lineno[i]))
 
 
-def _split(piece, name, wanted, labels, first_line=1):
+def _split(piece, name, layout: Layout, first_line=1):
     """:func:`split_fields` for run lines; an error at a line carries the rows
     before it as ``rows_before`` (a :class:`Run`)."""
     try:
-        return split_fields(piece, name, min_fields=6, max_fields=MAX_FIELDS, what="run",
-                            wanted=wanted, labels=labels, first_line=first_line)
+        return split_fields(piece, name, min_fields=layout.min_fields, max_fields=layout.max_fields,
+                            what=layout.what, wanted=layout.wanted, labels=layout.labels, first_line=first_line)
     except InputError as e:
         f = e.fields_before
         if f is not None:
@@ -191,7 +178,7 @@ def iter_run_chunks(source: Source, *, chunk_bytes: int | None = None, name: str
     any_rows = False
     first_line = 1
     for piece in read_pieces(source, chunk_bytes or CHUNK_BYTES):
-        f = _split(piece, name, {0: TEXT, 2: TEXT, 4: FLOAT}, {4: "score"}, first_line)
+        f = _split(piece, name, RUN, first_line)
         first_line += f.num_lines
         if len(f.lineno) == 0:
             continue
@@ -266,8 +253,7 @@ def read_run(source: Source | Mapping | Run, *, name: str | None = None, runid: 
         return Run.from_records(source, runid, name or "<run records>")
     name = name or source_name(source)
     data = read_source(source)
-    wanted, labels = _wanted(rank_column)
-    f = _split(data, name, wanted, labels)
+    f = _split(data, name, RANKED_RUN if rank_column else RUN)
     if len(f.lineno) == 0:
         raise InputError(name, "empty run file: no result lines")
     score = f.columns[4]

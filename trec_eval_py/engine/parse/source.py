@@ -25,6 +25,7 @@ import sys
 from collections.abc import Sequence
 from typing import BinaryIO, TextIO, TypeGuard
 
+from ... import _native
 from ..._record import record, replace
 from ...errors import InputError, InputTypeError, UsageError, shorten
 
@@ -370,6 +371,11 @@ def read_source(source: Source, *, allow_stdin: bool = True) -> bytes:
             _refuse_device(stdin, mode, name)  # `< /dev/zero`: refused at its first byte
             data = read_bounded(stdin, name)
         else:
+            from .handover import take
+
+            ahead = take(source)  # the command line's read-ahead may have read it already
+            if ahead is not None:
+                return ahead
             try:
                 with open(source, "rb") as f:
                     # a regular file's size is known; a pipe is read within the bound
@@ -471,6 +477,12 @@ def read_pieces(source: Source, chunk_bytes: int):
     compressed file is expanded as it is read (see :func:`file_pieces`).
     """
     if _names_a_file(source):
+        from .handover import take
+
+        data = take(source)  # read ahead by the command line: pieces of what was read
+        if data is not None:
+            yield from split_pieces(data, chunk_bytes, os.fspath(source))
+            return
         try:
             f = open(source, "rb", buffering=0)  # noqa: SIM115 (the with below: only the open may fail quietly)
         except OSError:
@@ -499,7 +511,7 @@ def split_pieces(data: bytes, chunk_bytes: int, name: str = "<bytes>"):
         if bound:
             check_lines(whole, name, bound, lines + 1, pos, end)
             if end < len(data):  # (the next piece's first line: no count after the last piece)
-                lines += whole.count(b"\n", pos, end)
+                lines += count_newlines(whole, pos, end)
         yield view[pos:end]
         pos = end
 
@@ -537,7 +549,7 @@ def line_pieces(steps, chunk_bytes: int, name: str = "<stream>"):
             check_lines(buf, name, bound, lines + 1)  # the unfinished last line too: it is held
             if cut:
                 piece = bytes(buf[:cut])
-                lines += piece.count(b"\n")
+                lines += count_newlines(piece)
                 yield piece
                 del buf[:cut]
     if buf:
@@ -579,7 +591,7 @@ def _file_pieces(f, head: bytes, chunk_bytes: int, name: str):
             continue
         check_lines(buf, name, max_line, lines + 1, 0, cut)
         with memoryview(buf) as view, view[:cut] as piece:
-            lines += buf.count(b"\n", 0, cut)
+            lines += count_newlines(buf, 0, cut)
             yield piece
         buf[: end - cut] = buf[cut:end]  # the unfinished last line moves to the front
         have = end - cut
@@ -587,6 +599,17 @@ def _file_pieces(f, head: bytes, chunk_bytes: int, name: str):
         check_lines(buf, name, max_line, lines + 1, 0, have)
         with memoryview(buf) as view, view[:have] as piece:
             yield piece
+
+
+def count_newlines(data, start: int = 0, end: int | None = None) -> int:
+    """``data.count(b"\\n", start, end)`` (``0 <= start``): by the C scanner's count,
+    16 bytes at a time, when it is built (about ten times faster on a big run,
+    whose every piece's lines are counted)."""
+    end = len(data) if end is None else end
+    scanner = _native.extension("scan")
+    if scanner is None:
+        return data.count(b"\n", start, end)
+    return scanner.count_newlines(data, start, end)
 
 
 def line_start(data: bytes, lineno: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...._record import field, record
+from ....engine.parse.layouts import MAX_FIELDS as _MAX_FIELDS
 from ....errors import UsageError
 
 ERROR = "error"
@@ -21,7 +22,7 @@ UNJUDGED_DEPTH = 10
 #: example lines (or topics) listed per finding
 DEFAULT_MAX_PER_CHECK = 5
 #: more fields than this on a line: several lines run together (the reader's bound)
-MAX_FIELDS = 32
+MAX_FIELDS = _MAX_FIELDS
 
 
 @record

@@ -11,10 +11,11 @@ import numpy as np
 
 from ...._record import record
 from ....engine.parse import Run
-from ....engine.parse.fields import FLOAT as _F
-from ....engine.parse.fields import INT as _I
-from ....engine.parse.fields import TEXT as _T
-from ....engine.parse.fields import column_budget, has_bare_cr, split_fields
+from ....engine.parse.fields import has_bare_cr, split_fields
+from ....engine.parse.layouts import FLOAT as _F
+from ....engine.parse.layouts import INT as _I
+from ....engine.parse.layouts import TEXT as _T
+from ....engine.parse.layouts import column_budget
 from ....engine.parse.numbers import FLOAT_RE, INT_RE
 from ....errors import InputError
 from ._findings import ERROR, MAX_FIELDS, WARNING, Report, _Collector, _show, _shown_line
@@ -52,7 +53,7 @@ class _Cols:
         the width of its longest value: rows padded to a field far longer than the others'
         (a docno of megabytes after a topic of short ones) would fill the memory, so such
         a field is an error naming its line (the bound of the readers' columns,
-        :func:`~trec_eval_py.engine.parse.fields.column_budget`)."""
+        :func:`~trec_eval_py.engine.parse.layouts.column_budget`)."""
         parts = [p for p in parts if len(p)]
         if len(parts) <= 1:
             return parts[0] if parts else _Cols.empty()
