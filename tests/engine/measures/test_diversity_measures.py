@@ -378,7 +378,7 @@ def test_ideal_nrbp_from_the_ranks_that_can_matter_equals_all_ranks(beta):
 def test_lex_order_is_numpys_lexsort(seed):
     import numpy as np
 
-    from trec_eval_py.engine.join.diversity import lex_order
+    from trec_eval_py.engine.join.keys import lex_order
 
     rng = np.random.default_rng(seed)
     n = 5000
@@ -386,3 +386,15 @@ def test_lex_order_is_numpys_lexsort(seed):
             rng.integers(0, 300, n)]
     assert np.array_equal(lex_order(*keys), np.lexsort(keys))
     assert np.array_equal(lex_order(keys[0]), np.lexsort(keys[:1]))
+    # keys combined into one 16-bit key (ranges multiplying to at most 2**16), negative ones
+    # included, and the largest ranges that still fit, or just do not
+    small = [rng.integers(-7, -2, n), rng.integers(1000, 1300, n), rng.integers(-2 ** 62, -2 ** 62 + 3, n)]
+    assert np.array_equal(lex_order(*small), np.lexsort(small))
+    edge = [rng.integers(5, 5 + 256, n), rng.integers(-9, -9 + 256, n)]
+    assert np.array_equal(lex_order(*edge), np.lexsort(edge))
+    over = [rng.integers(0, 257, n), rng.integers(0, 256, n)]
+    assert np.array_equal(lex_order(*over), np.lexsort(over))
+    levels = np.array([2, 0, 1, 2, -1, 0, 1], dtype=np.int64)  # the judgments' order: topic, then level down
+    topics = np.array([1, 0, 1, 0, 1, 1, 0], dtype=np.int64)
+    assert lex_order(-levels, topics).tolist() == np.lexsort((-levels, topics)).tolist() == [3, 6, 1, 0, 2, 5, 4]
+    assert lex_order(np.zeros(0, np.int64)).tolist() == []

@@ -26,28 +26,31 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
-def _as_words(col: np.ndarray) -> np.ndarray:
-    """Byte strings as unsigned integers (or rows of 64-bit words) that are equal
-    exactly when the strings are: numpy compares fixed-width bytes one string
-    at a time, integers several times faster."""
+def _as_words(col: np.ndarray) -> list[np.ndarray]:
+    """Integer views of a byte-string column that are all equal, row for row, exactly
+    when the strings are: numpy compares fixed-width bytes one string at a time,
+    integers several times faster. A width that is no integer's size is covered by
+    words read at a stride of the width, the last one overlapping the one before
+    (a 7-byte id: bytes 0-3 and 3-6), no copy made. Any other column: itself."""
     w = col.dtype.itemsize
-    if col.dtype.kind != "S" or not col.flags.c_contiguous:
-        return col
-    if w in _UINT:
-        return col.view(_UINT[w])
-    if w % 8 == 0:
-        return col.view(np.uint64).reshape(len(col), w // 8)
-    return col
+    if col.dtype.kind != "S" or not col.flags.c_contiguous or not len(col):
+        return [col]
+    size = max(s for s in _UINT if s <= w)
+    places = list(range(0, w - size + 1, size))
+    if places[-1] != w - size:
+        places.append(w - size)
+    return [np.ndarray((len(col),), dtype=_UINT[size], buffer=col, offset=at, strides=(w,)) for at in places]
 
 
 def run_starts(col: np.ndarray) -> np.ndarray:
     """Indices where a new run of equal values begins (always includes 0)."""
     if len(col) == 0:
         return np.zeros(0, dtype=np.int64)
-    v = _as_words(col)
-    differ = v[1:] != v[:-1]
-    if differ.ndim == 2:
-        differ = differ.any(axis=1)
+    differ = None
+    for v in _as_words(col):
+        d = v[1:] != v[:-1]
+        differ = d if differ is None else np.logical_or(differ, d, out=differ)
+    assert differ is not None
     change = np.flatnonzero(differ) + 1
     return np.concatenate([np.zeros(1, dtype=np.int64), change])
 
@@ -57,7 +60,10 @@ def sort_distinct(col: np.ndarray) -> np.ndarray:
     unique is several times slower on byte strings)."""
     if len(col) == 0:
         return col[:0]
-    s = np.sort(col)
+    # a stable sort (timsort for byte strings) takes runs already in order in one
+    # pass: the callers sort ids that come in order, or two sorted lists joined,
+    # which numpy's default sort takes 10 to 25 times longer over
+    s = np.sort(col, kind="stable")
     keep = np.empty(len(s), dtype=bool)
     keep[0] = True
     np.not_equal(s[1:], s[:-1], out=keep[1:])
@@ -79,6 +85,49 @@ def codes_in(col: np.ndarray, universe: np.ndarray) -> np.ndarray:
     seg = np.searchsorted(universe, col[starts]).astype(np.int64)
     lengths = np.diff(np.append(starts, len(col)))
     return np.repeat(seg, lengths)
+
+
+def _small_range(k: np.ndarray) -> tuple[int, int] | None:
+    """(lowest, number of values from it to the highest) of a key of whole numbers, or None."""
+    if k.dtype.kind not in "iu" or not len(k):
+        return None
+    lo = int(k.min())
+    return lo, int(k.max()) - lo + 1
+
+
+def lex_order(*keys: np.ndarray) -> np.ndarray:
+    """``np.lexsort(keys)`` (the last key most significant; stable), faster.
+
+    Keys of whole numbers whose ranges multiply to at most 2**16 (a piece of a
+    run's topic codes and a few relevance levels) are combined into one 16-bit
+    key, sorted in linear time (numpy's stable sort of 16-bit keys is a radix
+    sort); otherwise one stable argsort per key, from the least significant, a
+    key within 2**16 values of its lowest sorted as 16 bits. Both are several
+    times faster than ``np.lexsort`` on many rows."""
+    if not keys:
+        return np.zeros(0, dtype=np.int64)
+    ranges = [_small_range(k) for k in keys]
+    if all(r is not None for r in ranges) and len(keys[0]):
+        combined, total = None, 1
+        for k, r in zip(keys, ranges):
+            assert r is not None
+            lo, span = r
+            total *= span
+            if total > 1 << 16:
+                break
+            part = (k - k.dtype.type(lo)).astype(np.int64) * (total // span)
+            combined = part if combined is None else combined + part
+        else:
+            assert combined is not None
+            return np.argsort(combined.astype(np.uint16), kind="stable")
+    order = None
+    for key, r in zip(keys, ranges):
+        k = key if order is None else key[order]
+        if r is not None and r[1] <= 1 << 16:
+            k = (k - k.dtype.type(r[0])).astype(np.uint16)
+        step = np.argsort(k, kind="stable")
+        order = step if order is None else order[step]
+    return order if order is not None else np.zeros(0, dtype=np.int64)
 
 
 def docno_words(col: np.ndarray) -> np.ndarray:

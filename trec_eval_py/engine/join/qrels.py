@@ -13,7 +13,7 @@ from ..parse import Qrels, Run
 from .batch import NONPOOL, UNJUDGED, Rankings
 from .context import EvalContext
 from .empty_topics import evaluated_topics, with_placeholders
-from .keys import codes_in, distinct_sorted, docno_words, duplicate_error, row_hash, sort_distinct
+from .keys import codes_in, distinct_sorted, docno_words, duplicate_error, lex_order, row_hash, sort_distinct
 from .order import RankRule, segment_positions
 
 
@@ -249,7 +249,7 @@ def build_rankings(qrels: Qrels, run: Run, ctx: EvalContext) -> Rankings:
 
     # judged levels per evaluated topic, descending
     jmask = evaluated[qt]
-    jorder = np.lexsort((-qrels.rel[jmask], qt[jmask]))
+    jorder = lex_order(-qrels.rel[jmask], qt[jmask])
     judged_rel = qrels.rel[jmask][jorder]
     judged_docnos = qrels.docno[jmask][jorder] if ctx.keep_docnos else None
     jcounts = np.bincount(qt[jmask], minlength=nt)[evaluated]

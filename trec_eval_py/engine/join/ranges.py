@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._record import fields, replace
+from .keys import distinct_sorted, sort_distinct
 
 
 def topic_column(value) -> np.ndarray | None:
@@ -42,18 +43,22 @@ def can_cut(value) -> bool:
     return topic_column(value) is not None
 
 
-def take(value, rows: np.ndarray):
-    """``value`` (a record with a topic column) holding only ``rows``, in that order."""
+def take(value, rows: np.ndarray | slice):
+    """``value`` (a record with a topic column) holding only ``rows`` (indexes, in
+    that order, or a slice: then its columns are views, no copy)."""
     topics = topic_column(value)
     assert topics is not None, "take() is for values that can_cut()"
     n = len(topics)
-    changes = {}
+    changes: dict[str, object] = {}
     rows_list = None
     for name in fields(value):
         col = getattr(value, name)
         if isinstance(col, np.ndarray) and col.ndim >= 1 and len(col) == n:
             changes[name] = col[rows]
         elif isinstance(col, list) and len(col) == n:
+            if isinstance(rows, slice):
+                changes[name] = col[rows]
+                continue
             if rows_list is None:
                 rows_list = rows.tolist()
             changes[name] = [col[i] for i in rows_list]
@@ -96,11 +101,19 @@ def split(value, cuts: np.ndarray):
     topics = topic_column(value)
     assert topics is not None, "split() is for values that can_cut()"
     which = range_of(topics, cuts)
-    order = np.argsort(which, kind="stable")
-    bounds = np.searchsorted(which[order], np.arange(len(cuts) + 2))
-    del which
+    if bool((which[1:] >= which[:-1]).all()):
+        # the rows come range by range already (judgments sorted by topic, the common
+        # case): each range is a slice, its columns views, and nothing is copied
+        bounds = np.searchsorted(which, np.arange(len(cuts) + 2))
+        del which
+        for i in range(len(cuts) + 1):
+            yield take(value, slice(int(bounds[i]), int(bounds[i + 1])))
+        return
+    # each range's rows found when it is made: at most one range's row numbers
+    # (and a byte or two a row) held, not an ordering of every row
+    which = which.astype(np.min_scalar_type(len(cuts)))
     for i in range(len(cuts) + 1):
-        yield take(value, order[bounds[i]:bounds[i + 1]])
+        yield take(value, np.flatnonzero(which == i))
 
 
 def distinct_topics(*values) -> np.ndarray:
@@ -110,4 +123,6 @@ def distinct_topics(*values) -> np.ndarray:
     if not cols:
         return np.zeros(0, "S1")
     width = max(c.dtype.itemsize for c in cols)
-    return np.unique(np.concatenate([c.astype(f"S{width}") for c in cols]))
+    # each column's distinct ids first: cheap where a topic's rows are together
+    # (np.unique would hash and sort every row)
+    return sort_distinct(np.concatenate([distinct_sorted(c).astype(f"S{width}") for c in cols]))

@@ -239,7 +239,7 @@ def stream_rankings(qrels: Qrels, pieces: Iterable[Run], ctx: EvalContext) -> It
         runid = part.runid
         # joined even without judged topics: the join is what finds a duplicate docno
         # in an unjudged topic, as it does when the run is read whole
-        rk = build_rankings(by_topic.subset(np.sort(heads)), part, part_ctx)
+        rk = build_rankings(by_topic.subset(np.sort(heads, kind="stable")), part, part_ctx)
         if rk.num_topics:
             yield replace(rk, runid=runid)
             yielded = runid

@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from ..join.batch import TopicBatch
-from ..join.diversity import lex_order
+from ..join.keys import lex_order
 
 
 def powers(base: float, n: int) -> np.ndarray:
