@@ -8,7 +8,7 @@
  * the fallback; tests compare the two on random inputs.
  *
  * join_rank(qt, qdoc, qwidth, qrel, rt, rdoc, rwidth, score, num_topics,
- *           single, out_rel, out_count[, out_row]) -> status
+ *           single, out_rel, out_count, split_rows[, out_row]) -> status
  *   qt, rt        int64 topic codes (0 <= code < num_topics) of qrels / run rows
  *   qdoc, rdoc    fixed-width NUL-padded docnos (qwidth / rwidth bytes a row)
  *   qrel          int64 judged levels of the qrels rows
@@ -18,6 +18,10 @@
  *                 in code order, each topic's documents in rank order
  *                 (>= 0 level, -1 not in the qrels, -2 judged negative)
  *   out_count     int64[num_topics]: run documents per topic
+ *   split_rows    from this many run rows (and two topics), the topics are
+ *                 shared by two threads, half the rows each (whole topics;
+ *                 each writes its own part of the outputs: the same bytes
+ *                 as one thread); -1: never
  *   out_row       (optional) int64[len(rt)]: the run row of each document of
  *                 out_rel (aligned with it): what the scores, the docnos and
  *                 a validator's checks of the ranked rows are found by
@@ -28,6 +32,10 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#if !defined(_WIN32)
+#include <pthread.h>
+#define JOIN_THREADS 1
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,16 +175,116 @@ static int contiguous(Py_buffer *b, Py_ssize_t item, Py_ssize_t n)
     return b->len == item * n;
 }
 
+/* One worker's share of the topics: [t0, t1), with buffers of its own. A topic's
+   ranked rows go to out_rel[rstart[t] ...], where the serial walk would put
+   them (the rows of the topics before it), so workers write disjoint parts. */
+typedef struct {
+    const int64_t *qrow, *rrow, *qstart, *rstart, *lev;
+    const char *qd, *rd;
+    Py_ssize_t qwidth, rwidth, max_ret, t0, t1;
+    rank_ctx ctx;
+    int64_t *rel, *count, *row_out;
+    int status, oom;
+} job_t;
+
+static void run_job(job_t *j)
+{
+    const int64_t *qrow = j->qrow, *rrow = j->rrow, *qstart = j->qstart, *rstart = j->rstart, *lev = j->lev;
+    const char *qd = j->qd, *rd = j->rd;
+    Py_ssize_t qwidth = j->qwidth, rwidth = j->rwidth, cap = 0, m = j->max_ret ? j->max_ret : 1;
+    int64_t *rel = j->rel, *count = j->count, *row_out = j->row_out;
+    int64_t *tmp = malloc(m * sizeof(int64_t)), *pos = malloc(m * sizeof(int64_t)), *codes = malloc(m * sizeof(int64_t));
+    slot_t *table = NULL;
+    int status = 0, oom = !tmp || !pos || !codes;
+    for (Py_ssize_t t = j->t0; t < j->t1 && !oom && !status; t++) {
+        const int64_t *rv = rrow + rstart[t];
+        Py_ssize_t n_r = rstart[t + 1] - rstart[t], n_q = qstart[t + 1] - qstart[t], out = rstart[t];
+        count[t] = n_r;
+        if (n_r == 0 && n_q == 0) continue;
+        /* one open-addressing table per topic: qrels docnos, then run docnos */
+        Py_ssize_t need = 16;
+        while (need < 2 * (n_q + n_r)) need <<= 1;
+        if (need > cap) {
+            free(table);
+            table = malloc(need * sizeof(slot_t));
+            if (!table) { oom = 1; break; }
+            cap = need;
+        }
+        for (Py_ssize_t i = 0; i < need; i++) table[i].q = table[i].r = -1;
+        uint64_t mask = (uint64_t)need - 1;
+        for (Py_ssize_t k = qstart[t]; k < qstart[t + 1] && !status; k++) {
+            int64_t row = qrow[k];
+            const char *p = qd + row * qwidth;
+            Py_ssize_t len = doc_len(p, qwidth);
+            uint64_t h = hash_bytes(p, len), s = h & mask;
+            for (;;) {
+                slot_t *e = &table[s];
+                if (e->q < 0) { e->q = row; e->h = h; break; }
+                if (e->h == h) {
+                    const char *o = qd + e->q * qwidth;
+                    if (doc_len(o, qwidth) == len && memcmp(o, p, len) == 0) { status = 1; break; }
+                }
+                s = (s + 1) & mask;
+            }
+        }
+        /* (a topic without results still has its judgments checked for duplicates) */
+        for (Py_ssize_t k = 0; k < n_r && !status; k++) {
+            int64_t row = rv[k];
+            const char *p = rd + row * rwidth;
+            Py_ssize_t len = doc_len(p, rwidth);
+            uint64_t h = hash_bytes(p, len), s = h & mask;
+            int64_t code = NONPOOL;
+            for (;;) {
+                slot_t *e = &table[s];
+                if (e->q < 0 && e->r < 0) { e->r = row; e->h = h; break; }
+                if (e->h == h) {
+                    const char *o = e->q >= 0 ? qd + e->q * qwidth : rd + e->r * rwidth;
+                    Py_ssize_t ow = e->q >= 0 ? qwidth : rwidth;
+                    if (doc_len(o, ow) == len && memcmp(o, p, len) == 0) {
+                        if (e->r >= 0) { status = 1; break; }
+                        e->r = row;
+                        code = lev[e->q] < 0 ? UNJUDGED : lev[e->q];
+                        break;
+                    }
+                }
+                s = (s + 1) & mask;
+            }
+            codes[k] = code;
+        }
+        if (status) break;
+        for (Py_ssize_t k = 0; k < n_r; k++) pos[k] = k;
+        j->ctx.rows = rv;
+        rank_topic(&j->ctx, pos, tmp, n_r);
+        for (Py_ssize_t k = 0; k < n_r; k++) rel[out + k] = codes[pos[k]];
+        if (row_out)
+            for (Py_ssize_t k = 0; k < n_r; k++) row_out[out + k] = rv[pos[k]];
+    }
+    free(tmp);
+    free(pos);
+    free(codes);
+    free(table);
+    j->status = status;
+    j->oom = oom;
+}
+
+#ifdef JOIN_THREADS
+static void *job_thread(void *arg)
+{
+    run_job((job_t *)arg);
+    return NULL;
+}
+#endif
+
 static PyObject *join_rank(PyObject *self, PyObject *args)
 {
     Py_buffer qt, qdoc, qrel, rt, rdoc, score, out_rel, out_count, out_row = {0};
-    Py_ssize_t qwidth, rwidth, nt;
+    Py_ssize_t qwidth, rwidth, nt, split_rows;
     int single;
     PyObject *result = NULL;
     int status = 0, oom = 0;
 
-    if (!PyArg_ParseTuple(args, "y*y*ny*y*y*ny*npw*w*|w*", &qt, &qdoc, &qwidth, &qrel, &rt, &rdoc, &rwidth,
-                          &score, &nt, &single, &out_rel, &out_count, &out_row))
+    if (!PyArg_ParseTuple(args, "y*y*ny*y*y*ny*npw*w*n|w*", &qt, &qdoc, &qwidth, &qrel, &rt, &rdoc, &rwidth,
+                          &score, &nt, &single, &out_rel, &out_count, &split_rows, &out_row))
         return NULL;
     Py_ssize_t nq = qt.len / 8, nr = rt.len / 8;
     if (qwidth < 1 || rwidth < 1 || nt < 0 || !contiguous(&qdoc, qwidth, nq) || !contiguous(&qrel, 8, nq) ||
@@ -186,106 +294,57 @@ static PyObject *join_rank(PyObject *self, PyObject *args)
         goto done;
     }
 
-    {
-        const int64_t *qtc = qt.buf, *rtc = rt.buf, *lev = qrel.buf;
-        const char *qd = qdoc.buf, *rd = rdoc.buf;
-        int64_t *rel = out_rel.buf, *count = out_count.buf, *row_out = out_row.buf;
-        rank_ctx ctx = {NULL, rd, rwidth, score.buf, single};
-        Py_BEGIN_ALLOW_THREADS
-        int64_t *qstart = malloc((nt + 1) * sizeof(int64_t));
-        int64_t *rstart = malloc((nt + 1) * sizeof(int64_t));
-        int64_t *qrow = malloc((nq ? nq : 1) * sizeof(int64_t));
-        int64_t *rrow = malloc((nr ? nr : 1) * sizeof(int64_t));
-        int64_t *tmp = NULL, *pos = NULL, *codes = NULL;
-        slot_t *table = NULL;
-        Py_ssize_t cap = 0, max_ret = 0;
-        if (!qstart || !rstart || !qrow || !rrow) {
-            oom = 1;
+    Py_BEGIN_ALLOW_THREADS
+    int64_t *qstart = malloc((nt + 1) * sizeof(int64_t));
+    int64_t *rstart = malloc((nt + 1) * sizeof(int64_t));
+    int64_t *qrow = malloc((nq ? nq : 1) * sizeof(int64_t));
+    int64_t *rrow = malloc((nr ? nr : 1) * sizeof(int64_t));
+    if (!qstart || !rstart || !qrow || !rrow) {
+        oom = 1;
+    } else {
+        Py_ssize_t max_ret = 0, mid = nt, t;
+        group_rows(qt.buf, nq, nt, qstart, qrow);
+        group_rows(rt.buf, nr, nt, rstart, rrow);
+        for (t = 0; t < nt; t++)
+            if (rstart[t + 1] - rstart[t] > max_ret) max_ret = rstart[t + 1] - rstart[t];
+        job_t jobs[2];
+        jobs[0] = (job_t){qrow, rrow, qstart, rstart, qrel.buf, qdoc.buf, rdoc.buf, qwidth, rwidth, max_ret, 0, nt,
+                          {NULL, rdoc.buf, rwidth, score.buf, single}, out_rel.buf, out_count.buf, out_row.buf,
+                          0, 0};
+        jobs[1] = jobs[0];
+#ifdef JOIN_THREADS
+        /* a big run: the second half of its rows (whole topics) on a second thread */
+        if (split_rows >= 0 && nr >= split_rows && nt >= 2) {
+            pthread_t th;
+            for (mid = 1; mid < nt - 1 && rstart[mid] < nr / 2; mid++) {}
+            jobs[0].t1 = jobs[1].t0 = mid;
+            if (pthread_create(&th, NULL, job_thread, &jobs[1]) == 0) {
+                run_job(&jobs[0]);
+                pthread_join(th, NULL);
+            } else {
+                run_job(&jobs[0]);
+                run_job(&jobs[1]);
+            }
+        } else
+#endif
+        {
+            (void)split_rows;
+            (void)mid;
+            run_job(&jobs[0]);
+        }
+        if (mid < nt) {
+            status = jobs[0].status || jobs[1].status;
+            oom = jobs[0].oom || jobs[1].oom;
         } else {
-            group_rows(qtc, nq, nt, qstart, qrow);
-            group_rows(rtc, nr, nt, rstart, rrow);
-            for (Py_ssize_t t = 0; t < nt; t++)
-                if (rstart[t + 1] - rstart[t] > max_ret) max_ret = rstart[t + 1] - rstart[t];
-            tmp = malloc((max_ret ? max_ret : 1) * sizeof(int64_t));
-            pos = malloc((max_ret ? max_ret : 1) * sizeof(int64_t));
-            codes = malloc((max_ret ? max_ret : 1) * sizeof(int64_t));
-            if (!tmp || !pos || !codes) oom = 1;
+            status = jobs[0].status;
+            oom = jobs[0].oom;
         }
-        Py_ssize_t out = 0;
-        for (Py_ssize_t t = 0; t < nt && !oom && !status; t++) {
-            int64_t *rv = rrow + rstart[t];
-            Py_ssize_t n_r = rstart[t + 1] - rstart[t], n_q = qstart[t + 1] - qstart[t];
-            count[t] = n_r;
-            if (n_r == 0 && n_q == 0) continue;
-            /* one open-addressing table per topic: qrels docnos, then run docnos */
-            Py_ssize_t need = 16;
-            while (need < 2 * (n_q + n_r)) need <<= 1;
-            if (need > cap) {
-                free(table);
-                table = malloc(need * sizeof(slot_t));
-                if (!table) { oom = 1; break; }
-                cap = need;
-            }
-            for (Py_ssize_t i = 0; i < need; i++) table[i].q = table[i].r = -1;
-            uint64_t mask = (uint64_t)need - 1;
-            for (Py_ssize_t k = qstart[t]; k < qstart[t + 1] && !status; k++) {
-                int64_t row = qrow[k];
-                const char *p = qd + row * qwidth;
-                Py_ssize_t len = doc_len(p, qwidth);
-                uint64_t h = hash_bytes(p, len), s = h & mask;
-                for (;;) {
-                    slot_t *e = &table[s];
-                    if (e->q < 0) { e->q = row; e->h = h; break; }
-                    if (e->h == h) {
-                        const char *o = qd + e->q * qwidth;
-                        if (doc_len(o, qwidth) == len && memcmp(o, p, len) == 0) { status = 1; break; }
-                    }
-                    s = (s + 1) & mask;
-                }
-            }
-            /* (a topic without results still has its judgments checked for duplicates) */
-            for (Py_ssize_t k = 0; k < n_r && !status; k++) {
-                int64_t row = rv[k];
-                const char *p = rd + row * rwidth;
-                Py_ssize_t len = doc_len(p, rwidth);
-                uint64_t h = hash_bytes(p, len), s = h & mask;
-                int64_t code = NONPOOL;
-                for (;;) {
-                    slot_t *e = &table[s];
-                    if (e->q < 0 && e->r < 0) { e->r = row; e->h = h; break; }
-                    if (e->h == h) {
-                        const char *o = e->q >= 0 ? qd + e->q * qwidth : rd + e->r * rwidth;
-                        Py_ssize_t ow = e->q >= 0 ? qwidth : rwidth;
-                        if (doc_len(o, ow) == len && memcmp(o, p, len) == 0) {
-                            if (e->r >= 0) { status = 1; break; }
-                            e->r = row;
-                            code = lev[e->q] < 0 ? UNJUDGED : lev[e->q];
-                            break;
-                        }
-                    }
-                    s = (s + 1) & mask;
-                }
-                codes[k] = code;
-            }
-            if (status) break;
-            for (Py_ssize_t k = 0; k < n_r; k++) pos[k] = k;
-            ctx.rows = rv;
-            rank_topic(&ctx, pos, tmp, n_r);
-            for (Py_ssize_t k = 0; k < n_r; k++) rel[out + k] = codes[pos[k]];
-            if (row_out)
-                for (Py_ssize_t k = 0; k < n_r; k++) row_out[out + k] = rv[pos[k]];
-            out += n_r;
-        }
-        free(qstart);
-        free(rstart);
-        free(qrow);
-        free(rrow);
-        free(tmp);
-        free(pos);
-        free(codes);
-        free(table);
-        Py_END_ALLOW_THREADS
     }
+    free(qstart);
+    free(rstart);
+    free(qrow);
+    free(rrow);
+    Py_END_ALLOW_THREADS
     if (oom) {
         PyErr_NoMemory();
         goto done;

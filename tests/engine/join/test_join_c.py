@@ -70,8 +70,20 @@ def both(qrels, run, ctx, monkeypatch):
     return out
 
 
+@pytest.fixture(params=["one thread", "two threads"])
+def threads(request, monkeypatch):
+    """The C join on one thread, and with every run of two topics or more shared by two
+    (the topics cut where half the rows are done: the threads write disjoint parts)."""
+    from trec_eval_py.engine.join import qrels as join_qrels
+
+    if request.param == "two threads":
+        monkeypatch.setattr(join_qrels, "JOIN_SPLIT_ROWS", 0)
+        monkeypatch.setattr(join_qrels, "_CORES", 2)
+    return request.param
+
+
 @pytest.mark.parametrize("seed", range(60))
-def test_c_join_matches_numpy(seed, monkeypatch):
+def test_c_join_matches_numpy(seed, threads, monkeypatch):
     qrels, run, rng = random_case(seed)
     ctx = EvalContext(
         max_docs=int(rng.integers(1, 40)) if rng.random() < 0.3 else None,
@@ -88,7 +100,7 @@ def test_c_join_matches_numpy(seed, monkeypatch):
 
 @pytest.mark.parametrize("seed", range(20))
 @pytest.mark.parametrize("use_c", [True, False])
-def test_kept_rows_are_the_ranked_lines(seed, use_c, monkeypatch):
+def test_kept_rows_are_the_ranked_lines(seed, use_c, threads, monkeypatch):
     # each ranked document's row of the run: its docno and score are the ones the join
     # keeps, and the rows of a topic are that topic's lines, each once
     monkeypatch.setattr(_native, "USE_C", use_c)
@@ -105,7 +117,7 @@ def test_kept_rows_are_the_ranked_lines(seed, use_c, monkeypatch):
 
 @pytest.mark.parametrize("seed", range(10))
 @pytest.mark.parametrize("which", ["qrels", "run"])
-def test_duplicates_give_the_reference_error(seed, which, monkeypatch):
+def test_duplicates_give_the_reference_error(seed, which, threads, monkeypatch):
     qrels, run, rng = random_case(seed)
     src = qrels if which == "qrels" else run
     if len(src.qid) < 2:
@@ -123,3 +135,29 @@ def test_duplicates_give_the_reference_error(seed, which, monkeypatch):
     assert c == ref
     if i != j:
         assert c[0] == "error" and "duplicate docno" in c[1]
+
+
+def test_a_big_join_on_two_threads_gives_one_threads_bytes(monkeypatch):
+    # above the default split size: many topics, ties, docnos judged and not, rows kept
+    from trec_eval_py.engine.join import qrels as join_qrels
+
+    rng = np.random.default_rng(7)
+    n_topics, per = 400, 300
+    qid = np.repeat(np.array([b"%d" % t for t in rng.permutation(n_topics)], dtype="S"), per)
+    doc = np.array([b"D%d" % (i % 5000) for i in range(n_topics * per)], dtype="S")
+    run = Run(qid, doc, rng.integers(0, 50, len(qid)).astype(np.float64), np.arange(1, len(qid) + 1), "r", "run")
+    judged = rng.random(len(qid)) < 0.3
+    qrels = Qrels(qid[judged], doc[judged], rng.integers(-1, 3, int(judged.sum())),
+                  np.arange(1, int(judged.sum()) + 1), "q")
+    assert len(qid) >= join_qrels.JOIN_SPLIT_ROWS
+    monkeypatch.setattr(join_qrels, "_CORES", 2)
+    ctx = EvalContext(keep_rows=True)
+    two = build_rankings(qrels, run, ctx)
+    monkeypatch.setattr(join_qrels, "JOIN_SPLIT_ROWS", len(qid) + 1)
+    one = build_rankings(qrels, run, ctx)
+    for a, b in ((two.rel, one.rel), (two.offsets, one.offsets), (two.rows, one.rows)):
+        assert a is not None and b is not None and a.tobytes() == b.tobytes()
+    monkeypatch.setattr(_native, "USE_C", False)
+    ref = build_rankings(qrels, run, ctx)
+    assert ref.rel.tolist() == two.rel.tolist() and ref.rows is not None and two.rows is not None
+    assert ref.rows.tolist() == two.rows.tolist()
