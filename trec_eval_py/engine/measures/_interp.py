@@ -34,6 +34,19 @@ def fraction_to_count(fractions, num_rel: np.ndarray, v10: bool) -> np.ndarray:
     return c_long(np.sign(x) * rounded)
 
 
+def recall_counts(b, fractions: tuple) -> np.ndarray:
+    """:func:`fraction_to_count` of ``fractions`` and the batch's relevant counts, made
+    once per batch (iprec_at_recall and 11pt_avg share the default levels): the
+    array returned is shared, its readers do not write to it."""
+    return b.memo(_recall_counts, tuple(fractions))
+
+
+def _recall_counts(b, fractions: tuple) -> np.ndarray:
+    counts = fraction_to_count(fractions, b.num_rel, b.ctx.v10)
+    counts.flags.writeable = False
+    return counts
+
+
 def rank_of_relevant(b, counts: np.ndarray) -> np.ndarray:
     """int64 (n, k): 0-based column of the ``counts[i, j]``-th relevant document of
     topic i, for counts from 1 to that topic's relevant retrieved (a larger

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import Measure
-from ._interp import fraction_to_count, interpolated_precision_at_counts
+from ._interp import interpolated_precision_at_counts, recall_counts
 from ._params import FloatParams
 
 DEFAULT_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -26,7 +26,7 @@ DEFAULT_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 def level_values(b, levels) -> np.ndarray:
     """float64 (n, k): the interpolated precision trec_eval's walk gives each level."""
-    counts = fraction_to_count(levels, b.num_rel, b.ctx.v10)
+    counts = recall_counts(b, levels)
     nrr = b.num_rel_ret
     k = counts.shape[1]
     # Replay the walk: the levels beyond what was retrieved at the end are

@@ -16,14 +16,14 @@ Default levels 0.0, 0.1, ..., 1.0. Source: trec_eval ``m_iprec_at_recall.c``.
 from __future__ import annotations
 
 from ._base import Measure
-from ._interp import fraction_to_count, interpolated_precision_at_counts
+from ._interp import interpolated_precision_at_counts, recall_counts
 from ._params import FloatCutoffs
 
 DEFAULT_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def _iprec(b, p):
-    counts = fraction_to_count(p.values, b.num_rel, b.ctx.v10)
+    counts = recall_counts(b, p.values)
     return interpolated_precision_at_counts(b, counts)
 
 
