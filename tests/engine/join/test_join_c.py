@@ -142,7 +142,7 @@ def test_a_big_join_on_two_threads_gives_one_threads_bytes(monkeypatch):
     from trec_eval_py.engine.join import qrels as join_qrels
 
     rng = np.random.default_rng(7)
-    n_topics, per = 400, 300
+    n_topics, per = 500, 300
     qid = np.repeat(np.array([b"%d" % t for t in rng.permutation(n_topics)], dtype="S"), per)
     doc = np.array([b"D%d" % (i % 5000) for i in range(n_topics * per)], dtype="S")
     run = Run(qid, doc, rng.integers(0, 50, len(qid)).astype(np.float64), np.arange(1, len(qid) + 1), "r", "run")

@@ -115,7 +115,7 @@ def lookup(qt, qw, rt, rw, qrels: Qrels, run: Run) -> np.ndarray:
 
 #: the C join shares the topics of a run of at least this many rows between two
 #: threads (half the rows each; the same result as one): a thread costs about 0.1 ms
-JOIN_SPLIT_ROWS = 1 << 16
+JOIN_SPLIT_ROWS = 1 << 17
 _CORES = os.cpu_count() or 1
 
 
