@@ -302,7 +302,7 @@ static PyObject *join_rank(PyObject *self, PyObject *args)
     if (!qstart || !rstart || !qrow || !rrow) {
         oom = 1;
     } else {
-        Py_ssize_t max_ret = 0, mid = nt, t;
+        Py_ssize_t max_ret = 0, t;
         group_rows(qt.buf, nq, nt, qstart, qrow);
         group_rows(rt.buf, nr, nt, rstart, rrow);
         for (t = 0; t < nt; t++)
@@ -312,11 +312,13 @@ static PyObject *join_rank(PyObject *self, PyObject *args)
                           {NULL, rdoc.buf, rwidth, score.buf, single}, out_rel.buf, out_count.buf, out_row.buf,
                           0, 0};
         jobs[1] = jobs[0];
+        jobs[1].t0 = nt; /* no topics, unless the run is shared out below */
 #ifdef JOIN_THREADS
         /* a big run: the second half of its rows (whole topics) on a second thread */
         if (split_rows >= 0 && nr >= split_rows && nt >= 2) {
             pthread_t th;
-            for (mid = 1; mid < nt - 1 && rstart[mid] < nr / 2; mid++) {}
+            Py_ssize_t mid = 1;
+            while (mid < nt - 1 && rstart[mid] < nr / 2) mid++;
             jobs[0].t1 = jobs[1].t0 = mid;
             if (pthread_create(&th, NULL, job_thread, &jobs[1]) == 0) {
                 run_job(&jobs[0]);
@@ -327,18 +329,9 @@ static PyObject *join_rank(PyObject *self, PyObject *args)
             }
         } else
 #endif
-        {
-            (void)split_rows;
-            (void)mid;
             run_job(&jobs[0]);
-        }
-        if (mid < nt) {
-            status = jobs[0].status || jobs[1].status;
-            oom = jobs[0].oom || jobs[1].oom;
-        } else {
-            status = jobs[0].status;
-            oom = jobs[0].oom;
-        }
+        status = jobs[0].status || jobs[1].status;
+        oom = jobs[0].oom || jobs[1].oom;
     }
     free(qstart);
     free(rstart);

@@ -20,7 +20,7 @@ from ... import _native
 from ..._record import record
 from ...errors import InputError
 from .handover import scanned
-from .layouts import C_KINDS, FLOAT, INT, TEXT, column_budget
+from .layouts import FLOAT, INT, TEXT, column_budget, scan_args
 from .source import line_start, line_text
 
 CHUNK_BYTES = 8 << 20
@@ -194,10 +194,6 @@ def _no_rows(wanted) -> Fields:
     return Fields(cols, np.zeros(0, dtype=np.int64), [], 0)
 
 
-def _column_budget(data) -> int:
-    return column_budget(len(data))
-
-
 def _width_error(data, name, lineno, field, width, rows, what) -> InputError:
     return InputError(
         name,
@@ -214,8 +210,8 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
     if _scan is not None:
         # ``data`` may be any buffer (a view of the run reader's reused buffer):
         # the scanner copies what it keeps; messages are built from a copy
-        kinds = tuple((f, C_KINDS[k]) for f, k in wanted.items())
-        args = (min_fields, -1 if max_fields is None else max_fields, kinds, _column_budget(data))
+        args = scan_args(min_fields, max_fields, wanted, len(data))
+        kinds = args[2]
         res = scanned(data, args) or _scan.scan(data, *args)  # scanned by the command line's read-ahead?
         if res[0] != "ok":
             data = bytes(data)
@@ -250,7 +246,7 @@ def _split_fields_at(data, name, min_fields, max_fields, wanted, labels, what) -
     if raw is not None:
         raise raw
     f = _split_numpy(data, name, min_fields=min_fields, max_fields=max_fields, wanted=tuple(wanted), what=what,
-                     budget=_column_budget(data))
+                     budget=column_budget(len(data)))
     for field, kind in wanted.items():
         if kind == FLOAT:
             f.columns[field] = parse_floats(f.columns[field], f.lineno, data, name, labels.get(field,

@@ -60,8 +60,16 @@ class Layout:
 
     def scan_args(self, size: int) -> tuple:
         """The C scanner's arguments after the data, for ``size`` bytes of it."""
-        kinds = tuple((f, C_KINDS[k]) for f, k in self.wanted.items())
-        return self.min_fields, -1 if self.max_fields is None else self.max_fields, kinds, column_budget(size)
+        return scan_args(self.min_fields, self.max_fields, self.wanted, size)
+
+
+def scan_args(min_fields: int, max_fields: int | None, wanted: dict[int, str], size: int) -> tuple:
+    """The C scanner's arguments after ``size`` bytes of data, for lines of
+    ``min_fields`` to ``max_fields`` fields whose ``wanted`` fields are read: the
+    one place they are made, so that the read-ahead's scan and a reader's are
+    asked alike (the read-ahead hands a scan over only for equal arguments)."""
+    kinds = tuple((f, C_KINDS[k]) for f, k in wanted.items())
+    return min_fields, -1 if max_fields is None else max_fields, kinds, column_budget(size)
 
 
 #: judgments are read in pieces of this many bytes: the file's text and the

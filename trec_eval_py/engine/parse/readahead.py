@@ -83,7 +83,8 @@ class ReadAhead:
         if not stat.S_ISREG(st.st_mode):
             return  # a pipe or a device: its reader's alone
         size = text_size(f.path)
-        if size is None or size >= self.max_bytes or (f.layout.piece_bytes or size) < size:
+        piece = f.layout.piece_bytes
+        if size is None or size >= self.max_bytes or (piece is not None and size > piece):
             return  # read in pieces by its reader
         data = read_source(f.path)
         if _identity(os.stat(f.path)) != _identity(st):
